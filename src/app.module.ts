@@ -1,0 +1,54 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod, Type } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from './auth/auth.module.js';
+import { ApiGuard } from './common/auth/api.guard.js';
+import { MemoryRateLimitStore, RateLimitGuard, RateLimitStore } from './common/auth/rate-limit.js';
+import { CommonModule } from './common/common.module.js';
+import { EnvelopeInterceptor } from './common/http/envelope.interceptor.js';
+import { ErrorEnvelopeFilter } from './common/http/error-envelope.filter.js';
+import { JsonBodyMiddleware } from './common/http/json-body.middleware.js';
+import { ApiValidationPipe } from './common/http/validation.pipe.js';
+import { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { dataSourceOptions, DataSourceExtras } from './database/data-source.js';
+import { HealthModule } from './health/health.module.js';
+import { TenancyModule } from './tenancy/tenancy.module.js';
+
+/** The feature modules of the service, in the order they build on each other. */
+export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule];
+
+export interface AppModuleOptions extends DataSourceExtras {
+  config: AppConfig;
+  databaseUrl: string;
+  /** Extension modules added beside the built-in ones. */
+  imports?: Array<Type | DynamicModule>;
+}
+
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(options.config),
+        TypeOrmModule.forRoot(dataSourceOptions(options.databaseUrl, options)),
+        CommonModule,
+        ...FEATURE_MODULES,
+        ...(options.imports ?? []),
+      ],
+      providers: [
+        { provide: RateLimitStore, useClass: MemoryRateLimitStore },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: ApiGuard },
+        { provide: APP_PIPE, useClass: ApiValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  }
+}

@@ -1,0 +1,156 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { generateToken, hashToken } from '../common/auth/token-hash.js';
+import { adminScopes, isAdminScope, isStorefrontScope, STOREFRONT_SCOPES } from '../common/auth/scopes.js';
+import { RequestContext } from '../common/context/request-context.js';
+import { AppError } from '../common/http/app-error.js';
+import { isUuid } from '../tenancy/tenancy.service.js';
+import { AccessToken, TokenTier } from './entities/access-token.entity.js';
+import { StaffUser } from './entities/staff-user.entity.js';
+
+export type Principal =
+  | { kind: 'access_token'; tokenId: string; tenantId: string; tier: TokenTier; scopes: string[]; issuerId: string; issuerPermissions: string[] }
+  | { kind: 'customer'; tokenId: string; tenantId: string; customerId: string };
+
+/** Resolves another token family (the shoppers' `vnscat_`, say) registered by its own module. */
+export type TokenResolver = (token: string) => Promise<Principal | null>;
+
+export interface MintedToken {
+  id: string;
+  token: string;
+  prefix: string;
+  label: string;
+  scopes: string;
+}
+
+const PREFIX: Record<TokenTier, string> = { admin: 'vnstat', storefront: 'vnstss' };
+const TOUCH_EVERY_MS = 60_000;
+
+/** Staff, their permissions, and the access tokens they issue. */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger(AuthService.name);
+  private readonly resolvers = new Map<string, TokenResolver>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  registerTokenResolver(prefix: string, resolver: TokenResolver): void {
+    this.resolvers.set(prefix, resolver);
+  }
+
+  hash(token: string): Buffer {
+    return hashToken(this.config.APP_SECRET, token);
+  }
+
+  /** One indexed lookup by hash, with the issuer's live permissions; null for anything unknown or revoked. */
+  async resolve(token: string): Promise<Principal | null> {
+    const prefix = token.split('_', 1)[0];
+    if (prefix !== 'vnstat' && prefix !== 'vnstss') {
+      const resolver = this.resolvers.get(prefix);
+      return resolver ? resolver(token) : null;
+    }
+    const rows: { id: string; tenant_id: string; tier: TokenTier; prefix: string; scopes: string[]; issuer_id: string; permissions: string[]; last_used_at: Date | null }[] =
+      await this.dataSource.query(
+        `SELECT t.id, t.tenant_id, t.tier, t.prefix, t.scopes, t.issuer_id, s.permissions, t.last_used_at
+           FROM access_tokens t JOIN staff_users s ON s.id = t.issuer_id AND s.tenant_id = t.tenant_id
+          WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
+        [this.hash(token)],
+      );
+    const row = rows[0];
+    if (!row || row.prefix !== prefix) return null;
+    if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > TOUCH_EVERY_MS) this.touch(row.id);
+    return { kind: 'access_token', tokenId: row.id, tenantId: row.tenant_id, tier: row.tier, scopes: row.scopes, issuerId: row.issuer_id, issuerPermissions: row.permissions };
+  }
+
+  /** Records use at most once a minute per token, off the request's path. */
+  private touch(tokenId: string): void {
+    this.dataSource
+      .query(`UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`, [tokenId])
+      .catch((err: unknown) => this.logger.warn({ err }, 'could not record token use'));
+  }
+
+  async mint(ctx: RequestContext, issuerId: string, input: { label: string; tier: string; scopes: string[] }): Promise<MintedToken> {
+    const label = input.label.trim();
+    if (!label) throw AppError.unprocessable('label must not be blank');
+    if (label.length > 200) throw AppError.unprocessable('label must be at most 200 characters');
+    if (input.tier !== 'admin' && input.tier !== 'storefront') throw AppError.unprocessable('tier must be one of: admin, storefront');
+    const tier: TokenTier = input.tier;
+    if (input.scopes.length === 0) throw AppError.unprocessable('scopes must not be empty');
+    const valid = tier === 'admin' ? isAdminScope : isStorefrontScope;
+    const bad = input.scopes.find((s) => !valid(s));
+    if (bad !== undefined) throw AppError.unprocessable(`scopes: "${bad}" is not a ${tier} scope`);
+    const scopes = [...new Set(input.scopes)];
+    const token = generateToken(PREFIX[tier]);
+    const repo = (ctx.manager ?? this.dataSource.manager).getRepository(AccessToken);
+    const saved = await repo.save(repo.create({ tenantId: ctx.tenantId, issuerId, tier, prefix: PREFIX[tier], label, scopes, tokenHash: this.hash(token) }));
+    return { id: saved.id, token, prefix: saved.prefix, label: saved.label, scopes: saved.scopes.join(' ') };
+  }
+
+  async listActive(ctx: RequestContext): Promise<AccessToken[]> {
+    return this.dataSource
+      .getRepository(AccessToken)
+      .createQueryBuilder('t')
+      .where('t.tenant_id = :tenant AND t.revoked_at IS NULL', { tenant: ctx.tenantId })
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .getMany();
+  }
+
+  async revoke(ctx: RequestContext, id: string): Promise<void> {
+    const result = await this.dataSource.query(
+      `UPDATE access_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL RETURNING id`,
+      [id, ctx.tenantId],
+    );
+    const rows = Array.isArray(result[0]) ? result[0] : result;
+    if (rows.length === 0) throw AppError.notFound('access token');
+  }
+
+  async createStaff(ctx: RequestContext, input: { email: string; permissions: string[]; isOwner?: boolean }): Promise<StaffUser> {
+    const email = input.email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.unprocessable('email is not a valid address');
+    this.checkPermissions(input.permissions);
+    const manager = ctx.manager ?? this.dataSource.manager;
+    const exists = await manager.query(`SELECT 1 FROM staff_users WHERE tenant_id = $1 AND lower(email) = $2`, [ctx.tenantId, email]);
+    if (exists.length > 0) throw AppError.unprocessable(`a staff user with email ${email} already exists`);
+    return manager.save(manager.create(StaffUser, { tenantId: ctx.tenantId, email, permissions: [...new Set(input.permissions)], isOwner: input.isOwner ?? false }));
+  }
+
+  async setPermissions(ctx: RequestContext, email: string, permissions: string[]): Promise<StaffUser> {
+    this.checkPermissions(permissions);
+    const staff = await this.findStaff(ctx, email);
+    staff.permissions = [...new Set(permissions)];
+    return this.dataSource.manager.save(staff);
+  }
+
+  async findStaff(ctx: RequestContext, email: string): Promise<StaffUser> {
+    const staff = await this.dataSource
+      .getRepository(StaffUser)
+      .createQueryBuilder('s')
+      .where('s.tenant_id = :tenant AND lower(s.email) = lower(:email)', { tenant: ctx.tenantId, email: email.trim() })
+      .getOne();
+    if (!staff) throw AppError.notFound('staff user');
+    return staff;
+  }
+
+  async findStaffById(ctx: RequestContext, id: string): Promise<StaffUser | null> {
+    if (!isUuid(id)) return null;
+    return this.dataSource.getRepository(StaffUser).findOne({ where: { id, tenantId: ctx.tenantId } });
+  }
+
+  allAdminScopes(): string[] {
+    return adminScopes();
+  }
+
+  allStorefrontScopes(): string[] {
+    return [...STOREFRONT_SCOPES];
+  }
+
+  private checkPermissions(permissions: string[]): void {
+    const bad = permissions.find((p) => !isAdminScope(p));
+    if (bad !== undefined) throw AppError.unprocessable(`"${bad}" is not an admin permission`);
+  }
+}

