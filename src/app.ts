@@ -1,11 +1,11 @@
-import { DynamicModule, INestApplication, RequestMethod, Type } from '@nestjs/common';
+import { DynamicModule, INestApplication, INestApplicationContext, RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging.js';
 import { AppModule } from './app.module.js';
-import { captureRoutes } from './common/http/route-table.js';
+import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
 import { AppConfig } from './config/app-config.js';
 import { DataSourceExtras, runMigrations } from './database/data-source.js';
 
@@ -39,7 +39,10 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   app.enableShutdownHooks();
   setupOpenApi(app);
   await app.init();
-  captureRoutes(app.getHttpAdapter().getInstance());
+  const express = app.getHttpAdapter().getInstance();
+  captureRoutes(express);
+  express.use(notFoundFallback);
+  express.use(errorFallback);
   return app;
 }
 
@@ -55,4 +58,11 @@ function setupOpenApi(app: INestApplication): void {
     .build();
   const document = SwaggerModule.createDocument(app, doc);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, useGlobalPrefix: false });
+}
+
+/** The service's modules without HTTP, for the CLI and jobs. */
+export async function createShopContext(options: CreateAppOptions): Promise<INestApplicationContext> {
+  await runMigrations(options.databaseUrl, options);
+  const logger = createRootLogger(options.config.LOG_LEVEL);
+  return NestFactory.createApplicationContext(AppModule.forRoot(options), { logger: new PinoNestLogger(logger) });
 }

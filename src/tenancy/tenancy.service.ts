@@ -90,6 +90,10 @@ export class TenancyService {
     this.cache.delete(tenantId);
   }
 
+  async publishedCurrencies(ctx: RequestContext): Promise<Currency[]> {
+    return this.dataSource.getRepository(Currency).find({ where: { tenantId: ctx.tenantId, published: true }, order: { isDefault: 'DESC', code: 'ASC' } });
+  }
+
   async updateSettings(manager: EntityManager, tenantId: string, patch: Partial<TenantSettings>): Promise<void> {
     const tenant = await manager.findOneOrFail(Tenant, { where: { id: tenantId } });
     tenant.settings = { ...tenant.settings, ...patch };

@@ -56,6 +56,8 @@ export interface TestApp {
   /** A client with any token (or none). */
   client(token: string | null): ShopClient;
   get<T>(type: Type<T>): T;
+  /** The URL of this test file's own database. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function createTestApp(options: { config?: Partial<AppConfig>; impo
     http: () => request(httpServer),
     client: (token) => new ShopClient(t, token),
     get: (type) => app.get(type),
+    databaseUrl: database.url,
     async createShop(input = {}) {
       counter += 1;
       const name = input.name ?? `Shop ${counter}`;

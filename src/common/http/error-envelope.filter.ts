@@ -51,7 +51,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       let message = textOf(exception.getResponse()) ?? exception.message;
       const headers: Record<string, string> = {};
       if (status === HttpStatus.NOT_FOUND && /^Cannot [A-Z]+ /.test(message)) {
-        const allow = allowedMethods(req.path);
+        const allow = allowedMethods(req.originalUrl.split('?')[0]);
         if (allow.length > 0 && !allow.includes(req.method)) {
           status = HttpStatus.METHOD_NOT_ALLOWED;
           headers.Allow = allow.join(', ');

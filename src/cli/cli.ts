@@ -1,0 +1,159 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { parseArgs } from 'node:util';
+import { createShopContext } from '../app.js';
+import { AuthService } from '../auth/auth.service.js';
+import { ProvisioningService } from '../auth/provisioning.service.js';
+import { RequestContext } from '../common/context/request-context.js';
+import { AppError } from '../common/http/app-error.js';
+import { AppConfig, loadConfig } from '../config/app-config.js';
+import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
+import { TenancyService } from '../tenancy/tenancy.service.js';
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export interface CliCommand {
+  /** e.g. `tenant create` */
+  name: string;
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  run(app: INestApplicationContext, args: CliArgs, io: CliIo): Promise<{ json: object; text: string }>;
+}
+
+export interface CliArgs {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+const list = (v: unknown): string[] => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const required = (args: CliArgs, name: string): string => {
+  const v = args.values[name];
+  if (typeof v !== 'string' || !v.trim()) throw new CliError(`--${name} is required`);
+  return v.trim();
+};
+
+export class CliError extends Error {}
+
+/** `--tenant` takes the shop's id or its handle. */
+export async function tenantContext(app: INestApplicationContext, ref: string): Promise<RequestContext> {
+  const tenancy = app.get(TenancyService);
+  const tenant = (await tenancy.findById(ref)) ?? (await tenancy.findByHandle(ref));
+  if (!tenant) throw new CliError(`no shop with id or handle "${ref}"`);
+  return RequestContext.forTenant(tenant.id, 'cli');
+}
+
+const staffJson = (s: { id: string; email: string; permissions: string[] }) => ({ staff: { id: s.id, email: s.email, permissions: s.permissions } });
+
+export const commands: CliCommand[] = [
+  {
+    name: 'tenant create',
+    usage: 'tenant create --name NAME [--handle H] [--domain D] [--currency CHF]',
+    options: { name: { type: 'string' }, handle: { type: 'string' }, domain: { type: 'string' }, currency: { type: 'string' } },
+    async run(app, args) {
+      const shop = await app.get(ProvisioningService).createShop({
+        name: required(args, 'name'),
+        handle: args.values.handle as string | undefined,
+        domain: args.values.domain as string | undefined,
+        currency: args.values.currency as string | undefined,
+      });
+      return {
+        json: shop,
+        text: `shop ${shop.tenant.handle} (${shop.tenant.id})\nowner: ${shop.owner.email}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}`,
+      };
+    },
+  },
+  {
+    name: 'staff create',
+    usage: 'staff create --tenant ID --email E [--permissions P1,P2]',
+    options: { tenant: { type: 'string' }, email: { type: 'string' }, permissions: { type: 'string' } },
+    async run(app, args) {
+      const ctx = await tenantContext(app, required(args, 'tenant'));
+      const staff = await app.get(AuthService).createStaff(ctx, { email: required(args, 'email'), permissions: list(args.values.permissions) });
+      return { json: staffJson(staff), text: `staff ${staff.email} (${staff.id}): ${staff.permissions.join(' ') || 'no permissions'}` };
+    },
+  },
+  {
+    name: 'staff permissions',
+    usage: 'staff permissions --tenant ID --email E --set P1,P2',
+    options: { tenant: { type: 'string' }, email: { type: 'string' }, set: { type: 'string' } },
+    async run(app, args) {
+      const ctx = await tenantContext(app, required(args, 'tenant'));
+      if (typeof args.values.set !== 'string') throw new CliError('--set is required (an empty string removes every permission)');
+      const staff = await app.get(AuthService).setPermissions(ctx, required(args, 'email'), list(args.values.set));
+      return { json: staffJson(staff), text: `staff ${staff.email}: ${staff.permissions.join(' ') || 'no permissions'}` };
+    },
+  },
+  {
+    name: 'token mint',
+    usage: 'token mint --tenant ID --staff-email E --tier admin|storefront --label L [--scopes S1,S2]',
+    options: { tenant: { type: 'string' }, 'staff-email': { type: 'string' }, tier: { type: 'string' }, label: { type: 'string' }, scopes: { type: 'string' } },
+    async run(app, args) {
+      const ctx = await tenantContext(app, required(args, 'tenant'));
+      const auth = app.get(AuthService);
+      const staff = await auth.findStaff(ctx, required(args, 'staff-email'));
+      const tier = required(args, 'tier');
+      const scopes = args.values.scopes !== undefined ? list(args.values.scopes) : tier === 'admin' ? staff.permissions : auth.allStorefrontScopes();
+      const minted = await auth.mint(ctx, staff.id, { label: required(args, 'label'), tier, scopes });
+      return { json: minted, text: `${minted.token}\n(id ${minted.id}; scopes: ${minted.scopes})` };
+    },
+  },
+];
+
+/** Extra commands contributed by feature modules (catalogue import, demo, theme create). */
+export function registerCommand(command: CliCommand): void {
+  commands.push(command);
+}
+
+function usage(): string {
+  return ['usage: npm run shop -- <command> [options] [--json]', '', ...commands.map((c) => `  ${c.usage}`)].join('\n');
+}
+
+/**
+ * Runs one command. With `--json` exactly one JSON object goes to stdout (an `{errors}` envelope on failure).
+ * Returns the exit code.
+ */
+export async function runCli(argv: string[], io: CliIo, opts: { config?: AppConfig; databaseUrl?: string } = {}): Promise<number> {
+  const json = argv.includes('--json');
+  const words = argv.filter((a) => a !== '--json');
+  const command = commands.find((c) => {
+    const parts = c.name.split(' ');
+    return parts.every((p, i) => words[i] === p);
+  });
+  const fail = (message: string, code = 1) => {
+    if (json) io.out(JSON.stringify({ errors: message }));
+    io.err(`error: ${message}`);
+    return code;
+  };
+  if (!command) return fail(words.length ? `unknown command "${words.slice(0, 2).join(' ')}"\n${usage()}` : usage(), 2);
+  let args: CliArgs;
+  try {
+    const parsed = parseArgs({ args: words.slice(command.name.split(' ').length), options: command.options, allowPositionals: true, strict: true });
+    args = { values: parsed.values as CliArgs['values'], positionals: parsed.positionals };
+  } catch (err) {
+    return fail(`${(err as Error).message}\nusage: ${command.usage}`, 2);
+  }
+
+  const config = opts.config ?? loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  let embedded: { stop: () => Promise<void> } | null = null;
+  let databaseUrl = opts.databaseUrl ?? config.DATABASE_URL;
+  if (!databaseUrl) {
+    const db = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT });
+    embedded = db;
+    databaseUrl = db.url;
+  }
+  let app: INestApplicationContext | null = null;
+  try {
+    app = await createShopContext({ config, databaseUrl });
+    const result = await command.run(app, args, io);
+    io.out(json ? JSON.stringify(result.json) : result.text);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError || err instanceof AppError) return fail(err.message);
+    return fail(err instanceof Error ? err.message : String(err));
+  } finally {
+    await app?.close();
+    await embedded?.stop();
+  }
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+
+describe('HTTP conventions', () => {
+  let t: TestApp;
+  let shop: TestShop;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    shop = await t.createShop();
+  });
+  afterAll(() => t.close());
+
+  const mint = (body: unknown, type: string) =>
+    t.http().post(`${API}/admin/access_tokens`).set('Authorization', `Bearer ${shop.admin_token}`).set('Content-Type', type).send(typeof body === 'string' ? body : JSON.stringify(body));
+  const valid = { label: 'ct', tier: 'admin', scopes: ['Shop/themes/read'] };
+
+  it.each(['application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.shop+json'])('accepts a %s body', async (type) => {
+    const res = await mint(valid, type).expect(201);
+    expect(res.body.access_token.label).toBe('ct');
+  });
+
+  it('refuses a body of another content type with 422', async () => {
+    const res = await mint(valid, 'text/plain').expect(422);
+    expect(res.body).toEqual({ errors: expect.stringContaining('JSON') });
+  });
+
+  it('answers malformed JSON with 422 and the envelope', async () => {
+    const res = await mint('{"label": "x",', 'application/json').expect(422);
+    expect(res.body).toEqual({ errors: 'malformed JSON body' });
+  });
+
+  it('answers a JSON array or scalar body with 422', async () => {
+    await mint('[1,2]', 'application/json').expect(422);
+    await mint('"x"', 'application/json').expect(422);
+  });
+
+  it('answers a wrong member type with 422 naming the member', async () => {
+    const res = await mint({ label: 'x', tier: 'admin', scopes: [5] }, 'application/json').expect(422);
+    expect(res.body.errors).toContain('scopes');
+  });
+
+  it('answers a body over 1 MB with 413 and the envelope', async () => {
+    const res = await mint({ label: 'x'.repeat(1_100_000), tier: 'admin', scopes: [] }, 'application/json').expect(413);
+    expect(res.body).toEqual({ errors: expect.any(String) });
+  });
+
+  it('answers an unknown route with the 404 envelope', async () => {
+    const res = await t.http().get(`${API}/no/such/thing`).expect(404);
+    expect(res.body).toEqual({ errors: 'not found' });
+    expect(res.headers['content-type']).toContain('application/json');
+  });
+
+  it('answers an unknown version segment with 404', async () => {
+    const res = await t.http().get('/api/2019-01-01/admin/access_tokens').set('Authorization', `Bearer ${shop.admin_token}`).expect(404);
+    expect(res.body).toEqual({ errors: 'not found' });
+  });
+
+  it('answers a known path with an unsupported method with 405 and Allow', async () => {
+    const res = await t.http().patch(`${API}/admin/access_tokens`).set('Authorization', `Bearer ${shop.admin_token}`).expect(405);
+    expect(res.body).toEqual({ errors: expect.stringContaining('PATCH') });
+    expect(res.headers.allow).toContain('GET');
+    expect(res.headers.allow).toContain('POST');
+  });
+
+  it('echoes X-Request-Id, or generates one', async () => {
+    const echoed = await t.http().get('/health').set('X-Request-Id', 'req-12345').expect(200);
+    expect(echoed.headers['x-request-id']).toBe('req-12345');
+    const generated = await t.http().get('/health').expect(200);
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves liveness and readiness outside the versioned path without auth', async () => {
+    expect((await t.http().get('/health').expect(200)).body).toEqual({ status: 'ok' });
+    const ready = await t.http().get('/health/ready').expect(200);
+    expect(ready.body.status).toBe('ok');
+  });
+
+  it('serves the OpenAPI document and the docs page', async () => {
+    const doc = await t.http().get(`${API}/openapi.json`).expect(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.body.paths)).toContain(`${API}/admin/access_tokens`);
+    expect(doc.body.components.schemas.CreateAccessTokenDto.properties.label.type).toBe('string');
+    const page = await t.http().get('/api/docs').expect(200);
+    expect(page.text).toContain('swagger');
+  });
+
+  it('wraps success in a one-member envelope', async () => {
+    const res = await shop.admin.get('/admin/access_tokens').expect(200);
+    expect(Object.keys(res.body)).toEqual(['access_tokens']);
+  });
+});
