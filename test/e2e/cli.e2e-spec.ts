@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import passport from 'passport';
+import type { Strategy } from 'passport';
+import { BearerStrategy } from '../../src/auth/bearer.strategy.js';
+import { runCli } from '../../src/cli/cli.js';
+import { API, createTestApp, TestApp } from '../helpers/test-app.js';
+
+/** Runs the CLI in-process against this file's database; returns stdout lines, stderr lines and the exit code. */
+async function cli(t: TestApp, ...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (s) => out.push(s), err: (s) => err.push(s) }, { config: t.config, databaseUrl: t.databaseUrl });
+  // passport's strategy registry is process-wide: give the HTTP app its own strategy back after the CLI's context
+  passport.use('bearer', t.get(BearerStrategy) as unknown as Strategy);
+  return { code, out, err };
+}
+
+describe('CLI (CONTRACT 2)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  let tenantId: string;
+
+  it('tenant create --json prints exactly one JSON object with the tenant, owner and both tokens', async () => {
+    const r = await cli(t, 'tenant', 'create', '--name', 'Cave Müller', '--domain', 'cave.example.test', '--json');
+    expect(r.code).toBe(0);
+    expect(r.out).toHaveLength(1);
+    const body = JSON.parse(r.out[0]);
+    expect(body).toEqual({
+      tenant: { id: expect.any(String), handle: 'cave-muller' },
+      owner: { id: expect.any(String), email: expect.any(String) },
+      admin_token: expect.stringMatching(/^vnstat_[A-Za-z0-9]{32,}$/),
+      storefront_token: expect.stringMatching(/^vnstss_[A-Za-z0-9]{32,}$/),
+    });
+    tenantId = body.tenant.id;
+    // the tokens work over HTTP
+    await t.client(body.admin_token).get('/admin/access_tokens').expect(200);
+    await t.client(body.storefront_token).get('/currencies').expect(200);
+  });
+
+  it('refuses a duplicate handle', async () => {
+    const r = await cli(t, 'tenant', 'create', '--name', 'Cave Muller', '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out[0])).toEqual({ errors: expect.stringContaining('cave-muller') });
+  });
+
+  it('staff create, staff permissions and token mint print their JSON shapes, and permissions take effect at the next request', async () => {
+    const created = await cli(t, 'staff', 'create', '--tenant', tenantId, '--email', 'Ana@Example.test', '--permissions', 'Shop/access_tokens/read,Shop/themes/read', '--json');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.out[0])).toEqual({ staff: { id: expect.any(String), email: 'ana@example.test', permissions: ['Shop/access_tokens/read', 'Shop/themes/read'] } });
+
+    const minted = await cli(t, 'token', 'mint', '--tenant', 'cave-muller', '--staff-email', 'ana@example.test', '--tier', 'admin', '--label', 'Ana', '--scopes', 'Shop/access_tokens/read', '--json');
+    expect(minted.code).toBe(0);
+    const token = JSON.parse(minted.out[0]);
+    expect(token).toEqual({ id: expect.any(String), token: expect.stringMatching(/^vnstat_/), prefix: 'vnstat', label: 'Ana', scopes: 'Shop/access_tokens/read' });
+    await t.client(token.token).get('/admin/access_tokens').expect(200);
+
+    const changed = await cli(t, 'staff', 'permissions', '--tenant', tenantId, '--email', 'ana@example.test', '--set', 'Shop/themes/read', '--json');
+    expect(JSON.parse(changed.out[0])).toEqual({ staff: { id: expect.any(String), email: 'ana@example.test', permissions: ['Shop/themes/read'] } });
+    await t.client(token.token).get('/admin/access_tokens').expect(403);
+  });
+
+  it('mints storefront tokens', async () => {
+    const r = await cli(t, 'token', 'mint', '--tenant', tenantId, '--staff-email', 'ana@example.test', '--tier', 'storefront', '--label', 'SPA', '--scopes', 'storefront/catalogue', '--json');
+    const token = JSON.parse(r.out[0]);
+    expect(token.prefix).toBe('vnstss');
+    await t.client(token.token).get('/currencies').expect(200);
+  });
+
+  it('reports bad input as an error envelope with a non-zero exit code', async () => {
+    const bad = await cli(t, 'staff', 'create', '--tenant', tenantId, '--email', 'x@example.test', '--permissions', 'Shop/nothing/read', '--json');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out[0]).errors).toContain('Shop/nothing/read');
+    const unknown = await cli(t, 'staff', 'create', '--tenant', 'no-such-shop', '--email', 'x@example.test', '--json');
+    expect(JSON.parse(unknown.out[0]).errors).toContain('no-such-shop');
+    const usage = await cli(t, 'frobnicate', '--json');
+    expect(usage.code).toBe(2);
+    expect(usage.out).toHaveLength(1);
+  });
+
+  it('runs as a real process through bin/shop.js with --json on stdout only', () => {
+    const r = spawnSync('node', ['bin/shop.js', 'tenant', 'create', '--name', 'Spawned Shop', '--json'], {
+      env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]).tenant.handle).toBe('spawned-shop');
+  });
+
+  it('refuses to start with an invalid configuration, naming the variable', () => {
+    const r = spawnSync('node', ['bin/shop.js', 'tenant', 'create', '--name', 'x'], { env: { ...process.env, DATABASE_URL: t.databaseUrl, RATE_LIMIT_BURST: 'lots' }, encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('RATE_LIMIT_BURST');
+  });
+
+  it('serves what the CLI created', async () => {
+    const res = await t.http().get(`${API}/currencies`).set('Host', 'cave.example.test').expect(200);
+    expect(res.body.currencies[0].code).toBe('CHF');
+  });
+});
+
+describe('the server process (npm start)', () => {
+  // bin/shop.js above has built dist/ when the sources were newer; this file runs its tests in order
+  const freePort = async () => {
+    const { createServer } = await import('node:net');
+    return new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(port));
+      });
+    });
+  };
+
+  it('starts on an embedded PostgreSQL under DATA_DIR, serves, and shuts down cleanly on SIGTERM, keeping its data', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, existsSync, rmSync, chmodSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = mkdtempSync(join(tmpdir(), 'shop-start-'));
+    chmodSync(dataDir, 0o755);
+    const env = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+    delete (env as Record<string, string | undefined>).DATABASE_URL;
+    try {
+      for (let round = 0; round < 2; round++) {
+        const port = await freePort();
+        const child = spawn('node', ['dist/src/main.js'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+        const deadline = Date.now() + 60_000;
+        let ready = false;
+        while (!ready && Date.now() < deadline) {
+          try {
+            const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
+            ready = res.status === 200;
+          } catch {
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        }
+        expect(ready).toBe(true);
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        expect(output).toContain('shutting down');
+        expect(existsSync(join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
