@@ -16,7 +16,7 @@ export class AdminAccessTokensController {
   /** Active (non-revoked) tokens, newest first, unpaged, never a secret. */
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/access_tokens/read' })
-  @Envelope('access_tokens')
+  @Envelope('access_tokens', [AccessTokenDto])
   async list(@Ctx() ctx: RequestContext): Promise<AccessTokenDto[]> {
     return (await this.auth.listActive(ctx)).map(mapAccessToken);
   }
@@ -25,7 +25,7 @@ export class AdminAccessTokensController {
   @Post()
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/access_tokens/write' })
-  @Envelope('access_token')
+  @Envelope('access_token', MintedAccessTokenDto, 201)
   async create(@Ctx() ctx: RequestContext, @Body() body: CreateAccessTokenDto): Promise<MintedAccessTokenDto> {
     if (ctx.actor.type !== 'staff') throw AppError.unauthorized();
     return mapMinted(await this.auth.mint(ctx, ctx.actor.staffId, body));

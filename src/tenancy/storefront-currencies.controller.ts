@@ -14,7 +14,7 @@ export class StorefrontCurrenciesController {
   /** The currencies the shop publishes. */
   @Get()
   @Auth({ tier: 'storefront', scope: 'storefront/catalogue' })
-  @Envelope('currencies')
+  @Envelope('currencies', [StorefrontCurrencyDto])
   async list(@Ctx() ctx: RequestContext): Promise<StorefrontCurrencyDto[]> {
     return (await this.tenancy.publishedCurrencies(ctx)).map(mapCurrency);
   }

@@ -90,3 +90,19 @@ describe('HTTP conventions', () => {
     expect(Object.keys(res.body)).toEqual(['access_tokens']);
   });
 });
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('documents responses inside their envelope and the security of each tier', async () => {
+    const doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body;
+    const list = doc.paths[`${API}/admin/access_tokens`].get;
+    expect(list.responses['200'].content['application/json'].schema.properties.access_tokens.items.$ref).toBe('#/components/schemas/AccessTokenDto');
+    expect(list.security).toEqual(expect.arrayContaining([{ admin: [] }]));
+    expect(doc.components.securitySchemes).toEqual(expect.objectContaining({ admin: expect.any(Object), storefront: expect.any(Object), customer: expect.any(Object) }));
+  });
+});
