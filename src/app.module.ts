@@ -13,10 +13,14 @@ import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { dataSourceOptions, DataSourceExtras } from './database/data-source.js';
 import { HealthModule } from './health/health.module.js';
+import { CollectionsModule } from './collections/collections.module.js';
+import { ContentModule } from './content/content.module.js';
+import { CustomersModule } from './customers/customers.module.js';
+import { DiscountsModule } from './discounts/discounts.module.js';
 import { TenancyModule } from './tenancy/tenancy.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
-export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule];
+export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule];
 
 export interface AppModuleOptions extends DataSourceExtras {
   config: AppConfig;

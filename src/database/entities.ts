@@ -1,8 +1,14 @@
 import { AccessToken } from '../auth/entities/access-token.entity.js';
 import { StaffUser } from '../auth/entities/staff-user.entity.js';
+import { Collection } from '../collections/entities/collection.entity.js';
+import { BlogArticle } from '../content/entities/blog-article.entity.js';
+import { ContentPage } from '../content/entities/content-page.entity.js';
+import { CustomerAddress } from '../customers/entities/customer-address.entity.js';
+import { Customer } from '../customers/entities/customer.entity.js';
+import { DiscountCode } from '../discounts/entities/discount-code.entity.js';
 import { Country } from '../tenancy/entities/country.entity.js';
 import { Currency } from '../tenancy/entities/currency.entity.js';
 import { Tenant } from '../tenancy/entities/tenant.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
-export const entities = [Tenant, Currency, Country, StaffUser, AccessToken];
+export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, ContentPage, BlogArticle, DiscountCode];

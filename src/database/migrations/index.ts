@@ -1,4 +1,5 @@
 import { Foundation1764000000000 } from './1764000000000-foundation.js';
+import { AdminResources1764000001000 } from './1764000001000-admin-resources.js';
 
 /** Every migration, in order. A feature adds its own file here. */
-export const migrations = [Foundation1764000000000];
+export const migrations = [Foundation1764000000000, AdminResources1764000001000];

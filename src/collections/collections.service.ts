@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { withTranslation } from '../common/i18n.js';
+import { Page } from '../common/paging/page.js';
+import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { slugify } from '../tenancy/tenancy.service.js';
+import { parseCollectionRules } from './collection-rules.js';
+import { CollectionDto, CreateCollectionDto, mapCollection, UpdateCollectionDto } from './dto/collection.dto.js';
+import { Collection, CollectionType } from './entities/collection.entity.js';
+
+export interface CollectionListFilter {
+  published?: boolean;
+  collectionType?: CollectionType;
+}
+
+const HANDLE_TAKEN = (handle: string) => AppError.unprocessable(`handle "${handle}" is already taken by another collection`);
+
+/** Admin CRUD of collections. The catalogue module fills in `productsCounts` once collection products exist. */
+@Injectable()
+export class CollectionsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+  ) {}
+
+  /** Every collection of the shop, published or not, oldest first. */
+  async list(ctx: RequestContext, page: PageRequest, filter: CollectionListFilter = {}): Promise<Page<CollectionDto>> {
+    const qb = repoOf(ctx, this.dataSource, Collection).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
+    if (filter.published !== undefined) qb.andWhere('c.published = :published', { published: filter.published });
+    if (filter.collectionType) qb.andWhere('c.collection_type = :type', { type: filter.collectionType });
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'c.created_at', dir: 'ASC' }, { expr: 'c.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const counts = await this.productsCounts(ctx, rows.items.map((r) => r.id));
+    return rows.map((c) => mapCollection(c, ctx, counts.get(c.id) ?? 0));
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<CollectionDto> {
+    return this.present(ctx, await this.find(ctx, id));
+  }
+
+  /** The tenant's collection row or 404. */
+  find(ctx: RequestContext, id: string): Promise<Collection> {
+    return getOrThrow(ctx, this.dataSource, Collection, id, 'collection');
+  }
+
+  /** Products per collection; 0 until the catalogue exists (the catalogue module replaces this). */
+  async productsCounts(_ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
+    return new Map(ids.map((id) => [id, 0]));
+  }
+
+  async create(ctx: RequestContext, dto: CreateCollectionDto): Promise<CollectionDto> {
+    const type: CollectionType = (dto.collection_type as CollectionType | null | undefined) ?? 'manual';
+    const title = dto.title.trim();
+    const rulesJson = type === 'smart' ? checkedRules(dto.rules_json) : null;
+    const build = (handle: string) =>
+      repoOf(ctx, this.dataSource, Collection).create({
+        tenantId: ctx.tenantId,
+        handle,
+        title: withTranslation({}, ctx.language, title),
+        bodyHtml: dto.body_html == null ? {} : withTranslation({}, ctx.language, dto.body_html),
+        collectionType: type,
+        published: dto.published ?? true,
+        sortOrder: dto.sort_order ?? null,
+        templateName: dto.template_name ?? null,
+        rulesJson,
+        metaTitle: dto.meta_title ?? null,
+        metaDescription: dto.meta_description ?? null,
+        imageSrc: null,
+        imageAlt: null,
+        imageWidth: null,
+        imageHeight: null,
+      });
+
+    if (dto.handle != null) {
+      await this.assertHandleFree(ctx, dto.handle);
+      return this.present(ctx, await this.save(ctx, build(dto.handle), dto.handle));
+    }
+    // generated from the title: the first free `<slug>`, `<slug>-2`, ...; a concurrent taker makes us try again
+    const base = slugify(title) || 'collection';
+    for (let attempt = 0; ; attempt++) {
+      const handle = await this.freeHandle(ctx, base);
+      try {
+        return this.present(ctx, await repoOf(ctx, this.dataSource, Collection).save(build(handle)));
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= 4) throw isUniqueViolation(err) ? HANDLE_TAKEN(handle) : err;
+      }
+    }
+  }
+
+  async update(ctx: RequestContext, id: string, dto: UpdateCollectionDto): Promise<CollectionDto> {
+    const c = await this.find(ctx, id);
+    if (dto.title !== undefined) {
+      if (dto.title === null) throw AppError.unprocessable('title must not be null');
+      c.title = withTranslation(c.title, ctx.language, dto.title.trim());
+    }
+    if (dto.handle !== undefined) {
+      if (dto.handle === null) throw AppError.unprocessable('handle must not be null');
+      if (dto.handle.toLowerCase() !== c.handle.toLowerCase()) await this.assertHandleFree(ctx, dto.handle);
+      c.handle = dto.handle;
+    }
+    if (dto.body_html !== undefined) c.bodyHtml = withTranslation(c.bodyHtml, ctx.language, dto.body_html);
+    if (dto.published !== undefined && dto.published !== null) c.published = dto.published;
+    if (dto.sort_order !== undefined) c.sortOrder = dto.sort_order;
+    if (dto.template_name !== undefined) c.templateName = dto.template_name;
+    if (dto.meta_title !== undefined) c.metaTitle = dto.meta_title;
+    if (dto.meta_description !== undefined) c.metaDescription = dto.meta_description;
+    // manual collections have no rules: the member is ignored for them
+    if (dto.rules_json !== undefined && c.collectionType === 'smart') c.rulesJson = checkedRules(dto.rules_json);
+    return this.present(ctx, await this.save(ctx, c, c.handle));
+  }
+
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    const res = await repoOf(ctx, this.dataSource, Collection)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
+      .execute();
+    if (!res.affected) throw AppError.notFound('collection');
+  }
+
+  private async present(ctx: RequestContext, c: Collection): Promise<CollectionDto> {
+    const counts = await this.productsCounts(ctx, [c.id]);
+    return mapCollection(c, ctx, counts.get(c.id) ?? 0);
+  }
+
+  private async save(ctx: RequestContext, c: Collection, handle: string): Promise<Collection> {
+    try {
+      return await repoOf(ctx, this.dataSource, Collection).save(c);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw HANDLE_TAKEN(handle);
+      throw err;
+    }
+  }
+
+  private async assertHandleFree(ctx: RequestContext, handle: string): Promise<void> {
+    const taken = await repoOf(ctx, this.dataSource, Collection)
+      .createQueryBuilder('c')
+      .where('c.tenant_id = :tenant AND lower(c.handle) = lower(:handle)', { tenant: ctx.tenantId, handle })
+      .getExists();
+    if (taken) throw HANDLE_TAKEN(handle);
+  }
+
+  private async freeHandle(ctx: RequestContext, base: string): Promise<string> {
+    const rows: { handle: string }[] = await repoOf(ctx, this.dataSource, Collection)
+      .createQueryBuilder('c')
+      .select('lower(c.handle)', 'handle')
+      .where('c.tenant_id = :tenant', { tenant: ctx.tenantId })
+      .andWhere(`(lower(c.handle) = :base OR lower(c.handle) LIKE :prefix)`, { base, prefix: `${base.replace(/[\\%_]/g, '\\$&')}-%` })
+      .getRawMany();
+    const taken = new Set(rows.map((r) => r.handle));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+}
+
+/** Smart-collection rules: null clears them, anything else must be valid rules JSON. */
+function checkedRules(text: string | null | undefined): string | null {
+  if (text == null) return null;
+  parseCollectionRules(text);
+  return text;
+}

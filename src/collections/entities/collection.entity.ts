@@ -1,0 +1,52 @@
+import { Column, Entity } from 'typeorm';
+import { TenantEntity } from '../../common/db/base.entity.js';
+import type { Translations } from '../../common/db/base.entity.js';
+
+export type CollectionType = 'manual' | 'smart';
+
+@Entity('collections')
+export class Collection extends TenantEntity {
+  /** URL slug, unique per tenant (case-insensitive). */
+  @Column({ type: 'text' })
+  handle: string;
+
+  @Column({ type: 'jsonb', default: {} })
+  title: Translations;
+
+  @Column({ type: 'jsonb', default: {} })
+  bodyHtml: Translations;
+
+  @Column({ type: 'text', default: 'manual' })
+  collectionType: CollectionType;
+
+  @Column({ type: 'boolean', default: true })
+  published: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  sortOrder: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  templateName: string | null;
+
+  /** Smart-collection rules as JSON text (CONTRACT 6 format); null for manual collections. */
+  @Column({ type: 'text', nullable: true })
+  rulesJson: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  metaTitle: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  metaDescription: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  imageSrc: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  imageAlt: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  imageWidth: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  imageHeight: number | null;
+}

@@ -1,0 +1,65 @@
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import type { RequestContext } from '../../common/context/request-context.js';
+import { translate } from '../../common/i18n.js';
+import { ImageDto, mapImage } from '../../collections/dto/image.dto.js';
+import type { BlogArticle } from '../entities/blog-article.entity.js';
+
+export class CreateArticleDto {
+  /** In the active language; required, not blank. */
+  @IsString() @Matches(/\S/, { message: 'title must not be blank' }) @MaxLength(255)
+  title: string;
+
+  /** In the active language. */
+  @IsOptional() @IsString() @MaxLength(100_000)
+  summary_html?: string | null;
+
+  /** In the active language. */
+  @IsOptional() @IsString() @MaxLength(500_000)
+  body_html?: string | null;
+
+  /** Default true. */
+  @IsOptional() @IsBoolean()
+  published?: boolean | null;
+}
+
+/** Every member optional; a null summary or body removes the active language's text, a null flag is no change. */
+export class UpdateArticleDto {
+  /** Not blank, not null. */
+  @IsOptional() @IsString() @Matches(/\S/, { message: 'title must not be blank' }) @MaxLength(255)
+  title?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(100_000)
+  summary_html?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(500_000)
+  body_html?: string | null;
+
+  @IsOptional() @IsBoolean()
+  published?: boolean | null;
+}
+
+export class ArticleDto {
+  id: string;
+  /** Active language, falling back to the default language. */
+  title: string | null;
+  summary_html: string | null;
+  body_html: string | null;
+  published: boolean;
+  image: ImageDto;
+  created_at: string;
+  /** Null until the first update. */
+  updated_at: string | null;
+}
+
+export function mapArticle(a: BlogArticle, ctx: RequestContext): ArticleDto {
+  return {
+    id: a.id,
+    title: translate(a.title, ctx),
+    summary_html: translate(a.summaryHtml, ctx),
+    body_html: translate(a.bodyHtml, ctx),
+    published: a.published,
+    image: mapImage(a.id, a),
+    created_at: a.createdAt.toISOString(),
+    updated_at: a.updatedAt ? a.updatedAt.toISOString() : null,
+  };
+}

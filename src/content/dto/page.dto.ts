@@ -1,0 +1,140 @@
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import type { RequestContext } from '../../common/context/request-context.js';
+import { translate } from '../../common/i18n.js';
+import { HANDLE_MESSAGE, HANDLE_PATTERN } from '../../collections/dto/collection.dto.js';
+import type { ContentPage } from '../entities/content-page.entity.js';
+
+export const PAGE_TYPES = ['common', 'liquid'] as const;
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+export class CreatePageDto {
+  /** URL slug; required, unique within the shop (case-insensitive). */
+  @IsString() @MaxLength(255) @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
+  handle: string;
+
+  /** In the active language. */
+  @IsOptional() @IsString() @MaxLength(255)
+  title?: string | null;
+
+  /** In the active language. */
+  @IsOptional() @IsString() @MaxLength(500_000)
+  body_html?: string | null;
+
+  /** Default true. */
+  @IsOptional() @IsBoolean()
+  published?: boolean | null;
+
+  /** Template override; null means the default. */
+  @IsOptional() @IsString() @MaxLength(100)
+  template?: string | null;
+
+  /** `common` (HTML, default) or `liquid` (rendered template). */
+  @IsOptional() @IsIn(PAGE_TYPES)
+  type?: string | null;
+
+  /** Default false. */
+  @IsOptional() @IsBoolean()
+  show_in_header?: boolean | null;
+
+  /** Default false. */
+  @IsOptional() @IsBoolean()
+  show_in_footer?: boolean | null;
+
+  /** Default 0. */
+  @IsOptional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  sort_order?: number | null;
+
+  /** In the active language. */
+  @IsOptional() @IsString() @MaxLength(1000)
+  meta_description?: string | null;
+
+  /** In the active language. */
+  @IsOptional() @IsString() @MaxLength(1000)
+  meta_keywords?: string | null;
+
+  /** In the active language. */
+  @IsOptional() @IsString() @MaxLength(255)
+  menu_title?: string | null;
+}
+
+/** Every member optional; a null text removes the active language's text, a null boolean or integer is no change. */
+export class UpdatePageDto {
+  @IsOptional() @IsString() @MaxLength(255) @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
+  handle?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(255)
+  title?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(500_000)
+  body_html?: string | null;
+
+  @IsOptional() @IsBoolean()
+  published?: boolean | null;
+
+  @IsOptional() @IsString() @MaxLength(100)
+  template?: string | null;
+
+  /** `common` or `liquid`; null is no change. */
+  @IsOptional() @IsIn(PAGE_TYPES)
+  type?: string | null;
+
+  @IsOptional() @IsBoolean()
+  show_in_header?: boolean | null;
+
+  @IsOptional() @IsBoolean()
+  show_in_footer?: boolean | null;
+
+  @IsOptional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  sort_order?: number | null;
+
+  @IsOptional() @IsString() @MaxLength(1000)
+  meta_description?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(1000)
+  meta_keywords?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(255)
+  menu_title?: string | null;
+}
+
+export class PageDto {
+  id: string;
+  handle: string | null;
+  /** Active language, falling back to the default language. */
+  title: string | null;
+  body_html: string | null;
+  published: boolean;
+  template: string | null;
+  /** `common` or `liquid`. */
+  type: string | null;
+  show_in_header: boolean;
+  show_in_footer: boolean;
+  sort_order: number;
+  meta_description: string | null;
+  meta_keywords: string | null;
+  menu_title: string | null;
+  created_at: string;
+  /** Null until the first update. */
+  updated_at: string | null;
+}
+
+export function mapPage(p: ContentPage, ctx: RequestContext): PageDto {
+  return {
+    id: p.id,
+    handle: p.handle,
+    title: translate(p.title, ctx),
+    body_html: translate(p.bodyHtml, ctx),
+    published: p.published,
+    template: p.template,
+    type: p.type,
+    show_in_header: p.showInHeader,
+    show_in_footer: p.showInFooter,
+    sort_order: p.sortOrder,
+    meta_description: translate(p.metaDescription, ctx),
+    meta_keywords: translate(p.metaKeywords, ctx),
+    menu_title: translate(p.menuTitle, ctx),
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt ? p.updatedAt.toISOString() : null,
+  };
+}

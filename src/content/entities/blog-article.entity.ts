@@ -1,0 +1,31 @@
+import { Column, Entity } from 'typeorm';
+import { TenantEntity } from '../../common/db/base.entity.js';
+import type { Translations } from '../../common/db/base.entity.js';
+
+/** A blog article (no handle); texts per language in one row. */
+@Entity('blog_articles')
+export class BlogArticle extends TenantEntity {
+  @Column({ type: 'jsonb', default: {} })
+  title: Translations;
+
+  @Column({ type: 'jsonb', default: {} })
+  summaryHtml: Translations;
+
+  @Column({ type: 'jsonb', default: {} })
+  bodyHtml: Translations;
+
+  @Column({ type: 'boolean', default: true })
+  published: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  imageSrc: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  imageAlt: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  imageWidth: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  imageHeight: number | null;
+}

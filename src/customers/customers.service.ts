@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { Page } from '../common/paging/page.js';
+import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { TenancyService } from '../tenancy/tenancy.service.js';
+import { CreateCustomerDto, CustomerDto, mapCustomer, UpdateCustomerDto } from './dto/customer.dto.js';
+import { CustomerAddress } from './entities/customer-address.entity.js';
+import { Customer, CustomerType } from './entities/customer.entity.js';
+
+const emailTaken = () => AppError.unprocessable('email is already used by another customer');
+
+/** Admin CRUD of customers; the customer tier builds its profile, sign-in and addresses on the same tables. */
+@Injectable()
+export class CustomersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+    private readonly tenancy: TenancyService,
+  ) {}
+
+  /** Every customer of the shop, oldest first. */
+  async list(ctx: RequestContext, page: PageRequest): Promise<Page<CustomerDto>> {
+    const qb = repoOf(ctx, this.dataSource, Customer).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'c.created_at', dir: 'ASC' }, { expr: 'c.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const addresses = await this.defaultAddresses(ctx, rows.items);
+    return rows.map((c) => mapCustomer(c, (c.defaultAddressId && addresses.get(c.defaultAddressId)) || null));
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<CustomerDto> {
+    return this.present(ctx, await this.find(ctx, id));
+  }
+
+  /** The tenant's customer row or 404. */
+  find(ctx: RequestContext, id: string): Promise<Customer> {
+    return getOrThrow(ctx, this.dataSource, Customer, id, 'customer');
+  }
+
+  async create(ctx: RequestContext, dto: CreateCustomerDto): Promise<CustomerDto> {
+    const email = dto.email.trim();
+    if (dto.currency_id != null) await this.assertCurrency(ctx, dto.currency_id);
+    const repo = repoOf(ctx, this.dataSource, Customer);
+    const taken = await repo.createQueryBuilder('c').where('c.tenant_id = :tenant AND lower(c.email) = lower(:email)', { tenant: ctx.tenantId, email }).getExists();
+    if (taken) throw emailTaken();
+    const customer = repo.create({
+      tenantId: ctx.tenantId,
+      email,
+      isActive: dto.is_active ?? true,
+      isEmailConfirmed: dto.is_email_confirmed ?? false,
+      type: (dto.type as CustomerType | null | undefined) ?? 'customer',
+      currencyId: dto.currency_id ?? null,
+      defaultAddressId: null,
+    });
+    return this.present(ctx, await this.save(ctx, customer));
+  }
+
+  async update(ctx: RequestContext, id: string, dto: UpdateCustomerDto): Promise<CustomerDto> {
+    const c = await this.find(ctx, id);
+    if (dto.email !== undefined && dto.email !== null && dto.email.trim().toLowerCase() !== c.email.toLowerCase()) {
+      throw AppError.unprocessable('email is read-only: it cannot be changed');
+    }
+    if (dto.is_active != null) c.isActive = dto.is_active;
+    if (dto.is_email_confirmed != null) c.isEmailConfirmed = dto.is_email_confirmed;
+    if (dto.type != null) c.type = dto.type as CustomerType;
+    if (dto.currency_id !== undefined) {
+      if (dto.currency_id !== null) await this.assertCurrency(ctx, dto.currency_id);
+      c.currencyId = dto.currency_id;
+    }
+    return this.present(ctx, await this.save(ctx, c));
+  }
+
+  /** Deletes the customer and its addresses. */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    const res = await repoOf(ctx, this.dataSource, Customer)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
+      .execute();
+    if (!res.affected) throw AppError.notFound('customer');
+  }
+
+  private async present(ctx: RequestContext, c: Customer): Promise<CustomerDto> {
+    const addresses = await this.defaultAddresses(ctx, [c]);
+    return mapCustomer(c, (c.defaultAddressId && addresses.get(c.defaultAddressId)) || null);
+  }
+
+  private async defaultAddresses(ctx: RequestContext, customers: Customer[]): Promise<Map<string, CustomerAddress>> {
+    const ids = customers.map((c) => c.defaultAddressId).filter((id): id is string => !!id);
+    if (ids.length === 0) return new Map();
+    const rows = await repoOf(ctx, this.dataSource, CustomerAddress).find({ where: { tenantId: ctx.tenantId, id: In(ids) } });
+    return new Map(rows.map((a) => [a.id, a]));
+  }
+
+  private async assertCurrency(ctx: RequestContext, currencyId: string): Promise<void> {
+    const config = await this.tenancy.config(ctx.tenantId);
+    if (!config.currencies.some((c) => c.id === currencyId)) throw AppError.unprocessable('currency_id is not a currency of this shop');
+  }
+
+  private async save(ctx: RequestContext, c: Customer): Promise<Customer> {
+    try {
+      return await repoOf(ctx, this.dataSource, Customer).save(c);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw emailTaken();
+      throw err;
+    }
+  }
+}

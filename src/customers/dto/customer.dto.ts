@@ -1,0 +1,117 @@
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import type { CustomerAddress } from '../entities/customer-address.entity.js';
+import type { Customer } from '../entities/customer.entity.js';
+
+export const CUSTOMER_TYPES = ['customer', 'corporate', 'reseller'] as const;
+
+export class CreateCustomerDto {
+  /** Login email; required, unique within the shop (case-insensitive). */
+  @IsString() @MaxLength(254) @IsEmail({}, { message: 'email must be an email address' })
+  email: string;
+
+  /** Account enabled; default true. */
+  @IsOptional() @IsBoolean()
+  is_active?: boolean | null;
+
+  /** Default false. */
+  @IsOptional() @IsBoolean()
+  is_email_confirmed?: boolean | null;
+
+  /** `customer` (default), `corporate` or `reseller`. */
+  @IsOptional() @IsIn(CUSTOMER_TYPES)
+  type?: string | null;
+
+  /** Preferred currency, one of the shop's; null follows the shop default. */
+  @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
+  currency_id?: string | null;
+}
+
+export class UpdateCustomerDto {
+  /** Read-only: the current email (any case) is accepted, a different one is 422. */
+  @IsOptional() @IsString() @MaxLength(254)
+  email?: string | null;
+
+  /** Null leaves the flag unchanged. */
+  @IsOptional() @IsBoolean()
+  is_active?: boolean | null;
+
+  /** Null leaves the flag unchanged. */
+  @IsOptional() @IsBoolean()
+  is_email_confirmed?: boolean | null;
+
+  /** `customer`, `corporate` or `reseller`; null leaves it unchanged. */
+  @IsOptional() @IsIn(CUSTOMER_TYPES)
+  type?: string | null;
+
+  /** One of the shop's currencies; null clears it (follow the shop default). */
+  @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
+  currency_id?: string | null;
+}
+
+/** SPEC "Admin default address" (no house_number). */
+export class AdminDefaultAddressDto {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  department: string | null;
+  street: string | null;
+  zip_code: string | null;
+  location: string | null;
+  country_id: string | null;
+  phone_number: string | null;
+  mobile_number: string | null;
+  fax_number: string | null;
+  email: string | null;
+  website: string | null;
+  title_id: string | null;
+}
+
+export class CustomerDto {
+  id: string;
+  email: string | null;
+  is_active: boolean;
+  is_email_confirmed: boolean;
+  /** `customer`, `corporate` or `reseller`. */
+  type: string | null;
+  currency_id: string | null;
+  /** The primary billing address; null when the customer has none. */
+  default_address: AdminDefaultAddressDto | null;
+  created_at: string;
+  /** Null until the first update. */
+  updated_at: string | null;
+}
+
+export function mapAdminDefaultAddress(a: CustomerAddress): AdminDefaultAddressDto {
+  return {
+    id: a.id,
+    first_name: a.firstName,
+    last_name: a.lastName,
+    company: a.company,
+    department: a.department,
+    street: a.street,
+    zip_code: a.zipCode,
+    location: a.location,
+    country_id: a.countryId,
+    phone_number: a.phoneNumber,
+    mobile_number: a.mobileNumber,
+    fax_number: a.faxNumber,
+    email: a.email,
+    website: a.website,
+    title_id: a.titleId,
+  };
+}
+
+export function mapCustomer(c: Customer, defaultAddress: CustomerAddress | null): CustomerDto {
+  return {
+    id: c.id,
+    email: c.email,
+    is_active: c.isActive,
+    is_email_confirmed: c.isEmailConfirmed,
+    type: c.type,
+    currency_id: c.currencyId,
+    default_address: defaultAddress ? mapAdminDefaultAddress(defaultAddress) : null,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt ? c.updatedAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,60 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Auth } from '../common/auth/auth.decorator.js';
+import { Ctx, RequestContext } from '../common/context/request-context.js';
+import { Envelope } from '../common/http/envelope.js';
+import { UuidParam } from '../common/http/uuid-param.js';
+import { Page } from '../common/paging/page.js';
+import { PageQueryDto } from '../common/paging/page-query.dto.js';
+import { Pager } from '../common/paging/pager.service.js';
+import { DiscountCodesService } from './discount-codes.service.js';
+import { CreateDiscountCodeDto, DiscountCodeDto, UpdateDiscountCodeDto } from './dto/discount-code.dto.js';
+
+@ApiTags('admin: discount codes')
+@Controller('admin/discount_codes')
+export class AdminDiscountCodesController {
+  constructor(
+    private readonly codes: DiscountCodesService,
+    private readonly pager: Pager,
+  ) {}
+
+  /** Every code, newest first, expired and inactive included; cursored (`Link: <...>; rel="next"`). */
+  @Get()
+  @Auth({ tier: 'admin', scope: 'Shop/discount_codes/read' })
+  @Envelope('discount_codes')
+  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<DiscountCodeDto>> {
+    return this.codes.list(ctx, this.pager.request(req, 'admin.discount_codes'));
+  }
+
+  /** 422 on a missing or duplicate code, a value not above 0, a percent above 100 or a negative min_value. */
+  @Post()
+  @HttpCode(201)
+  @Auth({ tier: 'admin', scope: 'Shop/discount_codes/write' })
+  @Envelope('discount_code')
+  create(@Ctx() ctx: RequestContext, @Body() body: CreateDiscountCodeDto): Promise<DiscountCodeDto> {
+    return this.codes.create(ctx, body);
+  }
+
+  @Get(':id')
+  @Auth({ tier: 'admin', scope: 'Shop/discount_codes/read' })
+  @Envelope('discount_code')
+  get(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<DiscountCodeDto> {
+    return this.codes.get(ctx, id);
+  }
+
+  /** Applies only the supplied members; code and type are ignored. */
+  @Put(':id')
+  @Auth({ tier: 'admin', scope: 'Shop/discount_codes/write' })
+  @Envelope('discount_code')
+  update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateDiscountCodeDto): Promise<DiscountCodeDto> {
+    return this.codes.update(ctx, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Auth({ tier: 'admin', scope: 'Shop/discount_codes/write' })
+  async delete(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<void> {
+    await this.codes.delete(ctx, id);
+  }
+}

@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { Page } from '../common/paging/page.js';
+import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { TenancyService } from '../tenancy/tenancy.service.js';
+import { CreateDiscountCodeDto, DiscountCodeDto, mapDiscountCode, UpdateDiscountCodeDto } from './dto/discount-code.dto.js';
+import { DiscountCode, DiscountType } from './entities/discount-code.entity.js';
+
+const codeTaken = (code: string) => AppError.unprocessable(`discount code "${code}" already exists`);
+
+/** Admin CRUD of discount codes; the cart redeems them (is_used, using_date) through `find`. */
+@Injectable()
+export class DiscountCodesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+    private readonly tenancy: TenancyService,
+  ) {}
+
+  /** Every code, newest first, expired and inactive included. */
+  async list(ctx: RequestContext, page: PageRequest): Promise<Page<DiscountCodeDto>> {
+    const qb = repoOf(ctx, this.dataSource, DiscountCode).createQueryBuilder('d').where('d.tenant_id = :tenant', { tenant: ctx.tenantId });
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'd.created_at', dir: 'DESC' }, { expr: 'd.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    return rows.map(mapDiscountCode);
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<DiscountCodeDto> {
+    return mapDiscountCode(await this.find(ctx, id));
+  }
+
+  find(ctx: RequestContext, id: string): Promise<DiscountCode> {
+    return getOrThrow(ctx, this.dataSource, DiscountCode, id, 'discount code');
+  }
+
+  /** The tenant's code with exactly this text, or null. */
+  findByCode(ctx: RequestContext, code: string): Promise<DiscountCode | null> {
+    return repoOf(ctx, this.dataSource, DiscountCode).findOne({ where: { tenantId: ctx.tenantId, code } });
+  }
+
+  async create(ctx: RequestContext, dto: CreateDiscountCodeDto): Promise<DiscountCodeDto> {
+    const code = dto.code.trim();
+    const type: DiscountType = (dto.type as DiscountType | null | undefined) ?? 'value';
+    checkValue(type, dto.value);
+    const currencyId = type === 'percent' ? null : (dto.currency_id ?? null);
+    if (currencyId) await this.assertCurrency(ctx, currencyId);
+    if (await this.findByCode(ctx, code)) throw codeTaken(code);
+    const repo = repoOf(ctx, this.dataSource, DiscountCode);
+    const row = repo.create({
+      tenantId: ctx.tenantId,
+      code,
+      type,
+      value: String(dto.value),
+      isActive: dto.is_active ?? true,
+      isUsed: false,
+      isInfinite: dto.is_infinite ?? false,
+      usingDate: null,
+      currencyId,
+      expiryDate: dto.expiry_date ? new Date(dto.expiry_date) : null,
+      minValue: String(dto.min_value ?? 0),
+      isCheckAllProductsForCategory: dto.is_check_all_products_for_category ?? false,
+    });
+    try {
+      return mapDiscountCode(await repo.save(row));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw codeTaken(code);
+      throw err;
+    }
+  }
+
+  async update(ctx: RequestContext, id: string, dto: UpdateDiscountCodeDto): Promise<DiscountCodeDto> {
+    const d = await this.find(ctx, id);
+    if (dto.value != null) {
+      checkValue(d.type, dto.value);
+      d.value = String(dto.value);
+    }
+    if (dto.is_active != null) d.isActive = dto.is_active;
+    if (dto.is_infinite != null) d.isInfinite = dto.is_infinite;
+    if (dto.currency_id !== undefined && d.type === 'value') {
+      if (dto.currency_id !== null) await this.assertCurrency(ctx, dto.currency_id);
+      d.currencyId = dto.currency_id;
+    }
+    if (dto.expiry_date !== undefined) d.expiryDate = dto.expiry_date === null ? null : new Date(dto.expiry_date);
+    if (dto.min_value != null) d.minValue = String(dto.min_value);
+    if (dto.is_check_all_products_for_category != null) d.isCheckAllProductsForCategory = dto.is_check_all_products_for_category;
+    return mapDiscountCode(await repoOf(ctx, this.dataSource, DiscountCode).save(d));
+  }
+
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    const res = await repoOf(ctx, this.dataSource, DiscountCode)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
+      .execute();
+    if (!res.affected) throw AppError.notFound('discount code');
+  }
+
+  private async assertCurrency(ctx: RequestContext, currencyId: string): Promise<void> {
+    const config = await this.tenancy.config(ctx.tenantId);
+    if (!config.currencies.some((c) => c.id === currencyId)) throw AppError.unprocessable('currency_id is not a currency of this shop');
+  }
+}
+
+function checkValue(type: DiscountType, value: number): void {
+  if (!(value > 0)) throw AppError.unprocessable('value must be greater than 0');
+  if (type === 'percent' && value > 100) throw AppError.unprocessable('value of a percent code must be at most 100');
+}
