@@ -8,7 +8,7 @@ export const ENVELOPE_KEY = 'envelope:member';
  * With a type, the OpenAPI document shows the envelope (`{collections: CollectionDto[]}`), not the bare payload.
  */
 export function Envelope(member: string, type?: Type | [Type], status = 200): MethodDecorator & ClassDecorator {
-  const decorators = [SetMetadata(ENVELOPE_KEY, member)];
+  const decorators: Array<ClassDecorator | MethodDecorator | PropertyDecorator> = [SetMetadata(ENVELOPE_KEY, member)];
   if (type) {
     const model = Array.isArray(type) ? type[0] : type;
     const ref = { $ref: getSchemaPath(model) };
