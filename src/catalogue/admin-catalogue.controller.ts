@@ -1,0 +1,37 @@
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Auth } from '../common/auth/auth.decorator.js';
+import { Ctx, RequestContext } from '../common/context/request-context.js';
+import { Envelope } from '../common/http/envelope.js';
+import { UuidParam } from '../common/http/uuid-param.js';
+import { Page } from '../common/paging/page.js';
+import { CatalogueImportService, ImportReport } from './import/catalogue-import.service.js';
+import { ProductListDto, StorefrontCatalogueService } from './storefront-catalogue.service.js';
+
+@ApiTags('admin: catalogue')
+@Controller('admin')
+export class AdminCatalogueController {
+  constructor(
+    private readonly importer: CatalogueImportService,
+    private readonly catalogue: StorefrontCatalogueService,
+  ) {}
+
+  /** The catalogue import of CONTRACT 6 (upsert by key, one transaction, idempotent); see README "Catalogue import". */
+  @Post('catalogue/import')
+  @HttpCode(200)
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
+  @Envelope('import')
+  @ApiBody({ schema: { type: 'object', description: 'CONTRACT 6 import document' } })
+  import(@Ctx() ctx: RequestContext, @Body() body: unknown): Promise<ImportReport> {
+    return this.importer.import(ctx, body);
+  }
+
+  /** A collection's published products with the catalogue filters; never facets. */
+  @Get('collections/:id/products')
+  @Auth({ tier: 'admin', scope: 'Shop/collections/read' })
+  @Envelope('products')
+  collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string): Promise<Page<ProductListDto>> {
+    return this.catalogue.collectionProducts(ctx, req, id, true);
+  }
+}

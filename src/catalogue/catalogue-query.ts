@@ -1,0 +1,315 @@
+import type { Request } from 'express';
+import { parseCollectionRules } from '../collections/collection-rules.js';
+import type { CurrencyInfo } from '../common/context/request-context.js';
+import { AppError } from '../common/http/app-error.js';
+import type { SortKey } from '../common/paging/pager.service.js';
+
+/** Facet keys in SPEC order, with their filter parameter. */
+export const FACET_KEYS = ['manufacturers', 'categories', 'colors', 'sizes', 'years', 'countries', 'regions', 'custom_fields'] as const;
+export type FacetKey = (typeof FACET_KEYS)[number];
+export const FACET_PARAM: Record<FacetKey, string> = {
+  manufacturers: 'vendor',
+  categories: 'category_id',
+  colors: 'color_id',
+  sizes: 'size_id',
+  years: 'year_id',
+  countries: 'country_id',
+  regions: 'region_id',
+  custom_fields: 'custom_field_id',
+};
+/** The variant_search column of each single-valued dimension. */
+const DIM_COLUMN: Partial<Record<FacetKey, string>> = { manufacturers: 'manufacturer_id', colors: 'color_id', sizes: 'size_id', years: 'year_id', countries: 'country_id', regions: 'region_id' };
+
+export const ORDERS = ['price asc', 'price desc', 'created asc', 'created desc', 'title asc', 'title desc', 'rating desc', 'relevance'] as const;
+export type OrderSpec = (typeof ORDERS)[number] | 'manual';
+
+export interface CatalogueFilters {
+  ids: string[] | null;
+  collectionId: string | null;
+  /** Normalized search words (unaccented, lower case). */
+  words: string[];
+  dims: Record<FacetKey, string[]>;
+  priceMin: number | null;
+  priceMax: number | null;
+  available: boolean;
+  onSale: boolean;
+  order: OrderSpec | null;
+  includeFacets: boolean;
+}
+
+/** A collection the list is confined to: its picked products, or its rules evaluated in SQL. */
+export interface CollectionScope {
+  id: string;
+  type: 'manual' | 'smart';
+  rulesJson: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function one(req: Request, name: string): string | null {
+  const v = req.query[name];
+  if (v === undefined) return null;
+  if (Array.isArray(v)) return v.map(String).join(',');
+  if (typeof v !== 'string') throw AppError.unprocessable(`${name} is invalid`);
+  return v;
+}
+
+function uuidList(req: Request, name: string): string[] {
+  const raw = one(req, name);
+  if (raw === null) return [];
+  const out: string[] = [];
+  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!UUID.test(part)) throw AppError.unprocessable(`${name} must hold comma-separated UUIDs ("${part.slice(0, 60)}" is not one)`);
+    if (!out.includes(part.toLowerCase())) out.push(part.toLowerCase());
+  }
+  return out;
+}
+
+function boolParam(req: Request, name: string): boolean {
+  const raw = one(req, name);
+  if (raw === null || raw === '') return false;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw AppError.unprocessable(`${name} must be true or false`);
+}
+
+function numParam(req: Request, name: string): number | null {
+  const raw = one(req, name);
+  if (raw === null || raw.trim() === '') return null;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw AppError.unprocessable(`${name} must be a non-negative number`);
+  return n;
+}
+
+/** Lower case, accents removed, split into words (the same normalization as the indexed text). */
+export function searchWords(q: string): string[] {
+  return q
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .slice(0, 8);
+}
+
+/** The catalogue filter parameters of SPEC; `kind` says which ones the endpoint takes. */
+export function parseFilters(req: Request, kind: 'products' | 'collection' | 'facets'): CatalogueFilters {
+  const dims = {} as Record<FacetKey, string[]>;
+  for (const k of FACET_KEYS) dims[k] = uuidList(req, FACET_PARAM[k]);
+  const q = one(req, 'q');
+  if (q !== null && q.length > 200) throw AppError.unprocessable('q must be at most 200 characters');
+  const words = q ? searchWords(q) : [];
+  const include = (one(req, 'include') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const includeFacets = include.includes('facets') || one(req, 'IncludeFacets') === 'true';
+  let order: OrderSpec | null = null;
+  const rawOrder = kind === 'facets' ? null : one(req, 'order');
+  if (rawOrder !== null && rawOrder.trim() !== '') {
+    const spec = rawOrder.trim().toLowerCase().replace(/[\s+_]+/g, ' ');
+    if (!(ORDERS as readonly string[]).includes(spec)) throw AppError.unprocessable(`order must be one of ${ORDERS.join(', ')}`);
+    if (spec === 'relevance' && words.length === 0) throw AppError.unprocessable('order relevance needs q');
+    order = spec as OrderSpec;
+  }
+  const priceMin = numParam(req, 'price_min');
+  const priceMax = numParam(req, 'price_max');
+  return {
+    ids: kind === 'products' && one(req, 'ids') !== null ? uuidList(req, 'ids') : null,
+    collectionId: kind !== 'collection' ? (uuidList(req, 'collection_id')[0] ?? null) : null,
+    words,
+    dims,
+    priceMin,
+    priceMax,
+    available: boolParam(req, 'available'),
+    onSale: boolParam(req, 'on_sale'),
+    order,
+    includeFacets,
+  };
+}
+
+/** Positional parameters for one SQL statement. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+/** The gross price of `vs` in the active currency, rounded to its precision (same rounding as the money helpers). */
+export function priceExpr(currency: CurrencyInfo, alias = 'vs'): string {
+  const rate = /^\d+(\.\d+)?$/.test(currency.rate) ? currency.rate : '1';
+  const precision = Math.max(0, Math.min(4, Math.trunc(currency.precision)));
+  return Number(rate) === 1 ? `round(${alias}.gross, ${precision})` : `round(${alias}.gross * ${rate}::numeric, ${precision})`;
+}
+
+/**
+ * The WHERE clauses of a catalogue query over `variant_search vs`, grouped so a facet can leave out its own
+ * dimension and the price range its bounds. Every clause is about one variant row, so variant-level filters
+ * hold for one variant together (CONTRACT 7).
+ */
+export class CatalogueWhere {
+  readonly base: string[] = [];
+  readonly dim = new Map<FacetKey, string>();
+  price: string[] = [];
+  readonly price_: string;
+
+  constructor(
+    readonly params: Params,
+    tenantId: string,
+    readonly f: CatalogueFilters,
+    currency: CurrencyInfo,
+    scope: CollectionScope | null,
+  ) {
+    const p = (v: unknown) => params.add(v);
+    const t = p(tenantId);
+    this.price_ = priceExpr(currency);
+    this.base.push(`vs.tenant_id = ${t}`);
+    if (f.ids) this.base.push(`vs.product_id = ANY(${p(f.ids)}::uuid[])`);
+    if (scope) this.base.push(collectionClause(params, t, scope));
+    if (f.available) this.base.push('vs.available');
+    if (f.onSale) this.base.push('vs.on_sale');
+    for (const w of f.words) this.base.push(`(vs.search_tsv @@ to_tsquery('simple', ${p(`${w}:*`)}) OR ${p(w)} <% vs.search_text)`);
+    for (const k of FACET_KEYS) {
+      const ids = f.dims[k];
+      if (ids.length === 0) continue;
+      if (k === 'categories') this.dim.set(k, `vs.category_ids @> ${p(ids)}::uuid[]`);
+      else if (k === 'custom_fields') this.dim.set(k, `vs.option_ids && ${p(ids)}::uuid[]`);
+      else this.dim.set(k, `vs.${DIM_COLUMN[k]} = ANY(${p(ids)}::uuid[])`);
+    }
+    if (f.priceMin !== null) this.price.push(`${this.price_} >= ${p(f.priceMin)}::numeric`);
+    if (f.priceMax !== null) this.price.push(`${this.price_} <= ${p(f.priceMax)}::numeric`);
+  }
+
+  /** Every clause except those of `without` (a dimension, or `price`). */
+  sql(without?: FacetKey | 'price'): string {
+    const parts = [...this.base];
+    for (const [k, c] of this.dim) if (k !== without) parts.push(c);
+    if (without !== 'price') parts.push(...this.price);
+    return parts.join(' AND ');
+  }
+
+  /** Relevance of a variant to the search words. */
+  relevance(): string {
+    if (this.f.words.length === 0) return '0';
+    return this.f.words.map((w) => `word_similarity(${this.params.add(w)}, vs.search_text)`).join(' + ');
+  }
+}
+
+/** Keyset sort keys over the grouped rows `g` of a list query. */
+export function sortKeys(order: OrderSpec): SortKey[] {
+  switch (order) {
+    case 'price asc':
+      return [{ expr: 'g.price', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+    case 'price desc':
+      return [{ expr: 'g.price', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+    case 'created asc':
+      return [{ expr: 'g.created', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+    case 'created desc':
+      return [{ expr: 'g.created', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+    case 'title asc':
+      return [{ expr: 'g.title', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+    case 'title desc':
+      return [{ expr: 'g.title', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+    case 'rating desc':
+      return [{ expr: 'g.rating', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+    case 'relevance':
+      return [{ expr: 'g.rel', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+    case 'manual':
+      return [{ expr: 'g.pos', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+  }
+}
+
+/** A collection's `sort_order` as a list order. */
+export function collectionOrder(sortOrder: string | null, type: 'manual' | 'smart'): OrderSpec {
+  switch ((sortOrder ?? '').toLowerCase()) {
+    case 'manual':
+      return type === 'manual' ? 'manual' : 'created desc';
+    case 'alpha-asc':
+      return 'title asc';
+    case 'alpha-desc':
+      return 'title desc';
+    case 'price-asc':
+      return 'price asc';
+    case 'price-desc':
+      return 'price desc';
+    case 'created-asc':
+      return 'created asc';
+    default:
+      return type === 'manual' && !sortOrder ? 'manual' : 'created desc';
+  }
+}
+
+/** Products of a collection as a condition on `vs.product_id`. */
+export function collectionClause(params: Params, tenantParam: string, scope: CollectionScope): string {
+  if (scope.type === 'manual') {
+    return `vs.product_id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = ${tenantParam} AND cp.collection_id = ${params.add(scope.id)}::uuid)`;
+  }
+  let rules;
+  try {
+    rules = parseCollectionRules(scope.rulesJson ?? '');
+  } catch {
+    return 'false';
+  }
+  if (rules.conditions.length === 0) return rules.mode === 'all' ? 'true' : 'false';
+  const t = tenantParam;
+  const parts = rules.conditions.map((c) => {
+    const v = params.add(String(c.value));
+    const like = `'%' || lower(unaccent(${v})) || '%'`;
+    const byKey = (table: string, extra = '') => `(SELECT x.id FROM ${table} x WHERE x.tenant_id = ${t} ${extra} AND (x.key = ${v} OR x.id::text = ${v}))`;
+    const facet = (dim: string, column: string) => {
+      if (c.op === 'contains') return `r.${column} IN (SELECT x.id FROM facet_values x WHERE x.tenant_id = ${t} AND x.dimension = '${dim}' AND (lower(x.key) LIKE ${like} OR lower(unaccent(x.name::text)) LIKE ${like}))`;
+      if (c.op === 'lt' || c.op === 'gt')
+        return `r.${column} IN (SELECT x.id FROM facet_values x WHERE x.tenant_id = ${t} AND x.dimension = '${dim}' AND x.key ~ '^[0-9]+(\\.[0-9]+)?$' AND x.key::numeric ${c.op === 'lt' ? '<' : '>'} (CASE WHEN ${v} ~ '^[0-9]+(\\.[0-9]+)?$' THEN ${v}::numeric END))`;
+      return `r.${column} IN ${byKey('facet_values', `AND x.dimension = '${dim}'`)}`;
+    };
+    let cond: string;
+    switch (c.field) {
+      case 'category':
+        cond = c.op === 'contains'
+          ? `r.category_ids && ARRAY(SELECT x.id FROM categories x WHERE x.tenant_id = ${t} AND lower(unaccent(x.name::text)) LIKE ${like})`
+          : `r.category_ids && ARRAY${byKey('categories')}`;
+        break;
+      case 'manufacturer':
+        cond = c.op === 'contains'
+          ? `r.manufacturer_id IN (SELECT x.id FROM manufacturers x WHERE x.tenant_id = ${t} AND lower(unaccent(coalesce(x.name, ''))) LIKE ${like})`
+          : `r.manufacturer_id IN (SELECT x.id FROM manufacturers x WHERE x.tenant_id = ${t} AND (x.key = ${v} OR x.id::text = ${v} OR lower(x.name) = lower(${v})))`;
+        break;
+      case 'color':
+        cond = facet('colors', 'color_id');
+        break;
+      case 'region':
+        cond = facet('regions', 'region_id');
+        break;
+      case 'year':
+        cond = facet('years', 'year_id');
+        break;
+      case 'size':
+        cond = facet('sizes', 'size_id');
+        break;
+      case 'country':
+        cond = facet('countries', 'country_id');
+        break;
+      case 'custom_field':
+        cond = c.op === 'contains'
+          ? `r.option_ids && ARRAY(SELECT x.id FROM custom_field_options x WHERE x.tenant_id = ${t} AND (lower(coalesce(x.value, '')) LIKE ${like} OR lower(unaccent(x.name::text)) LIKE ${like}))`
+          : `r.option_ids && ARRAY${byKey('custom_field_options')}`;
+        break;
+      case 'price': {
+        const n = Number(c.value);
+        const num = Number.isFinite(n) ? params.add(n) : 'NULL';
+        cond = c.op === 'lt' ? `r.gross < ${num}::numeric` : c.op === 'gt' ? `r.gross > ${num}::numeric` : c.op === 'contains' ? 'false' : `r.gross = ${num}::numeric`;
+        break;
+      }
+      case 'title':
+        cond = c.op === 'contains' ? `r.title_sort LIKE ${like}` : c.op === 'lt' ? `r.title_sort < lower(unaccent(${v}))` : c.op === 'gt' ? `r.title_sort > lower(unaccent(${v}))` : `r.title_sort = lower(unaccent(${v}))`;
+        break;
+      case 'tag':
+        cond = c.op === 'contains' ? `lower(array_to_string(r.tags, ' ')) LIKE '%' || lower(${v}) || '%'` : `${v} = ANY(r.tags)`;
+        break;
+      default:
+        cond = 'false';
+    }
+    const sub = `SELECT r.product_id FROM variant_search r WHERE r.tenant_id = ${t} AND ${cond}`;
+    return c.op === 'neq' ? `vs.product_id NOT IN (${sub})` : `vs.product_id IN (${sub})`;
+  });
+  return `(${parts.join(rules.mode === 'all' ? ' AND ' : ' OR ')})`;
+}

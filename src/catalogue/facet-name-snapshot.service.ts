@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Translations } from '../common/db/base.entity.js';
+
+export interface SnapshotEntry {
+  kind: 'colors' | 'regions' | 'sizes' | 'years' | 'countries' | 'manufacturers' | 'categories' | 'custom_fields';
+  key: string;
+  /** Translated name (manufacturers: `{"*": name}`). */
+  name: Translations;
+  /** Raw value of a custom-field option. */
+  value: string | null;
+  /** Sort rank within its dimension. */
+  rank: number;
+  /** Options: their field; categories: their path (root first). */
+  fieldId?: string;
+  path?: string[];
+  logoUrl?: string | null;
+}
+
+export interface FieldEntry {
+  id: string;
+  key: string;
+  label: Translations;
+  type: string | null;
+  position: number;
+}
+
+export interface Snapshot {
+  at: number;
+  entries: Map<string, SnapshotEntry>;
+  fields: Map<string, FieldEntry>;
+}
+
+const REBUILD_MS = 60_000;
+
+/**
+ * The per-tenant filter snapshot (SPEC "Facets"): names and order of every facet value, manufacturer, category and
+ * custom-field option, held in memory and rebuilt periodically (every minute, on the first read after that) and
+ * after each import. A name is null while the snapshot lacks the id.
+ */
+@Injectable()
+export class FacetNameSnapshot {
+  private readonly snapshots = new Map<string, { at: number; promise: Promise<Snapshot>; fresh: boolean; rebuilding: boolean }>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async get(tenantId: string): Promise<Snapshot> {
+    const hit = this.snapshots.get(tenantId);
+    if (hit && hit.fresh) {
+      // periodic rebuild: the current snapshot keeps serving while the next one is built
+      if (Date.now() - hit.at >= REBUILD_MS && !hit.rebuilding) {
+        hit.rebuilding = true;
+        this.build(tenantId).then(
+          (snap) => {
+            if (this.snapshots.get(tenantId) === hit) this.snapshots.set(tenantId, { at: Date.now(), promise: Promise.resolve(snap), fresh: true, rebuilding: false });
+          },
+          () => (hit.rebuilding = false),
+        );
+      }
+      return hit.promise;
+    }
+    const promise = this.build(tenantId);
+    this.snapshots.set(tenantId, { at: Date.now(), promise, fresh: true, rebuilding: false });
+    promise.catch(() => this.snapshots.delete(tenantId));
+    return promise;
+  }
+
+  /** Rebuild on the next read (after an import). */
+  invalidate(tenantId: string): void {
+    const hit = this.snapshots.get(tenantId);
+    if (hit) hit.fresh = false;
+  }
+
+  private async build(tenantId: string): Promise<Snapshot> {
+    const entries = new Map<string, SnapshotEntry>();
+    const fields = new Map<string, FieldEntry>();
+    const q = (sql: string) => this.dataSource.query(sql, [tenantId]);
+    const [facets, makers, cats, fieldRows, options] = await Promise.all([
+      q(`SELECT id, dimension, key, name, position FROM facet_values WHERE tenant_id = $1 ORDER BY position, key`),
+      q(`SELECT id, key, name, logo_url FROM manufacturers WHERE tenant_id = $1 ORDER BY lower(name), key`),
+      q(`SELECT id, key, name, path, position FROM categories WHERE tenant_id = $1 ORDER BY array_length(path, 1), position, key`),
+      q(`SELECT id, key, label, type, position FROM custom_fields WHERE tenant_id = $1 ORDER BY position, key`),
+      q(`SELECT o.id, o.key, o.name, o.value, o.field_id, f.position AS field_position, o.position FROM custom_field_options o JOIN custom_fields f ON f.id = o.field_id
+         WHERE o.tenant_id = $1 ORDER BY f.position, f.key, o.position, o.key`),
+    ]);
+    facets.forEach((r: { id: string; dimension: SnapshotEntry['kind']; key: string; name: Translations }, i: number) => entries.set(r.id, { kind: r.dimension, key: r.key, name: r.name, value: null, rank: i }));
+    makers.forEach((r: { id: string; key: string; name: string | null; logo_url: string | null }, i: number) =>
+      entries.set(r.id, { kind: 'manufacturers', key: r.key, name: r.name === null ? {} : { '*': r.name }, value: null, rank: i, logoUrl: r.logo_url }),
+    );
+    // categories in depth-first tree order
+    const byParent = new Map<string, Array<{ id: string; key: string; name: Translations; path: string[] }>>();
+    for (const c of cats as Array<{ id: string; key: string; name: Translations; path: string[] }>) {
+      const parent = c.path.length > 1 ? c.path[c.path.length - 2] : '';
+      if (!byParent.has(parent)) byParent.set(parent, []);
+      byParent.get(parent)!.push(c);
+    }
+    let rank = 0;
+    const walk = (parent: string) => {
+      for (const c of byParent.get(parent) ?? []) {
+        entries.set(c.id, { kind: 'categories', key: c.key, name: c.name, value: null, rank: rank++, path: c.path });
+        walk(c.id);
+      }
+    };
+    walk('');
+    for (const f of fieldRows as FieldEntry[]) fields.set(f.id, f);
+    options.forEach((r: { id: string; key: string; name: Translations; value: string | null; field_id: string }, i: number) =>
+      entries.set(r.id, { kind: 'custom_fields', key: r.key, name: r.name, value: r.value, rank: i, fieldId: r.field_id }),
+    );
+    return { at: Date.now(), entries, fields };
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { managerOf } from '../common/db/tenant-scope.js';
+
+/**
+ * Maintains `variant_search`: one row per visible variant (published and active, of a published product) with
+ * everything the storefront filters, orders and counts on, so a list or facet query reads one table:
+ * facet ids as columns, categories expanded with their ancestors, gross price (default currency), availability
+ * from the stock ledger, and unaccented lower-case text with a tsvector for search.
+ */
+@Injectable()
+export class SearchIndexService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Rebuilds the rows of the given products (every product of the tenant when `productIds` is null). */
+  async refresh(ctx: RequestContext, productIds: string[] | null, defaultLanguage: string): Promise<void> {
+    const m = managerOf(ctx, this.dataSource);
+    if (productIds && productIds.length === 0) return;
+    const scope = productIds ? `AND p.id = ANY($3::uuid[])` : '';
+    const params: unknown[] = [ctx.tenantId, defaultLanguage];
+    if (productIds) params.push(productIds);
+    await m.query(`DELETE FROM variant_search vs USING products p WHERE p.id = vs.product_id AND vs.tenant_id = $1 AND p.tenant_id = $1 AND $2::text IS NOT NULL ${scope}`, params);
+    await m.query(
+      `INSERT INTO variant_search (variant_id, tenant_id, product_id, position, product_created_at, title_sort, rating, gross, on_sale, available,
+         manufacturer_id, color_id, region_id, year_id, size_id, country_id, option_ids, category_ids, tags, search_text, search_tsv)
+       SELECT v.id, v.tenant_id, v.product_id, v.position, p.created_at,
+         lower(unaccent(coalesce(p.title->>$2, (SELECT min(t.value) FROM jsonb_each_text(p.title) t), ''))),
+         p.rating, v.gross,
+         v.compare_at_gross IS NOT NULL AND v.compare_at_gross > v.gross,
+         NOT v.track_inventory OR v.allow_backorder
+           OR coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = v.tenant_id AND sm.variant_id = v.id), 0) > 0,
+         p.manufacturer_id, v.color_id, v.region_id, v.year_id, v.size_id, v.country_id, v.option_ids,
+         coalesce((SELECT array_agg(DISTINCT a) FROM categories c, unnest(c.path) a WHERE c.tenant_id = p.tenant_id AND c.id = ANY(p.category_ids)), '{}'),
+         p.tags, x.txt, to_tsvector('simple', x.txt)
+       FROM variants v
+       JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
+       LEFT JOIN manufacturers mf ON mf.id = p.manufacturer_id
+       CROSS JOIN LATERAL (SELECT lower(unaccent(concat_ws(' ',
+           (SELECT string_agg(t.value, ' ') FROM jsonb_each_text(p.title) t),
+           (SELECT string_agg(t.value, ' ') FROM jsonb_each_text(v.title) t),
+           v.sku, mf.name))) AS txt) x
+       WHERE v.tenant_id = $1 AND p.published AND v.published AND v.active ${scope}`,
+      params,
+    );
+  }
+
+  /** Re-reads availability of variants from the stock ledger (after a stock movement). */
+  async refreshAvailability(ctx: RequestContext, variantIds: string[]): Promise<void> {
+    if (variantIds.length === 0) return;
+    await managerOf(ctx, this.dataSource).query(
+      `UPDATE variant_search vs SET available = NOT v.track_inventory OR v.allow_backorder
+           OR coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = v.tenant_id AND sm.variant_id = v.id), 0) > 0
+       FROM variants v WHERE v.id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1 AND vs.variant_id = ANY($2::uuid[])`,
+      [ctx.tenantId, variantIds],
+    );
+  }
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
+import { SearchIndexService } from './search-index.service.js';
+
+export interface StockLevel {
+  variantId: string;
+  locationId: string;
+  onHand: number;
+}
+
+/**
+ * Stock as a ledger (`stock_movements`): on-hand of a (variant, location) is the sum of its deltas, never a stored
+ * column. The import, the inventory endpoints and checkout all write through `recordMovement`.
+ */
+@Injectable()
+export class StockService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly search: SearchIndexService,
+  ) {}
+
+  /** Total on-hand per variant over every location (0 for a variant without movements). */
+  async onHand(ctx: RequestContext, variantIds: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>(variantIds.map((id) => [id, 0]));
+    if (variantIds.length === 0) return out;
+    const rows: Array<{ variant_id: string; on_hand: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT variant_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) GROUP BY variant_id`,
+      [ctx.tenantId, variantIds],
+    );
+    for (const r of rows) out.set(r.variant_id, Number(r.on_hand));
+    return out;
+  }
+
+  /** On-hand per stocked (variant, location) pair; `locationIds` narrows the locations. */
+  async levels(ctx: RequestContext, variantIds: string[], locationIds?: string[]): Promise<StockLevel[]> {
+    if (variantIds.length === 0) return [];
+    const params: unknown[] = [ctx.tenantId, variantIds];
+    let where = '';
+    if (locationIds) {
+      params.push(locationIds);
+      where = 'AND location_id = ANY($3::uuid[])';
+    }
+    const rows: Array<{ variant_id: string; location_id: string; on_hand: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements
+       WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) ${where} GROUP BY variant_id, location_id ORDER BY variant_id, location_id`,
+      params,
+    );
+    return rows.map((r) => ({ variantId: r.variant_id, locationId: r.location_id, onHand: Number(r.on_hand) }));
+  }
+
+  /**
+   * Appends a movement and returns the pair's resulting on-hand. The variant row is locked for the transaction, so
+   * concurrent movements of one variant serialize (no lost update; a caller can check a floor before writing).
+   */
+  async recordMovement(ctx: RequestContext, variantId: string, locationId: string, delta: number, reason: string): Promise<number> {
+    return inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      await m.query(`SELECT 1 FROM variants WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [variantId, tx.tenantId]);
+      if (delta !== 0) {
+        await m.query(`INSERT INTO stock_movements (tenant_id, variant_id, location_id, delta, reason) VALUES ($1, $2, $3, $4, $5)`, [tx.tenantId, variantId, locationId, delta, reason]);
+        await this.search.refreshAvailability(tx, [variantId]);
+      }
+      const [row] = await m.query(`SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`, [tx.tenantId, variantId, locationId]);
+      return Number(row.on_hand);
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth } from '../common/auth/auth.decorator.js';
+import { Ctx, RequestContext } from '../common/context/request-context.js';
+import { Envelope } from '../common/http/envelope.js';
+import { UuidParam } from '../common/http/uuid-param.js';
+import { Page } from '../common/paging/page.js';
+import { FactsheetService } from './factsheet.service.js';
+import { FacetDto, PriceRangeDto, ProductDetailDto, ProductListDto, StorefrontCatalogueService, StorefrontCollectionDto, VariantDto } from './storefront-catalogue.service.js';
+
+/** Storefront products and collections (SPEC "Storefront: products and collections", CONTRACT 7). */
+@ApiTags('storefront: catalogue')
+@Controller()
+@Auth({ tier: 'storefront', scope: 'storefront/catalogue' })
+export class StorefrontCatalogueController {
+  constructor(private readonly catalogue: StorefrontCatalogueService) {}
+
+  /** Filtered, ordered, cursored products with `price_range`, and `facets` with include=facets. */
+  @Get('products')
+  @Envelope('products')
+  list(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<Page<ProductListDto>> {
+    return this.catalogue.listProducts(ctx, req, 'storefront.products', null);
+  }
+
+  /** Facets and price range of the filtered catalogue. */
+  @Get('products/facets')
+  facets(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+    return this.catalogue.facetsOnly(ctx, req, null);
+  }
+
+  @Get('products/:id')
+  @Envelope('product')
+  product(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<ProductDetailDto> {
+    return this.catalogue.product(ctx, id);
+  }
+
+  @Get('products/:id/variants')
+  variants(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<{ currency: string; variants: VariantDto[] }> {
+    return this.catalogue.variants(ctx, id);
+  }
+
+  @Get('collections')
+  @Envelope('collections')
+  collections(@Ctx() ctx: RequestContext): Promise<StorefrontCollectionDto[]> {
+    return this.catalogue.listCollections(ctx);
+  }
+
+  @Get('collections/:id')
+  @Envelope('collection')
+  collection(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<StorefrontCollectionDto> {
+    return this.catalogue.getCollection(ctx, id);
+  }
+
+  @Get('collections/:id/products')
+  @Envelope('products')
+  collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string): Promise<Page<ProductListDto>> {
+    return this.catalogue.collectionProducts(ctx, req, id, false);
+  }
+
+  @Get('collections/:id/facets')
+  collectionFacets(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+    return this.catalogue.collectionFacets(ctx, req, id);
+  }
+}
+
+/** The variant factsheet PDF, outside the versioned API path (CONTRACT 4). */
+@ApiTags('storefront: catalogue')
+@Controller('storefront/factsheets')
+@Auth({ tier: 'storefront', scope: 'storefront/catalogue' })
+export class FactsheetController {
+  constructor(private readonly factsheets: FactsheetService) {}
+
+  @Get(':file')
+  async factsheet(@Ctx() ctx: RequestContext, @Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const { pdf, etag } = await this.factsheets.factsheet(ctx, file.replace(/\.pdf$/i, ''));
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Type', 'application/pdf');
+    res.setHeader('Content-Length', String(pdf.length));
+    res.status(200).end(pdf);
+  }
+}
