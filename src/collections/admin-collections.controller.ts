@@ -22,7 +22,7 @@ export class AdminCollectionsController {
   /** Every collection, published or not, oldest first; cursored (`Link: <...>; rel="next"`). */
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/collections/read' })
-  @Envelope('collections')
+  @Envelope('collections', [CollectionDto])
   list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() query: CollectionListQueryDto): Promise<Page<CollectionDto>> {
     const page = this.pager.request(req, 'admin.collections');
     return this.collections.list(ctx, page, {
@@ -35,14 +35,14 @@ export class AdminCollectionsController {
   @Post()
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/collections/write' })
-  @Envelope('collection')
+  @Envelope('collection', CollectionDto, 201)
   create(@Ctx() ctx: RequestContext, @Body() body: CreateCollectionDto): Promise<CollectionDto> {
     return this.collections.create(ctx, body);
   }
 
   @Get(':id')
   @Auth({ tier: 'admin', scope: 'Shop/collections/read' })
-  @Envelope('collection')
+  @Envelope('collection', CollectionDto)
   get(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<CollectionDto> {
     return this.collections.get(ctx, id);
   }
@@ -50,7 +50,7 @@ export class AdminCollectionsController {
   /** Applies only the supplied members, text in the active language; collection_type is not accepted (ignored). */
   @Put(':id')
   @Auth({ tier: 'admin', scope: 'Shop/collections/write' })
-  @Envelope('collection')
+  @Envelope('collection', CollectionDto)
   update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateCollectionDto): Promise<CollectionDto> {
     return this.collections.update(ctx, id, body);
   }

@@ -24,7 +24,7 @@ export class AdminContentController {
   /** Every page, published or not, oldest first; cursored. A cursor of the article list is 422 here. */
   @Get('pages')
   @Auth({ tier: 'admin', scope: 'Shop/content/read' })
-  @Envelope('pages')
+  @Envelope('pages', [PageDto])
   listPages(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<PageDto>> {
     return this.content.listPages(ctx, this.pager.request(req, 'admin.content.pages'));
   }
@@ -33,21 +33,21 @@ export class AdminContentController {
   @Post('pages')
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/content/write' })
-  @Envelope('page')
+  @Envelope('page', PageDto, 201)
   createPage(@Ctx() ctx: RequestContext, @Body() body: CreatePageDto): Promise<PageDto> {
     return this.content.createPage(ctx, body);
   }
 
   @Get('pages/:id')
   @Auth({ tier: 'admin', scope: 'Shop/content/read' })
-  @Envelope('page')
+  @Envelope('page', PageDto)
   getPage(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<PageDto> {
     return this.content.getPage(ctx, id);
   }
 
   @Put('pages/:id')
   @Auth({ tier: 'admin', scope: 'Shop/content/write' })
-  @Envelope('page')
+  @Envelope('page', PageDto)
   updatePage(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdatePageDto): Promise<PageDto> {
     return this.content.updatePage(ctx, id, body);
   }
@@ -63,7 +63,7 @@ export class AdminContentController {
   /** Every article, published or not, oldest first; cursored. A cursor of the page list is 422 here. */
   @Get('articles')
   @Auth({ tier: 'admin', scope: 'Shop/content/read' })
-  @Envelope('articles')
+  @Envelope('articles', [ArticleDto])
   listArticles(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<ArticleDto>> {
     return this.content.listArticles(ctx, this.pager.request(req, 'admin.content.articles'));
   }
@@ -72,21 +72,21 @@ export class AdminContentController {
   @Post('articles')
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/content/write' })
-  @Envelope('article')
+  @Envelope('article', ArticleDto, 201)
   createArticle(@Ctx() ctx: RequestContext, @Body() body: CreateArticleDto): Promise<ArticleDto> {
     return this.content.createArticle(ctx, body);
   }
 
   @Get('articles/:id')
   @Auth({ tier: 'admin', scope: 'Shop/content/read' })
-  @Envelope('article')
+  @Envelope('article', ArticleDto)
   getArticle(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<ArticleDto> {
     return this.content.getArticle(ctx, id);
   }
 
   @Put('articles/:id')
   @Auth({ tier: 'admin', scope: 'Shop/content/write' })
-  @Envelope('article')
+  @Envelope('article', ArticleDto)
   updateArticle(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateArticleDto): Promise<ArticleDto> {
     return this.content.updateArticle(ctx, id, body);
   }

@@ -22,7 +22,7 @@ export class AdminCustomersController {
   /** Every customer of the shop, oldest first; cursored (`Link: <...>; rel="next"`). */
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/customers/read' })
-  @Envelope('customers')
+  @Envelope('customers', [CustomerDto])
   list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<CustomerDto>> {
     return this.customers.list(ctx, this.pager.request(req, 'admin.customers'));
   }
@@ -31,14 +31,14 @@ export class AdminCustomersController {
   @Post()
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/customers/write' })
-  @Envelope('customer')
+  @Envelope('customer', CustomerDto, 201)
   create(@Ctx() ctx: RequestContext, @Body() body: CreateCustomerDto): Promise<CustomerDto> {
     return this.customers.create(ctx, body);
   }
 
   @Get(':id')
   @Auth({ tier: 'admin', scope: 'Shop/customers/read' })
-  @Envelope('customer')
+  @Envelope('customer', CustomerDto)
   get(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<CustomerDto> {
     return this.customers.get(ctx, id);
   }
@@ -46,7 +46,7 @@ export class AdminCustomersController {
   /** Applies only the supplied members; a changed email is 422. */
   @Put(':id')
   @Auth({ tier: 'admin', scope: 'Shop/customers/write' })
-  @Envelope('customer')
+  @Envelope('customer', CustomerDto)
   update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateCustomerDto): Promise<CustomerDto> {
     return this.customers.update(ctx, id, body);
   }

@@ -22,7 +22,7 @@ export class AdminDiscountCodesController {
   /** Every code, newest first, expired and inactive included; cursored (`Link: <...>; rel="next"`). */
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/discount_codes/read' })
-  @Envelope('discount_codes')
+  @Envelope('discount_codes', [DiscountCodeDto])
   list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<DiscountCodeDto>> {
     return this.codes.list(ctx, this.pager.request(req, 'admin.discount_codes'));
   }
@@ -31,14 +31,14 @@ export class AdminDiscountCodesController {
   @Post()
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/discount_codes/write' })
-  @Envelope('discount_code')
+  @Envelope('discount_code', DiscountCodeDto, 201)
   create(@Ctx() ctx: RequestContext, @Body() body: CreateDiscountCodeDto): Promise<DiscountCodeDto> {
     return this.codes.create(ctx, body);
   }
 
   @Get(':id')
   @Auth({ tier: 'admin', scope: 'Shop/discount_codes/read' })
-  @Envelope('discount_code')
+  @Envelope('discount_code', DiscountCodeDto)
   get(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<DiscountCodeDto> {
     return this.codes.get(ctx, id);
   }
@@ -46,7 +46,7 @@ export class AdminDiscountCodesController {
   /** Applies only the supplied members; code and type are ignored. */
   @Put(':id')
   @Auth({ tier: 'admin', scope: 'Shop/discount_codes/write' })
-  @Envelope('discount_code')
+  @Envelope('discount_code', DiscountCodeDto)
   update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateDiscountCodeDto): Promise<DiscountCodeDto> {
     return this.codes.update(ctx, id, body);
   }

@@ -391,3 +391,47 @@ describe('admin collections', () => {
     });
   });
 });
+
+describe('OpenAPI of the admin resources', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('documents every endpoint of collections, customers, pages, articles and discount codes with their schemas', async () => {
+    const doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body;
+    const ops: Record<string, string[]> = {
+      '/api/2026-04-01/admin/collections': ['get', 'post'],
+      '/api/2026-04-01/admin/collections/{id}': ['get', 'put', 'delete'],
+      '/api/2026-04-01/admin/customers': ['get', 'post'],
+      '/api/2026-04-01/admin/customers/{id}': ['get', 'put', 'delete'],
+      '/api/2026-04-01/admin/content/pages': ['get', 'post'],
+      '/api/2026-04-01/admin/content/pages/{id}': ['get', 'put', 'delete'],
+      '/api/2026-04-01/admin/content/articles': ['get', 'post'],
+      '/api/2026-04-01/admin/content/articles/{id}': ['get', 'put', 'delete'],
+      '/api/2026-04-01/admin/discount_codes': ['get', 'post'],
+      '/api/2026-04-01/admin/discount_codes/{id}': ['get', 'put', 'delete'],
+    };
+    for (const [path, methods] of Object.entries(ops)) {
+      expect(doc.paths[path]).toBeDefined();
+      for (const m of methods) expect(doc.paths[path][m]).toBeDefined();
+    }
+    for (const schema of ['CreateCollectionDto', 'UpdateCollectionDto', 'CollectionDto', 'ImageDto', 'CreateCustomerDto', 'UpdateCustomerDto', 'CustomerDto', 'AdminDefaultAddressDto', 'CreatePageDto', 'UpdatePageDto', 'PageDto', 'CreateArticleDto', 'UpdateArticleDto', 'ArticleDto', 'CreateDiscountCodeDto', 'UpdateDiscountCodeDto', 'DiscountCodeDto']) {
+      expect(doc.components.schemas[schema]).toBeDefined();
+    }
+    expect(doc.components.schemas.CreateCollectionDto.required).toEqual(['title']);
+    expect(doc.components.schemas.CreateCustomerDto.required).toEqual(['email']);
+    expect(doc.components.schemas.CreatePageDto.required).toEqual(['handle']);
+    expect(doc.components.schemas.CreateDiscountCodeDto.required).toEqual(expect.arrayContaining(['code', 'value']));
+    expect(doc.components.schemas.CollectionDto.properties.products_count).toBeDefined();
+    const envelope = (path: string, method: string, status: string) => doc.paths[`${API}${path}`][method].responses[status].content['application/json'].schema.properties;
+    expect(envelope('/admin/collections', 'get', '200').collections.items.$ref).toBe('#/components/schemas/CollectionDto');
+    expect(envelope('/admin/collections', 'post', '201').collection.$ref).toBe('#/components/schemas/CollectionDto');
+    expect(envelope('/admin/customers/{id}', 'put', '200').customer.$ref).toBe('#/components/schemas/CustomerDto');
+    expect(envelope('/admin/content/pages', 'get', '200').pages.items.$ref).toBe('#/components/schemas/PageDto');
+    expect(envelope('/admin/content/articles/{id}', 'get', '200').article.$ref).toBe('#/components/schemas/ArticleDto');
+    expect(envelope('/admin/discount_codes', 'get', '200').discount_codes.items.$ref).toBe('#/components/schemas/DiscountCodeDto');
+    expect(doc.paths[`${API}/admin/collections`].get.security).toEqual(expect.arrayContaining([{ admin: [] }]));
+  });
+});

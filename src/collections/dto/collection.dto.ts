@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import type { RequestContext } from '../../common/context/request-context.js';
@@ -107,6 +108,8 @@ export class CollectionDto {
   published: boolean;
   sort_order: string | null;
   products_count: number;
+  /** Always present; every nullable member is null while there is no image. */
+  @ApiProperty({ type: () => ImageDto })
   image: ImageDto;
   template_name: string | null;
   rules_json: string | null;

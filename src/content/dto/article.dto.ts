@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
@@ -45,6 +46,8 @@ export class ArticleDto {
   summary_html: string | null;
   body_html: string | null;
   published: boolean;
+  /** Always present; every nullable member is null while there is no image. */
+  @ApiProperty({ type: () => ImageDto })
   image: ImageDto;
   created_at: string;
   /** Null until the first update. */

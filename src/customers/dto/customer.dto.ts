@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import type { CustomerAddress } from '../entities/customer-address.entity.js';
 import type { Customer } from '../entities/customer.entity.js';
@@ -76,6 +77,7 @@ export class CustomerDto {
   type: string | null;
   currency_id: string | null;
   /** The primary billing address; null when the customer has none. */
+  @ApiProperty({ type: () => AdminDefaultAddressDto, nullable: true })
   default_address: AdminDefaultAddressDto | null;
   created_at: string;
   /** Null until the first update. */
