@@ -18,10 +18,11 @@ import { ContentModule } from './content/content.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { DiscountsModule } from './discounts/discounts.module.js';
 import { TenancyModule } from './tenancy/tenancy.module.js';
+import { ThemesModule } from './themes/themes.module.js';
 import { CatalogueModule } from './catalogue/catalogue.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
-export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, CatalogueModule];
+export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule];
 
 export interface AppModuleOptions extends DataSourceExtras {
   config: AppConfig;

@@ -57,6 +57,14 @@ export class AppConfig {
 
   @IsOptional() @IsString()
   SMTP_URL?: string;
+
+  /** Where theme binary asset bytes live: `postgres` (default, a bytea table) or `filesystem` (THEME_ASSET_DIR). */
+  @IsIn(['postgres', 'filesystem'])
+  THEME_ASSET_STORE: 'postgres' | 'filesystem' = 'postgres';
+
+  /** Directory of the filesystem theme asset store; empty means `<DATA_DIR>/theme-assets`. */
+  @IsString()
+  THEME_ASSET_DIR = '';
 }
 
 export class ConfigError extends Error {}
