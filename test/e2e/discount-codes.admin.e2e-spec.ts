@@ -78,6 +78,7 @@ describe('admin discount codes', () => {
     ['negative min_value', { code: 'MIN', value: 5, min_value: -1 }],
     ['min_value as a string', { code: 'MINS', value: 5, min_value: '0' }],
     ['expiry_date not a date', { code: 'EXP', value: 5, expiry_date: 'tomorrow' }],
+    ['expiry_date an impossible day', { code: 'EXP2', value: 5, expiry_date: '2030-02-30T00:00:00Z' }],
     ['is_active not a boolean', { code: 'ACT', value: 5, is_active: 'yes' }],
     ['currency_id not a uuid', { code: 'CUR', value: 5, currency_id: 'CHF' }],
     ['currency_id of no currency of the shop', { code: 'CUR2', value: 5, currency_id: '00000000-0000-4000-8000-000000000000' }],

@@ -31,7 +31,7 @@ export class CreateDiscountCodeDto {
   currency_id?: string | null;
 
   /** ISO 8601 date-time after which the code is refused; null never expires. */
-  @IsOptional() @IsDateString({}, { message: 'expiry_date must be an ISO 8601 date-time' })
+  @IsOptional() @IsDateString({ strict: true }, { message: 'expiry_date must be an ISO 8601 date-time' })
   expiry_date?: string | null;
 
   /** Minimum cart subtotal, at least 0 (default 0, no minimum). */
@@ -57,7 +57,7 @@ export class UpdateDiscountCodeDto {
   @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
   currency_id?: string | null;
 
-  @IsOptional() @IsDateString({}, { message: 'expiry_date must be an ISO 8601 date-time' })
+  @IsOptional() @IsDateString({ strict: true }, { message: 'expiry_date must be an ISO 8601 date-time' })
   expiry_date?: string | null;
 
   @IsOptional() @IsNumber(NUMBER) @Min(0) @Max(MAX_AMOUNT)
