@@ -396,6 +396,13 @@ describe('admin themes', () => {
     });
   });
 
+  it('documents the theme endpoints in OpenAPI', async () => {
+    const doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+    const paths = Object.keys(doc.paths).filter((p) => p.includes('themes'));
+    expect(paths).toEqual(expect.arrayContaining([`${API}/admin/themes`, `${API}/admin/themes/{id}`, `${API}/admin/themes/{id}/assets`, `${API}/admin/themes/{id}/assets/data`]));
+    expect(Object.keys(doc.paths[`${API}/admin/themes/{id}/assets/data`])).toEqual(expect.arrayContaining(['get', 'put', 'delete']));
+  });
+
   describe('access', () => {
     it('needs Shop/themes/read to read and Shop/themes/write to write (403), a token at all (401)', async () => {
       const mint = async (scopes: string[]) => (await shop.admin.post('/admin/access_tokens', { label: 't', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;

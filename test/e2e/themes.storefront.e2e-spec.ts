@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestContext } from '../../src/common/context/request-context.js';
 import { AssetStores } from '../../src/themes/storage/asset-store.js';
-import { FilesystemAssetStore } from '../../src/themes/storage/filesystem-asset-store.js';
+import { ConfiguredAssetStores } from '../../src/themes/storage/asset-stores.provider.js';
 import { ThemesService } from '../../src/themes/themes.service.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { raw } from './themes.helpers.js';
@@ -191,7 +191,7 @@ describe('filesystem asset store (THEME_ASSET_STORE=filesystem)', () => {
     expect(put.status).toBe(200);
     expect(files(shop.tenant.id)).toHaveLength(before + 1);
     const [{ blob_ref: ref }] = await t.db.query(`SELECT blob_ref FROM theme_assets WHERE theme_id = $1 AND key = 'media/clip.mp4'`, [themeId]);
-    const store = (t.get(AssetStores) as unknown as { filesystem: FilesystemAssetStore }).filesystem;
+    const store = t.app.get<AssetStores, ConfiguredAssetStores>(AssetStores).filesystem;
     expect(Buffer.compare(readFileSync(store.path(ref)), bytes)).toBe(0);
 
     const admin = await raw(t, 'GET', `${API}/admin/themes/${themeId}/assets/data?key=media/clip.mp4`, { headers: { Authorization: `Bearer ${shop.admin_token}` } });
