@@ -252,6 +252,13 @@ export function collectionClause(params: Params, tenantParam: string, scope: Col
   if (rules.conditions.length === 0) return rules.mode === 'all' ? 'true' : 'false';
   const t = tenantParam;
   const parts = rules.conditions.map((c) => {
+    if (c.field === 'price') {
+      const n = Number(c.value);
+      const num = Number.isFinite(n) ? `${params.add(n)}::numeric` : 'NULL';
+      const cond = c.op === 'lt' ? `r.gross < ${num}` : c.op === 'gt' ? `r.gross > ${num}` : c.op === 'contains' ? 'false' : `r.gross = ${num}`;
+      const sub = `SELECT r.product_id FROM variant_search r WHERE r.tenant_id = ${t} AND ${cond}`;
+      return c.op === 'neq' ? `vs.product_id NOT IN (${sub})` : `vs.product_id IN (${sub})`;
+    }
     const v = params.add(String(c.value));
     const like = `'%' || lower(unaccent(${v})) || '%'`;
     const byKey = (table: string, extra = '') => `(SELECT x.id FROM ${table} x WHERE x.tenant_id = ${t} ${extra} AND (x.key = ${v} OR x.id::text = ${v}))`;
@@ -293,12 +300,6 @@ export function collectionClause(params: Params, tenantParam: string, scope: Col
           ? `r.option_ids && ARRAY(SELECT x.id FROM custom_field_options x WHERE x.tenant_id = ${t} AND (lower(coalesce(x.value, '')) LIKE ${like} OR lower(unaccent(x.name::text)) LIKE ${like}))`
           : `r.option_ids && ARRAY${byKey('custom_field_options')}`;
         break;
-      case 'price': {
-        const n = Number(c.value);
-        const num = Number.isFinite(n) ? params.add(n) : 'NULL';
-        cond = c.op === 'lt' ? `r.gross < ${num}::numeric` : c.op === 'gt' ? `r.gross > ${num}::numeric` : c.op === 'contains' ? 'false' : `r.gross = ${num}::numeric`;
-        break;
-      }
       case 'title':
         cond = c.op === 'contains' ? `r.title_sort LIKE ${like}` : c.op === 'lt' ? `r.title_sort < lower(unaccent(${v}))` : c.op === 'gt' ? `r.title_sort > lower(unaccent(${v}))` : `r.title_sort = lower(unaccent(${v}))`;
         break;

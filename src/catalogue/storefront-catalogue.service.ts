@@ -229,7 +229,7 @@ export class StorefrontCatalogueService {
 
   private async priceRange(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<PriceRangeDto> {
     const params = new Params();
-    const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
+    const where = new CatalogueWhere(params, ctx.tenantId, { ...f, priceMin: null, priceMax: null }, ctx.activeCurrency, scope);
     const [row] = await managerOf(ctx, this.dataSource).query(`SELECT min(${where.price_}) AS min, max(${where.price_}) AS max FROM variant_search vs WHERE ${where.sql('price')}`, params.values);
     return { min: row?.min === null || row?.min === undefined ? 0 : Number(row.min), max: row?.max === null || row?.max === undefined ? 0 : Number(row.max), currency: ctx.activeCurrency.code };
   }
