@@ -18,11 +18,13 @@ import { ContentModule } from './content/content.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { DiscountsModule } from './discounts/discounts.module.js';
 import { TenancyModule } from './tenancy/tenancy.module.js';
+import { EventsModule } from './events/events.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { ThemesModule } from './themes/themes.module.js';
 import { CatalogueModule } from './catalogue/catalogue.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
-export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule];
+export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, EventsModule, WebhooksModule];
 
 export interface AppModuleOptions extends DataSourceExtras {
   config: AppConfig;

@@ -58,6 +58,22 @@ export class AppConfig {
   @IsOptional() @IsString()
   SMTP_URL?: string;
 
+  /** Webhook and domain-event worker: poll interval in ms (commits also wake it at once). */
+  @Transform(toInt) @IsInt() @Min(10)
+  WEBHOOK_POLL_MS = 1000;
+
+  /** Timeout of one webhook delivery attempt in ms. */
+  @Transform(toInt) @IsInt() @Min(100)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** First retry delay in ms; doubles per attempt (capped at 1 h), with jitter. */
+  @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_RETRY_BASE_MS = 10_000;
+
+  /** How long after the event retries go on (24 h); then the subscription is marked failing. */
+  @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_RETRY_WINDOW_MS = 86_400_000;
+
   /** Where theme binary asset bytes live: `postgres` (default, a bytea table) or `filesystem` (THEME_ASSET_DIR). */
   @IsIn(['postgres', 'filesystem'])
   THEME_ASSET_STORE: 'postgres' | 'filesystem' = 'postgres';

@@ -9,9 +9,11 @@ import { DiscountCode } from '../discounts/entities/discount-code.entity.js';
 import { Country } from '../tenancy/entities/country.entity.js';
 import { Currency } from '../tenancy/entities/currency.entity.js';
 import { Tenant } from '../tenancy/entities/tenant.entity.js';
+import { eventEntities } from '../events/entities/index.js';
+import { webhookEntities } from '../webhooks/entities/index.js';
 import { ThemeAsset } from '../themes/entities/theme-asset.entity.js';
 import { Theme } from '../themes/entities/theme.entity.js';
 import { catalogueEntities } from '../catalogue/entities/catalogue.entities.js';
 
 /** Every entity of the service. A feature module adds its own here. */
-export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, ContentPage, BlogArticle, DiscountCode, Theme, ThemeAsset, ...catalogueEntities];
+export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, ContentPage, BlogArticle, DiscountCode, Theme, ThemeAsset, ...catalogueEntities, ...eventEntities, ...webhookEntities];

@@ -1,0 +1,141 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { inTransaction } from '../common/db/tenant-scope.js';
+import type { DomainEvent, DomainEventHandler } from './domain-event.js';
+import { EventTopic, isEventTopic } from './event-topics.js';
+import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
+
+export interface RegisteredHandler {
+  /** Durable name: pending work is keyed by it, so it must not change between releases. */
+  name: string;
+  topic: EventTopic | '*';
+  fn: DomainEventHandler;
+}
+
+/** Work recorded in the emitting transaction beside the event itself (the webhooks module adds its deliveries). */
+export type OutboxSink = (manager: EntityManager, event: DomainEvent) => Promise<void>;
+
+/**
+ * Domain events through a transactional outbox.
+ *
+ * `emit(ctx, topic, payload)` runs in the caller's open transaction (`ctx.manager`; a fresh one when none is open)
+ * and writes, atomically with the caller's change: the `outbox_events` row, one `event_handler_jobs` row per
+ * in-process handler of the topic, and whatever the sinks add (one `webhook_deliveries` row per active
+ * subscription). A rolled-back change therefore leaves no event and no work. After the outermost commit the workers
+ * are kicked, so delivery is prompt; polling picks up anything a crash or another instance left behind.
+ */
+@Injectable()
+export class DomainEvents implements OnModuleInit {
+  private readonly logger = new Logger('DomainEvents');
+  private readonly handlers = new Map<string, RegisteredHandler>();
+  private readonly sinks: OutboxSink[] = [];
+  private readonly committedListeners: Array<() => void> = [];
+  /** Transactions (by query runner) that recorded events and have not finished yet. */
+  private readonly pending = new WeakSet<QueryRunner>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+  ) {
+    const subscriber: EntitySubscriberInterface = {
+      afterTransactionCommit: ({ queryRunner }) => this.finished(queryRunner, true),
+      afterTransactionRollback: ({ queryRunner }) => this.finished(queryRunner, false),
+    };
+    dataSource.subscribers.push(subscriber);
+  }
+
+  /** Finds `@OnDomainEvent` methods on every provider and controller. */
+  onModuleInit(): void {
+    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
+      const instance = wrapper.instance as Record<string, unknown> | null | undefined;
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
+      const proto = Object.getPrototypeOf(instance) as object;
+      for (const method of this.scanner.getAllMethodNames(proto)) {
+        const fn = instance[method];
+        if (typeof fn !== 'function') continue;
+        const topic = Reflect.getMetadata(ON_DOMAIN_EVENT, fn) as EventTopic | '*' | undefined;
+        if (!topic) continue;
+        this.subscribe(topic, (fn as DomainEventHandler).bind(instance), { name: `${instance.constructor.name}.${method}` });
+      }
+    }
+  }
+
+  /**
+   * Registers an in-process handler for a topic or `'*'`. Register at start-up (a module's constructor or
+   * onModuleInit): events recorded before a handler exists are not replayed to it. Returns an unsubscribe function.
+   */
+  subscribe(topic: EventTopic | '*', fn: DomainEventHandler, options: { name?: string } = {}): () => void {
+    if (topic !== '*' && !isEventTopic(topic)) throw new Error(`unknown domain event topic "${String(topic)}"`);
+    const name = options.name ?? (fn.name && fn.name !== 'anonymous' ? `${fn.name}@${topic}` : null);
+    if (!name) throw new Error('subscribe: give the handler a stable name ({name})');
+    if (this.handlers.has(name)) throw new Error(`a domain event handler named "${name}" is already registered`);
+    this.handlers.set(name, { name, topic, fn: fn as DomainEventHandler });
+    return () => void this.handlers.delete(name);
+  }
+
+  handler(name: string): RegisteredHandler | undefined {
+    return this.handlers.get(name);
+  }
+
+  handlerNames(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** Lets a module record its own work for each event in the emitting transaction. */
+  addOutboxSink(sink: OutboxSink): void {
+    this.sinks.push(sink);
+  }
+
+  /** Called after a transaction that recorded events has committed (workers use it to start at once). */
+  onCommitted(listener: () => void): void {
+    this.committedListeners.push(listener);
+  }
+
+  /** Records an event in the caller's transaction; see the class comment. */
+  async emit<P extends object>(ctx: RequestContext, topic: EventTopic, payload: P): Promise<DomainEvent<P>> {
+    if (!isEventTopic(topic)) throw new Error(`unknown domain event topic "${String(topic)}"`);
+    const open = ctx.manager?.queryRunner?.isTransactionActive ? ctx.manager : null;
+    if (!open) {
+      const event = await inTransaction(ctx, this.dataSource, (tx) => this.emit(tx, topic, payload));
+      this.notifyCommitted();
+      return event;
+    }
+    const [row] = (await open.query(
+      `INSERT INTO outbox_events (tenant_id, topic, payload) VALUES ($1, $2, $3::jsonb) RETURNING id, occurred_at`,
+      [ctx.tenantId, topic, JSON.stringify(payload)],
+    )) as Array<{ id: string; occurred_at: Date }>;
+    const event: DomainEvent<P> = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at };
+    const names = [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name);
+    if (names.length > 0) {
+      await open.query(
+        `INSERT INTO event_handler_jobs (tenant_id, event_id, handler, next_attempt_at)
+         SELECT $1, $2, h, clock_timestamp() FROM unnest($3::text[]) AS h
+         ON CONFLICT (event_id, handler) DO NOTHING`,
+        [ctx.tenantId, event.id, names],
+      );
+    }
+    for (const sink of this.sinks) await sink(open, event as DomainEvent);
+    this.pending.add(open.queryRunner!);
+    return event;
+  }
+
+  private finished(queryRunner: QueryRunner | undefined, committed: boolean): void {
+    // nested transactions (savepoints) broadcast too: only the outermost end counts
+    if (!queryRunner || queryRunner.isTransactionActive || !this.pending.has(queryRunner)) return;
+    this.pending.delete(queryRunner);
+    if (committed) this.notifyCommitted();
+  }
+
+  private notifyCommitted(): void {
+    for (const listener of this.committedListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.logger.error(`after-commit listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+}

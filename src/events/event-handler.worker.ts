@@ -1,0 +1,113 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { RequestContext } from '../common/context/request-context.js';
+import { AppConfig } from '../config/app-config.js';
+import { retryDelayMs } from './backoff.js';
+import type { DomainEvent } from './domain-event.js';
+import { DomainEvents } from './domain-events.service.js';
+import type { EventTopic } from './event-topics.js';
+import { PollingWorker } from './polling-worker.js';
+
+interface ClaimedJob {
+  id: string;
+  handler: string;
+  attempts: number;
+  created_at: Date;
+  event_id: string;
+  tenant_id: string;
+  topic: EventTopic;
+  payload: Record<string, unknown>;
+  occurred_at: Date;
+}
+
+/**
+ * Runs in-process handlers from `event_handler_jobs`. Each job runs in a transaction of its own that holds the job's
+ * row lock (`FOR UPDATE SKIP LOCKED`, so instances never run one job twice at once): the handler's writes through
+ * `ctx.manager` and the `done` mark commit together. A failure is rolled back to a savepoint, logged, and retried
+ * with exponential backoff and jitter until WEBHOOK_RETRY_WINDOW_MS (24 h) after the event, then marked `failed`.
+ * The request that emitted the event never sees a handler's failure. Instances only claim jobs of handlers they have.
+ */
+@Injectable()
+export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DomainEventHandlers');
+  private readonly worker: PollingWorker;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: DomainEvents,
+    private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    this.worker = new PollingWorker('domain event handlers', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
+    events.onCommitted(() => this.worker.kick());
+  }
+
+  /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves the work to the server, or calls start(). */
+  onApplicationBootstrap(): void {
+    if (this.adapterHost.httpAdapter) this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.stop();
+  }
+
+  start(): void {
+    this.worker.start();
+  }
+
+  kick(): void {
+    this.worker.kick();
+  }
+
+  /** Runs due jobs one at a time until none is left (or 50 ran); true when there may be more. */
+  private async tick(): Promise<boolean> {
+    const names = this.events.handlerNames();
+    if (names.length === 0) return false;
+    for (let i = 0; i < 50; i++) {
+      if (!this.worker.isRunning) return false;
+      if (!(await this.runOne(names))) return false;
+    }
+    return true;
+  }
+
+  private runOne(names: string[]): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const [job] = (await manager.query(
+        `SELECT j.id, j.handler, j.attempts, j.created_at, e.id AS event_id, e.tenant_id, e.topic, e.payload, e.occurred_at
+           FROM event_handler_jobs j JOIN outbox_events e ON e.id = j.event_id
+          WHERE j.status = 'pending' AND j.next_attempt_at <= clock_timestamp() AND j.handler = ANY($1::text[])
+          ORDER BY j.next_attempt_at, j.id
+          LIMIT 1
+          FOR UPDATE OF j SKIP LOCKED`,
+        [names],
+      )) as ClaimedJob[];
+      if (!job) return false;
+      const handler = this.events.handler(job.handler);
+      if (!handler) return false; // unsubscribed meanwhile: leave the job for an instance that has it
+      const event: DomainEvent = { id: job.event_id, tenantId: job.tenant_id, topic: job.topic, payload: job.payload, occurredAt: job.occurred_at };
+      const ctx = RequestContext.forTenant(job.tenant_id, `event:${job.event_id}`).withManager(manager);
+      await manager.query('SAVEPOINT domain_event_handler');
+      try {
+        await handler.fn(event, ctx);
+        await manager.query('RELEASE SAVEPOINT domain_event_handler');
+        await manager.query(`UPDATE event_handler_jobs SET status = 'done', attempts = attempts + 1, last_error = NULL, updated_at = clock_timestamp() WHERE id = $1`, [job.id]);
+      } catch (err) {
+        await manager.query('ROLLBACK TO SAVEPOINT domain_event_handler');
+        const attempts = job.attempts + 1;
+        const message = (err as Error)?.message ?? String(err);
+        const deadline = job.created_at.getTime() + this.config.WEBHOOK_RETRY_WINDOW_MS;
+        const next = Date.now() + retryDelayMs(attempts, this.config.WEBHOOK_RETRY_BASE_MS);
+        const gaveUp = Date.now() >= deadline;
+        this.logger[gaveUp ? 'error' : 'warn'](
+          `handler ${job.handler} failed on ${job.topic} event ${job.event_id} (attempt ${attempts}${gaveUp ? ', giving up' : ''}): ${message}`,
+        );
+        await manager.query(
+          `UPDATE event_handler_jobs SET status = $2, attempts = $3, last_error = $4, next_attempt_at = $5, updated_at = clock_timestamp() WHERE id = $1`,
+          [job.id, gaveUp ? 'failed' : 'pending', attempts, message.slice(0, 2000), new Date(Math.min(next, deadline))],
+        );
+      }
+      return true;
+    });
+  }
+}

@@ -1,0 +1,9 @@
+/** The public surface of domain events, for feature and extension modules. */
+export type { DomainEvent, DomainEventHandler } from './domain-event.js';
+export { DomainEvents } from './domain-events.service.js';
+export type { OutboxSink, RegisteredHandler } from './domain-events.service.js';
+export { EventHandlerWorker } from './event-handler.worker.js';
+export { EVENT_TOPICS, isEventTopic } from './event-topics.js';
+export type { EventTopic } from './event-topics.js';
+export { EventsModule } from './events.module.js';
+export { OnDomainEvent } from './on-domain-event.decorator.js';

@@ -1,0 +1,181 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { retryDelayMs } from '../events/backoff.js';
+import { DomainEvents } from '../events/domain-events.service.js';
+import { PollingWorker } from '../events/polling-worker.js';
+import { signWebhook } from './signature.js';
+import { WebhooksService } from './webhooks.service.js';
+
+const BATCH = 20;
+/** Margin of a claim's lease beyond the request timeout before another instance may try the same delivery. */
+const LEASE_MARGIN_MS = 30_000;
+
+interface Claimed {
+  id: string;
+  tenant_id: string;
+  subscription_id: string;
+  event_id: string;
+  topic: string;
+  attempts: number;
+  created_at: Date;
+  address: string;
+  secret_box: Buffer;
+  payload: Record<string, unknown>;
+  occurred_at: Date;
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  aborted: boolean;
+}
+
+/**
+ * Delivers `webhook_deliveries` (at-least-once). A tick claims due deliveries of active subscriptions in a short
+ * transaction with `FOR UPDATE SKIP LOCKED`, incrementing `attempts` and moving `next_attempt_at` past the request
+ * timeout (a lease): concurrent instances never claim the same attempt, and a crashed instance's claim is retried
+ * when its lease ends. Each claimed delivery is POSTed outside any transaction; its result is recorded in
+ * `webhook_delivery_attempts`, guarded by the claimed attempt number. A 2xx delivers; anything else (or a timeout,
+ * WEBHOOK_TIMEOUT_MS) is retried with exponential backoff and jitter until WEBHOOK_RETRY_WINDOW_MS after the event;
+ * a failure after that marks the subscription failing (inactive, `failing_since`) and drops its pending deliveries.
+ */
+@Injectable()
+export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('WebhookDelivery');
+  private readonly worker: PollingWorker;
+  private shutdown = new AbortController();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly webhooks: WebhooksService,
+    private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+    events: DomainEvents,
+  ) {
+    this.worker = new PollingWorker('webhook delivery', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
+    events.onCommitted(() => this.worker.kick());
+  }
+
+  /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves delivery to the server, or calls start(). */
+  onApplicationBootstrap(): void {
+    if (this.adapterHost.httpAdapter) this.start();
+  }
+
+  /** Stops polling, aborts requests in flight (they are retried at once by the next worker) and waits for the tick. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const stopping = this.worker.stop();
+    this.shutdown.abort();
+    await stopping;
+  }
+
+  start(): void {
+    if (this.shutdown.signal.aborted) this.shutdown = new AbortController();
+    this.worker.start();
+  }
+
+  /** Deliver promptly (DomainEvents calls it after each commit that recorded events). */
+  kick(): void {
+    this.worker.kick();
+  }
+
+  private async tick(): Promise<boolean> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((d) => this.deliver(d)));
+    return claimed.length === BATCH;
+  }
+
+  private async claim(): Promise<Claimed[]> {
+    const leaseMs = this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    const [rows] = (await this.dataSource.query(
+      `UPDATE webhook_deliveries d
+          SET attempts = d.attempts + 1, next_attempt_at = clock_timestamp() + $2 * interval '1 millisecond', updated_at = clock_timestamp()
+         FROM (SELECT d2.id, s.address, s.secret_box, e.payload, e.occurred_at
+                 FROM webhook_deliveries d2
+                 JOIN webhook_subscriptions s ON s.id = d2.subscription_id
+                 JOIN outbox_events e ON e.id = d2.event_id
+                WHERE d2.status = 'pending' AND d2.next_attempt_at <= clock_timestamp() AND s.is_active
+                ORDER BY d2.next_attempt_at
+                LIMIT $1
+                FOR UPDATE OF d2 SKIP LOCKED) c
+        WHERE d.id = c.id
+       RETURNING d.id, d.tenant_id, d.subscription_id, d.event_id, d.topic, d.attempts, d.created_at, c.address, c.secret_box, c.payload, c.occurred_at`,
+      [BATCH, leaseMs],
+    )) as [Claimed[], number];
+    return rows;
+  }
+
+  private async deliver(d: Claimed): Promise<void> {
+    const body = JSON.stringify({ id: d.event_id, topic: d.topic, shop_id: d.tenant_id, occurred_at: d.occurred_at.toISOString(), data: d.payload });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    let outcome: Outcome;
+    try {
+      const secret = this.webhooks.secrets.open(d.secret_box);
+      outcome = await this.post(d.address, {
+        'Content-Type': 'application/json',
+        'User-Agent': 'vinoshop-webhooks/1',
+        'X-Webhook-Topic': d.topic,
+        'X-Webhook-Id': d.event_id,
+        'X-Webhook-Timestamp': timestamp,
+        'X-Webhook-Signature': signWebhook(secret, timestamp, body),
+      }, body);
+    } catch (err) {
+      outcome = { statusCode: null, error: `cannot sign: ${(err as Error).message}`, durationMs: 0, aborted: false };
+    }
+    try {
+      await this.record(d, outcome);
+    } catch (err) {
+      this.logger.error(`recording delivery ${d.id} failed: ${(err as Error).message}`);
+    }
+  }
+
+  private async post(address: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(this.config.WEBHOOK_TIMEOUT_MS);
+    try {
+      const res = await fetch(address, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([timeout, this.shutdown.signal]) });
+      await res.body?.cancel().catch(() => undefined);
+      return { statusCode: res.status, error: null, durationMs: Math.round(performance.now() - started), aborted: false };
+    } catch (err) {
+      const durationMs = Math.round(performance.now() - started);
+      if (this.shutdown.signal.aborted) return { statusCode: null, error: 'aborted: the service was shutting down', durationMs, aborted: true };
+      if (timeout.aborted) return { statusCode: null, error: `timeout after ${this.config.WEBHOOK_TIMEOUT_MS} ms`, durationMs, aborted: false };
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      return { statusCode: null, error: cause?.code ?? cause?.message ?? (err as Error).message, durationMs, aborted: false };
+    }
+  }
+
+  private async record(d: Claimed, o: Outcome): Promise<void> {
+    const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+    const deadline = d.created_at.getTime() + this.config.WEBHOOK_RETRY_WINDOW_MS;
+    const now = Date.now();
+    const gaveUp = !ok && !o.aborted && now >= deadline;
+    // an aborted attempt (shutdown) is retried at once; other failures after a backoff, never past the window's end
+    const next = o.aborted ? now : Math.min(now + retryDelayMs(d.attempts, this.config.WEBHOOK_RETRY_BASE_MS), deadline);
+    await this.dataSource.transaction(async (m) => {
+      await m.query(
+        `INSERT INTO webhook_delivery_attempts (tenant_id, delivery_id, subscription_id, event_id, topic, attempt, status_code, error, duration_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+        [d.tenant_id, d.id, d.subscription_id, d.event_id, d.topic, d.attempts, o.statusCode, o.error?.slice(0, 1000) ?? null, o.durationMs],
+      );
+      const status = ok ? 'delivered' : gaveUp ? 'failed' : 'pending';
+      const [, updated] = (await m.query(
+        `UPDATE webhook_deliveries
+            SET status = $3, last_status_code = $4, last_error = $5, next_attempt_at = $6,
+                delivered_at = CASE WHEN $3 = 'delivered' THEN clock_timestamp() END, updated_at = clock_timestamp()
+          WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
+        [d.id, d.attempts, status, o.statusCode, o.error?.slice(0, 1000) ?? null, new Date(next)],
+      )) as [unknown, number];
+      if (gaveUp && updated) {
+        this.logger.warn(`webhook ${d.subscription_id} (${d.topic}) failed for the whole retry window: marked failing`);
+        await m.query(
+          `UPDATE webhook_subscriptions SET is_active = false, failing_since = clock_timestamp(), updated_at = clock_timestamp() WHERE id = $1 AND is_active`,
+          [d.subscription_id],
+        );
+        await this.webhooks.dropPending(m, d.subscription_id, 'subscription marked failing');
+      }
+    });
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, inTransaction, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { Page } from '../common/paging/page.js';
+import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { AppConfig } from '../config/app-config.js';
+import type { DomainEvent } from '../events/domain-event.js';
+import { DomainEvents } from '../events/domain-events.service.js';
+import { isEventTopic } from '../events/event-topics.js';
+import { CreatedWebhookDto, CreateWebhookDto, mapDeliveryAttempt, mapWebhook, UpdateWebhookDto, WebhookDeliveryAttemptDto, WebhookDto } from './dto/webhook.dto.js';
+import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity.js';
+import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
+import { newWebhookSecret, SecretBox } from './signature.js';
+
+const ADDRESS_TAKEN = AppError.unprocessable('address is already subscribed to this topic');
+
+/** Admin CRUD of webhook subscriptions, their delivery log, and the recording of deliveries with each event. */
+@Injectable()
+export class WebhooksService {
+  readonly secrets: SecretBox;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+    config: AppConfig,
+    events: DomainEvents,
+  ) {
+    this.secrets = new SecretBox(config.APP_SECRET);
+    events.addOutboxSink((manager, event) => this.recordDeliveries(manager, event));
+  }
+
+  /** In the emitting transaction: one pending delivery per active subscription of the event's topic. */
+  async recordDeliveries(manager: EntityManager, event: DomainEvent): Promise<void> {
+    await manager.query(
+      `INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic)
+       SELECT s.tenant_id, $2, s.id, s.topic FROM webhook_subscriptions s
+        WHERE s.tenant_id = $1 AND s.topic = $3 AND s.is_active
+       ON CONFLICT (event_id, subscription_id) DO NOTHING`,
+      [event.tenantId, event.id, event.topic],
+    );
+  }
+
+  /** Oldest first; cursored. */
+  async list(ctx: RequestContext, page: PageRequest, filter: { topic?: string } = {}): Promise<Page<WebhookDto>> {
+    const qb = repoOf(ctx, this.dataSource, WebhookSubscription).createQueryBuilder('w').where('w.tenant_id = :tenant', { tenant: ctx.tenantId });
+    if (filter.topic) qb.andWhere('w.topic = :topic', { topic: filter.topic });
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'w.created_at', dir: 'ASC' }, { expr: 'w.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    return rows.map(mapWebhook);
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<WebhookDto> {
+    return mapWebhook(await this.find(ctx, id));
+  }
+
+  find(ctx: RequestContext, id: string, lock = false): Promise<WebhookSubscription> {
+    return getOrThrow(ctx, this.dataSource, WebhookSubscription, id, 'webhook', lock ? { lock: 'pessimistic_write' } : {});
+  }
+
+  /** The secret is generated here and returned only by this call. */
+  async create(ctx: RequestContext, dto: CreateWebhookDto): Promise<CreatedWebhookDto> {
+    const topic = checkedTopic(dto.topic);
+    const address = checkedAddress(dto.address);
+    const secret = newWebhookSecret();
+    const repo = repoOf(ctx, this.dataSource, WebhookSubscription);
+    try {
+      const saved = await repo.save(repo.create({ tenantId: ctx.tenantId, topic, address, secretBox: this.secrets.seal(secret), isActive: dto.is_active ?? true, failingSince: null }));
+      return { ...mapWebhook(saved), secret };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw ADDRESS_TAKEN;
+      throw err;
+    }
+  }
+
+  async update(ctx: RequestContext, id: string, dto: UpdateWebhookDto): Promise<WebhookDto> {
+    try {
+      return await inTransaction(ctx, this.dataSource, async (tx) => {
+        const s = await this.find(tx, id, true);
+        if (dto.topic !== undefined) s.topic = checkedTopic(dto.topic);
+        if (dto.address !== undefined) s.address = checkedAddress(dto.address);
+        if (dto.is_active !== undefined) {
+          if (dto.is_active === null) throw AppError.unprocessable('is_active must be a boolean');
+          if (dto.is_active && !s.isActive) s.failingSince = null;
+          if (!dto.is_active && s.isActive) await this.dropPending(tx.manager!, s.id, 'subscription deactivated');
+          s.isActive = dto.is_active;
+        }
+        return mapWebhook(await tx.manager!.getRepository(WebhookSubscription).save(s));
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw ADDRESS_TAKEN;
+      throw err;
+    }
+  }
+
+  /** Deletes the subscription with its pending deliveries and its log. */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    const res = await repoOf(ctx, this.dataSource, WebhookSubscription)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
+      .execute();
+    if (!res.affected) throw AppError.notFound('webhook');
+  }
+
+  /** The subscription's delivery attempts, newest first; cursored. */
+  async attempts(ctx: RequestContext, id: string, page: PageRequest): Promise<Page<WebhookDeliveryAttemptDto>> {
+    await this.find(ctx, id);
+    const qb = repoOf(ctx, this.dataSource, WebhookDeliveryAttempt)
+      .createQueryBuilder('a')
+      .where('a.tenant_id = :tenant AND a.subscription_id = :id', { tenant: ctx.tenantId, id });
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'a.created_at', dir: 'DESC' }, { expr: 'a.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    return rows.map(mapDeliveryAttempt);
+  }
+
+  /** Pending deliveries of a subscription that stops receiving are given up. */
+  async dropPending(manager: EntityManager, subscriptionId: string, reason: string): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, updated_at = clock_timestamp() WHERE subscription_id = $1 AND status = 'pending'`,
+      [subscriptionId, reason],
+    );
+  }
+}
+
+function checkedTopic(topic: string | null): string {
+  if (!isEventTopic(topic)) throw AppError.unprocessable('topic is not a known event topic');
+  return topic;
+}
+
+/** An absolute http(s) URL with a host; anything else is 422. */
+export function checkedAddress(address: string | null): string {
+  if (typeof address !== 'string' || !address.trim()) throw AppError.unprocessable('address must be an http(s) URL');
+  let url: URL;
+  try {
+    url = new URL(address.trim());
+  } catch {
+    throw AppError.unprocessable('address must be an http(s) URL');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw AppError.unprocessable('address must be an http(s) URL');
+  return address.trim();
+}
