@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { CollectionsModule } from '../collections/collections.module.js';
+import { CollectionsService } from '../collections/collections.service.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
 import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { FactsheetService } from './factsheet.service.js';
@@ -10,8 +12,19 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** Catalogue: import, storefront products/facets/collections, stock ledger, factsheets (issue 5). */
 @Module({
+  imports: [CollectionsModule],
   controllers: [AdminCatalogueController, StorefrontCatalogueController, FactsheetController],
   providers: [CatalogueImportService, SearchIndexService, StockService, FacetNameSnapshot, StorefrontCatalogueService, FactsheetService],
   exports: [CatalogueImportService, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot],
 })
-export class CatalogueModule {}
+export class CatalogueModule implements OnModuleInit {
+  constructor(
+    private readonly collections: CollectionsService,
+    private readonly catalogue: StorefrontCatalogueService,
+  ) {}
+
+  /** The collections module counts 0 until the catalogue exists; it asks the catalogue from now on. */
+  onModuleInit(): void {
+    this.collections.productsCounts = (ctx, ids) => this.catalogue.productsCountsByIds(ctx, ids);
+  }
+}

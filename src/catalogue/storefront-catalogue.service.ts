@@ -426,6 +426,16 @@ export class StorefrontCatalogueService {
     return out;
   }
 
+  /** `productsCounts` by collection id (any collection of the tenant; unknown ids count 0): the admin collections' `products_count`. */
+  async productsCountsByIds(ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
+    const valid = ids.filter((id) => UUID.test(id));
+    const rows = valid.length
+      ? await managerOf(ctx, this.dataSource).getRepository(Collection).createQueryBuilder('c').where('c.tenant_id = :t AND c.id IN (:...ids)', { t: ctx.tenantId, ids: valid }).getMany()
+      : [];
+    const counts = await this.productsCounts(ctx, rows);
+    return new Map(ids.map((id) => [id, counts.get(id) ?? 0]));
+  }
+
   private mapCollection(ctx: RequestContext, c: Collection, count: number, full: boolean): StorefrontCollectionDto {
     return {
       id: c.id,

@@ -106,6 +106,16 @@ describe('admin catalogue import and collection products', () => {
     await shop.admin.get(`/admin/collections/${picks}/products?order=sideways`).expect(422);
   });
 
+  it('admin collections show real products_count and the imported image', async () => {
+    const one = await shop.admin.get(`/admin/collections/${report.ids.collections.picks}`).expect(200);
+    expect(one.body.collection.products_count).toBe(3);
+    const smart = await shop.admin.get(`/admin/collections/${report.ids.collections['cheap-reds']}`).expect(200);
+    expect(smart.body.collection.products_count).toBeGreaterThan(0);
+    const list = await shop.admin.get('/admin/collections').expect(200);
+    const hidden = list.body.collections.find((c: { id: string }) => c.id === report.ids.collections.hidden);
+    expect(hidden.products_count).toBe(1);
+  });
+
   it('a second shop sees none of it', async () => {
     const other = await t.createShop();
     await other.admin.get(`/admin/collections/${report.ids.collections.picks}/products`).expect(404);
