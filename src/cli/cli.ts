@@ -8,6 +8,8 @@ import { AppError } from '../common/http/app-error.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { TenancyService } from '../tenancy/tenancy.service.js';
+import { mapTheme } from '../themes/dto/theme.dto.js';
+import { listLibraryThemes, ThemesService } from '../themes/themes.service.js';
 
 export interface CliIo {
   out: (text: string) => void;
@@ -97,6 +99,18 @@ export const commands: CliCommand[] = [
       const scopes = args.values.scopes !== undefined ? list(args.values.scopes) : tier === 'admin' ? staff.permissions : auth.allStorefrontScopes();
       const minted = await auth.mint(ctx, staff.id, { label: required(args, 'label'), tier, scopes });
       return { json: minted, text: `${minted.token}\n(id ${minted.id}; scopes: ${minted.scopes})` };
+    },
+  },
+  {
+    name: 'theme create',
+    usage: 'theme create --tenant ID --from KEY [--name N]',
+    options: { tenant: { type: 'string' }, from: { type: 'string' }, name: { type: 'string' } },
+    async run(app, args) {
+      const ctx = await tenantContext(app, required(args, 'tenant'));
+      const key = required(args, 'from');
+      if (!listLibraryThemes().includes(key)) throw new CliError(`unknown library theme "${key}"; available: ${listLibraryThemes().join(', ')}`);
+      const theme = mapTheme(await app.get(ThemesService).createFromLibrary(ctx, key, args.values.name as string | undefined));
+      return { json: { theme }, text: `theme ${theme.name} (${theme.id}) from ${key}, role ${theme.role}` };
     },
   },
 ];

@@ -71,6 +71,15 @@ describe('CLI (CONTRACT 2)', () => {
     await t.client(token.token).get('/currencies').expect(200);
   });
 
+  it('theme create adds an unpublished copy of a library theme', async () => {
+    const r = await cli(t, 'theme', 'create', '--tenant', tenantId, '--from', 'vineyard', '--name', 'Autumn', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out[0])).toEqual({ theme: expect.objectContaining({ id: expect.any(String), name: 'Autumn', role: 'unpublished', theme_key: 'vineyard' }) });
+    const bad = await cli(t, 'theme', 'create', '--tenant', tenantId, '--from', 'nope', '--json');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out[0]).errors).toContain('vineyard');
+  });
+
   it('reports bad input as an error envelope with a non-zero exit code', async () => {
     const bad = await cli(t, 'staff', 'create', '--tenant', tenantId, '--email', 'x@example.test', '--permissions', 'Shop/nothing/read', '--json');
     expect(bad.code).toBe(1);
