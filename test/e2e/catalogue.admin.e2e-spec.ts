@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { CatalogueImportService } from '../../src/catalogue/import/catalogue-import.service.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
 import { fixtureImport, PRODUCTS } from './catalogue.fixture.js';
 
 describe('admin catalogue import and collection products', () => {
@@ -114,6 +117,25 @@ describe('admin catalogue import and collection products', () => {
     const list = await shop.admin.get('/admin/collections').expect(200);
     const hidden = list.body.collections.find((c: { id: string }) => c.id === report.ids.collections.hidden);
     expect(hidden.products_count).toBe(1);
+  });
+
+  it('imports the generated demo catalogue through the service (the CLI path), idempotently, with meaningful facets', async () => {
+    const demoShop = await t.createShop();
+    const svc = t.get(CatalogueImportService);
+    const demo = generateDemoCatalogue(2000);
+    expect(generateDemoCatalogue(2000)).toEqual(demo); // deterministic
+    const started = Date.now();
+    const first = await svc.import(RequestContext.forTenant(demoShop.tenant.id), demo);
+    const took = Date.now() - started;
+    expect(first.created.products).toBe(2000);
+    expect(took).toBeLessThan(30_000);
+    const second = await svc.import(RequestContext.forTenant(demoShop.tenant.id), generateDemoCatalogue(2000));
+    expect(Object.values(second.created).every((n) => n === 0)).toBe(true);
+    expect(Object.values(second.updated).every((n) => n === 0)).toBe(true);
+    const res = await demoShop.storefront.get('/products?include=facets&limit=24').expect(200);
+    expect(res.body.products).toHaveLength(24);
+    expect(res.body.facets.map((f: { key: string }) => f.key)).toEqual(['manufacturers', 'categories', 'colors', 'sizes', 'years', 'countries', 'regions', 'custom_fields']);
+    expect(res.body.price_range.max).toBeGreaterThan(res.body.price_range.min);
   });
 
   it('a second shop sees none of it', async () => {
