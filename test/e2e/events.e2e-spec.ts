@@ -63,7 +63,7 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
     const webhooks = t.get(WebhooksService);
     await expect(
       inTransaction(ctx(), t.db, async (tx) => {
-        await webhooks.create(tx, { topic: 'order.paid', address: 'https://erp.example/rolled-back' });
+        await webhooks.create(tx, { topic: 'order.paid', address: 'https://erp.example/rolled-back', is_active: false });
         await events.emit(tx, 'order.paid', { order: { id: 'rolled-back' } });
         throw new Error('forced rollback');
       }),
@@ -72,7 +72,7 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
     expect(await eventRows('order.paid')).toHaveLength(0);
 
     const emitted = await inTransaction(ctx(), t.db, async (tx) => {
-      await webhooks.create(tx, { topic: 'order.paid', address: 'https://erp.example/committed' });
+      await webhooks.create(tx, { topic: 'order.paid', address: 'https://erp.example/committed', is_active: false });
       return events.emit(tx, 'order.paid', { order: { id: 'committed', total: '12.50' } });
     });
     expect(await t.db.query(`SELECT 1 FROM webhook_subscriptions WHERE address = 'https://erp.example/committed'`)).toHaveLength(1);
