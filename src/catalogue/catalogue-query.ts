@@ -35,6 +35,8 @@ export interface CatalogueFilters {
   onSale: boolean;
   order: OrderSpec | null;
   includeFacets: boolean;
+  /** Variants matching the search words, resolved once per request (see `textMatchSql`). */
+  textMatches?: string[];
 }
 
 /** A collection the list is confined to: its picked products, or its rules evaluated in SQL. */
@@ -167,7 +169,8 @@ export class CatalogueWhere {
     if (scope) this.base.push(collectionClause(params, t, scope));
     if (f.available) this.base.push('vs.available');
     if (f.onSale) this.base.push('vs.on_sale');
-    for (const w of f.words) this.base.push(`(vs.search_tsv @@ to_tsquery('simple', ${p(`${w}:*`)}) OR ${p(w)} <% vs.search_text)`);
+    if (f.textMatches) this.base.push(`vs.variant_id = ANY(${p(f.textMatches)}::uuid[])`);
+    else for (const w of f.words) this.base.push(textClause(params, w));
     for (const k of FACET_KEYS) {
       const ids = f.dims[k];
       if (ids.length === 0) continue;
@@ -192,6 +195,11 @@ export class CatalogueWhere {
     if (this.f.words.length === 0) return '0';
     return this.f.words.map((w) => `word_similarity(${this.params.add(w)}, vs.search_text)`).join(' + ');
   }
+}
+
+/** One search word: a prefix match on the tsvector, or trigram word similarity (typos, partial words). */
+export function textClause(params: Params, word: string): string {
+  return `(vs.search_tsv @@ to_tsquery('simple', ${params.add(`${word}:*`)}) OR ${params.add(word)} <% vs.search_text)`;
 }
 
 /** Keyset sort keys over the grouped rows `g` of a list query. */

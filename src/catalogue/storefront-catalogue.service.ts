@@ -11,7 +11,7 @@ import { translate } from '../common/i18n.js';
 import { convertMinor, fromMinor, toMinor } from '../common/money.js';
 import { Page } from '../common/paging/page.js';
 import { keysetCondition, Pager, SortValue } from '../common/paging/pager.service.js';
-import { CatalogueFilters, CatalogueWhere, collectionClause, CollectionScope, collectionOrder, FACET_KEYS, FacetKey, OrderSpec, Params, parseFilters, priceExpr, sortKeys } from './catalogue-query.js';
+import { CatalogueFilters, CatalogueWhere, textClause, collectionClause, CollectionScope, collectionOrder, FACET_KEYS, FacetKey, OrderSpec, Params, parseFilters, priceExpr, sortKeys } from './catalogue-query.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { StockService } from './stock.service.js';
 
@@ -185,7 +185,7 @@ export class StorefrontCatalogueService {
 
   /** GET /products (and collection products): one page, `price_range`, and `facets` when asked for. */
   async listProducts(ctx: RequestContext, req: Request, listId: string, scope: CollectionScope | null, options: { facets: boolean; defaultOrder?: OrderSpec } = { facets: true }): Promise<Page<ProductListDto>> {
-    const f = parseFilters(req, scope ? 'collection' : 'products');
+    const f = await this.withTextMatches(ctx, parseFilters(req, scope ? 'collection' : 'products'));
     const page = this.pager.request(req, listId);
     if (!scope && f.collectionId) scope = await this.scopeOf(ctx, f.collectionId, false);
     const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : options.defaultOrder ?? 'created desc');
@@ -221,10 +221,22 @@ export class StorefrontCatalogueService {
 
   /** GET /products/facets and /collections/{id}/facets. */
   async facetsOnly(ctx: RequestContext, req: Request, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
-    const f = parseFilters(req, 'facets');
+    const f = await this.withTextMatches(ctx, parseFilters(req, 'facets'));
     if (!scope && f.collectionId) scope = await this.scopeOf(ctx, f.collectionId, false);
     const { facets, priceRange } = await this.facets(ctx, f, scope, await this.snapshot.get(ctx.tenantId));
     return { facets, price_range: priceRange };
+  }
+
+  /** Resolves the search words to the matching variant ids once, so the list, facet and range queries reuse them. */
+  private async withTextMatches(ctx: RequestContext, f: CatalogueFilters): Promise<CatalogueFilters> {
+    if (f.words.length === 0) return f;
+    const params = new Params();
+    const t = params.add(ctx.tenantId);
+    const rows: Array<{ variant_id: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT vs.variant_id FROM variant_search vs WHERE vs.tenant_id = ${t} AND ${f.words.map((w) => textClause(params, w)).join(' AND ')}`,
+      params.values,
+    );
+    return { ...f, textMatches: rows.map((r) => r.variant_id) };
   }
 
   private async priceRange(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<PriceRangeDto> {
@@ -279,6 +291,18 @@ export class StorefrontCatalogueService {
       facets.push({ key: k, values });
     }
     return { facets, priceRange: { min: min ?? 0, max: max ?? 0, currency: ctx.activeCurrency.code } };
+  }
+
+  /**
+   * The storefront list projection of these products, in the given order, for other modules (the wishlist).
+   * Products without a visible variant (unpublished, or every variant hidden) are left out.
+   */
+  async listProjection(ctx: RequestContext, ids: string[]): Promise<ProductListDto[]> {
+    if (ids.length === 0) return [];
+    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(`SELECT DISTINCT product_id FROM variant_search WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`, [ctx.tenantId, ids]);
+    const visible = new Set(rows.map((r) => r.product_id));
+    const noFilters = { ids: null, collectionId: null, words: [], dims: {}, priceMin: null, priceMax: null, available: false, onSale: false, order: null, includeFacets: false } as unknown as CatalogueFilters;
+    return this.hydrateList(ctx, ids.filter((id) => visible.has(id)), noFilters, null);
   }
 
   private async hydrateList(ctx: RequestContext, ids: string[], f: CatalogueFilters, scope: CollectionScope | null): Promise<ProductListDto[]> {
