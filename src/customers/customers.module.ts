@@ -1,10 +1,22 @@
 import { Module } from '@nestjs/common';
 import { AdminCustomersController } from './admin-customers.controller.js';
+import { CustomerAuthService } from './auth/customer-auth.service.js';
+import { VisitorCarryOverService } from './auth/visitor-carry-over.service.js';
+import { CustomerAccountController } from './customer-account.controller.js';
+import { CustomerAccountService } from './customer-account.service.js';
+import { CustomerAuthController } from './customer-auth.controller.js';
 import { CustomersService } from './customers.service.js';
+import { MailModule } from './mail/mail.module.js';
+import { StorefrontCustomersController } from './storefront-customers.controller.js';
 
+/**
+ * Customers: admin CRUD (admin tier), registration and mailed codes (storefront tier), sign-in with `vnscat_` tokens,
+ * and the shopper's own profile and saved addresses (customer tier). One table, one email per customer.
+ */
 @Module({
-  controllers: [AdminCustomersController],
-  providers: [CustomersService],
-  exports: [CustomersService],
+  imports: [MailModule],
+  controllers: [AdminCustomersController, StorefrontCustomersController, CustomerAuthController, CustomerAccountController],
+  providers: [CustomersService, CustomerAuthService, CustomerAccountService, VisitorCarryOverService],
+  exports: [CustomersService, CustomerAccountService, MailModule],
 })
 export class CustomersModule {}

@@ -5,6 +5,8 @@ import { BlogArticle } from '../content/entities/blog-article.entity.js';
 import { ContentPage } from '../content/entities/content-page.entity.js';
 import { CustomerAddress } from '../customers/entities/customer-address.entity.js';
 import { Customer } from '../customers/entities/customer.entity.js';
+import { CustomerOneTimeToken } from '../customers/entities/customer-one-time-token.entity.js';
+import { CustomerToken } from '../customers/entities/customer-token.entity.js';
 import { DiscountCode } from '../discounts/entities/discount-code.entity.js';
 import { Country } from '../tenancy/entities/country.entity.js';
 import { Currency } from '../tenancy/entities/currency.entity.js';
@@ -16,4 +18,4 @@ import { Theme } from '../themes/entities/theme.entity.js';
 import { catalogueEntities } from '../catalogue/entities/catalogue.entities.js';
 
 /** Every entity of the service. A feature module adds its own here. */
-export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, ContentPage, BlogArticle, DiscountCode, Theme, ThemeAsset, ...catalogueEntities, ...eventEntities, ...webhookEntities];
+export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, CustomerToken, CustomerOneTimeToken, ContentPage, BlogArticle, DiscountCode, Theme, ThemeAsset, ...catalogueEntities, ...eventEntities, ...webhookEntities];

@@ -3,7 +3,7 @@ import { TenantEntity } from '../../common/db/base.entity.js';
 
 export type CustomerType = 'customer' | 'corporate' | 'reseller';
 
-/** A shopper account; the customer-tier issue adds its credentials to this same table. */
+/** A shopper account, shared by the admin tier (CRUD) and the customer tier (sign-in, profile, addresses). */
 @Entity('customers')
 export class Customer extends TenantEntity {
   /** Unique per tenant, case-insensitive (index on lower(email)). */
@@ -25,4 +25,8 @@ export class Customer extends TenantEntity {
   /** The primary (billing) address, a row of customer_addresses. */
   @Column({ type: 'uuid', nullable: true })
   defaultAddressId: string | null;
+
+  /** scrypt hash (`scrypt$N$r$p$salt$hash`, see password.ts); null until the shopper registers or resets. Never selected by default. */
+  @Column({ type: 'text', nullable: true, select: false })
+  passwordHash?: string | null;
 }

@@ -1,0 +1,224 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuthService, Principal } from '../../auth/auth.service.js';
+import { generateToken } from '../../common/auth/token-hash.js';
+import type { RequestContext } from '../../common/context/request-context.js';
+import { inTransaction, isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
+import { AppError } from '../../common/http/app-error.js';
+import { TenancyService } from '../../tenancy/tenancy.service.js';
+import { CustomerAccountService } from '../customer-account.service.js';
+import { CustomerAccessTokenDto, ProfileDto, RegisterCustomerDto } from '../dto/account.dto.js';
+import type { OneTimePurpose } from '../entities/customer-one-time-token.entity.js';
+import { MailMessage, MailTransport } from '../mail/mail-transport.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { VisitorCarryOverService } from './visitor-carry-over.service.js';
+
+export const CUSTOMER_TOKEN_PREFIX = 'vnscat';
+const DAY_MS = 24 * 3600 * 1000;
+export const CUSTOMER_TOKEN_TTL_MS = 30 * DAY_MS;
+/** Lifetimes of the mailed codes. */
+export const ONE_TIME_TTL_MS: Record<OneTimePurpose, number> = { confirm_email: 3 * DAY_MS, reset_password: 2 * 3600 * 1000 };
+const ONE_TIME_PREFIX: Record<OneTimePurpose, string> = { confirm_email: 'vnsccf', reset_password: 'vnscrp' };
+
+const invalidCredentials = () => AppError.unauthorized('the email or the password is wrong', 'invalid_credentials');
+const invalidToken = () => AppError.unprocessable('token is unknown, expired or already used', 'invalid_token');
+const emailTaken = () => AppError.unprocessable('email is already used by another customer');
+
+interface SignInRow {
+  id: string;
+  password_hash: string | null;
+  is_active: boolean;
+  is_email_confirmed: boolean;
+}
+
+/**
+ * Shopper credentials (CONTRACT 3): registration, sign-in with `vnscat_` tokens, sign-out, email confirmation and
+ * password reset by mailed single-use codes. The tokens resolve through AuthService's resolver hook.
+ */
+@Injectable()
+export class CustomerAuthService implements OnModuleInit {
+  private readonly logger = new Logger(CustomerAuthService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly auth: AuthService,
+    private readonly tenancy: TenancyService,
+    private readonly accounts: CustomerAccountService,
+    private readonly mail: MailTransport,
+    private readonly carryOver: VisitorCarryOverService,
+  ) {}
+
+  onModuleInit(): void {
+    this.auth.registerTokenResolver(CUSTOMER_TOKEN_PREFIX, (token) => this.resolve(token));
+  }
+
+  /** A live (unrevoked, unexpired) shopper token, by hash. */
+  async resolve(token: string): Promise<Principal | null> {
+    const rows: { id: string; tenant_id: string; customer_id: string }[] = await this.dataSource.query(
+      `SELECT id, tenant_id, customer_id FROM customer_tokens WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()`,
+      [this.auth.hash(token)],
+    );
+    const row = rows[0];
+    return row ? { kind: 'customer', tokenId: row.id, tenantId: row.tenant_id, customerId: row.customer_id } : null;
+  }
+
+  /** A new account (active, unconfirmed) with the names on its billing address; mails a confirmation code. */
+  async register(ctx: RequestContext, dto: RegisterCustomerDto): Promise<ProfileDto> {
+    const email = dto.email.trim();
+    const passwordHash = await hashPassword(dto.password);
+    const firstName = dto.first_name?.trim() || null;
+    const lastName = dto.last_name?.trim() || null;
+    let code: string;
+    let customerId: string;
+    try {
+      ({ code, customerId } = await inTransaction(ctx, this.dataSource, async (tx) => {
+        const m = managerOf(tx, this.dataSource);
+        const taken = await m.query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`, [tx.tenantId, email]);
+        if (taken.length > 0) throw emailTaken();
+        const [customer]: { id: string }[] = await m.query(
+          `INSERT INTO customers (tenant_id, email, password_hash, is_active, is_email_confirmed, type) VALUES ($1, $2, $3, true, false, 'customer') RETURNING id`,
+          [tx.tenantId, email, passwordHash],
+        );
+        if (firstName || lastName) {
+          const [address]: { id: string }[] = await m.query(
+            `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, email) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+            [tx.tenantId, customer.id, firstName, lastName, email],
+          );
+          await m.query(`UPDATE customers SET default_address_id = $3 WHERE id = $1 AND tenant_id = $2`, [customer.id, tx.tenantId, address.id]);
+        }
+        return { code: await this.issueCode(tx, customer.id, 'confirm_email'), customerId: customer.id };
+      }));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw emailTaken();
+      throw err;
+    }
+    this.send(ctx, { to: email, kind: 'confirm_email', subject: 'Confirm your email address', text: confirmText(code), data: { token: code } });
+    return this.accounts.profileOf(ctx, customerId);
+  }
+
+  /**
+   * Email and password to a 30-day `vnscat_` token. An unknown email, an account without a password and a wrong
+   * password answer alike (401 `invalid_credentials`) after the same scrypt work. The email confirmation gate (403)
+   * is checked only after the password, so it reveals nothing to someone without it.
+   */
+  async signIn(ctx: RequestContext, email: string, password: string): Promise<CustomerAccessTokenDto> {
+    const rows: SignInRow[] = await this.dataSource.query(
+      `SELECT id, password_hash, is_active, is_email_confirmed FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`,
+      [ctx.tenantId, email.trim()],
+    );
+    const row = rows[0];
+    const ok = row?.password_hash ? await verifyPassword(password, row.password_hash) : await verifyAgainstDummy(password);
+    if (!row || !ok) throw invalidCredentials();
+    const config = await this.tenancy.config(ctx.tenantId);
+    if (config.settings.require_email_confirmation && !row.is_email_confirmed) {
+      throw AppError.forbidden('the email address is not confirmed yet', 'email_not_confirmed');
+    }
+    const token = generateToken(CUSTOMER_TOKEN_PREFIX);
+    const [saved]: { expires_at: Date }[] = await this.dataSource.query(
+      `INSERT INTO customer_tokens (tenant_id, customer_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond') RETURNING expires_at`,
+      [ctx.tenantId, row.id, this.auth.hash(token), CUSTOMER_TOKEN_TTL_MS],
+    );
+    if (row.is_active) await this.carryOver.carryOver(ctx, ctx.visitorId, row.id);
+    return { access_token: token, expires_at: new Date(saved.expires_at).toISOString() };
+  }
+
+  /** Revokes the token the request was made with. */
+  async signOut(ctx: RequestContext): Promise<void> {
+    if (ctx.actor.type !== 'customer') throw AppError.unauthorized('a customer access token is required');
+    await this.dataSource.query(`UPDATE customer_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL`, [
+      ctx.actor.tokenId,
+      ctx.tenantId,
+    ]);
+  }
+
+  /** Mails a reset code when the email belongs to a customer of the shop; the caller learns nothing either way. */
+  async recover(ctx: RequestContext, email: string): Promise<void> {
+    const rows: { id: string; email: string }[] = await this.dataSource.query(`SELECT id, email FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`, [
+      ctx.tenantId,
+      email.trim(),
+    ]);
+    const customer = rows[0];
+    if (!customer) return;
+    const code = await this.issueCode(ctx, customer.id, 'reset_password');
+    this.send(ctx, { to: customer.email, kind: 'reset_password', subject: 'Reset your password', text: resetText(code), data: { token: code } });
+  }
+
+  /**
+   * Sets a new password with a reset code. The code is used up, every other reset code of the customer too, and every
+   * signed-in session (shopper token) is revoked. The email counts as confirmed: the code arrived in its mailbox.
+   */
+  async resetPassword(ctx: RequestContext, code: string, password: string): Promise<void> {
+    // A cheap look first, so a wrong code costs no scrypt work; the conditional update below decides.
+    if (!(await this.findCode(ctx, code, 'reset_password'))) throw invalidToken();
+    const passwordHash = await hashPassword(password);
+    await inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      const customerId = await this.consumeCode(tx, code, 'reset_password');
+      await m.query(`UPDATE customers SET password_hash = $3, is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId, passwordHash]);
+      await m.query(`UPDATE customer_one_time_tokens SET used_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND purpose = 'reset_password' AND used_at IS NULL`, [
+        tx.tenantId,
+        customerId,
+      ]);
+      await m.query(`UPDATE customer_tokens SET revoked_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND revoked_at IS NULL`, [tx.tenantId, customerId]);
+    });
+  }
+
+  /** Marks the email confirmed with a confirmation code (single use). */
+  async confirmEmail(ctx: RequestContext, code: string): Promise<void> {
+    await inTransaction(ctx, this.dataSource, async (tx) => {
+      const customerId = await this.consumeCode(tx, code, 'confirm_email');
+      await managerOf(tx, this.dataSource).query(`UPDATE customers SET is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND NOT is_email_confirmed`, [
+        customerId,
+        tx.tenantId,
+      ]);
+    });
+  }
+
+  private async issueCode(ctx: RequestContext, customerId: string, purpose: OneTimePurpose): Promise<string> {
+    const code = generateToken(ONE_TIME_PREFIX[purpose]);
+    await managerOf(ctx, this.dataSource).query(
+      `INSERT INTO customer_one_time_tokens (tenant_id, customer_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
+      [ctx.tenantId, customerId, purpose, this.auth.hash(code), ONE_TIME_TTL_MS[purpose]],
+    );
+    return code;
+  }
+
+  private async findCode(ctx: RequestContext, code: string, purpose: OneTimePurpose): Promise<boolean> {
+    const rows = await managerOf(ctx, this.dataSource).query(
+      `SELECT 1 FROM customer_one_time_tokens WHERE token_hash = $1 AND tenant_id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > now()`,
+      [this.auth.hash(code.trim()), ctx.tenantId, purpose],
+    );
+    return rows.length > 0;
+  }
+
+  /** Uses up a live code of the shop and purpose (atomically: two concurrent uses, one winner); 422 otherwise. */
+  private async consumeCode(ctx: RequestContext, code: string, purpose: OneTimePurpose): Promise<string> {
+    const result = await managerOf(ctx, this.dataSource).query(
+      `UPDATE customer_one_time_tokens SET used_at = now(), updated_at = now()
+        WHERE token_hash = $1 AND tenant_id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > now()
+        RETURNING customer_id`,
+      [this.auth.hash(code.trim()), ctx.tenantId, purpose],
+    );
+    const rows: { customer_id: string }[] = Array.isArray(result[0]) ? result[0] : result;
+    if (rows.length === 0) throw invalidToken();
+    return rows[0].customer_id;
+  }
+
+  /**
+   * Mail leaves after the change is committed and off the request's path (an SMTP round trip would otherwise tell
+   * a recover call for a known email from one for an unknown email); a transport failure is logged, never shown.
+   */
+  private send(ctx: RequestContext, message: MailMessage): void {
+    Promise.resolve()
+      .then(() => this.mail.send(message))
+      .catch((err: unknown) => this.logger.error({ err, tenant_id: ctx.tenantId, kind: message.kind }, 'could not send mail'));
+  }
+}
+
+function confirmText(code: string): string {
+  return `Welcome! Confirm your email address with this code (valid 3 days):\n\n${code}\n\nThe shop sends it as POST /customers/confirm_email {"token": "..."}.\n`;
+}
+
+function resetText(code: string): string {
+  return `Someone asked to reset the password of your account. If it was you, use this code (valid 2 hours):\n\n${code}\n\nThe shop sends it as POST /customers/reset_password {"token": "...", "password": "..."}. If it was not you, ignore this mail.\n`;
+}

@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { isUuid } from '../tenancy/tenancy.service.js';
+import { ADDRESS_FIELDS, AddressBodyDto, mapProfile, mapSavedAddress, ProfileDto, SavedAddressDto } from './dto/account.dto.js';
+import { CustomerAddress } from './entities/customer-address.entity.js';
+import { Customer } from './entities/customer.entity.js';
+
+/** At most this many saved addresses per shopper (422 beyond). */
+export const MAX_SAVED_ADDRESSES = 100;
+
+/**
+ * The customer tier (SPEC "Customer tier"): the signed-in shopper's own profile and saved addresses. Every query is
+ * filtered by tenant and by the shopper of the token, so another shopper's address is a 404 like an unknown one.
+ * A disabled account (is_active false) reads its profile and nothing else: every other route is 403 `account_disabled`.
+ */
+@Injectable()
+export class CustomerAccountService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async profile(ctx: RequestContext): Promise<ProfileDto> {
+    return this.profileOf(ctx, shopperId(ctx));
+  }
+
+  async profileOf(ctx: RequestContext, customerId: string): Promise<ProfileDto> {
+    const customer = await getOrThrow(ctx, this.dataSource, Customer, customerId, 'customer');
+    const address = customer.defaultAddressId
+      ? await repoOf(ctx, this.dataSource, CustomerAddress).findOne({ where: { id: customer.defaultAddressId, tenantId: ctx.tenantId } })
+      : null;
+    return mapProfile(customer, address);
+  }
+
+  /** Unpaged, oldest first (SPEC promises no order). */
+  async listAddresses(ctx: RequestContext): Promise<SavedAddressDto[]> {
+    const customerId = await this.activeShopper(ctx);
+    const rows = await repoOf(ctx, this.dataSource, CustomerAddress).find({ where: { tenantId: ctx.tenantId, customerId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(mapSavedAddress);
+  }
+
+  /** A new saved address; the shopper's first address (when none is the billing address yet) becomes default_address. */
+  async createAddress(ctx: RequestContext, dto: AddressBodyDto): Promise<SavedAddressDto> {
+    const customerId = await this.activeShopper(ctx);
+    if (!Object.keys(ADDRESS_FIELDS).some((k) => dto[k as keyof AddressBodyDto] != null)) throw AppError.unprocessable('an address needs at least one member');
+    if (dto.country_id != null) await this.assertCountry(ctx, dto.country_id);
+    return inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      // The customer row lock serialises a shopper's concurrent creates (the limit and the default stay exact).
+      const [me]: { default_address_id: string | null }[] = await m.query(`SELECT default_address_id FROM customers WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [
+        customerId,
+        tx.tenantId,
+      ]);
+      if (!me) throw AppError.notFound('customer');
+      const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM customer_addresses WHERE tenant_id = $1 AND customer_id = $2`, [tx.tenantId, customerId]);
+      if (n >= MAX_SAVED_ADDRESSES) throw AppError.unprocessable(`a shopper keeps at most ${MAX_SAVED_ADDRESSES} saved addresses`);
+      const repo = m.getRepository(CustomerAddress);
+      const address = repo.create({ tenantId: tx.tenantId, customerId });
+      for (const [member, prop] of Object.entries(ADDRESS_FIELDS)) (address as unknown as Record<string, unknown>)[prop] = clean(dto[member as keyof AddressBodyDto]) ?? null;
+      const saved = await repo.save(address);
+      if (!me.default_address_id) await m.query(`UPDATE customers SET default_address_id = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId, saved.id]);
+      return mapSavedAddress(saved);
+    });
+  }
+
+  /** Applies the members present in the body; `null` clears one. 404 for an unknown or another shopper's id. */
+  async updateAddress(ctx: RequestContext, id: string, dto: AddressBodyDto): Promise<SavedAddressDto> {
+    const customerId = await this.activeShopper(ctx);
+    const address = await this.ownAddress(ctx, customerId, id);
+    if (dto.country_id != null) await this.assertCountry(ctx, dto.country_id);
+    for (const [member, prop] of Object.entries(ADDRESS_FIELDS)) {
+      const value = dto[member as keyof AddressBodyDto];
+      if (value !== undefined) (address as unknown as Record<string, unknown>)[prop] = clean(value);
+    }
+    return mapSavedAddress(await repoOf(ctx, this.dataSource, CustomerAddress).save(address));
+  }
+
+  /** Deletes a saved address; when it was the billing address, default_address becomes null. */
+  async deleteAddress(ctx: RequestContext, id: string): Promise<void> {
+    const customerId = await this.activeShopper(ctx);
+    if (!isUuid(id)) throw AppError.notFound('address');
+    const result = await managerOf(ctx, this.dataSource).query(`DELETE FROM customer_addresses WHERE id = $1 AND tenant_id = $2 AND customer_id = $3 RETURNING id`, [
+      id,
+      ctx.tenantId,
+      customerId,
+    ]);
+    const rows = Array.isArray(result[0]) ? result[0] : result;
+    if (rows.length === 0) throw AppError.notFound('address');
+  }
+
+  /** The shopper of the token, refused with 403 `account_disabled` when the account is disabled. */
+  async activeShopper(ctx: RequestContext): Promise<string> {
+    const id = shopperId(ctx);
+    const rows: { is_active: boolean }[] = await managerOf(ctx, this.dataSource).query(`SELECT is_active FROM customers WHERE id = $1 AND tenant_id = $2`, [id, ctx.tenantId]);
+    if (rows.length === 0) throw AppError.unauthorized('the access token is unknown, expired or revoked');
+    if (!rows[0].is_active) throw AppError.forbidden('the account is disabled: only its profile can be read', 'account_disabled');
+    return id;
+  }
+
+  private async ownAddress(ctx: RequestContext, customerId: string, id: string): Promise<CustomerAddress> {
+    const address = isUuid(id) ? await repoOf(ctx, this.dataSource, CustomerAddress).findOne({ where: { id, tenantId: ctx.tenantId, customerId } }) : null;
+    if (!address) throw AppError.notFound('address');
+    return address;
+  }
+
+  private async assertCountry(ctx: RequestContext, countryId: string): Promise<void> {
+    const rows = await managerOf(ctx, this.dataSource).query(`SELECT 1 FROM countries WHERE id = $1 AND tenant_id = $2`, [countryId, ctx.tenantId]);
+    if (rows.length === 0) throw AppError.unprocessable('country_id is not a country of this shop');
+  }
+}
+
+/** The customer id of the request's shopper token (the guard admits only those on the customer tier). */
+export function shopperId(ctx: RequestContext): string {
+  if (ctx.actor.type !== 'customer') throw AppError.unauthorized('a customer access token is required');
+  return ctx.actor.customerId;
+}
+
+/** Trimmed text; blank becomes null. */
+function clean(value: string | null | undefined): string | null {
+  if (value == null) return null;
+  const s = value.trim();
+  return s === '' ? null : s;
+}
