@@ -1,0 +1,37 @@
+import { Controller, Get, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Auth } from '../../src/common/auth/auth.decorator.js';
+import { Ctx, RequestContext } from '../../src/common/context/request-context.js';
+import { Envelope } from '../../src/common/http/envelope.js';
+import { UuidParam } from '../../src/common/http/uuid-param.js';
+import { Page } from '../../src/common/paging/page.js';
+import { PageQueryDto } from '../../src/common/paging/page-query.dto.js';
+import { Pager } from '../../src/common/paging/pager.service.js';
+import { LoyaltyPointEntryDto, LoyaltyPointsDto, LoyaltyPointsService } from './loyalty-points.service.js';
+
+/** Same guard, scopes, envelopes and pager as the built-in admin endpoints. */
+@ApiTags('admin: loyalty (example extension)')
+@Controller('admin/loyalty/customers/:customer_id')
+export class AdminLoyaltyController {
+  constructor(
+    private readonly loyalty: LoyaltyPointsService,
+    private readonly pager: Pager,
+  ) {}
+
+  /** `{"loyalty_points": {"customer_id", "points"}}`; 404 for an unknown or foreign customer. */
+  @Get('points')
+  @Auth({ tier: 'admin', scope: 'Shop/loyalty/read' })
+  @Envelope('loyalty_points')
+  points(@Ctx() ctx: RequestContext, @UuidParam('customer_id') customerId: string): Promise<LoyaltyPointsDto> {
+    return this.loyalty.balance(ctx, customerId);
+  }
+
+  /** The entries behind the balance, newest first; cursored (`Link: <...>; rel="next"`). */
+  @Get('points/entries')
+  @Auth({ tier: 'admin', scope: 'Shop/loyalty/read' })
+  @Envelope('entries')
+  entries(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('customer_id') customerId: string, @Query() _query: PageQueryDto): Promise<Page<LoyaltyPointEntryDto>> {
+    return this.loyalty.entries(ctx, customerId, this.pager.request(req, 'admin.loyalty_entries'));
+  }
+}

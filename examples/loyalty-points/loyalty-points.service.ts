@@ -1,0 +1,89 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../../src/common/context/request-context.js';
+import { managerOf, repoOf } from '../../src/common/db/tenant-scope.js';
+import { AppError } from '../../src/common/http/app-error.js';
+import { Page } from '../../src/common/paging/page.js';
+import { PageRequest, Pager } from '../../src/common/paging/pager.service.js';
+import type { DomainEvent } from '../../src/events/domain-event.js';
+import { OnDomainEvent } from '../../src/events/on-domain-event.decorator.js';
+import { LoyaltyPointEntry } from './loyalty-point-entry.entity.js';
+
+/** The members of the `order.placed` payload this extension reads. */
+interface OrderPlacedPayload {
+  order?: { id?: string; customer_id?: string | null; total?: string | number };
+}
+
+export interface LoyaltyPointsDto {
+  customer_id: string;
+  points: number;
+}
+
+export interface LoyaltyPointEntryDto {
+  id: string;
+  order_id: string;
+  points: number;
+  created_at: string;
+}
+
+/** Whole currency units of a decimal total (`"42.90"` or `42.9` gives 42), without floating-point surprises. */
+export function wholeUnits(total: string | number | undefined): number {
+  if (total === undefined || total === null) return 0;
+  const m = /^\s*(\d+)(?:\.\d*)?\s*$/.exec(typeof total === 'number' ? total.toFixed(6) : total);
+  return m ? Number(m[1]) : 0;
+}
+
+@Injectable()
+export class LoyaltyPointsService {
+  private readonly logger = new Logger('LoyaltyPoints');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+  ) {}
+
+  /**
+   * 1 point per whole unit of the order total, for orders of registered customers. Runs from the outbox after the
+   * order committed, in the handler's transaction (`ctx.manager`): the entry and the handler's completion commit
+   * together, and the unique (tenant, order) index makes a replay harmless.
+   */
+  @OnDomainEvent('order.placed')
+  async earnOnOrderPlaced(event: DomainEvent<OrderPlacedPayload>, ctx: RequestContext): Promise<void> {
+    const order = event.payload.order;
+    const points = wholeUnits(order?.total);
+    if (!order?.id || !order.customer_id || points <= 0) return; // guest order or nothing to earn
+    const res = (await managerOf(ctx, this.dataSource).query(
+      `INSERT INTO loyalty_point_entries (tenant_id, customer_id, order_id, points)
+       SELECT c.tenant_id, c.id, $3, $4 FROM customers c WHERE c.tenant_id = $1 AND c.id = $2
+       ON CONFLICT (tenant_id, order_id) DO NOTHING
+       RETURNING id`,
+      [ctx.tenantId, order.customer_id, order.id, points],
+    )) as unknown[];
+    if (res.length) this.logger.log(`customer ${order.customer_id} earned ${points} points with order ${order.id}`);
+  }
+
+  async balance(ctx: RequestContext, customerId: string): Promise<LoyaltyPointsDto> {
+    await this.assertCustomer(ctx, customerId);
+    const [row] = (await managerOf(ctx, this.dataSource).query(
+      `SELECT COALESCE(SUM(points), 0)::int AS points FROM loyalty_point_entries WHERE tenant_id = $1 AND customer_id = $2`,
+      [ctx.tenantId, customerId],
+    )) as Array<{ points: number }>;
+    return { customer_id: customerId, points: row.points };
+  }
+
+  /** The customer's entries, newest first; cursored with the service's pager. */
+  async entries(ctx: RequestContext, customerId: string, page: PageRequest): Promise<Page<LoyaltyPointEntryDto>> {
+    await this.assertCustomer(ctx, customerId);
+    const qb = repoOf(ctx, this.dataSource, LoyaltyPointEntry)
+      .createQueryBuilder('l')
+      .where('l.tenant_id = :tenant AND l.customer_id = :customer', { tenant: ctx.tenantId, customer: customerId });
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'l.created_at', dir: 'DESC' }, { expr: 'l.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    return rows.map((e) => ({ id: e.id, order_id: e.orderId, points: e.points, created_at: e.createdAt.toISOString() }));
+  }
+
+  /** A customer of another shop is as unknown as a missing one: 404. */
+  private async assertCustomer(ctx: RequestContext, customerId: string): Promise<void> {
+    const found = (await managerOf(ctx, this.dataSource).query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, customerId])) as unknown[];
+    if (!found.length) throw AppError.notFound('customer');
+  }
+}
