@@ -1,7 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createShopContext } from '../app.js';
 import { AuthService } from '../auth/auth.service.js';
+import { CatalogueImportService } from '../catalogue/import/catalogue-import.service.js';
+import { generateDemoCatalogue } from '../catalogue/import/demo-catalogue.js';
 import { ProvisioningService } from '../auth/provisioning.service.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
@@ -113,7 +116,59 @@ export const commands: CliCommand[] = [
       return { json: { theme }, text: `theme ${theme.name} (${theme.id}) from ${key}, role ${theme.role}` };
     },
   },
+  {
+    name: 'catalogue import',
+    usage: 'catalogue import --tenant ID FILE',
+    options: { tenant: { type: 'string' } },
+    async run(app, args) {
+      const ctx = await tenantContext(app, required(args, 'tenant'));
+      const file = args.positionals[0];
+      if (!file) throw new CliError('the JSON file to import is required: catalogue import --tenant ID FILE');
+      let body: unknown;
+      try {
+        body = JSON.parse(await readFile(file, 'utf8'));
+      } catch (err) {
+        throw new CliError(`cannot read ${file} as JSON: ${(err as Error).message}`);
+      }
+      const report = await app.get(CatalogueImportService).import(ctx, body);
+      return { json: { import: report }, text: importSummary(report) };
+    },
+  },
+  {
+    name: 'demo',
+    usage: 'demo [--products 2000]',
+    options: { products: { type: 'string' } },
+    async run(app, args) {
+      const count = args.values.products === undefined ? 2000 : Number(args.values.products);
+      if (!Number.isInteger(count) || count < 1 || count > 200_000) throw new CliError('--products must be an integer from 1 to 200000');
+      const provisioning = app.get(ProvisioningService);
+      const tenancy = app.get(TenancyService);
+      const auth = app.get(AuthService);
+      const existing = await tenancy.findByHandle('demo');
+      let shop: { tenant: { id: string; handle: string }; owner: { id: string; email: string }; admin_token: string; storefront_token: string };
+      if (existing) {
+        // reuse the shop; its secrets are not stored, so mint a fresh pair for the owner
+        const ctx = RequestContext.forTenant(existing.id, 'cli');
+        const owner = await auth.findStaff(ctx, 'owner@demo.shop.local');
+        const admin = await auth.mint(ctx, owner.id, { label: 'Demo admin token', tier: 'admin', scopes: auth.allAdminScopes() });
+        const storefront = await auth.mint(ctx, owner.id, { label: 'Demo storefront token', tier: 'storefront', scopes: auth.allStorefrontScopes() });
+        shop = { tenant: { id: existing.id, handle: existing.handle }, owner: { id: owner.id, email: owner.email }, admin_token: admin.token, storefront_token: storefront.token };
+      } else {
+        shop = await provisioning.createShop({ name: 'Demo Wine Shop', handle: 'demo' });
+      }
+      const report = await app.get(CatalogueImportService).import(RequestContext.forTenant(shop.tenant.id, 'cli'), generateDemoCatalogue(count));
+      return {
+        json: { ...shop, import: report },
+        text: `demo shop ${shop.tenant.id}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}\n${importSummary(report)}`,
+      };
+    },
+  },
 ];
+
+function importSummary(report: { created: Record<string, number>; updated: Record<string, number> }): string {
+  const fmt = (m: Record<string, number>) => Object.entries(m).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing';
+  return `created: ${fmt(report.created)}\nupdated: ${fmt(report.updated)}`;
+}
 
 /** Extra commands contributed by feature modules (catalogue import, demo, theme create). */
 export function registerCommand(command: CliCommand): void {

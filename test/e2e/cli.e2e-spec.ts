@@ -80,6 +80,40 @@ describe('CLI (CONTRACT 2)', () => {
     expect(JSON.parse(bad.out[0]).errors).toContain('vineyard');
   });
 
+  it('catalogue import reads a file and prints the import report', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(mkdtempSync(join(tmpdir(), 'shop-import-')), 'catalogue.json');
+    writeFileSync(file, JSON.stringify({ manufacturers: [{ key: 'm-1', name: 'Domaine Example' }], products: [{ key: 'p-1', title: 'Merlot 2019', manufacturer: 'm-1', variants: [{ key: 'v-1', sku: 'MER-19', price: 24.9, tax_rate: 8.1 }] }] }));
+    const r = await cli(t, 'catalogue', 'import', '--tenant', tenantId, file, '--json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out[0]).import;
+    expect(report.created).toEqual(expect.objectContaining({ products: 1, variants: 1, manufacturers: 1 }));
+    expect(report.ids.products['p-1']).toEqual(expect.any(String));
+    const again = JSON.parse((await cli(t, 'catalogue', 'import', '--tenant', tenantId, file, '--json')).out[0]).import;
+    expect(again.created.products).toBe(0);
+    expect(again.updated.products).toBe(0);
+    writeFileSync(file, JSON.stringify({ products: [{ key: 'p-2', variants: [{ key: 'v-2', price: 'cheap' }] }] }));
+    const bad = await cli(t, 'catalogue', 'import', '--tenant', tenantId, file, '--json');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out[0]).errors).toContain('products[0]');
+  });
+
+  it('demo creates (then reuses) the demo shop with a generated catalogue and prints its tokens', async () => {
+    const first = await cli(t, 'demo', '--products', '40', '--json');
+    expect(first.code).toBe(0);
+    const body = JSON.parse(first.out[0]);
+    expect(body).toEqual(expect.objectContaining({ tenant: { id: expect.any(String), handle: 'demo' }, admin_token: expect.stringMatching(/^vnstat_/), storefront_token: expect.stringMatching(/^vnstss_/) }));
+    expect(body.import.created.products).toBe(40);
+    const products = await t.client(body.storefront_token).get('/products?limit=5').expect(200);
+    expect(products.body.products.length).toBeGreaterThan(0);
+    const second = JSON.parse((await cli(t, 'demo', '--products', '40', '--json')).out[0]);
+    expect(second.tenant.id).toBe(body.tenant.id);
+    expect(second.import.created.products).toBe(0);
+    await t.client(second.admin_token).get('/admin/access_tokens').expect(200);
+  });
+
   it('reports bad input as an error envelope with a non-zero exit code', async () => {
     const bad = await cli(t, 'staff', 'create', '--tenant', tenantId, '--email', 'x@example.test', '--permissions', 'Shop/nothing/read', '--json');
     expect(bad.code).toBe(1);
