@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { DiscountsModule } from '../discounts/discounts.module.js';
+import { CartService } from './cart.service.js';
+import { StorefrontCartController } from './storefront-cart.controller.js';
+
+/** The storefront cart (issue 6). `CartService.priceCart` is the pricing the checkout builds on. */
+@Module({
+  imports: [DiscountsModule],
+  controllers: [StorefrontCartController],
+  providers: [CartService],
+  exports: [CartService],
+})
+export class CartModule {}

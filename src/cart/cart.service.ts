@@ -1,0 +1,431 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
+import { ContextHooks } from '../common/context/context-hooks.js';
+import type { Translations } from '../common/db/base.entity.js';
+import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { translate } from '../common/i18n.js';
+import { fromMinor } from '../common/money.js';
+import { DiscountCode } from '../discounts/entities/discount-code.entity.js';
+import { DiscountCodesService } from '../discounts/discount-codes.service.js';
+import { TenancyService } from '../tenancy/tenancy.service.js';
+import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
+import { CatalogueLine, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from './cart-pricing.js';
+import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, CartLineDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
+
+/** Catalogue facts of a line, beside its price (for the cart response and the checkout's line items). */
+export interface CartLineDetails {
+  sku: string | null;
+  title: string | null;
+  handle: string | null;
+  vendor: string | null;
+  image: { id: string; src: string | null; alt: string | null; position: number; width: number; height: number } | null;
+  year: string | null;
+  size: string | null;
+  color: string | null;
+}
+
+export type PricedCartLine = PricedLine & { details: CartLineDetails };
+
+/** A cart priced now: what GET /cart shows, and what the checkout builds from. Money in minor units of `currency`. */
+export interface PricedCart extends Omit<PricedTotals, 'lines'> {
+  /** Null while the owner has no cart row. */
+  cartId: string | null;
+  lines: PricedCartLine[];
+  /** The coupon that applies (null when none), with its row for redemption. */
+  discountCode: string | null;
+  coupon: DiscountCode | null;
+  /** Why a coupon was dropped at a read; null otherwise. */
+  discountCodeError: CouponRefusal | null;
+}
+
+interface CartRow {
+  id: string;
+  currency_id: string | null;
+  discount_code: string | null;
+  discount_code_error: CouponRefusal | null;
+}
+
+interface LineRow {
+  variant_id: string;
+  product_id: string;
+  quantity: string;
+  gross: string;
+  net: string;
+  tax_rate: string;
+  grams: number | null;
+  sku: string | null;
+  title: Translations;
+  handle: string | null;
+  vendor: string | null;
+  image_id: string | null;
+  image_src: string | null;
+  image_alt: string | null;
+  image_position: number | null;
+  image_width: number | null;
+  image_height: number | null;
+  year: Translations | null;
+  size: Translations | null;
+  color: Translations | null;
+}
+
+const NUMERIC_OVERFLOW = '22003';
+
+/**
+ * The storefront cart (SPEC "Cart", "Storefront: cart"; CONTRACT 4, 5, 7). The cart belongs to the request's
+ * owner (shopper, else visitor cookie) and is never addressed by id. Nothing price-related is stored: every read
+ * re-prices from the catalogue in the cart's currency and re-checks the coupon (`priceCart`).
+ */
+@Injectable()
+export class CartService implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tenancy: TenancyService,
+    private readonly discounts: DiscountCodesService,
+    private readonly hooks: ContextHooks,
+  ) {}
+
+  /** Tells the API guard the visitor's cart currency (CONTRACT 4: the storefront's active currency after `?currency`). */
+  onModuleInit(): void {
+    this.hooks.visitorCurrencyId = (ctx) => this.cartCurrencyId(ctx);
+  }
+
+  async cartCurrencyId(ctx: RequestContext): Promise<string | null> {
+    if (ctx.actor.type !== 'customer' && !ctx.visitorId) return null;
+    const row = await this.findCart(ctx, ownerOf(ctx));
+    return row?.currency_id ?? null;
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async get(ctx: RequestContext): Promise<CartDto> {
+    return mapCart(await this.priceCart(ctx), ctx);
+  }
+
+  /**
+   * The owner's cart priced now in `currency` (default: the request's active currency, which is the cart's own
+   * unless `?currency` overrides it). Lines whose variant is no longer visible are left out. A coupon that stopped
+   * applying is dropped from the cart and its reason kept in `discountCodeError`. Creates nothing.
+   */
+  async priceCart(ctx: RequestContext, currency: CurrencyInfo = ctx.activeCurrency): Promise<PricedCart> {
+    const owner = ownerOf(ctx);
+    const cart = await this.findCart(ctx, owner);
+    const showNet = await this.showNetPrices(ctx);
+    const rows = cart ? await this.lineRows(ctx, cart.id) : [];
+    const base = priceLines(rows.map(toCatalogueLine), currency, showNet);
+    const lines: PricedCartLine[] = base.lines.map((l, i) => ({ ...l, details: detailsOf(rows[i], ctx) }));
+    let discount = 0;
+    let coupon: DiscountCode | null = null;
+    let discountCode = cart?.discount_code ?? null;
+    let discountCodeError = cart?.discount_code_error ?? null;
+    if (cart && discountCode) {
+      const config = await this.tenancy.config(ctx.tenantId);
+      const row = await this.discounts.findByCode(ctx, discountCode);
+      const result = evaluateCoupon(row ? couponInput(row) : null, base.subtotal, currency, config.defaultCurrency.id);
+      if (result.ok) {
+        discount = result.discount;
+        coupon = row;
+      } else {
+        await managerOf(ctx, this.dataSource).query(
+          `UPDATE carts SET discount_code = NULL, discount_code_error = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND discount_code = $4`,
+          [cart.id, ctx.tenantId, result.code, discountCode],
+        );
+        discountCode = null;
+        discountCodeError = result.code;
+      }
+    }
+    return { ...withDiscount(base, discount), lines, cartId: cart?.id ?? null, discountCode, coupon, discountCodeError };
+  }
+
+  // ------------------------------------------------------------------ lines
+
+  /**
+   * POST /cart/items: adds `quantity` (default 1) to the line in one statement (cart upsert, then
+   * `INSERT ... ON CONFLICT DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity`), so concurrent adds
+   * never lose an increment; the resulting quantity must obey the quantity rule, else the transaction rolls back.
+   */
+  async addItem(ctx: RequestContext, dto: AddCartItemDto): Promise<CartDto> {
+    const owner = ownerOf(ctx);
+    const quantity = dto.quantity ?? 1;
+    await inTransaction(ctx, this.dataSource, async (tx) => {
+      const rule = await this.visibleVariant(tx, dto.article_id);
+      const o = ownerColumns(owner);
+      const rows: Array<{ quantity: string }> = await this.guardOverflow(() =>
+        managerOf(tx, this.dataSource).query(
+          `WITH cart AS (
+             INSERT INTO carts (tenant_id, visitor_id, customer_id) VALUES ($1, $2, $3)
+             ON CONFLICT ${o.conflict} DO UPDATE SET updated_at = now()
+             RETURNING id)
+           INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
+           SELECT $1, cart.id, $4, $5::numeric FROM cart
+           ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()
+           RETURNING quantity`,
+          [tx.tenantId, o.visitorId, o.customerId, dto.article_id, quantity.toFixed(3)],
+        ),
+      );
+      const violation = quantityRuleViolation(rows[0].quantity, rule);
+      if (violation) throw AppError.unprocessable(violation);
+    });
+    return this.get(ctx);
+  }
+
+  /** PUT /cart/items/{id}: the absolute quantity (adds the line when absent); 0 removes the line. */
+  async setItem(ctx: RequestContext, variantId: string, dto: UpdateCartItemDto): Promise<CartDto> {
+    const owner = ownerOf(ctx);
+    if (dto.quantity === 0) return this.removeItem(ctx, variantId);
+    const rule = await this.visibleVariant(ctx, variantId);
+    const violation = quantityRuleViolation(dto.quantity, rule);
+    if (violation) throw AppError.unprocessable(violation);
+    const o = ownerColumns(owner);
+    await managerOf(ctx, this.dataSource).query(
+      `WITH cart AS (
+         INSERT INTO carts (tenant_id, visitor_id, customer_id) VALUES ($1, $2, $3)
+         ON CONFLICT ${o.conflict} DO UPDATE SET updated_at = now()
+         RETURNING id)
+       INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
+       SELECT $1, cart.id, $4, $5::numeric FROM cart
+       ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity, updated_at = now()`,
+      [ctx.tenantId, o.visitorId, o.customerId, variantId, dto.quantity.toFixed(3)],
+    );
+    return this.get(ctx);
+  }
+
+  /** DELETE /cart/items/{id}: idempotent. */
+  async removeItem(ctx: RequestContext, variantId: string): Promise<CartDto> {
+    const params: unknown[] = [ctx.tenantId, variantId];
+    await managerOf(ctx, this.dataSource).query(
+      `DELETE FROM cart_items ci USING carts c WHERE ci.cart_id = c.id AND c.tenant_id = $1 AND ci.variant_id = $2 AND ${ownerClause(ownerOf(ctx), params, 'c')}`,
+      params,
+    );
+    return this.get(ctx);
+  }
+
+  /** DELETE /cart: removes every line and the coupon (the chosen currency stays); idempotent. */
+  async clear(ctx: RequestContext): Promise<CartDto> {
+    await this.empty(ctx);
+    return this.get(ctx);
+  }
+
+  /** Empties the owner's cart (the checkout calls this once the order is placed). */
+  async empty(ctx: RequestContext): Promise<void> {
+    const cart = await this.findCart(ctx, ownerOf(ctx));
+    if (!cart) return;
+    const m = managerOf(ctx, this.dataSource);
+    await m.query(`DELETE FROM cart_items WHERE tenant_id = $1 AND cart_id = $2`, [ctx.tenantId, cart.id]);
+    await m.query(`UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [cart.id, ctx.tenantId]);
+  }
+
+  // ------------------------------------------------------------------ currency and coupon
+
+  /** PUT /cart/currency: by id (wins) or ISO code (case-insensitive); 422 unless the shop publishes it. */
+  async setCurrency(ctx: RequestContext, dto: SetCartCurrencyDto): Promise<CartDto> {
+    const config = await this.tenancy.config(ctx.tenantId);
+    let currency;
+    if (dto.currency_id) {
+      currency = config.currencies.find((c) => c.id === dto.currency_id && c.published);
+      if (!currency) throw AppError.unprocessable('currency_id names no currency this shop offers');
+    } else if (typeof dto.code === 'string' && dto.code.trim()) {
+      const code = dto.code.trim().toUpperCase();
+      currency = config.currencies.find((c) => c.code === code && c.published);
+      if (!currency) throw AppError.unprocessable(`currency ${dto.code} is not offered by this shop`);
+    } else {
+      throw AppError.unprocessable('currency_id or code is required');
+    }
+    const o = ownerColumns(ownerOf(ctx));
+    await managerOf(ctx, this.dataSource).query(
+      `INSERT INTO carts (tenant_id, visitor_id, customer_id, currency_id) VALUES ($1, $2, $3, $4)
+       ON CONFLICT ${o.conflict} DO UPDATE SET currency_id = EXCLUDED.currency_id, updated_at = now()`,
+      [ctx.tenantId, o.visitorId, o.customerId, currency.id],
+    );
+    const info: CurrencyInfo = { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault };
+    ctx.currency = info;
+    return mapCart(await this.priceCart(ctx, info), ctx);
+  }
+
+  /** POST /cart/discount_code: exact match; a refusal is 422 with its CONTRACT 4 code and leaves the cart unchanged. */
+  async applyDiscountCode(ctx: RequestContext, dto: ApplyDiscountCodeDto): Promise<CartDto> {
+    const priced = await this.priceCart(ctx);
+    const config = await this.tenancy.config(ctx.tenantId);
+    const row = await this.discounts.findByCode(ctx, dto.code);
+    const result = evaluateCoupon(row ? couponInput(row) : null, priced.subtotal, priced.currency, config.defaultCurrency.id);
+    if (!result.ok) throw AppError.unprocessable(result.message, result.code);
+    const o = ownerColumns(ownerOf(ctx));
+    await managerOf(ctx, this.dataSource).query(
+      `INSERT INTO carts (tenant_id, visitor_id, customer_id, discount_code) VALUES ($1, $2, $3, $4)
+       ON CONFLICT ${o.conflict} DO UPDATE SET discount_code = EXCLUDED.discount_code, discount_code_error = NULL, updated_at = now()`,
+      [ctx.tenantId, o.visitorId, o.customerId, row!.code],
+    );
+    return this.get(ctx);
+  }
+
+  /** DELETE /cart/discount_code: clears the coupon (and a dropped coupon's reason); idempotent. */
+  async removeDiscountCode(ctx: RequestContext): Promise<CartDto> {
+    const params: unknown[] = [ctx.tenantId];
+    await managerOf(ctx, this.dataSource).query(
+      `UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE tenant_id = $1 AND ${ownerClause(ownerOf(ctx), params)}
+         AND (discount_code IS NOT NULL OR discount_code_error IS NOT NULL)`,
+      params,
+    );
+    return this.get(ctx);
+  }
+
+  // ------------------------------------------------------------------ sign-in
+
+  /**
+   * Carries a visitor's cart over to a shopper at sign-in: without a shopper cart the visitor's cart becomes it;
+   * otherwise the visitor's lines are added to the shopper's (quantities summed), the visitor's currency and
+   * coupon win when set, and the visitor's cart is deleted. Idempotent; runs in the caller's transaction if any.
+   */
+  async mergeVisitorIntoCustomer(ctx: RequestContext, visitorId: string, customerId: string): Promise<void> {
+    await inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      const [visitor]: CartRow[] = await m.query(`SELECT id, currency_id, discount_code FROM carts WHERE tenant_id = $1 AND visitor_id = $2 AND customer_id IS NULL FOR UPDATE`, [tx.tenantId, visitorId]);
+      if (!visitor) return;
+      const [mine]: CartRow[] = await m.query(`SELECT id FROM carts WHERE tenant_id = $1 AND customer_id = $2 FOR UPDATE`, [tx.tenantId, customerId]);
+      if (!mine) {
+        await m.query(`UPDATE carts SET customer_id = $3, visitor_id = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [visitor.id, tx.tenantId, customerId]);
+        return;
+      }
+      await m.query(
+        `INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
+         SELECT tenant_id, $2, variant_id, quantity FROM cart_items WHERE tenant_id = $1 AND cart_id = $3
+         ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()`,
+        [tx.tenantId, mine.id, visitor.id],
+      );
+      await m.query(
+        `UPDATE carts SET currency_id = coalesce($3, currency_id), discount_code = coalesce($4, discount_code),
+           discount_code_error = CASE WHEN $4::text IS NULL THEN discount_code_error END, updated_at = now()
+         WHERE id = $1 AND tenant_id = $2`,
+        [mine.id, tx.tenantId, visitor.currency_id, visitor.discount_code],
+      );
+      await m.query(`DELETE FROM carts WHERE id = $1 AND tenant_id = $2`, [visitor.id, tx.tenantId]);
+    });
+  }
+
+  // ------------------------------------------------------------------ pieces
+
+  private async findCart(ctx: RequestContext, owner: Owner): Promise<CartRow | null> {
+    const params: unknown[] = [ctx.tenantId];
+    const rows: CartRow[] = await managerOf(ctx, this.dataSource).query(
+      `SELECT id, currency_id, discount_code, discount_code_error FROM carts WHERE tenant_id = $1 AND ${ownerClause(owner, params)}`,
+      params,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Net display: the shop's setting, or a corporate or reseller shopper. */
+  async showNetPrices(ctx: RequestContext): Promise<boolean> {
+    const config = await this.tenancy.config(ctx.tenantId);
+    if (config.settings.show_net_prices) return true;
+    if (ctx.actor.type !== 'customer') return false;
+    const rows: Array<{ type: string }> = await managerOf(ctx, this.dataSource).query(`SELECT type FROM customers WHERE id = $1 AND tenant_id = $2`, [ctx.actor.customerId, ctx.tenantId]);
+    return rows[0]?.type === 'corporate' || rows[0]?.type === 'reseller';
+  }
+
+  /** The quantity rule of a variant the storefront may sell (published, active, of a published product of this shop), else 422. */
+  private async visibleVariant(ctx: RequestContext, variantId: string): Promise<{ min: string; max: string | null; increment: string }> {
+    const rows: Array<{ min: string; max: string | null; increment: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT v.quantity_min AS min, v.quantity_max AS max, v.quantity_increment AS increment
+       FROM variants v JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
+       WHERE v.id = $1 AND v.tenant_id = $2 AND v.published AND v.active AND p.published`,
+      [variantId, ctx.tenantId],
+    );
+    if (!rows[0]) throw AppError.unprocessable('article_id does not name a published, active variant of this shop');
+    return rows[0];
+  }
+
+  /** The cart's lines whose variant is still visible, oldest first, with what the response shows. */
+  private lineRows(ctx: RequestContext, cartId: string): Promise<LineRow[]> {
+    return managerOf(ctx, this.dataSource).query(
+      `SELECT ci.variant_id, v.product_id, ci.quantity, v.gross, v.net, v.tax_rate, v.grams, v.sku, p.title, p.handle, m.name AS vendor,
+              img.id AS image_id, img.src AS image_src, img.alt AS image_alt, img.position AS image_position, img.width AS image_width, img.height AS image_height,
+              fy.name AS year, fs.name AS size, fc.name AS color
+       FROM cart_items ci
+       JOIN variants v ON v.id = ci.variant_id AND v.tenant_id = ci.tenant_id AND v.published AND v.active
+       JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id AND p.published
+       LEFT JOIN manufacturers m ON m.id = p.manufacturer_id
+       LEFT JOIN LATERAL (SELECT i.id, i.src, i.alt, i.position, i.width, i.height FROM product_images i
+                          WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) img ON true
+       LEFT JOIN facet_values fy ON fy.id = v.year_id
+       LEFT JOIN facet_values fs ON fs.id = v.size_id
+       LEFT JOIN facet_values fc ON fc.id = v.color_id
+       WHERE ci.tenant_id = $1 AND ci.cart_id = $2
+       ORDER BY ci.created_at, ci.id`,
+      [ctx.tenantId, cartId],
+    );
+  }
+
+  private async guardOverflow<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      const code = (err as { driverError?: { code?: string }; code?: string })?.driverError?.code ?? (err as { code?: string })?.code;
+      if (code === NUMERIC_OVERFLOW) throw AppError.unprocessable('quantity is too large');
+      throw err;
+    }
+  }
+}
+
+function toCatalogueLine(r: LineRow): CatalogueLine {
+  return { variantId: r.variant_id, productId: r.product_id, quantity: r.quantity, gross: r.gross, net: r.net, taxRate: r.tax_rate, grams: r.grams, discountPercent: 0 };
+}
+
+function detailsOf(r: LineRow, ctx: RequestContext): CartLineDetails {
+  return {
+    sku: r.sku,
+    title: translate(r.title, ctx),
+    handle: r.handle,
+    vendor: r.vendor,
+    image: r.image_id ? { id: r.image_id, src: r.image_src, alt: r.image_alt, position: r.image_position ?? 0, width: r.image_width ?? 0, height: r.image_height ?? 0 } : null,
+    year: r.year ? translate(r.year, ctx) : null,
+    size: r.size ? translate(r.size, ctx) : null,
+    color: r.color ? translate(r.color, ctx) : null,
+  };
+}
+
+function couponInput(d: DiscountCode) {
+  return { code: d.code, type: d.type, value: d.value, isActive: d.isActive, isUsed: d.isUsed, isInfinite: d.isInfinite, expiryDate: d.expiryDate, currencyId: d.currencyId, minValue: d.minValue };
+}
+
+export function mapCartLine(l: PricedCartLine, precision: number): CartLineDto {
+  const money = (minor: number) => fromMinor(minor, precision);
+  const d = l.details;
+  return {
+    id: l.variantId,
+    product_id: l.productId,
+    sku: d.sku,
+    title: d.title,
+    url: `/products/${d.handle ?? l.productId}`,
+    quantity: l.quantity,
+    price: money(l.unit),
+    net_price: money(l.unitNet),
+    gross_price: money(l.unitGross),
+    discount_percent: l.discountPercent,
+    line_price: money(l.line),
+    image: d.image
+      ? { id: d.image.id, src: d.image.src, preview_src: d.image.src, alt: d.image.alt, position: d.image.position, width: d.image.width, height: d.image.height }
+      : { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 },
+    vendor: d.vendor,
+    grams: l.grams,
+    year: d.year,
+    size: d.size,
+    color: d.color,
+  };
+}
+
+export function mapCart(c: PricedCart, _ctx?: RequestContext): CartDto {
+  const p = c.currency.precision;
+  return {
+    currency: c.currency.code,
+    show_net_prices: c.showNet,
+    item_count: c.itemCount,
+    items: c.lines.map((l) => mapCartLine(l, p)),
+    items_subtotal_price: fromMinor(c.subtotal, p),
+    total_discount: fromMinor(c.discount, p),
+    total_price: fromMinor(c.total, p),
+    total_weight: c.totalGrams,
+    discount_code: c.discountCode,
+    discount_code_error: c.discountCodeError,
+  };
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue/catalogue.module.js';
+import { StorefrontWishlistController } from './storefront-wishlist.controller.js';
+import { WishlistService } from './wishlist.service.js';
+
+/** The storefront wishlist (issue 6). */
+@Module({
+  imports: [CatalogueModule],
+  controllers: [StorefrontWishlistController],
+  providers: [WishlistService],
+  exports: [WishlistService],
+})
+export class WishlistModule {}
