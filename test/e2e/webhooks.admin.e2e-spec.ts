@@ -183,6 +183,15 @@ describe('admin webhooks and their delivery', () => {
       await t.client(readOnly).delete(`/admin/webhooks/${w.id}`).expect(403);
     });
 
+    it('is an admin resource of its own: owner tokens carry its scopes, OpenAPI documents it', async () => {
+      const tokens = (await shop.admin.get('/admin/access_tokens').expect(200)).body.access_tokens as Array<{ label: string; scopes: string }>;
+      const owner = tokens.find((x) => x.label === 'Owner admin token')!;
+      expect(owner.scopes.split(' ')).toEqual(expect.arrayContaining(['Shop/webhooks/read', 'Shop/webhooks/write']));
+      const doc = (await t.http().get('/api/2026-04-01/openapi.json').expect(200)).body;
+      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/2026-04-01/admin/webhooks', '/api/2026-04-01/admin/webhooks/{id}', '/api/2026-04-01/admin/webhooks/{id}/deliveries']));
+      expect(doc.components.schemas.CreatedWebhookDto.properties).toHaveProperty('secret');
+    });
+
     it("keeps shops apart: another shop's subscription is 404 and not listed", async () => {
       const theirs = (await other.admin.post('/admin/webhooks', { topic: 'order.placed', address: 'https://other.example/' }).expect(201)).body.webhook;
       await shop.admin.get(`/admin/webhooks/${theirs.id}`).expect(404);
