@@ -4,7 +4,10 @@ import { RequestContext } from '../../src/common/context/request-context.js';
 import { inTransaction } from '../../src/common/db/tenant-scope.js';
 import { DomainEvents, EVENT_TOPICS, OnDomainEvent } from '../../src/events/index.js';
 import type { DomainEvent } from '../../src/events/index.js';
+import { WebhookDeliveryWorker } from '../../src/webhooks/webhook-delivery.worker.js';
 import { WebhooksService } from '../../src/webhooks/webhooks.service.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /** A provider of an "extension" whose decorated methods DomainEvents discovers at start-up. */
@@ -148,5 +151,29 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
     await events.emit(RequestContext.forTenant(other.tenant.id), 'collection.created', { collection: { id: 'c2' } });
     const seen = await waitFor(() => handlers.seen, (s) => s.length > before);
     expect(seen[seen.length - 1].tenant).toBe(other.tenant.id);
+  });
+
+  it('stops the delivery worker promptly on shutdown, aborting a request in flight for a retry', async () => {
+    const hits: string[] = [];
+    const server = createServer((req) => void hits.push(String(req.headers['x-webhook-id']))); // never answers
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hang`;
+      const w = await t.get(WebhooksService).create(ctx(), { topic: 'order.shipped', address });
+      const e = await events.emit(ctx(), 'order.shipped', { order: { id: 'o-9' } });
+      await waitFor(() => hits, (h) => h.includes(e.id));
+      const started = Date.now();
+      await t.get(WebhookDeliveryWorker).beforeApplicationShutdown(); // what app.close() and SIGTERM run
+      expect(Date.now() - started).toBeLessThan(1000); // not the 10 s request timeout
+      const [d] = await t.db.query('SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE event_id = $1', [e.id]);
+      expect(d.status).toBe('pending'); // another instance (or the next start) retries it at once
+      expect(d.attempts).toBe(1);
+      expect(new Date(d.next_attempt_at).getTime()).toBeLessThanOrEqual(Date.now());
+      const [a] = await t.db.query('SELECT error, status_code FROM webhook_delivery_attempts WHERE subscription_id = $1', [w.id]);
+      expect(a).toEqual({ error: 'aborted: the service was shutting down', status_code: null });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
