@@ -22,11 +22,12 @@ import { EventsModule } from './events/events.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { ThemesModule } from './themes/themes.module.js';
 import { CatalogueModule } from './catalogue/catalogue.module.js';
+import { InventoryModule } from './inventory/inventory.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
-export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, CartModule, WishlistModule, EventsModule, WebhooksModule];
+export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, CartModule, WishlistModule, EventsModule, WebhooksModule, InventoryModule];
 
 export interface AppModuleOptions extends DataSourceExtras {
   config: AppConfig;
