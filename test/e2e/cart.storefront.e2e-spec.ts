@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AuthService } from '../../src/auth/auth.service.js';
-import { CartService } from '../../src/cart/cart.service.js';
-import { RequestContext } from '../../src/common/context/request-context.js';
 import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 import { cartImport, EUR_RATE, JPY_RATE, netOf, round } from './cart.fixture.js';
 
 const CART_KEYS = ['currency', 'show_net_prices', 'item_count', 'items', 'items_subtotal_price', 'total_discount', 'total_price', 'total_weight', 'discount_code', 'discount_code_error'].sort();
 const LINE_KEYS = ['id', 'product_id', 'sku', 'title', 'url', 'quantity', 'price', 'net_price', 'gross_price', 'discount_percent', 'line_price', 'image', 'vendor', 'grams', 'year', 'size', 'color'].sort();
-const SHOPPER_PREFIX = 'e2eshopper';
+const PASSWORD = 'correct horse battery';
+let emails = 0;
 
 type Ids = Record<string, Record<string, string>>;
 type Cart = Record<string, any>;
@@ -47,11 +45,6 @@ describe('storefront cart', () => {
     other = await t.createShop();
     ids = (await shop.admin.post('/admin/catalogue/import', cartImport()).expect(200)).body.import.ids;
     otherIds = (await other.admin.post('/admin/catalogue/import', cartImport()).expect(200)).body.import.ids;
-    // Stands in for the shopper sign-in (a later issue): a token `e2eshopper_<tenant>_<customer>` is that shopper.
-    t.get(AuthService).registerTokenResolver(SHOPPER_PREFIX, async (token) => {
-      const [, tenantId, customerId] = token.split('_');
-      return { kind: 'customer', tokenId: customerId, tenantId, customerId };
-    });
   });
   afterAll(() => t.close());
 
@@ -64,6 +57,18 @@ describe('storefront cart', () => {
   async function add(c: ShopClient, variant: string, quantity?: number, status = 200): Promise<Cart> {
     const res = await c.post('/cart/items', quantity === undefined ? { article_id: variant } : { article_id: variant, quantity }).expect(status);
     return status === 200 ? res.body.cart : res.body;
+  }
+  /** Registers a shopper from browser `c` (optionally of a customer type, set by the admin). */
+  async function register(c: ShopClient, type?: string): Promise<{ email: string; id: string }> {
+    const email = `shopper-${++emails}-${Date.now()}@example.com`;
+    const customer = (await c.post('/customers', { email, password: PASSWORD, first_name: 'Ada', last_name: 'Vine' }).expect(201)).body.customer;
+    if (type) await shop.admin.put(`/admin/customers/${customer.id}`, { type }).expect(200);
+    return { email, id: customer.id };
+  }
+  /** Signs in from browser `c` (which carries that visitor's cart over) and gives a client holding the shopper token. */
+  async function signIn(c: ShopClient, email: string): Promise<ShopClient> {
+    const res = await c.post('/customer/auth/token', { email, password: PASSWORD }).expect(200);
+    return t.client(res.body.customer_access_token.access_token);
   }
   async function discountCode(body: Record<string, unknown>): Promise<{ id: string }> {
     return (await shop.admin.post('/admin/discount_codes', body).expect(201)).body.discount_code;
@@ -371,35 +376,43 @@ describe('storefront cart', () => {
   it('corporate and reseller shoppers see net prices; a plain customer sees gross', async () => {
     const seen: Record<string, boolean> = {};
     for (const type of ['corporate', 'reseller', 'customer']) {
-      const customer = (await shop.admin.post('/admin/customers', { email: `${type}-${Date.now()}@example.com`, type }).expect(201)).body.customer;
-      const shopper = t.client(`${SHOPPER_PREFIX}_${shop.tenant.id}_${customer.id}`);
+      const { c } = await visitor();
+      const { email } = await register(c, type);
+      const shopper = await signIn(c, email);
       const cart = (await shopper.post('/cart/items', { article_id: v('v-merlot'), quantity: 2 }).expect(200)).body.cart;
       seen[type] = cart.show_net_prices;
-      expect(cart.items[0].price).toBe(cart.show_net_prices ? round(netOf(24.9)) : 24.9);
+      expect(cart.items[0]).toMatchObject({ price: cart.show_net_prices ? round(netOf(24.9)) : 24.9, net_price: round(netOf(24.9)), gross_price: 24.9 });
       expect(cart.items_subtotal_price).toBe(round(cart.items[0].price * 2));
       expectConsistent(cart);
     }
     expect(seen).toEqual({ corporate: true, reseller: true, customer: false });
   });
 
-  it('sign-in carries the visitor cart over to the shopper (mergeVisitorIntoCustomer)', async () => {
-    const customer = (await shop.admin.post('/admin/customers', { email: `merge-${Date.now()}@example.com` }).expect(201)).body.customer;
-    const shopper = t.client(`${SHOPPER_PREFIX}_${shop.tenant.id}_${customer.id}`);
-    await shopper.post('/cart/items', { article_id: v('v-merlot'), quantity: 1 }).expect(200);
-    const { c, visitorId } = await visitor();
-    await add(c, v('v-merlot'), 2);
-    await add(c, v('v-cheap'), 3);
-    await c.put('/cart/currency', { code: 'EUR' }).expect(200);
-    const service = t.get(CartService);
-    await service.mergeVisitorIntoCustomer(RequestContext.forTenant(shop.tenant.id), visitorId, customer.id);
-    await service.mergeVisitorIntoCustomer(RequestContext.forTenant(shop.tenant.id), visitorId, customer.id); // idempotent
-    const cart = (await shopper.get('/cart').expect(200)).body.cart;
-    expect(cart.currency).toBe('EUR');
-    expect(cart.items.map((l: Cart) => [l.id, l.quantity])).toEqual([
-      [v('v-merlot'), 3],
-      [v('v-cheap'), 3],
-    ]);
-    expect((await c.get('/cart').expect(200)).body.cart.items).toEqual([]);
+  it("sign-in carries the visitor's cart over: it becomes the shopper's, or is merged into it (quantities summed)", async () => {
+    // first sign-in: the visitor's cart becomes the shopper's
+    const first = await visitor();
+    const { email } = await register(first.c);
+    await add(first.c, v('v-cheap'), 1);
+    const shopper = await signIn(first.c, email);
+    expect((await shopper.get('/cart').expect(200)).body.cart.items.map((l: Cart) => [l.id, l.quantity])).toEqual([[v('v-cheap'), 1]]);
+    expect((await first.c.get('/cart').expect(200)).body.cart.items).toEqual([]);
+    await shopper.post('/cart/items', { article_id: v('v-merlot') }).expect(200);
+    // a later sign-in from another browser merges that visitor's cart into the shopper's; the visitor's currency wins
+    const second = await visitor();
+    await add(second.c, v('v-merlot'), 2);
+    await add(second.c, v('v-cheap'), 3);
+    await second.c.put('/cart/currency', { code: 'EUR' }).expect(200);
+    const again = await signIn(second.c, email);
+    for (const client of [shopper, again]) {
+      const cart = (await client.get('/cart').expect(200)).body.cart;
+      expect(cart.currency).toBe('EUR');
+      expect(cart.items.map((l: Cart) => [l.id, l.quantity])).toEqual([
+        [v('v-cheap'), 4],
+        [v('v-merlot'), 3],
+      ]);
+      expectConsistent(cart);
+    }
+    expect((await second.c.get('/cart').expect(200)).body.cart.items).toEqual([]);
   });
 
   // ------------------------------------------------------------------ coupons
