@@ -227,3 +227,93 @@ describe('shopper registration, sign-in and mailed codes (storefront)', () => {
     await t.client(null).delete('/customer/auth/token').expect(401);
   });
 });
+
+describe('sign-in carries the visitor cart and wishlist over', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let variant: string;
+  let product: string;
+  let second: string;
+
+  beforeAll(async () => {
+    ({ t } = await createCustomersApp());
+    shop = await t.createShop();
+    const v = (key: string) => ({ key, sku: key.toUpperCase(), title: { en: key }, price: 20, tax_rate: 8.1, published: true, active: true, track_inventory: false });
+    const ids = (
+      await shop.admin
+        .post('/admin/catalogue/import', {
+          products: [
+            { key: 'p-1', handle: 'wine-1', title: { en: 'Wine 1' }, published: true, variants: [v('v-1')] },
+            { key: 'p-2', handle: 'wine-2', title: { en: 'Wine 2' }, published: true, variants: [v('v-2')] },
+          ],
+        })
+        .expect(200)
+    ).body.import.ids;
+    variant = ids.variants['v-1'];
+    product = ids.products['p-1'];
+    second = ids.variants['v-2'];
+  });
+  afterAll(() => t.close());
+
+  it('moves the anonymous lines and saved products to the shopper, merging with the shopper cart', async () => {
+    await register(shop.storefront, 'carry@example.com');
+    // the shopper already has a cart from an earlier session
+    const earlier = await signIn(t, t.client(shop.storefront_token), 'carry@example.com');
+    await earlier.me.post('/cart/items', { article_id: variant, quantity: 1 }).expect(200);
+
+    // an anonymous visitor (its own cookie jar) fills a cart and a wishlist, then signs in
+    const visitor = t.client(shop.storefront_token);
+    await visitor.post('/cart/items', { article_id: variant, quantity: 2 }).expect(200);
+    await visitor.post('/cart/items', { article_id: second, quantity: 1 }).expect(200);
+    await visitor.post('/wishlist/items', { product_id: product }).expect(200);
+    const { me } = await signIn(t, visitor, 'carry@example.com');
+
+    const cart = (await me.get('/cart').expect(200)).body.cart;
+    const qty = Object.fromEntries(cart.items.map((i: { id: string; quantity: number }) => [i.id, i.quantity]));
+    expect(qty).toEqual({ [variant]: 3, [second]: 1 });
+    const wishlist = (await me.get('/wishlist').expect(200)).body.wishlist;
+    expect(wishlist.items.map((i: { product_id: string }) => i.product_id)).toEqual([product]);
+    // the visitor's own cart and wishlist are gone (moved, not copied)
+    expect((await visitor.get('/cart').expect(200)).body.cart.items).toEqual([]);
+    expect((await visitor.get('/wishlist').expect(200)).body.wishlist.item_count).toBe(0);
+  });
+});
+
+describe('sign-in and registration rate limit (own bucket per IP)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+
+  beforeAll(async () => {
+    ({ t } = await createCustomersApp({ RATE_LIMIT: true, RATE_LIMIT_BURST: 100, RATE_LIMIT_REFILL_PER_SECOND: 10 }));
+    shop = await t.createShop();
+  });
+  afterAll(() => t.close());
+
+  it('lets 10 attempts through, then 429 with Retry-After for sign-in and registration; other routes keep their bucket', async () => {
+    await register(shop.storefront, 'limited@example.com'); // 1
+    const { me } = await signIn(t, shop.storefront, 'limited@example.com'); // 2
+    for (let i = 3; i <= 10; i++) {
+      const res = await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: 'wrong password' }).expect(401);
+      expect(res.headers['x-ratelimit-limit']).toBe('10');
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(10 - i));
+    }
+    const refused = await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: PASSWORD }).expect(429);
+    expect(refused.body).toEqual({ errors: 'rate limit exceeded' });
+    const retry = Number(refused.headers['retry-after']);
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(6);
+    // the same bucket: registration and the mailed-code routes, also from another client on the same IP
+    await t.client(null).post('/customers', { email: 'later@example.com', password: PASSWORD }).set('Host', 'unknown.example').expect(429);
+    await shop.storefront.post('/customers/recover', { email: 'limited@example.com' }).expect(429);
+    // everything else keeps the default per-token bucket
+    const ok = await me.get('/customers/me').expect(200);
+    expect(ok.headers['x-ratelimit-limit']).toBe('100');
+    await shop.storefront.get('/currencies').expect(200);
+  });
+
+  it('refills one attempt every 6 seconds', async () => {
+    await new Promise((r) => setTimeout(r, 6100));
+    await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: PASSWORD }).expect(200);
+    await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: PASSWORD }).expect(429);
+  }, 15_000);
+});

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { CartService } from '../../cart/cart.service.js';
 import type { RequestContext } from '../../common/context/request-context.js';
+import { WishlistService } from '../../wishlist/wishlist.service.js';
 
 interface Mergeable {
   mergeVisitorIntoCustomer(ctx: RequestContext, visitorId: string, customerId: string): Promise<void>;
@@ -19,8 +21,7 @@ export class VisitorCarryOverService {
 
   async carryOver(ctx: RequestContext, visitorId: string | null, customerId: string): Promise<void> {
     if (!visitorId) return;
-    // CART/WISHLIST CARRY-OVER: CartService and WishlistService.mergeVisitorIntoCustomer are wired in once src/cart and src/wishlist are committed.
-    for (const [name, service] of [] as Array<[string, Mergeable | null]>) {
+    for (const [name, service] of [['cart', this.find(CartService)], ['wishlist', this.find(WishlistService)]] as const) {
       if (!service) continue;
       try {
         await service.mergeVisitorIntoCustomer(ctx, visitorId, customerId);
