@@ -104,14 +104,19 @@ export class CartService implements OnModuleInit {
   }
 
   /**
-   * The owner's cart priced now in `currency` (default: the request's active currency, which is the cart's own
-   * unless `?currency` overrides it). Lines whose variant is no longer visible are left out. A coupon that stopped
-   * applying is dropped from the cart and its reason kept in `discountCodeError`. Creates nothing.
+   * The owner's cart priced now (pure pricing in `cart-pricing.ts`), in `options.currency` (default: the request's
+   * active currency, which is the cart's own unless `?currency` overrides it). Lines whose variant is no longer
+   * visible are left out. `basis` picks what `unit`, `line`, `subtotal` and the coupon's base are: `display` (the
+   * net/gross rule of the cart view, the default), or `net` / `gross` (for the checkout's shop price basis); every
+   * line also carries both. With the display basis a coupon that stopped applying is dropped from the cart and its
+   * reason kept in `discountCodeError`; otherwise it is only reported. Creates nothing.
    */
-  async priceCart(ctx: RequestContext, currency: CurrencyInfo = ctx.activeCurrency): Promise<PricedCart> {
+  async priceCart(ctx: RequestContext, options: { currency?: CurrencyInfo; basis?: 'display' | 'net' | 'gross' } = {}): Promise<PricedCart> {
+    const currency = options.currency ?? ctx.activeCurrency;
+    const basis = options.basis ?? 'display';
     const owner = ownerOf(ctx);
     const cart = await this.findCart(ctx, owner);
-    const showNet = await this.showNetPrices(ctx);
+    const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
     const rows = cart ? await this.lineRows(ctx, cart.id) : [];
     const base = priceLines(rows.map(toCatalogueLine), currency, showNet);
     const lines: PricedCartLine[] = base.lines.map((l, i) => ({ ...l, details: detailsOf(rows[i], ctx) }));
@@ -127,10 +132,12 @@ export class CartService implements OnModuleInit {
         discount = result.discount;
         coupon = row;
       } else {
-        await managerOf(ctx, this.dataSource).query(
-          `UPDATE carts SET discount_code = NULL, discount_code_error = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND discount_code = $4`,
-          [cart.id, ctx.tenantId, result.code, discountCode],
-        );
+        if (basis === 'display') {
+          await managerOf(ctx, this.dataSource).query(
+            `UPDATE carts SET discount_code = NULL, discount_code_error = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND discount_code = $4`,
+            [cart.id, ctx.tenantId, result.code, discountCode],
+          );
+        }
         discountCode = null;
         discountCodeError = result.code;
       }
@@ -240,7 +247,7 @@ export class CartService implements OnModuleInit {
     );
     const info: CurrencyInfo = { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault };
     ctx.currency = info;
-    return mapCart(await this.priceCart(ctx, info), ctx);
+    return mapCart(await this.priceCart(ctx, { currency: info }), ctx);
   }
 
   /** POST /cart/discount_code: exact match; a refusal is 422 with its CONTRACT 4 code and leaves the cart unchanged. */

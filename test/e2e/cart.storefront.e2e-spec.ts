@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CartService } from '../../src/cart/cart.service.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
+import { TenancyService } from '../../src/tenancy/tenancy.service.js';
 import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 import { cartImport, EUR_RATE, JPY_RATE, netOf, round } from './cart.fixture.js';
 
@@ -557,6 +560,33 @@ describe('storefront cart', () => {
       await c.post('/cart/items', { article_id: otherIds.variants['v-merlot'] }).expect(200);
       expect((await c.post('/cart/discount_code', { code: 'SAVE10' }).expect(422)).body.code).toBe('discount_code_not_found');
     });
+  });
+
+  it('CartService.priceCart (for the checkout) prices in either basis, in minor units, with the coupon row', async () => {
+    const { c, visitorId } = await visitor();
+    await add(c, v('v-merlot'), 3);
+    await add(c, v('v-cheap'), 7);
+    await discountCode({ code: 'BASIS10', type: 'percent', value: 10, is_infinite: true });
+    await c.post('/cart/discount_code', { code: 'BASIS10' }).expect(200);
+    const ctx = RequestContext.forTenant(shop.tenant.id);
+    ctx.visitorId = visitorId;
+    ctx.currency = (await t.get(TenancyService).config(shop.tenant.id)).defaultCurrency;
+    const service = t.get(CartService);
+    const net = await service.priceCart(ctx, { basis: 'net' });
+    const gross = await service.priceCart(ctx, { basis: 'gross' });
+    const netLines = [Math.round(round(netOf(24.9)) * 100) * 3, Math.round(round(netOf(0.99)) * 100) * 7];
+    const grossLines = [2490 * 3, 99 * 7];
+    expect(net.lines.map((l) => [l.variantId, l.quantity, l.lineNet, l.lineGross, l.line, l.taxRate])).toEqual([
+      [v('v-merlot'), 3, netLines[0], grossLines[0], netLines[0], 8.1],
+      [v('v-cheap'), 7, netLines[1], grossLines[1], netLines[1], 8.1],
+    ]);
+    expect(net).toMatchObject({ showNet: true, subtotal: netLines[0] + netLines[1], subtotalGross: grossLines[0] + grossLines[1], discountCode: 'BASIS10', discountCodeError: null });
+    expect(net.discount).toBe(Math.round((netLines[0] + netLines[1]) / 10));
+    expect(net.total).toBe(net.subtotal - net.discount);
+    expect(gross).toMatchObject({ showNet: false, subtotal: grossLines[0] + grossLines[1], discount: Math.round((grossLines[0] + grossLines[1]) / 10) });
+    expect(gross.coupon?.code).toBe('BASIS10');
+    expect(gross.lines[0].details).toMatchObject({ sku: 'V-MERLOT', title: 'Merlot 2019' });
+    expect(gross.currency.code).toBe('CHF');
   });
 
   // ------------------------------------------------------------------ catalogue changes
