@@ -100,7 +100,7 @@ export class CartService implements OnModuleInit {
   // ------------------------------------------------------------------ reads
 
   async get(ctx: RequestContext): Promise<CartDto> {
-    return mapCart(await this.priceCart(ctx), ctx);
+    return mapCart(await this.priceCart(ctx));
   }
 
   /**
@@ -247,7 +247,7 @@ export class CartService implements OnModuleInit {
     );
     const info: CurrencyInfo = { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault };
     ctx.currency = info;
-    return mapCart(await this.priceCart(ctx, { currency: info }), ctx);
+    return mapCart(await this.priceCart(ctx, { currency: info }));
   }
 
   /** POST /cart/discount_code: exact match; a refusal is 422 with its CONTRACT 4 code and leaves the cart unchanged. */
@@ -421,7 +421,7 @@ export function mapCartLine(l: PricedCartLine, precision: number): CartLineDto {
   };
 }
 
-export function mapCart(c: PricedCart, _ctx?: RequestContext): CartDto {
+export function mapCart(c: PricedCart): CartDto {
   const p = c.currency.precision;
   return {
     currency: c.currency.code,
