@@ -1,3 +1,4 @@
+import { DomainEvents } from '../events/domain-events.service.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
@@ -19,6 +20,7 @@ export class StockService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly search: SearchIndexService,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Total on-hand per variant over every location (0 for a variant without movements). */
@@ -63,7 +65,9 @@ export class StockService {
         await this.search.refreshAvailability(tx, [variantId]);
       }
       const [row] = await m.query(`SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`, [tx.tenantId, variantId, locationId]);
-      return Number(row.on_hand);
+      const available = Number(row.on_hand);
+      if (delta !== 0) await this.events.emit(tx, 'inventory_level.updated', { inventory_level: { inventory_item_id: variantId, location_id: locationId, available }, reason });
+      return available;
     });
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { getOrThrow, inTransaction, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { withTranslation } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { DomainEvents } from '../events/domain-events.service.js';
 import { slugify } from '../tenancy/tenancy.service.js';
 import { parseCollectionRules } from './collection-rules.js';
 import { CollectionDto, CreateCollectionDto, mapCollection, UpdateCollectionDto } from './dto/collection.dto.js';
@@ -24,6 +25,7 @@ export class CollectionsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Every collection of the shop, published or not, oldest first. */
@@ -75,14 +77,14 @@ export class CollectionsService {
 
     if (dto.handle != null) {
       await this.assertHandleFree(ctx, dto.handle);
-      return this.present(ctx, await this.save(ctx, build(dto.handle), dto.handle));
+      return this.save(ctx, build(dto.handle), dto.handle, 'collection.created');
     }
     // generated from the title: the first free `<slug>`, `<slug>-2`, ...; a concurrent taker makes us try again
     const base = slugify(title) || 'collection';
     for (let attempt = 0; ; attempt++) {
       const handle = await this.freeHandle(ctx, base);
       try {
-        return this.present(ctx, await repoOf(ctx, this.dataSource, Collection).save(build(handle)));
+        return await this.persist(ctx, build(handle), 'collection.created');
       } catch (err) {
         if (!isUniqueViolation(err) || attempt >= 4) throw isUniqueViolation(err) ? HANDLE_TAKEN(handle) : err;
       }
@@ -108,16 +110,19 @@ export class CollectionsService {
     if (dto.meta_description !== undefined) c.metaDescription = dto.meta_description;
     // manual collections have no rules: the member is ignored for them
     if (dto.rules_json !== undefined && c.collectionType === 'smart') c.rulesJson = checkedRules(dto.rules_json);
-    return this.present(ctx, await this.save(ctx, c, c.handle));
+    return this.save(ctx, c, c.handle, 'collection.updated');
   }
 
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    const res = await repoOf(ctx, this.dataSource, Collection)
-      .createQueryBuilder()
-      .delete()
-      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
-      .execute();
-    if (!res.affected) throw AppError.notFound('collection');
+    await inTransaction(ctx, this.dataSource, async (tx) => {
+      const res = await repoOf(tx, this.dataSource, Collection)
+        .createQueryBuilder()
+        .delete()
+        .where('id = :id AND tenant_id = :tenant', { id, tenant: tx.tenantId })
+        .execute();
+      if (!res.affected) throw AppError.notFound('collection');
+      await this.events.emit(tx, 'collection.deleted', { collection: { id } });
+    });
   }
 
   private async present(ctx: RequestContext, c: Collection): Promise<CollectionDto> {
@@ -125,9 +130,18 @@ export class CollectionsService {
     return mapCollection(c, ctx, counts.get(c.id) ?? 0);
   }
 
-  private async save(ctx: RequestContext, c: Collection, handle: string): Promise<Collection> {
+  /** Saves and records the domain event in one transaction. */
+  private persist(ctx: RequestContext, c: Collection, topic: 'collection.created' | 'collection.updated'): Promise<CollectionDto> {
+    return inTransaction(ctx, this.dataSource, async (tx) => {
+      const dto = await this.present(tx, await repoOf(tx, this.dataSource, Collection).save(c));
+      await this.events.emit(tx, topic, { collection: dto });
+      return dto;
+    });
+  }
+
+  private async save(ctx: RequestContext, c: Collection, handle: string, topic: 'collection.created' | 'collection.updated'): Promise<CollectionDto> {
     try {
-      return await repoOf(ctx, this.dataSource, Collection).save(c);
+      return await this.persist(ctx, c, topic);
     } catch (err) {
       if (isUniqueViolation(err)) throw HANDLE_TAKEN(handle);
       throw err;

@@ -1,3 +1,4 @@
+import { DomainEvents } from '../events/domain-events.service.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
@@ -14,6 +15,7 @@ export class ThemesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly assets: ThemeAssetsService,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Every theme of the shop, oldest first (unpaged). A shop that predates themes gets its default one first. */
@@ -42,6 +44,7 @@ export class ThemesService {
       if (dto.role === 'main' && theme.role !== 'main') {
         await manager.query(`UPDATE themes SET role = 'unpublished', updated_at = now() WHERE tenant_id = $1 AND role = 'main'`, [tx.tenantId]);
         theme.role = 'main';
+        await this.events.emit(tx, 'theme.published', { theme: { id: theme.id, name: theme.name, role: theme.role } });
       }
       if (dto.name !== undefined || dto.role !== undefined) {
         await manager.query(`UPDATE themes SET name = $1, role = $2, updated_at = now() WHERE id = $3`, [theme.name, theme.role, theme.id]);

@@ -1,3 +1,4 @@
+import { DomainEvents } from '../../events/domain-events.service.js';
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -61,6 +62,7 @@ export class CatalogueImportService {
     private readonly tenancy: TenancyService,
     private readonly search: SearchIndexService,
     private readonly snapshot: FacetNameSnapshot,
+    private readonly events: DomainEvents,
   ) {}
 
   async import(ctx: RequestContext, body: unknown): Promise<ImportReport> {
@@ -262,6 +264,7 @@ export class CatalogueImportService {
       updated[kind] ??= 0;
     }
     await this.search.refresh(ctx, fullRefresh ? null : [...touched], lang);
+    await this.events.emit(ctx, 'catalogue.imported', { import: { created, updated } });
     return { created, updated, ids };
   }
 
