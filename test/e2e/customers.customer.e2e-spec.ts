@@ -213,4 +213,28 @@ describe('customer tier: profile and saved addresses', () => {
     await s.me.get('/customers/me').expect(401);
     await register(shop.storefront, 'deleted@example.com');
   });
+
+  it('documents the shopper routes, their bodies and envelopes in OpenAPI', async () => {
+    const doc = (await t.http().get('/api/2026-04-01/openapi.json').expect(200)).body;
+    const ops: Record<string, string[]> = {
+      '/customers': ['post'],
+      '/customers/recover': ['post'],
+      '/customers/reset_password': ['post'],
+      '/customers/confirm_email': ['post'],
+      '/customer/auth/token': ['post', 'delete'],
+      '/customers/me': ['get'],
+      '/customers/me/addresses': ['get', 'post'],
+      '/customers/me/addresses/{id}': ['put', 'delete'],
+    };
+    for (const [path, methods] of Object.entries(ops)) for (const m of methods) expect(doc.paths[`/api/2026-04-01${path}`]?.[m]).toBeDefined();
+    expect(doc.components.schemas.RegisterCustomerDto.required).toEqual(expect.arrayContaining(['email', 'password']));
+    expect(doc.components.schemas.SignInDto.required).toEqual(expect.arrayContaining(['email', 'password']));
+    expect(Object.keys(doc.components.schemas.SavedAddressDto.properties).sort()).toEqual(ADDRESS_KEYS);
+    expect(Object.keys(doc.components.schemas.ProfileDto.properties).sort()).toEqual(PROFILE_KEYS);
+    const envelope = (path: string, method: string, status: string) => doc.paths[`/api/2026-04-01${path}`][method].responses[status].content['application/json'].schema.properties;
+    expect(Object.keys(envelope('/customer/auth/token', 'post', '200'))).toEqual(['customer_access_token']);
+    expect(Object.keys(envelope('/customers', 'post', '201'))).toEqual(['customer']);
+    expect(Object.keys(envelope('/customers/me/addresses', 'get', '200'))).toEqual(['addresses']);
+    expect(doc.paths['/api/2026-04-01/customers/me'].get.security).toEqual([{ customer: [] }]);
+  });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AuthService } from '../../src/auth/auth.service.js';
-import type { MemoryMailTransport } from '../../src/customers/mail/mail-transport.js';
-import type { TestApp, TestShop } from '../helpers/test-app.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { LogMailTransport, MailTransport, SmtpMailTransport, type MemoryMailTransport } from '../../src/customers/mail/mail-transport.js';
+import { createTestApp, type TestApp, type TestShop } from '../helpers/test-app.js';
 import { createCustomersApp, PASSWORD, PROFILE_KEYS, register, requireConfirmation, signIn } from './customers.helpers.js';
 
 const TOKEN = /^vnscat_[0-9A-Za-z]{40}$/;
@@ -316,4 +317,72 @@ describe('sign-in and registration rate limit (own bucket per IP)', () => {
     await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: PASSWORD }).expect(200);
     await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: PASSWORD }).expect(429);
   }, 15_000);
+});
+
+/** Just enough of an SMTP server (RFC 5321, no TLS, no auth) to receive what nodemailer sends. */
+async function startSmtpSink(): Promise<{ port: number; messages: string[]; close: () => Promise<void> }> {
+  const messages: string[] = [];
+  const server = createServer((socket) => {
+    let buffer = '';
+    let data: string | null = null;
+    socket.write('220 sink ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      for (;;) {
+        if (data !== null) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          messages.push(data + buffer.slice(0, end));
+          buffer = buffer.slice(end + 5);
+          data = null;
+          socket.write('250 queued\r\n');
+          continue;
+        }
+        const nl = buffer.indexOf('\r\n');
+        if (nl < 0) return;
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250-sink\r\n250 8BITMIME\r\n');
+        else if (verb === 'DATA') {
+          data = '';
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { port, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('mail transport by configuration', () => {
+  it('sends through SMTP (nodemailer) when SMTP_URL is set, with the sender from its `from` parameter', async () => {
+    const sink = await startSmtpSink();
+    const t = await createTestApp({ config: { SMTP_URL: `smtp://127.0.0.1:${sink.port}?from=shop@example.com` } });
+    try {
+      expect(t.app.get(MailTransport)).toBeInstanceOf(SmtpMailTransport);
+      const shop = await t.createShop();
+      await register(shop.storefront, 'smtp@example.com');
+      for (let i = 0; i < 200 && sink.messages.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(sink.messages).toHaveLength(1);
+      expect(sink.messages[0]).toMatch(/^From: shop@example\.com\r$/m);
+      expect(sink.messages[0]).toMatch(/^To: smtp@example\.com\r$/m);
+      expect(sink.messages[0]).toMatch(/^Subject: Confirm your email address\r$/m);
+      expect(sink.messages[0]).toMatch(/vnsccf_[0-9A-Za-z]{40}/);
+    } finally {
+      await t.close();
+      await sink.close();
+    }
+  });
+
+  it('writes mail to the log when SMTP_URL is not set', async () => {
+    const t = await createTestApp();
+    try {
+      expect(t.app.get(MailTransport)).toBeInstanceOf(LogMailTransport);
+    } finally {
+      await t.close();
+    }
+  });
 });
