@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { getOrThrow, inTransaction, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { DomainEvents } from '../events/domain-events.service.js';
 import { TenancyService } from '../tenancy/tenancy.service.js';
 import { CreateCustomerDto, CustomerDto, mapCustomer, UpdateCustomerDto } from './dto/customer.dto.js';
 import { CustomerAddress } from './entities/customer-address.entity.js';
@@ -19,6 +20,7 @@ export class CustomersService {
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
     private readonly tenancy: TenancyService,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Every customer of the shop, oldest first. */
@@ -53,7 +55,7 @@ export class CustomersService {
       currencyId: dto.currency_id ?? null,
       defaultAddressId: null,
     });
-    return this.present(ctx, await this.save(ctx, customer));
+    return this.save(ctx, customer, 'customer.created');
   }
 
   async update(ctx: RequestContext, id: string, dto: UpdateCustomerDto): Promise<CustomerDto> {
@@ -68,7 +70,7 @@ export class CustomersService {
       if (dto.currency_id !== null) await this.assertCurrency(ctx, dto.currency_id);
       c.currencyId = dto.currency_id;
     }
-    return this.present(ctx, await this.save(ctx, c));
+    return this.save(ctx, c, 'customer.updated');
   }
 
   /** Deletes the customer and its addresses. */
@@ -98,9 +100,14 @@ export class CustomersService {
     if (!config.currencies.some((c) => c.id === currencyId)) throw AppError.unprocessable('currency_id is not a currency of this shop');
   }
 
-  private async save(ctx: RequestContext, c: Customer): Promise<Customer> {
+  /** Saves, presents and records the domain event in one transaction. */
+  private async save(ctx: RequestContext, c: Customer, topic: 'customer.created' | 'customer.updated'): Promise<CustomerDto> {
     try {
-      return await repoOf(ctx, this.dataSource, Customer).save(c);
+      return await inTransaction(ctx, this.dataSource, async (tx) => {
+        const dto = await this.present(tx, await repoOf(tx, this.dataSource, Customer).save(c));
+        await this.events.emit(tx, topic, { customer: dto });
+        return dto;
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw emailTaken();
       throw err;

@@ -56,3 +56,27 @@ describe('domain events emitted by the modules', () => {
     expect(await events('inventory_level.updated')).toEqual([{ inventory_level: { inventory_item_id: v.id, location_id: loc.id, available: 3 }, reason: 'test' }]);
   });
 });
+
+describe('customer events', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  beforeAll(async () => {
+    t = await createTestApp();
+    shop = await t.createShop();
+  });
+  afterAll(() => t.close());
+
+  const topics = async () => (await t.db.query(`SELECT topic, payload FROM outbox_events WHERE tenant_id = $1 AND topic LIKE 'customer.%' ORDER BY occurred_at, id`, [shop.tenant.id])) as Array<{ topic: string; payload: Record<string, any> }>;
+
+  it('customer.created for admin creation and registration, customer.updated for admin updates', async () => {
+    const created = (await shop.admin.post('/admin/customers', { email: 'ana@example.test' }).expect(201)).body.customer;
+    await shop.admin.put(`/admin/customers/${created.id}`, { type: 'corporate' }).expect(200);
+    await shop.storefront.post('/customers', { email: 'ben@example.test', password: 'long enough password' }).expect(201);
+    await shop.admin.post('/admin/customers', { email: 'ANA@example.test' }).expect(422);
+    const rows = await topics();
+    expect(rows.map((r) => r.topic)).toEqual(['customer.created', 'customer.updated', 'customer.created']);
+    expect(rows[0].payload.customer).toEqual(expect.objectContaining({ id: created.id, email: 'ana@example.test' }));
+    expect(rows[1].payload.customer).toEqual(expect.objectContaining({ id: created.id, type: 'corporate' }));
+    expect(rows[2].payload.customer).toEqual(expect.objectContaining({ email: 'ben@example.test' }));
+  });
+});

@@ -5,6 +5,7 @@ import { generateToken } from '../../common/auth/token-hash.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { inTransaction, isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
+import { DomainEvents } from '../../events/domain-events.service.js';
 import { TenancyService } from '../../tenancy/tenancy.service.js';
 import { CustomerAccountService } from '../customer-account.service.js';
 import { CustomerAccessTokenDto, ProfileDto, RegisterCustomerDto } from '../dto/account.dto.js';
@@ -46,6 +47,7 @@ export class CustomerAuthService implements OnModuleInit {
     private readonly accounts: CustomerAccountService,
     private readonly mail: MailTransport,
     private readonly carryOver: VisitorCarryOverService,
+    private readonly events: DomainEvents,
   ) {}
 
   onModuleInit(): void {
@@ -86,6 +88,7 @@ export class CustomerAuthService implements OnModuleInit {
           );
           await m.query(`UPDATE customers SET default_address_id = $3 WHERE id = $1 AND tenant_id = $2`, [customer.id, tx.tenantId, address.id]);
         }
+        await this.events.emit(tx, 'customer.created', { customer: { id: customer.id, email, is_active: true, is_email_confirmed: false, type: 'customer' } });
         return { code: await this.issueCode(tx, customer.id, 'confirm_email'), customerId: customer.id };
       }));
     } catch (err) {
