@@ -23,11 +23,12 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { ThemesModule } from './themes/themes.module.js';
 import { CatalogueModule } from './catalogue/catalogue.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
+import { CheckoutModule } from './checkout/checkout.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
-export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, CartModule, WishlistModule, EventsModule, WebhooksModule, InventoryModule];
+export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, CartModule, WishlistModule, EventsModule, WebhooksModule, InventoryModule, CheckoutModule];
 
 export interface AppModuleOptions extends DataSourceExtras {
   config: AppConfig;

@@ -16,9 +16,10 @@ import { webhookEntities } from '../webhooks/entities/index.js';
 import { ThemeAsset } from '../themes/entities/theme-asset.entity.js';
 import { Theme } from '../themes/entities/theme.entity.js';
 import { catalogueEntities } from '../catalogue/entities/catalogue.entities.js';
+import { checkoutEntities } from '../checkout/entities/checkout.entities.js';
 import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
-export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, CustomerToken, CustomerOneTimeToken, ContentPage, BlogArticle, DiscountCode, Theme, ThemeAsset, ...catalogueEntities, Cart, CartItem, WishlistItem, ...eventEntities, ...webhookEntities];
+export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, CustomerToken, CustomerOneTimeToken, ContentPage, BlogArticle, DiscountCode, Theme, ThemeAsset, ...catalogueEntities, Cart, CartItem, WishlistItem, ...eventEntities, ...webhookEntities, ...checkoutEntities];

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
+import type { Translations } from '../common/db/base.entity.js';
+import { managerOf } from '../common/db/tenant-scope.js';
+import { translate } from '../common/i18n.js';
+import type { CatalogueLine, CouponInput } from '../cart/cart-pricing.js';
+import { DiscountCodesService } from '../discounts/discount-codes.service.js';
+import type { TenantSettings } from '../tenancy/entities/tenant.entity.js';
+import { TenancyService } from '../tenancy/tenancy.service.js';
+import { CheckoutTotals, computeTotals } from './checkout-totals.js';
+import { Compliance, complianceOf } from './compliance.js';
+import type { Checkout } from './entities/checkout.entities.js';
+import { ShippingMethodRow, ShippingService } from './shipping.service.js';
+
+/** A checkout line joined with the catalogue as it is now. */
+export interface CheckoutLineRow {
+  id: string;
+  variant_id: string;
+  product_id: string;
+  quantity: string;
+  gross: string;
+  net: string;
+  tax_rate: string;
+  grams: number | null;
+  sku: string | null;
+  title: Translations;
+  variant_title: Translations;
+  description: Translations;
+  alcohol_volume: string | null;
+  track_inventory: boolean;
+  allow_backorder: boolean;
+  image_src: string | null;
+}
+
+/** Everything a checkout read or placement needs, priced now. */
+export interface CheckoutState {
+  checkout: Checkout;
+  currency: CurrencyInfo;
+  settings: TenantSettings;
+  defaultCurrencyId: string;
+  lines: CheckoutLineRow[];
+  totals: CheckoutTotals;
+  /** Methods offered for the shipping country (all when no country is set yet). */
+  offered: ShippingMethodRow[];
+  selectedMethod: ShippingMethodRow | null;
+  shippingCountry: string | null;
+  compliance: Compliance;
+}
+
+/**
+ * Prices a checkout from its own lines and the catalogue as it is now, through the cart's pricing (CONTRACT 7;
+ * see checkout-totals.ts), and works out shipping options and compliance. Reads run in the caller's transaction
+ * when one is open (the placement re-prices under its locks).
+ */
+@Injectable()
+export class CheckoutStateService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tenancy: TenancyService,
+    private readonly discounts: DiscountCodesService,
+    private readonly shipping: ShippingService,
+  ) {}
+
+  async state(ctx: RequestContext, checkout: Checkout): Promise<CheckoutState> {
+    const config = await this.tenancy.config(ctx.tenantId);
+    const currency = config.currencies.find((c) => c.id === checkout.currencyId) ?? config.defaultCurrency;
+    const lines = await this.lineRows(ctx, checkout.id);
+    const shippingCountry = checkout.shippingAddress?.country_code?.toUpperCase() ?? null;
+    const methods = await this.shipping.methods(ctx);
+    const offered = this.shipping.offeredFor(methods, shippingCountry);
+    const selectedMethod = checkout.shippingMethodId ? (offered.find((m) => m.id === checkout.shippingMethodId) ?? null) : null;
+    let coupon: CouponInput | null = null;
+    if (checkout.discountCode) {
+      const row = await this.discounts.findByCode(ctx, checkout.discountCode);
+      coupon = row
+        ? { code: row.code, type: row.type, value: row.value, isActive: row.isActive, isUsed: row.isUsed, isInfinite: row.isInfinite, expiryDate: row.expiryDate, currencyId: row.currencyId, minValue: row.minValue }
+        : null;
+    }
+    const totals = computeTotals({
+      lines: lines.map(toCatalogueLine),
+      currency: { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault },
+      pricesIncludeTax: config.settings.prices_include_tax,
+      couponCode: checkout.discountCode,
+      coupon,
+      defaultCurrencyId: config.defaultCurrency.id,
+      shipping: selectedMethod ? { name: translate(selectedMethod.name, ctx), price: selectedMethod.price, taxRate: selectedMethod.tax_rate, freeOver: selectedMethod.free_over } : null,
+    });
+    return {
+      checkout,
+      currency,
+      settings: config.settings,
+      defaultCurrencyId: config.defaultCurrency.id,
+      lines,
+      totals,
+      offered,
+      selectedMethod,
+      shippingCountry,
+      compliance: complianceOf(config.settings, lines.map((l) => l.alcohol_volume), shippingCountry),
+    };
+  }
+
+  /** The checkout's lines whose variant is still sold (published, active, of a published product), in order. */
+  lineRows(ctx: RequestContext, checkoutId: string): Promise<CheckoutLineRow[]> {
+    return managerOf(ctx, this.dataSource).query(
+      `SELECT cl.id, cl.variant_id, v.product_id, cl.quantity, v.gross, v.net, v.tax_rate, v.grams, v.sku, p.title, v.title AS variant_title,
+              v.description, v.alcohol_volume, v.track_inventory, v.allow_backorder, img.src AS image_src
+       FROM checkout_lines cl
+       JOIN variants v ON v.id = cl.variant_id AND v.tenant_id = cl.tenant_id AND v.published AND v.active
+       JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id AND p.published
+       LEFT JOIN LATERAL (SELECT i.src FROM product_images i WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) img ON true
+       WHERE cl.tenant_id = $1 AND cl.checkout_id = $2
+       ORDER BY cl.position, cl.id`,
+      [ctx.tenantId, checkoutId],
+    );
+  }
+}
+
+function toCatalogueLine(r: CheckoutLineRow): CatalogueLine {
+  return { variantId: r.variant_id, productId: r.product_id, quantity: r.quantity, gross: r.gross, net: r.net, taxRate: r.tax_rate, grams: r.grams, discountPercent: 0 };
+}

@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { CartModule } from '../cart/cart.module.js';
+import { CatalogueModule } from '../catalogue/catalogue.module.js';
+import { DiscountsModule } from '../discounts/discounts.module.js';
+import { AdminCheckoutsController, AdminOrdersController } from './admin-checkouts.controller.js';
+import { CheckoutStateService } from './checkout-state.service.js';
+import { CheckoutService } from './checkout.service.js';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+import { OrderPlacementService } from './order-placement.service.js';
+import { OrdersService } from './orders.service.js';
+import { PaymentProviders } from './payments/payment-provider.js';
+import { TestPaymentController } from './payments/test-payment.controller.js';
+import { ShippingService } from './shipping.service.js';
+import { StorefrontCheckoutController, StorefrontOrdersController } from './storefront-checkout.controller.js';
+
+/**
+ * Checkout, order placement, payments and orders (issue 7); also the `Idempotency-Key` interceptor of every admin
+ * POST and of the storefront POSTs marked `@Idempotent()`. Payment providers register with `PaymentProviders`.
+ */
+@Module({
+  imports: [CartModule, CatalogueModule, DiscountsModule],
+  controllers: [StorefrontCheckoutController, StorefrontOrdersController, AdminCheckoutsController, AdminOrdersController, TestPaymentController],
+  providers: [
+    CheckoutService,
+    CheckoutStateService,
+    ShippingService,
+    OrderPlacementService,
+    OrdersService,
+    PaymentProviders,
+    IdempotencyInterceptor,
+    { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
+  ],
+  exports: [OrdersService, PaymentProviders, CheckoutService],
+})
+export class CheckoutModule {}

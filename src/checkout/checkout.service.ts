@@ -1,0 +1,244 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { translate } from '../common/i18n.js';
+import { Page } from '../common/paging/page.js';
+import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { CartService } from '../cart/cart.service.js';
+import { TenancyService } from '../tenancy/tenancy.service.js';
+import { adminTotals, ADDRESS_FIELDS, CountryNames, mapAddress, mapAdminAddress, mapLiveLines, mapLiveTotals, mapOrderLinesAsCheckoutLines, mapOrderTotals } from './checkout-mappers.js';
+import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
+import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } from './dto/admin-checkout.dto.js';
+import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
+import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.entities.js';
+import { ShippingService } from './shipping.service.js';
+
+export const guestCheckoutDisabled = () => new AppError(401, 'this shop does not accept guest checkouts: sign in first', 'guest_checkout_disabled');
+
+/**
+ * Checkouts before and after completion (SPEC "Storefront checkout", "Admin checkout"). An open checkout is priced
+ * at every read and update from its own lines; a completed one shows its order's lines and totals, as charged.
+ */
+@Injectable()
+export class CheckoutService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tenancy: TenancyService,
+    private readonly cart: CartService,
+    private readonly states: CheckoutStateService,
+    private readonly shipping: ShippingService,
+    private readonly pager: Pager,
+  ) {}
+
+  // ------------------------------------------------------------------ storefront
+
+  /** POST /checkouts: a checkout from the visitor's cart (its lines, currency and coupon); 422 when the cart is empty. */
+  async create(ctx: RequestContext): Promise<StorefrontCheckoutDto> {
+    const config = await this.tenancy.config(ctx.tenantId);
+    if (!config.settings.guest_checkout_enabled && ctx.actor.type !== 'customer') throw guestCheckoutDisabled();
+    const priced = await this.cart.priceCart(ctx);
+    if (priced.lines.length === 0) throw AppError.unprocessable('the cart is empty');
+    const id = await inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      const customerId = tx.actor.type === 'customer' ? tx.actor.customerId : null;
+      let email: string | null = null;
+      if (customerId) {
+        const [c] = await m.query(`SELECT email FROM customers WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId]);
+        email = c?.email ?? null;
+      }
+      const [row] = await m.query(
+        `INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
+         VALUES ($1, $2, $3, $4, $5, 'Checkout', $6, $7) RETURNING id`,
+        [tx.tenantId, customerId ? null : tx.visitorId, customerId, priced.currency.id, tx.language, email, priced.discountCode],
+      );
+      await m.query(
+        `INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
+         SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)`,
+        [tx.tenantId, row.id, priced.lines.map((l) => l.variantId), priced.lines.map((l) => l.productId), priced.lines.map((l) => l.quantity.toFixed(3)), priced.lines.map((_, i) => i)],
+      );
+      return row.id as string;
+    });
+    return this.get(ctx, id);
+  }
+
+  async get(ctx: RequestContext, token: string): Promise<StorefrontCheckoutDto> {
+    return this.storefrontView(ctx, await this.find(ctx, token));
+  }
+
+  /** PUT /checkouts/{token}: addresses, billing_same_as_shipping, shipping method, payment type, comments. */
+  async update(ctx: RequestContext, token: string, dto: UpdateCheckoutDto): Promise<StorefrontCheckoutDto> {
+    const checkout = await inTransaction(ctx, this.dataSource, async (tx) => {
+      const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
+      if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
+      const countries = await this.shipping.countries(tx);
+      const checkCountry = (a: AddressData | null, member: string) => {
+        if (!a?.country_code) return;
+        a.country_code = a.country_code.toUpperCase();
+        if (countries.length > 0 && !countries.some((x) => x.code === a.country_code)) throw AppError.unprocessable(`${member}.country_code: the shop does not deliver to ${a.country_code}`);
+      };
+      if (dto.shipping_address !== undefined) {
+        c.shippingAddress = toAddressData(dto.shipping_address);
+        checkCountry(c.shippingAddress, 'shipping_address');
+      }
+      if (dto.billing_address !== undefined) {
+        c.billingAddress = toAddressData(dto.billing_address);
+        if (c.billingAddress?.country_code) c.billingAddress.country_code = c.billingAddress.country_code.toUpperCase();
+      }
+      if (dto.billing_same_as_shipping !== undefined) c.billingSameAsShipping = dto.billing_same_as_shipping;
+      const email = dto.billing_address?.email ?? dto.shipping_address?.email;
+      if (email) c.email = email;
+      if (dto.comments !== undefined) c.comments = dto.comments;
+      const country = c.shippingAddress?.country_code ?? null;
+      const offered = this.shipping.offeredFor(await this.shipping.methods(tx), country);
+      if (dto.shipping_method_id !== undefined && dto.shipping_method_id !== null) {
+        if (!offered.some((m) => m.id === dto.shipping_method_id)) {
+          throw AppError.unprocessable(country ? `shipping_method_id is not offered for ${country}` : 'shipping_method_id names no shipping method of this shop', 'shipping_method_not_offered');
+        }
+        c.shippingMethodId = dto.shipping_method_id;
+      } else if (dto.shipping_method_id === null) {
+        c.shippingMethodId = null;
+      } else if (c.shippingMethodId && !offered.some((m) => m.id === c.shippingMethodId)) {
+        // the delivery country changed to one the chosen method does not serve
+        c.shippingMethodId = null;
+      }
+      if (dto.payment_type_id !== undefined) {
+        if (dto.payment_type_id !== null && !(await this.shipping.paymentType(tx, dto.payment_type_id))) throw AppError.unprocessable('payment_type_id names no payment type of this shop');
+        c.paymentTypeId = dto.payment_type_id;
+      }
+      return repoOf(tx, this.dataSource, Checkout).save(c);
+    });
+    return this.storefrontView(ctx, checkout);
+  }
+
+  // ------------------------------------------------------------------ admin
+
+  async list(ctx: RequestContext, page: PageRequest): Promise<Page<AdminCheckoutSummaryDto>> {
+    const qb = repoOf(ctx, this.dataSource, Checkout).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'c.created_at', dir: 'DESC' }, { expr: 'c.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const items: AdminCheckoutSummaryDto[] = [];
+    for (const c of rows.items) {
+      const { lines, totals } = await this.linesAndTotals(ctx, c);
+      items.push({
+        token: c.id,
+        email: c.email,
+        currency_code: totals.currency,
+        status: c.status,
+        total: totals.total,
+        line_items_count: lines.length,
+        created_at: c.createdAt.toISOString(),
+        updated_at: c.updatedAt ? c.updatedAt.toISOString() : null,
+      });
+    }
+    return new Page(items, rows.limit, rows.nextPageInfo);
+  }
+
+  async adminGet(ctx: RequestContext, token: string): Promise<AdminCheckoutDto> {
+    return this.adminView(ctx, await this.find(ctx, token));
+  }
+
+  /** PUT /admin/checkouts/{token}: note and email only; 409 once completed. */
+  async adminUpdate(ctx: RequestContext, token: string, dto: UpdateAdminCheckoutDto): Promise<AdminCheckoutDto> {
+    const checkout = await inTransaction(ctx, this.dataSource, async (tx) => {
+      const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
+      if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
+      if (dto.note !== undefined) c.note = dto.note;
+      if (dto.email !== undefined) c.email = dto.email === null ? null : dto.email.trim();
+      return repoOf(tx, this.dataSource, Checkout).save(c);
+    });
+    return this.adminView(ctx, checkout);
+  }
+
+  // ------------------------------------------------------------------ views
+
+  find(ctx: RequestContext, token: string): Promise<Checkout> {
+    return getOrThrow(ctx, this.dataSource, Checkout, token, 'checkout');
+  }
+
+  private async storefrontView(ctx: RequestContext, c: Checkout): Promise<StorefrontCheckoutDto> {
+    const state = await this.states.state(ctx, c);
+    const config = await this.tenancy.config(ctx.tenantId);
+    const [countries, paymentTypes] = await Promise.all([this.shipping.countries(ctx), this.shipping.paymentTypes(ctx)]);
+    const names: CountryNames = new Map(countries.map((x) => [x.code, translate(x.name, ctx)]));
+    const { lines, totals } = await this.linesAndTotals(ctx, c, state);
+    const shippingAddress = mapAddress(c.shippingAddress, names);
+    return {
+      id: c.id,
+      currency: totals.currency,
+      is_completed: c.status === 'Completed',
+      guest_checkout_enabled: config.settings.guest_checkout_enabled,
+      comments: c.comments,
+      line_items: lines,
+      totals,
+      shipping_options: this.shipping.mapOptions(ctx, state.offered, state.currency, state.totals.subtotal),
+      selected_shipping_method_id: c.shippingMethodId,
+      payment_types: this.shipping.mapPaymentTypes(ctx, paymentTypes),
+      selected_payment_type_id: c.paymentTypeId,
+      shipping_address: shippingAddress,
+      billing_address: c.billingSameAsShipping ? { ...shippingAddress } : mapAddress(c.billingAddress, names),
+      billing_same_as_shipping: c.billingSameAsShipping,
+      available_countries: this.shipping.mapCountries(ctx, countries),
+      compliance: state.compliance,
+    };
+  }
+
+  private async adminView(ctx: RequestContext, c: Checkout): Promise<AdminCheckoutDto> {
+    const countries = await this.shipping.countries(ctx);
+    const names: CountryNames = new Map(countries.map((x) => [x.code, translate(x.name, ctx)]));
+    const { lines, totals } = await this.linesAndTotals(ctx, c);
+    const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
+    return {
+      token: c.id,
+      email: c.email,
+      currency_code: totals.currency,
+      status: c.status,
+      is_completed: c.status === 'Completed',
+      note: c.note,
+      customer_name: await this.customerName(ctx, c, billing),
+      line_items: lines,
+      totals: adminTotals(totals),
+      shipping_address: mapAdminAddress(c.shippingAddress, names),
+      billing_address: mapAdminAddress(billing, names),
+      created_at: c.createdAt.toISOString(),
+      updated_at: c.updatedAt ? c.updatedAt.toISOString() : null,
+    };
+  }
+
+  /** Open: priced now; completed: the order's, as charged. */
+  private async linesAndTotals(ctx: RequestContext, c: Checkout, state?: CheckoutState): Promise<{ lines: CheckoutLineDto[]; totals: CheckoutTotalsDto }> {
+    if (c.status === 'Completed' && c.orderId) {
+      const order = await repoOf(ctx, this.dataSource, Order).findOne({ where: { id: c.orderId, tenantId: ctx.tenantId } });
+      if (order) {
+        const lines = await repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
+        return { lines: mapOrderLinesAsCheckoutLines(lines), totals: mapOrderTotals(order) };
+      }
+    }
+    const s = state ?? (await this.states.state(ctx, c));
+    return { lines: mapLiveLines(ctx, s.lines, s.totals), totals: mapLiveTotals(s.totals) };
+  }
+
+  private async customerName(ctx: RequestContext, c: Checkout, billing: AddressData | null): Promise<string | null> {
+    const fromAddress = [billing?.first_name, billing?.last_name].filter((x) => x && x.trim()).join(' ');
+    if (fromAddress) return fromAddress;
+    if (!c.customerId) return null;
+    const rows: Array<{ first_name: string | null; last_name: string | null }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT a.first_name, a.last_name FROM customers c JOIN customer_addresses a ON a.id = c.default_address_id AND a.tenant_id = c.tenant_id
+       WHERE c.id = $1 AND c.tenant_id = $2`,
+      [c.customerId, ctx.tenantId],
+    );
+    const name = [rows[0]?.first_name, rows[0]?.last_name].filter((x) => x && x.trim()).join(' ');
+    return name || null;
+  }
+}
+
+/** The stored form of a checkout address (known members only, blanks as null); null clears it. */
+export function toAddressData(dto: CheckoutAddressDto | null): AddressData | null {
+  if (dto === null) return null;
+  const out: AddressData = {};
+  for (const f of ADDRESS_FIELDS) {
+    const v = dto[f];
+    out[f] = typeof v === 'string' && v.trim() ? v.trim() : null;
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+import type { TenantSettings } from '../tenancy/entities/tenant.entity.js';
+
+export interface Compliance {
+  terms: { required: boolean; terms_url: string | null; privacy_url: string | null };
+  age_verification: { required: boolean; min_age: number };
+}
+
+/**
+ * SPEC "compliance", recomputed at every read and again at completion; consent is never stored.
+ * Terms come from the shop settings. An age check is required when a line's alcohol_volume is above
+ * `applies_to_alcohol_volume_over` and the delivery country's minimum age (`min_age_by_country`, else `min_age`)
+ * is above 0; min_age is 0 when no check is required.
+ */
+export function complianceOf(settings: TenantSettings, alcoholVolumes: Array<string | number | null>, shippingCountry: string | null): Compliance {
+  const av = settings.age_verification ?? { min_age: 0, min_age_by_country: {}, applies_to_alcohol_volume_over: 0 };
+  const threshold = Number(av.applies_to_alcohol_volume_over ?? 0);
+  const alcoholic = alcoholVolumes.some((v) => v !== null && v !== undefined && Number(v) > threshold);
+  const byCountry = av.min_age_by_country ?? {};
+  const minAge = shippingCountry && byCountry[shippingCountry] !== undefined ? Number(byCountry[shippingCountry]) : Number(av.min_age ?? 0);
+  const required = alcoholic && minAge > 0;
+  const terms = settings.terms ?? { required: false, terms_url: null, privacy_url: null };
+  return {
+    terms: { required: !!terms.required, terms_url: terms.terms_url ?? null, privacy_url: terms.privacy_url ?? null },
+    age_verification: { required, min_age: required ? minAge : 0 },
+  };
+}

@@ -1,0 +1,182 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsEmail, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+
+const TEXT = 200;
+
+/** SPEC "Checkout address" (request and response). */
+export class CheckoutAddressDto {
+  /** Always null on a checkout address. */
+  @IsOptional() @IsUUID()
+  id?: string | null;
+  @IsOptional() @IsString() @MaxLength(TEXT) first_name?: string | null;
+  @IsOptional() @IsString() @MaxLength(TEXT) last_name?: string | null;
+  @IsOptional() @IsString() @MaxLength(TEXT) company?: string | null;
+  @IsOptional() @IsString() @MaxLength(TEXT) department?: string | null;
+  @IsOptional() @IsString() @MaxLength(TEXT) vat_number?: string | null;
+  @IsOptional() @IsString() @MaxLength(TEXT) street?: string | null;
+  @IsOptional() @IsString() @MaxLength(50) house_number?: string | null;
+  @IsOptional() @IsString() @MaxLength(50) po_box?: string | null;
+  @IsOptional() @IsString() @MaxLength(50) zip_code?: string | null;
+  @IsOptional() @IsString() @MaxLength(TEXT) location?: string | null;
+  @IsOptional() @IsEmail() @MaxLength(254) email?: string | null;
+  @IsOptional() @IsString() @MaxLength(50) phone_number?: string | null;
+  @IsOptional() @IsString() @MaxLength(50) mobile_number?: string | null;
+  /** ISO 3166-1 alpha-2; must be one of `available_countries`. */
+  @IsOptional() @IsString() @Matches(/^[A-Za-z]{2}$/, { message: 'country_code must be an ISO 3166-1 alpha-2 code' })
+  country_code?: string | null;
+  /** Read only: the country's name in the active language. */
+  @IsOptional() @IsString() @MaxLength(TEXT) country_name?: string | null;
+}
+
+/** PUT /checkouts/{token}; every member optional. */
+export class UpdateCheckoutDto {
+  @IsOptional() @ValidateNested() @Type(() => CheckoutAddressDto)
+  shipping_address?: CheckoutAddressDto | null;
+  @IsOptional() @ValidateNested() @Type(() => CheckoutAddressDto)
+  billing_address?: CheckoutAddressDto | null;
+  @IsOptional() @IsBoolean()
+  billing_same_as_shipping?: boolean;
+  /** Must be offered for the shipping country (`shipping_options`). */
+  @ValidateIf((_, v) => v !== undefined && v !== null) @IsUUID()
+  shipping_method_id?: string | null;
+  @ValidateIf((_, v) => v !== undefined && v !== null) @IsUUID()
+  payment_type_id?: string | null;
+  @IsOptional() @IsString() @MaxLength(5000)
+  comments?: string | null;
+}
+
+/** POST /checkouts/{token}/complete. Consent is never stored: send it on every call. */
+export class CompleteCheckoutDto {
+  @IsUUID()
+  payment_type_id: string;
+  @IsOptional() @IsString() @MaxLength(5000)
+  comments?: string | null;
+  /** Required for every payment type except prepayment and invoice; the buyer returns here with order_id and hash. */
+  @IsOptional() @IsString() @MaxLength(2000)
+  return_url?: string | null;
+  @IsOptional() @IsBoolean()
+  accepted_terms?: boolean;
+  @IsOptional() @IsBoolean()
+  age_confirmed?: boolean;
+}
+
+export class CheckoutLineDto {
+  id: string;
+  /** The variant id; null when the variant no longer exists. */
+  article_id: string | null;
+  title: string | null;
+  sku: string | null;
+  quantity: number;
+  /** Net unit price. */
+  unit_price: number;
+  unit_price_with_tax: number;
+  /** Net line total. */
+  line_total: number;
+  line_total_with_tax: number;
+  image_url: string | null;
+}
+
+export class TaxLineDto {
+  name: string;
+  rate: number;
+  amount: number;
+}
+
+export class CheckoutTotalsDto {
+  /** subtotal_before_discount - discount. */
+  subtotal: number;
+  /** The lines in the shop's price basis (gross when price_includes_tax). */
+  subtotal_before_discount: number;
+  tax_amount: number;
+  shipping_amount: number;
+  shipping_tax_rate: number;
+  shipping_method_name: string | null;
+  discount: number;
+  coupon_text: string | null;
+  /** subtotal + shipping_amount (+ tax_amount when prices exclude tax). */
+  total: number;
+  currency: string;
+  price_includes_tax: boolean;
+  @ApiProperty({ type: () => [TaxLineDto] })
+  tax_lines: TaxLineDto[];
+}
+
+export class ShippingOptionDto {
+  id: string;
+  name: string | null;
+  /** The price for this checkout (0 when over the free threshold), as a decimal string. */
+  price: string;
+  /** ISO date (YYYY-MM-DD); null when the method names no delivery time. */
+  expected_delivery_date: string | null;
+}
+
+export class PaymentTypeOptionDto {
+  id: string;
+  name: string | null;
+  image_url: string | null;
+}
+
+export class CountryOptionDto {
+  code: string;
+  name: string | null;
+}
+
+export class TermsComplianceDto {
+  required: boolean;
+  terms_url: string | null;
+  privacy_url: string | null;
+}
+
+export class AgeComplianceDto {
+  required: boolean;
+  /** 0 when no check is required. */
+  min_age: number;
+}
+
+export class ComplianceDto {
+  @ApiProperty({ type: () => TermsComplianceDto })
+  terms: TermsComplianceDto;
+  @ApiProperty({ type: () => AgeComplianceDto })
+  age_verification: AgeComplianceDto;
+}
+
+/** SPEC "Storefront checkout". */
+export class StorefrontCheckoutDto {
+  /** The opaque token addressing the checkout. */
+  id: string;
+  currency: string | null;
+  is_completed: boolean;
+  guest_checkout_enabled: boolean;
+  comments: string | null;
+  @ApiProperty({ type: () => [CheckoutLineDto] })
+  line_items: CheckoutLineDto[];
+  @ApiProperty({ type: () => CheckoutTotalsDto })
+  totals: CheckoutTotalsDto;
+  @ApiProperty({ type: () => [ShippingOptionDto] })
+  shipping_options: ShippingOptionDto[];
+  selected_shipping_method_id: string | null;
+  @ApiProperty({ type: () => [PaymentTypeOptionDto] })
+  payment_types: PaymentTypeOptionDto[];
+  selected_payment_type_id: string | null;
+  @ApiProperty({ type: () => CheckoutAddressDto })
+  shipping_address: CheckoutAddressDto;
+  @ApiProperty({ type: () => CheckoutAddressDto })
+  billing_address: CheckoutAddressDto;
+  billing_same_as_shipping: boolean;
+  @ApiProperty({ type: () => [CountryOptionDto] })
+  available_countries: CountryOptionDto[];
+  @ApiProperty({ type: () => ComplianceDto })
+  compliance: ComplianceDto;
+}
+
+/** SPEC "Complete result" (under the `checkout` key). */
+export class CompleteResultDto {
+  success: boolean;
+  /** Set when the payment type needs a provider redirect. */
+  payment_url: string | null;
+  order_id: string;
+  order_number: string;
+  /** Keep with order_id: the guest receipt read needs both. */
+  hash: string;
+}

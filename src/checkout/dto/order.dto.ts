@@ -1,0 +1,71 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
+import { CheckoutAddressDto, TaxLineDto } from './checkout.dto.js';
+
+/** SPEC "Order line": prices as charged. */
+export class OrderLineDto {
+  id: string;
+  variant_id: string | null;
+  product_id: string | null;
+  title: string | null;
+  sku: string | null;
+  description: string | null;
+  quantity: number;
+  /** Net unit price as charged. */
+  unit_price: number;
+  /** Gross unit price as charged. */
+  unit_price_with_tax: number;
+  /** Follows the order's price_includes_tax basis. */
+  line_total: number;
+}
+
+/** SPEC "Placed order (receipt)", plus tax_amount, tax_lines and payment_status. */
+export class OrderReceiptDto {
+  id: string;
+  number: string | null;
+  /** `Open`, `Shipped`, ... (treat unknown values as unrecognised). */
+  status: string | null;
+  date: string;
+  currency: string;
+  price_includes_tax: boolean;
+  @ApiProperty({ type: () => [OrderLineDto] })
+  line_items: OrderLineDto[];
+  /** Before the order-level discount. */
+  subtotal: number;
+  discount: number;
+  discount_code: string | null;
+  shipping_amount: number;
+  shipping_method_name: string | null;
+  tax_amount: number;
+  @ApiProperty({ type: () => [TaxLineDto] })
+  tax_lines: TaxLineDto[];
+  total: number;
+  comments: string | null;
+  /** The payment type's name, e.g. `Invoice`. */
+  payment_type: string | null;
+  /** `pending`, `paid` or `cancelled`. */
+  payment_status: string;
+  tracking_url: string | null;
+  @ApiProperty({ type: () => CheckoutAddressDto })
+  shipping_address: CheckoutAddressDto;
+  @ApiProperty({ type: () => CheckoutAddressDto })
+  billing_address: CheckoutAddressDto;
+}
+
+/** SPEC "Order summary" (customer tier). */
+export class OrderSummaryDto {
+  id: string;
+  number: string | null;
+  status: string | null;
+  date: string;
+  /** Gross, in the order's own currency. */
+  total: number;
+  /** Number of lines. */
+  line_items: number;
+}
+
+/** POST /admin/orders/{id}/fulfillment: marks the order shipped. */
+export class FulfillOrderDto {
+  @IsString() @MaxLength(2000)
+  tracking_url: string;
+}

@@ -1,0 +1,120 @@
+import { Column, Entity } from 'typeorm';
+import { TenantEntity } from '../../common/db/base.entity.js';
+
+/** A stored checkout address (the checkout address shape of SPEC without id and country_name). */
+export interface AddressData {
+  first_name?: string | null;
+  last_name?: string | null;
+  company?: string | null;
+  department?: string | null;
+  vat_number?: string | null;
+  street?: string | null;
+  house_number?: string | null;
+  po_box?: string | null;
+  zip_code?: string | null;
+  location?: string | null;
+  email?: string | null;
+  phone_number?: string | null;
+  mobile_number?: string | null;
+  country_code?: string | null;
+  /** Kept on an order's addresses (the receipt never changes). */
+  country_name?: string | null;
+}
+
+export type CheckoutStatus = 'Checkout' | 'Completed';
+
+/** A checkout: its own lines (priced at every read until completion), addresses and choices. `id` is the token. */
+@Entity('checkouts')
+export class Checkout extends TenantEntity {
+  @Column({ type: 'text', nullable: true }) visitorId: string | null;
+  @Column({ type: 'uuid', nullable: true }) customerId: string | null;
+  @Column({ type: 'uuid' }) currencyId: string;
+  @Column({ type: 'text' }) language: string;
+  @Column({ type: 'text' }) status: CheckoutStatus;
+  @Column({ type: 'text', nullable: true }) email: string | null;
+  @Column({ type: 'text', nullable: true }) note: string | null;
+  @Column({ type: 'text', nullable: true }) comments: string | null;
+  @Column({ type: 'jsonb', nullable: true }) shippingAddress: AddressData | null;
+  @Column({ type: 'jsonb', nullable: true }) billingAddress: AddressData | null;
+  @Column({ type: 'boolean' }) billingSameAsShipping: boolean;
+  @Column({ type: 'uuid', nullable: true }) shippingMethodId: string | null;
+  @Column({ type: 'uuid', nullable: true }) paymentTypeId: string | null;
+  @Column({ type: 'text', nullable: true }) discountCode: string | null;
+  @Column({ type: 'uuid', nullable: true }) orderId: string | null;
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) completedAt: Date | null;
+}
+
+@Entity('checkout_lines')
+export class CheckoutLine extends TenantEntity {
+  @Column({ type: 'uuid' }) checkoutId: string;
+  @Column({ type: 'uuid', nullable: true }) variantId: string | null;
+  @Column({ type: 'uuid', nullable: true }) productId: string | null;
+  @Column({ type: 'numeric', precision: 14, scale: 3 }) quantity: string;
+  @Column({ type: 'int' }) position: number;
+}
+
+export interface TaxLineData {
+  name: string;
+  rate: number;
+  /** Decimal in the order's currency. */
+  amount: number;
+}
+
+/** A placed order: every amount as charged, in its own currency; never re-priced. */
+@Entity('orders')
+export class Order extends TenantEntity {
+  @Column({ type: 'uuid', nullable: true }) checkoutId: string | null;
+  @Column({ type: 'uuid', nullable: true }) customerId: string | null;
+  @Column({ type: 'bigint' }) number: string;
+  @Column({ type: 'text' }) hash: string;
+  @Column({ type: 'text' }) status: string;
+  @Column({ type: 'text' }) paymentStatus: string;
+  @Column({ type: 'uuid', nullable: true }) paymentTypeId: string | null;
+  @Column({ type: 'text', nullable: true }) paymentTypeName: string | null;
+  @Column({ type: 'text', nullable: true }) paymentKind: string | null;
+  @Column({ type: 'text', nullable: true }) paymentProvider: string | null;
+  @Column({ type: 'text', nullable: true }) paymentReference: string | null;
+  @Column({ type: 'text', nullable: true }) returnUrl: string | null;
+  @Column({ type: 'text' }) currencyCode: string;
+  @Column({ type: 'smallint' }) currencyPrecision: number;
+  @Column({ type: 'boolean' }) priceIncludesTax: boolean;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) subtotal: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) discount: string;
+  @Column({ type: 'text', nullable: true }) discountCode: string | null;
+  @Column({ type: 'text', nullable: true }) couponText: string | null;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) shippingAmount: string;
+  @Column({ type: 'numeric', precision: 6, scale: 3 }) shippingTaxRate: string;
+  @Column({ type: 'text', nullable: true }) shippingMethodName: string | null;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) taxAmount: string;
+  @Column({ type: 'jsonb' }) taxLines: TaxLineData[];
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) total: string;
+  @Column({ type: 'text', nullable: true }) email: string | null;
+  @Column({ type: 'text', nullable: true }) comments: string | null;
+  @Column({ type: 'text' }) language: string;
+  @Column({ type: 'jsonb', nullable: true }) shippingAddress: AddressData | null;
+  @Column({ type: 'jsonb', nullable: true }) billingAddress: AddressData | null;
+  @Column({ type: 'text', nullable: true }) trackingUrl: string | null;
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) shippedAt: Date | null;
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) paidAt: Date | null;
+  @Column({ type: 'timestamptz', precision: 3 }) placedAt: Date;
+}
+
+@Entity('order_lines')
+export class OrderLine extends TenantEntity {
+  @Column({ type: 'uuid' }) orderId: string;
+  @Column({ type: 'int' }) position: number;
+  @Column({ type: 'uuid', nullable: true }) variantId: string | null;
+  @Column({ type: 'uuid', nullable: true }) productId: string | null;
+  @Column({ type: 'text', nullable: true }) title: string | null;
+  @Column({ type: 'text', nullable: true }) sku: string | null;
+  @Column({ type: 'text', nullable: true }) description: string | null;
+  @Column({ type: 'text', nullable: true }) imageUrl: string | null;
+  @Column({ type: 'numeric', precision: 14, scale: 3 }) quantity: string;
+  @Column({ type: 'numeric', precision: 6, scale: 3 }) taxRate: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) unitPrice: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) unitPriceWithTax: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotal: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotalWithTax: string;
+}
+
+export const checkoutEntities = [Checkout, CheckoutLine, Order, OrderLine];

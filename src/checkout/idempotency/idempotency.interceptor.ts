@@ -1,0 +1,164 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import { catchError, concatMap, from, Observable, of, throwError } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { AUTH_KEY, AuthOptions } from '../../common/auth/auth.decorator.js';
+import { contextOf, RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/http/app-error.js';
+import { Page } from '../../common/paging/page.js';
+
+export const IDEMPOTENT_KEY = 'idempotency:enabled';
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const MAX_KEY_LENGTH = 255;
+/** How long a key is kept. */
+export const KEY_TTL = '24 hours';
+/** An `in_progress` claim older than this is taken as abandoned (a crashed process) and may be taken over. */
+const STALE_CLAIM = '2 minutes';
+/** How long a retry waits for the first request before answering 409 `idempotency_key_in_progress`. */
+const WAIT_MS = 15_000;
+const POLL_MS = 25;
+
+/** Marks a POST route as honouring `Idempotency-Key` (every admin POST does without it). */
+export const Idempotent = () => SetMetadata(IDEMPOTENT_KEY, true);
+
+type Stored = { type: 'result'; value: unknown } | { type: 'error'; status: number; message: string; code?: string };
+
+/**
+ * `Idempotency-Key` (up to 255 characters) on every admin POST and on POST routes marked `@Idempotent()`; kept 24 h
+ * per tenant and caller (the admin token; the shopper, else the visitor, on the storefront).
+ *
+ * The first request claims the key (a committed `in_progress` row) and runs; its answer (result, or a 4xx error) is
+ * stored. A retry with the same key and the same request (method, path and query, body) gets that answer again
+ * without the work being redone; with a different request it is 422 `idempotency_key_reused`; while the first still
+ * runs, the retry waits for it (up to 15 s, then 409 `idempotency_key_in_progress`). A 5xx or unexpected failure
+ * releases the key, so the retry runs again.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> | Promise<Observable<unknown>> {
+    if (context.getType() !== 'http') return next.handle();
+    const req = context.switchToHttp().getRequest<Request>();
+    if (req.method !== 'POST') return next.handle();
+    const targets = [context.getHandler(), context.getClass()];
+    const auth = this.reflector.getAllAndOverride<AuthOptions | undefined>(AUTH_KEY, targets);
+    const marked = this.reflector.getAllAndOverride<boolean | undefined>(IDEMPOTENT_KEY, targets);
+    if (!auth || (!marked && auth.tier !== 'admin')) return next.handle();
+    const raw = req.headers[IDEMPOTENCY_HEADER];
+    if (raw === undefined) return next.handle();
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (!key || key.length > MAX_KEY_LENGTH) throw AppError.unprocessable(`the Idempotency-Key header must be 1 to ${MAX_KEY_LENGTH} characters`);
+    return this.run(contextOf(req), key, requestHash(req), next);
+  }
+
+  private async run(ctx: RequestContext, key: string, hash: string, next: CallHandler): Promise<Observable<unknown>> {
+    const id = { tenant: ctx.tenantId, caller: callerOf(ctx), key };
+    const stored = await this.claimOrWait(id, hash);
+    if (stored) return replay(stored);
+    return next.handle().pipe(
+      concatMap((result) => from(this.finish(id, { type: 'result', value: snapshot(result) })).pipe(concatMap(() => of(result)))),
+      catchError((err: unknown) => {
+        const answer = err instanceof AppError && err.status < 500 ? ({ type: 'error', status: err.status, message: err.message, code: err.code } as Stored) : null;
+        return from(answer ? this.finish(id, answer) : this.release(id)).pipe(concatMap(() => throwError(() => err)));
+      }),
+    );
+  }
+
+  /** Null when this request now owns the key; the stored answer when an earlier one finished. */
+  private async claimOrWait(id: KeyId, hash: string): Promise<Stored | null> {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const claimed: unknown[] = await this.dataSource.query(
+        `INSERT INTO idempotency_keys (tenant_id, caller, key, request_hash, state) VALUES ($1, $2, $3, $4, 'in_progress')
+         ON CONFLICT (tenant_id, caller, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, state = 'in_progress', response = NULL, created_at = now(), updated_at = now()
+           WHERE idempotency_keys.created_at < now() - interval '${KEY_TTL}'
+              OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.updated_at < now() - interval '${STALE_CLAIM}')
+         RETURNING 1`,
+        [id.tenant, id.caller, id.key, hash],
+      );
+      if (claimed.length > 0) {
+        if (Math.random() < 0.01) void this.sweep();
+        return null;
+      }
+      const [row]: Array<{ request_hash: string; state: string; response: Stored | null }> = await this.dataSource.query(
+        `SELECT request_hash, state, response FROM idempotency_keys WHERE tenant_id = $1 AND caller = $2 AND key = $3`,
+        [id.tenant, id.caller, id.key],
+      );
+      if (!row) continue; // released by a failed first attempt: claim again
+      if (row.request_hash !== hash) throw AppError.unprocessable('this Idempotency-Key was used with a different request', 'idempotency_key_reused');
+      if (row.state === 'done' && row.response) return row.response;
+      if (Date.now() > deadline) throw AppError.conflict('a request with this Idempotency-Key is still in progress', 'idempotency_key_in_progress');
+      await sleep(POLL_MS);
+    }
+  }
+
+  private async finish(id: KeyId, answer: Stored): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE idempotency_keys SET state = 'done', response = $4::jsonb, updated_at = now() WHERE tenant_id = $1 AND caller = $2 AND key = $3`,
+      [id.tenant, id.caller, id.key, JSON.stringify(answer)],
+    );
+  }
+
+  private async release(id: KeyId): Promise<void> {
+    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE tenant_id = $1 AND caller = $2 AND key = $3 AND state = 'in_progress'`, [id.tenant, id.caller, id.key]);
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.dataSource.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${KEY_TTL}'`);
+    } catch (err) {
+      this.logger.warn(`idempotency key sweep failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+interface KeyId {
+  tenant: string;
+  caller: string;
+  key: string;
+}
+
+/** Keys are per caller: the admin token; on the storefront the shopper, else the visitor, else the token. */
+export function callerOf(ctx: RequestContext): string {
+  const a = ctx.actor;
+  if (a.type === 'staff') return `token:${a.tokenId}`;
+  if (a.type === 'customer') return `customer:${a.customerId}`;
+  if (ctx.visitorId) return `visitor:${ctx.visitorId}`;
+  if (a.type === 'storefront_token') return `token:${a.tokenId}`;
+  return 'anonymous';
+}
+
+function requestHash(req: Request): string {
+  return createHash('sha256').update(`${req.method} ${req.originalUrl}\n${stableJson(req.body)}`).digest('hex');
+}
+
+/** JSON with object keys sorted, so the same body in another member order is the same request. */
+export function stableJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : stableJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+}
+
+function snapshot(result: unknown): unknown {
+  if (result === undefined || result instanceof Page) return null;
+  return JSON.parse(JSON.stringify(result)) as unknown;
+}
+
+function replay(stored: Stored): Observable<unknown> {
+  if (stored.type === 'error') return throwError(() => new AppError(stored.status, stored.message, stored.code));
+  return of(stored.value === null ? undefined : stored.value);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,268 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { translate } from '../common/i18n.js';
+import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
+import { CartService } from '../cart/cart.service.js';
+import { StockService } from '../catalogue/stock.service.js';
+import { DomainEvents } from '../events/domain-events.service.js';
+import { TenancyService } from '../tenancy/tenancy.service.js';
+import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
+import { guestCheckoutDisabled } from './checkout.service.js';
+import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
+import { AddressData, Checkout } from './entities/checkout.entities.js';
+import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
+import { ShippingService } from './shipping.service.js';
+
+interface Movement {
+  variantId: string;
+  locationId: string;
+  delta: number;
+  onHand: number;
+}
+
+/**
+ * POST /checkouts/{token}/complete (SPEC, CONTRACT 5): everything in ONE transaction, taking its locks in one order
+ * (checkout row, variant rows sorted by id, discount code row, the shop's order counter last) so concurrent
+ * placements never deadlock and the counter (which serializes a shop's placements) is held only briefly:
+ *
+ * 1. the checkout row FOR UPDATE: a second complete of the same checkout waits, then sees it completed (409);
+ * 2. payment type, return_url, consent gates, shipping choice, coupon validity, priced under the transaction;
+ * 3. stock: tracked variants locked, on-hand re-read from the ledger, 422 `insufficient_stock` unless backorder,
+ *    then decremented through the ledger (`StockService.recordMovement`) — never below zero without backorder;
+ * 4. a single-use coupon redeemed by `UPDATE ... WHERE NOT is_used` (the loser gets `discount_code_already_used`);
+ * 5. the payment provider initiated (payment_url for redirect kinds);
+ * 6. the order numbered from the per-shop counter row (gapless: a rolled-back placement frees its number), written
+ *    with its lines as charged; the checkout marked completed, the cart emptied, the events recorded.
+ */
+@Injectable()
+export class OrderPlacementService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tenancy: TenancyService,
+    private readonly states: CheckoutStateService,
+    private readonly shipping: ShippingService,
+    private readonly stock: StockService,
+    private readonly cart: CartService,
+    private readonly providers: PaymentProviders,
+    private readonly events: DomainEvents,
+  ) {}
+
+  complete(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string): Promise<CompleteResultDto> {
+    return inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
+      if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
+      const config = await this.tenancy.config(tx.tenantId);
+      if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
+
+      const paymentType = await this.shipping.paymentType(tx, dto.payment_type_id);
+      if (!paymentType) throw AppError.unprocessable('payment_type_id names no payment type of this shop');
+      const provider = this.providers.forKind(paymentType.kind);
+      if (!provider) throw AppError.unprocessable(`no payment provider serves payment type kind "${paymentType.kind}"`, 'payment_type_unavailable');
+      const offline = (OFFLINE_KINDS as readonly string[]).includes(paymentType.kind.toLowerCase());
+      const returnUrl = dto.return_url?.trim() || null;
+      if (!offline && !returnUrl) throw AppError.unprocessable('return_url is required for this payment type', 'return_url_required');
+      if (returnUrl && !isHttpUrl(returnUrl)) throw AppError.unprocessable('return_url must be an absolute http(s) URL');
+      if (dto.comments !== undefined) c.comments = dto.comments;
+
+      const state = await this.states.state(tx, c);
+      if (state.lines.length === 0) throw AppError.unprocessable('the checkout has no line that can still be bought', 'checkout_empty');
+      if (state.compliance.terms.required && dto.accepted_terms !== true) throw AppError.unprocessable('the terms must be accepted (accepted_terms: true)', 'terms_acceptance_required');
+      if (state.compliance.age_verification.required && dto.age_confirmed !== true) {
+        throw AppError.unprocessable(`the buyer must confirm being at least ${state.compliance.age_verification.min_age} (age_confirmed: true)`, 'age_verification_required');
+      }
+      if (state.offered.length > 0 && !state.selectedMethod) throw AppError.unprocessable('choose a shipping method (shipping_method_id) first', 'shipping_method_required');
+      if (state.totals.couponRefusal) throw AppError.unprocessable(state.totals.couponRefusalMessage ?? 'the discount code no longer applies', state.totals.couponRefusal);
+
+      const orderId = randomUUID();
+      const movements = await this.decrementStock(tx, state, orderId);
+      const redeemed = state.totals.couponCode ? await this.redeem(tx, state.totals.couponCode) : null;
+
+      const hash = randomBytes(24).toString('base64url');
+      const t = state.totals;
+      const precision = state.currency.precision;
+      const payment = await provider.initiate(tx, {
+        orderId,
+        hash,
+        amount: t.total,
+        currency: state.currency.code,
+        precision,
+        paymentType: { id: paymentType.id, key: paymentType.key, kind: paymentType.kind },
+        returnUrl,
+        baseUrl,
+      });
+
+      // the counter row is locked from here to commit: every placement of this shop waits here, so it comes last
+      const [counter] = await m.query(
+        `INSERT INTO order_counters (tenant_id, last_number) VALUES ($1, 1)
+         ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
+        [tx.tenantId],
+      );
+      const number = String(counter.last_number);
+      const dec = (minor: number) => minorToDecimalString(minor, precision);
+      const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
+      const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
+      const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
+      const customerId = tx.actor.type === 'customer' ? tx.actor.customerId : c.customerId;
+      const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
+      const taxLines = t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, precision) }));
+      await m.query(
+        `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
+           payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
+           shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address)
+         VALUES ($1, $2, $3, $4, $5, $6, 'Open', 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb)`,
+        [
+          orderId, tx.tenantId, c.id, customerId, number, hash, paymentType.id, translate(paymentType.name, tx), paymentType.kind,
+          provider.name, payment.reference, returnUrl, state.currency.code, precision, t.priceIncludesTax, dec(t.subtotalBeforeDiscount), dec(t.discount), t.couponCode, t.couponText,
+          dec(t.shippingAmount), t.shippingTaxRate, t.shippingMethodName, dec(t.taxAmount), JSON.stringify(taxLines), dec(t.total), email, c.comments, tx.language,
+          JSON.stringify(withName(c.shippingAddress)), JSON.stringify(withName(billing)),
+        ],
+      );
+      const rows = state.lines;
+      await m.query(
+        `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)
+         SELECT $1, $2, l.position, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, l.quantity, l.tax_rate, l.unit_price, l.unit_price_with_tax, l.line_total, l.line_total_with_tax
+         FROM unnest($3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[])
+           AS l(position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)`,
+        [
+          tx.tenantId, orderId,
+          t.lines.map((_, i) => i), t.lines.map((l) => l.variantId), t.lines.map((l) => l.productId),
+          rows.map((r) => translate(r.title, tx)), rows.map((r) => r.sku), rows.map((r) => translate(r.variant_title, tx)), rows.map((r) => r.image_src),
+          t.lines.map((l) => l.quantity.toFixed(3)), t.lines.map((l) => String(l.taxRate)),
+          t.lines.map((l) => dec(l.unitNet)), t.lines.map((l) => dec(l.unitGross)), t.lines.map((l) => dec(l.lineNet)), t.lines.map((l) => dec(l.lineGross)),
+        ],
+      );
+      await m.query(
+        `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
+        [c.id, tx.tenantId, orderId, paymentType.id, c.comments],
+      );
+      await this.emptyOwnersCart(tx, c);
+      if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
+
+      const orderPayload = { id: orderId, number, customer_id: customerId, email, total: fromMinor(t.total, precision), currency: state.currency.code, payment_type: translate(paymentType.name, tx), checkout_token: c.id };
+      await this.events.emit(tx, 'order.placed', { order: orderPayload });
+      await this.events.emit(tx, 'checkout.completed', { checkout: { token: c.id, order_id: orderId, order_number: number } });
+      if (redeemed) await this.events.emit(tx, 'discount_code.redeemed', { discount_code: redeemed, order_id: orderId });
+      for (const mv of movements) {
+        await this.events.emit(tx, 'inventory_level.updated', { inventory_level: { inventory_item_id: mv.variantId, location_id: mv.locationId, available: mv.onHand } });
+      }
+      return { success: true, payment_url: payment.paymentUrl, order_id: orderId, order_number: number, hash };
+    });
+  }
+
+  /**
+   * Locks the tracked variants (sorted by id), re-reads their on-hand and writes one negative movement per location
+   * drawn from (fullest location first). Without backorder a shortfall is 422 `insufficient_stock`; with backorder the
+   * remainder is drawn from the fullest (else the shop's first) location, going below zero.
+   */
+  private async decrementStock(tx: RequestContext, state: CheckoutState, orderId: string): Promise<Movement[]> {
+    const m = managerOf(tx, this.dataSource);
+    const need = new Map<string, number>();
+    for (const r of state.lines) if (r.track_inventory) need.set(r.variant_id, (need.get(r.variant_id) ?? 0) + toMinor(r.quantity, 3));
+    if (need.size === 0) return [];
+    const ids = [...need.keys()].sort();
+    const locked: Array<{ id: string; sku: string | null; allow_backorder: boolean; track_inventory: boolean }> = await m.query(
+      `SELECT id, sku, allow_backorder, track_inventory FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [tx.tenantId, ids],
+    );
+    const levels: Array<{ variant_id: string; location_id: string; on_hand: string }> = await m.query(
+      `SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[])
+       GROUP BY variant_id, location_id ORDER BY sum(delta) DESC, location_id`,
+      [tx.tenantId, ids],
+    );
+    const plan: Array<{ variantId: string; locationId: string; milli: number }> = [];
+    let fallbackLocation: string | null | undefined;
+    for (const v of locked) {
+      if (!v.track_inventory) continue;
+      const wanted = need.get(v.id)!;
+      const mine = levels.filter((l) => l.variant_id === v.id).map((l) => ({ locationId: l.location_id, milli: toMinor(l.on_hand, 3) }));
+      const onHand = mine.reduce((a, l) => a + l.milli, 0);
+      if (onHand < wanted && !v.allow_backorder) {
+        throw AppError.unprocessable(`not enough stock of ${v.sku ?? v.id}: ${Math.max(0, onHand) / 1000} left, ${wanted / 1000} wanted`, 'insufficient_stock');
+      }
+      let left = wanted;
+      for (const l of mine) {
+        if (left <= 0) break;
+        const take = Math.min(left, Math.max(0, l.milli));
+        if (take > 0) {
+          plan.push({ variantId: v.id, locationId: l.locationId, milli: take });
+          left -= take;
+        }
+      }
+      if (left > 0) {
+        // backorder: the remainder goes below zero at the fullest location, else at the shop's first location
+        let loc: string | null = mine[0]?.locationId ?? null;
+        if (!loc) {
+          if (fallbackLocation === undefined) {
+            const [first] = await m.query(`SELECT id FROM stock_locations WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1`, [tx.tenantId]);
+            fallbackLocation = first?.id ?? null;
+          }
+          loc = fallbackLocation ?? null;
+        }
+        if (loc) {
+          const same = plan.find((p) => p.variantId === v.id && p.locationId === loc);
+          if (same) same.milli += left;
+          else plan.push({ variantId: v.id, locationId: loc, milli: left });
+        }
+      }
+    }
+    const out: Movement[] = [];
+    for (const p of plan) {
+      const onHand = await this.stock.recordMovement(tx, p.variantId, p.locationId, -p.milli / 1000, `order ${orderId}`);
+      out.push({ variantId: p.variantId, locationId: p.locationId, delta: -p.milli / 1000, onHand });
+    }
+    return out;
+  }
+
+  /** Redeems the coupon: single-use codes only while unused (a conditional UPDATE: exactly one concurrent winner). */
+  private async redeem(tx: RequestContext, code: string): Promise<{ id: string; code: string } | null> {
+    const rows: Array<{ id: string; code: string }> = await managerOf(tx, this.dataSource).query(
+      `UPDATE discount_codes SET is_used = CASE WHEN is_infinite THEN is_used ELSE true END, using_date = now(), updated_at = now()
+       WHERE tenant_id = $1 AND code = $2 AND (is_infinite OR NOT is_used) RETURNING id, code`,
+      [tx.tenantId, code],
+    );
+    const hit = rows[0];
+    if (!hit) throw AppError.unprocessable(`discount code ${code} has already been used`, 'discount_code_already_used');
+    return hit;
+  }
+
+  /** The cart the checkout was made from belongs to its owner (the visitor or shopper who created it). */
+  private async emptyOwnersCart(tx: RequestContext, c: Checkout): Promise<void> {
+    if (!c.customerId && !c.visitorId) return;
+    const owner = Object.assign(Object.create(RequestContext.prototype) as RequestContext, tx);
+    owner.actor = c.customerId ? { type: 'customer', customerId: c.customerId, tokenId: 'checkout' } : { type: 'anonymous' };
+    owner.visitorId = c.visitorId;
+    await this.cart.empty(owner);
+  }
+
+  /** CONTRACT 7: a signed-in shopper's delivery address is saved unless an identical one exists. */
+  private async saveAddress(tx: RequestContext, customerId: string, a: AddressData): Promise<void> {
+    const m = managerOf(tx, this.dataSource);
+    const [country] = a.country_code ? await m.query(`SELECT id FROM countries WHERE tenant_id = $1 AND code = $2`, [tx.tenantId, a.country_code]) : [];
+    const values = [a.first_name ?? null, a.last_name ?? null, a.company ?? null, a.department ?? null, a.street ?? null, a.house_number ?? null, a.zip_code ?? null, a.location ?? null, country?.id ?? null, a.phone_number ?? null, a.mobile_number ?? null, a.email ?? null];
+    if (values.every((v) => v === null)) return;
+    await m.query(
+      `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, company, department, street, house_number, zip_code, location, country_id, phone_number, mobile_number, email)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::uuid, $12, $13, $14
+       WHERE NOT EXISTS (SELECT 1 FROM customer_addresses x WHERE x.tenant_id = $1 AND x.customer_id = $2
+         AND x.first_name IS NOT DISTINCT FROM $3 AND x.last_name IS NOT DISTINCT FROM $4 AND x.company IS NOT DISTINCT FROM $5
+         AND x.department IS NOT DISTINCT FROM $6 AND x.street IS NOT DISTINCT FROM $7 AND x.house_number IS NOT DISTINCT FROM $8
+         AND x.zip_code IS NOT DISTINCT FROM $9 AND x.location IS NOT DISTINCT FROM $10 AND x.country_id IS NOT DISTINCT FROM $11::uuid
+         AND x.phone_number IS NOT DISTINCT FROM $12 AND x.mobile_number IS NOT DISTINCT FROM $13 AND x.email IS NOT DISTINCT FROM $14)`,
+      [tx.tenantId, customerId, ...values],
+    );
+  }
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

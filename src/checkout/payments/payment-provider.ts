@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import type { RequestContext } from '../../common/context/request-context.js';
+
+/** What a provider gets when an order is placed (inside the placing transaction, before the order is numbered). */
+export interface PaymentRequest {
+  orderId: string;
+  hash: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  precision: number;
+  paymentType: { id: string; key: string; kind: string };
+  /** Where the buyer returns; null for offline kinds. */
+  returnUrl: string | null;
+  /** Scheme and host the request came in on (for URLs back into this service). */
+  baseUrl: string;
+}
+
+export interface PaymentInitiation {
+  /** Where to send the buyer (null: no redirect). */
+  paymentUrl: string | null;
+  /** The provider's reference (session id, ...), stored on the order. */
+  reference: string | null;
+}
+
+/**
+ * One interface for every payment provider. A provider serves payment types by `kind` (the import's
+ * `payment_types[].kind`); a module adds one with `PaymentProviders.register(provider)` in its onModuleInit.
+ * A provider reports the outcome later by calling `OrdersService.recordPayment(ctx, orderId, 'paid' | 'cancelled')`
+ * (the built-in test provider does so from its test page).
+ */
+export interface PaymentProvider {
+  /** Stable name, stored on the order. */
+  readonly name: string;
+  /** Payment type kinds it serves. */
+  readonly kinds: readonly string[];
+  /** True when the buyer must be redirected (return_url then required). */
+  readonly redirects: boolean;
+  initiate(ctx: RequestContext, request: PaymentRequest): Promise<PaymentInitiation>;
+}
+
+/** Kinds that never need a return_url (SPEC: required for every payment method except prepayment and invoice). */
+export const OFFLINE_KINDS = ['prepayment', 'invoice'] as const;
+
+@Injectable()
+export class PaymentProviders {
+  private readonly byKind = new Map<string, PaymentProvider>();
+
+  /** The built-in providers; a module replaces one by registering another for the same kind. */
+  constructor() {
+    this.register(new OfflinePaymentProvider());
+    this.register(new TestPaymentProvider());
+  }
+
+  /** Adds (or replaces) the provider of its kinds. */
+  register(provider: PaymentProvider): void {
+    for (const kind of provider.kinds) this.byKind.set(kind.toLowerCase(), provider);
+  }
+
+  forKind(kind: string): PaymentProvider | null {
+    return this.byKind.get(kind.toLowerCase()) ?? null;
+  }
+}
+
+/** Prepayment and invoice: nothing to redirect to; the order waits for the money (payment_status `pending`). */
+export class OfflinePaymentProvider implements PaymentProvider {
+  readonly name = 'offline';
+  readonly kinds = OFFLINE_KINDS;
+  readonly redirects = false;
+  async initiate(): Promise<PaymentInitiation> {
+    return { paymentUrl: null, reference: null };
+  }
+}
+
+/**
+ * The built-in test provider for `redirect` payment types: its payment page lives in this service
+ * (`GET /storefront/payments/test/{order_id}?hash=`), with pay and cancel buttons that record the outcome and send
+ * the buyer to return_url with order_id and hash. Replace it by registering a real provider for `redirect`.
+ */
+export class TestPaymentProvider implements PaymentProvider {
+  readonly name = 'test';
+  readonly kinds = ['redirect'];
+  readonly redirects = true;
+  async initiate(_ctx: RequestContext, r: PaymentRequest): Promise<PaymentInitiation> {
+    return { paymentUrl: `${r.baseUrl}/storefront/payments/test/${r.orderId}?hash=${encodeURIComponent(r.hash)}`, reference: `test_${r.orderId}` };
+  }
+}

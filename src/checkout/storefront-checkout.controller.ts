@@ -1,0 +1,75 @@
+import { Body, Controller, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Auth } from '../common/auth/auth.decorator.js';
+import { Ctx, RequestContext } from '../common/context/request-context.js';
+import { Envelope } from '../common/http/envelope.js';
+import { UuidParam } from '../common/http/uuid-param.js';
+import { CheckoutService } from './checkout.service.js';
+import { CompleteCheckoutDto, CompleteResultDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
+import { OrderReceiptDto } from './dto/order.dto.js';
+import { Idempotent } from './idempotency/idempotency.interceptor.js';
+import { OrderPlacementService } from './order-placement.service.js';
+import { OrdersService } from './orders.service.js';
+
+const IDEMPOTENCY_DOC = { name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' };
+
+/** SPEC "Storefront: checkouts". Clients branch on the endpoint: complete answers a different shape under `checkout`. */
+@ApiTags('storefront: checkouts')
+@Controller('checkouts')
+@Auth({ tier: 'storefront', scope: 'storefront/checkout' })
+export class StorefrontCheckoutController {
+  constructor(
+    private readonly checkouts: CheckoutService,
+    private readonly placement: OrderPlacementService,
+  ) {}
+
+  /** A checkout from the visitor's cart; 422 when the cart is empty. */
+  @Post()
+  @HttpCode(200)
+  @Idempotent()
+  @ApiHeader(IDEMPOTENCY_DOC)
+  @Envelope('checkout', StorefrontCheckoutDto)
+  create(@Ctx() ctx: RequestContext): Promise<StorefrontCheckoutDto> {
+    return this.checkouts.create(ctx);
+  }
+
+  /** The checkout priced now; a completed one shows its order, as charged. */
+  @Get(':token')
+  @Envelope('checkout', StorefrontCheckoutDto)
+  get(@Ctx() ctx: RequestContext, @UuidParam('token') token: string): Promise<StorefrontCheckoutDto> {
+    return this.checkouts.get(ctx, token);
+  }
+
+  @Put(':token')
+  @Envelope('checkout', StorefrontCheckoutDto)
+  update(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: UpdateCheckoutDto): Promise<StorefrontCheckoutDto> {
+    return this.checkouts.update(ctx, token, dto);
+  }
+
+  /** Places the order in one transaction; 409 once completed; 422 with a `code` for consent, stock and coupon. */
+  @Post(':token/complete')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiHeader(IDEMPOTENCY_DOC)
+  @Envelope('checkout', CompleteResultDto)
+  complete(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: CompleteCheckoutDto, @Req() req: Request): Promise<CompleteResultDto> {
+    return this.placement.complete(ctx, token, dto, `${req.protocol}://${req.get('host')}`);
+  }
+}
+
+/** CONTRACT 4: the guest order read by id and hash. */
+@ApiTags('storefront: orders')
+@Controller('orders')
+@Auth({ tier: 'storefront', scope: 'storefront/checkout' })
+export class StorefrontOrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  /** The receipt; a wrong or missing hash is 404. */
+  @Get(':id')
+  @ApiQuery({ name: 'hash', required: true })
+  @Envelope('order', OrderReceiptDto)
+  get(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Query('hash') hash: unknown): Promise<OrderReceiptDto> {
+    return this.orders.guestRead(ctx, id, hash);
+  }
+}
