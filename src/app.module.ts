@@ -3,7 +3,10 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module.js';
 import { ApiGuard } from './common/auth/api.guard.js';
-import { MemoryRateLimitStore, RateLimitGuard, RateLimitStore } from './common/auth/rate-limit.js';
+import { RateLimitGuard } from './common/auth/rate-limit.js';
+import { ClusterModule } from './common/cluster/cluster.module.js';
+import { rateLimitStoreProvider } from './common/cluster/redis-rate-limit.store.js';
+import { initializeDataSource, replicaUrls, withReplicas } from './database/replication.js';
 import { CommonModule } from './common/common.module.js';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor.js';
 import { ErrorEnvelopeFilter } from './common/http/error-envelope.filter.js';
@@ -44,13 +47,17 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(options.config),
-        TypeOrmModule.forRoot(dataSourceOptions(options.databaseUrl, options)),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => withReplicas(dataSourceOptions(options.databaseUrl, options), replicaUrls(options.config.DATABASE_REPLICA_URLS)),
+          dataSourceFactory: async (o) => initializeDataSource(o!),
+        }),
         CommonModule,
+        ClusterModule,
         ...FEATURE_MODULES,
         ...(options.imports ?? []),
       ],
       providers: [
-        { provide: RateLimitStore, useClass: MemoryRateLimitStore },
+        rateLimitStoreProvider,
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: ApiGuard },
         { provide: APP_PIPE, useClass: ApiValidationPipe },

@@ -81,6 +81,22 @@ export class AppConfig {
   /** Directory of the filesystem theme asset store; empty means `<DATA_DIR>/theme-assets`. */
   @IsString()
   THEME_ASSET_DIR = '';
+
+  /** Streaming replicas for storefront catalogue reads: comma-separated postgres:// URLs; empty = primary only. */
+  @IsString()
+  DATABASE_REPLICA_URLS = '';
+
+  /** A replica further behind the primary than this (ms) is skipped until it catches up. */
+  @Transform(toInt) @IsInt() @Min(0)
+  REPLICA_MAX_LAG_MS = 5_000;
+
+  /** How often each replica's health and lag are measured (ms). */
+  @Transform(toInt) @IsInt() @Min(100)
+  REPLICA_CHECK_MS = 2_000;
+
+  /** redis://host:port/db shared by every instance for the rate-limit buckets; empty = in-process buckets. */
+  @IsString()
+  REDIS_URL = '';
 }
 
 export class ConfigError extends Error {}

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { Currency } from './entities/currency.entity.js';
@@ -22,6 +23,8 @@ export interface CurrencyInfoWithState extends CurrencyInfo {
 export type TenantCreatedHook = (ctx: RequestContext, tenant: Tenant) => Promise<void>;
 
 const CACHE_MS = 5_000;
+/** Cache-bus topic: a shop's settings, languages or currencies changed (or a shop was created). */
+export const TENANCY_CACHE_TOPIC = 'tenancy';
 
 /** Shops, their settings, languages and currencies; the per-tenant configuration every request needs. */
 @Injectable()
@@ -30,7 +33,13 @@ export class TenancyService {
   private readonly createdHooks: TenantCreatedHook[] = [];
   private soleTenant: { at: number; id: string | null } | null = null;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() private readonly bus?: CacheBus,
+  ) {
+    // every instance drops its copy when any instance changes a shop (issue 10)
+    bus?.subscribe(TENANCY_CACHE_TOPIC, (tenantId) => this.drop(tenantId));
+  }
 
   /** Other modules add what a new shop needs (its default theme, say) inside the creating transaction. */
   onTenantCreated(hook: TenantCreatedHook): void {
@@ -49,6 +58,7 @@ export class TenancyService {
       const ctx = RequestContext.forTenant(tenant.id).withManager(manager);
       for (const hook of this.createdHooks) await hook(ctx, tenant);
       this.soleTenant = null;
+      await this.bus?.publish(TENANCY_CACHE_TOPIC, tenant.id, manager);
       return tenant;
     });
   }
@@ -85,9 +95,17 @@ export class TenancyService {
     return config;
   }
 
-  /** Drops the cached configuration after a change (settings, currencies). */
+  /** Drops the cached configuration after a committed change (settings, currencies), on every instance. */
   invalidate(tenantId: string): void {
-    this.cache.delete(tenantId);
+    this.drop(tenantId);
+    this.bus?.publishSoon(TENANCY_CACHE_TOPIC, tenantId);
+  }
+
+  /** This instance's copy only (the cache bus calls it on every instance; null = every shop). */
+  private drop(tenantId: string | null): void {
+    if (tenantId === null) this.cache.clear();
+    else this.cache.delete(tenantId);
+    this.soleTenant = null;
   }
 
   async publishedCurrencies(ctx: RequestContext): Promise<Currency[]> {
@@ -98,7 +116,9 @@ export class TenancyService {
     const tenant = await manager.findOneOrFail(Tenant, { where: { id: tenantId } });
     tenant.settings = { ...tenant.settings, ...patch };
     await manager.save(tenant);
-    this.invalidate(tenantId);
+    this.drop(tenantId);
+    // delivered to the other instances when the caller's transaction commits
+    if (this.bus) await this.bus.publish(TENANCY_CACHE_TOPIC, tenantId, manager);
   }
 
   private async loadConfig(tenantId: string): Promise<TenantConfig> {
