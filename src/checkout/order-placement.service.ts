@@ -16,6 +16,7 @@ import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
+import { returning } from './sql.js';
 
 interface Movement {
   variantId: string;
@@ -220,7 +221,8 @@ export class OrderPlacementService {
 
   /** Redeems the coupon: single-use codes only while unused (a conditional UPDATE: exactly one concurrent winner). */
   private async redeem(tx: RequestContext, code: string): Promise<{ id: string; code: string } | null> {
-    const rows: Array<{ id: string; code: string }> = await managerOf(tx, this.dataSource).query(
+    const rows = await returning<{ id: string; code: string }>(
+      managerOf(tx, this.dataSource),
       `UPDATE discount_codes SET is_used = CASE WHEN is_infinite THEN is_used ELSE true END, using_date = now(), updated_at = now()
        WHERE tenant_id = $1 AND code = $2 AND (is_infinite OR NOT is_used) RETURNING id, code`,
       [tx.tenantId, code],

@@ -8,6 +8,7 @@ import { translate } from '../common/i18n.js';
 import { DomainEvents } from '../events/domain-events.service.js';
 import { CountryNames, mapOrderSummary, mapReceipt } from './checkout-mappers.js';
 import { OrderReceiptDto, OrderSummaryDto } from './dto/order.dto.js';
+import { returning } from './sql.js';
 import { Order, OrderLine } from './entities/checkout.entities.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,7 +70,8 @@ export class OrdersService {
     const url = trackingUrl.trim();
     if (!isHttpUrl(url)) throw AppError.unprocessable('tracking_url must be an absolute http(s) URL');
     const order = await inTransaction(ctx, this.dataSource, async (tx) => {
-      const rows: Array<{ id: string; number: string }> = await managerOf(tx, this.dataSource).query(
+      const rows = await returning<{ id: string; number: string }>(
+        managerOf(tx, this.dataSource),
         `UPDATE orders SET tracking_url = $3, status = CASE WHEN status = 'Open' THEN 'Shipped' ELSE status END, shipped_at = coalesce(shipped_at, now()), updated_at = now()
          WHERE id = $1 AND tenant_id = $2 AND status <> 'Cancelled' RETURNING id, number`,
         [id, tx.tenantId, url],
@@ -91,10 +93,10 @@ export class OrdersService {
   async recordPayment(ctx: RequestContext, id: string, outcome: PaymentOutcome): Promise<Order> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
-      const rows: Array<{ id: string }> =
+      const rows =
         outcome === 'paid'
-          ? await m.query(`UPDATE orders SET payment_status = 'paid', paid_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND payment_status IN ('pending', 'cancelled') RETURNING id`, [id, tx.tenantId])
-          : await m.query(`UPDATE orders SET payment_status = 'cancelled', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND payment_status = 'pending' RETURNING id`, [id, tx.tenantId]);
+          ? await returning<{ id: string }>(m, `UPDATE orders SET payment_status = 'paid', paid_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND payment_status IN ('pending', 'cancelled') RETURNING id`, [id, tx.tenantId])
+          : await returning<{ id: string }>(m, `UPDATE orders SET payment_status = 'cancelled', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND payment_status = 'pending' RETURNING id`, [id, tx.tenantId]);
       const order = await this.findOrder(tx, id);
       if (!order) throw AppError.notFound('order');
       if (rows.length > 0 && outcome === 'paid') {
