@@ -137,10 +137,10 @@ export class Params {
 }
 
 /** The gross price of `vs` in the active currency, rounded to its precision (same rounding as the money helpers). */
-export function priceExpr(currency: CurrencyInfo, alias = 'vs'): string {
+export function priceExpr(currency: CurrencyInfo, alias = 'vs', column = 'gross'): string {
   const rate = /^\d+(\.\d+)?$/.test(currency.rate) ? currency.rate : '1';
   const precision = Math.max(0, Math.min(4, Math.trunc(currency.precision)));
-  return Number(rate) === 1 ? `round(${alias}.gross, ${precision})` : `round(${alias}.gross * ${rate}::numeric, ${precision})`;
+  return Number(rate) === 1 ? `round(${alias}.${column}, ${precision})` : `round(${alias}.${column} * ${rate}::numeric, ${precision})`;
 }
 
 /**
@@ -197,6 +197,58 @@ export class CatalogueWhere {
   }
 }
 
+/** Dimensions whose values are properties of a variant (CONTRACT 7: they hold on one variant together). */
+export const VARIANT_DIMS: readonly FacetKey[] = ['colors', 'sizes', 'years', 'countries', 'regions', 'custom_fields'];
+
+/**
+ * Whether the filters, leaving out `without` (a dimension, or `price`), constrain variants: a search, a variant
+ * dimension, price bounds, `available` or `on_sale`. When they do not, a product matches exactly when its
+ * `product_search` rollup row does, and its facet ids and min/max gross are those of all its visible variants.
+ */
+export function constrainsVariants(f: CatalogueFilters, without?: FacetKey | 'price'): boolean {
+  if (f.words.length > 0 || f.available || f.onSale) return true;
+  if (without !== 'price' && (f.priceMin !== null || f.priceMax !== null)) return true;
+  return VARIANT_DIMS.some((k) => k !== without && f.dims[k].length > 0);
+}
+
+/**
+ * The WHERE clauses over the rollup `product_search ps` for filters that do not constrain variants: product ids,
+ * the collection, categories (AND, the ancestors are in `facet_ids`) and manufacturers (OR).
+ */
+export class ProductWhere {
+  readonly base: string[] = [];
+  readonly dim = new Map<FacetKey, string>();
+
+  constructor(
+    readonly params: Params,
+    tenantId: string,
+    f: CatalogueFilters,
+    scope: CollectionScope | null,
+  ) {
+    const p = (v: unknown) => params.add(v);
+    const t = p(tenantId);
+    this.base.push(`ps.tenant_id = ${t}`);
+    if (f.ids) this.base.push(`ps.product_id = ANY(${p(f.ids)}::uuid[])`);
+    if (scope) this.base.push(collectionClause(params, t, scope, 'ps'));
+    if (f.dims.categories.length > 0) this.dim.set('categories', `ps.facet_ids @> ${p(f.dims.categories)}::uuid[]`);
+    if (f.dims.manufacturers.length > 0) this.dim.set('manufacturers', `ps.manufacturer_id = ANY(${p(f.dims.manufacturers)}::uuid[])`);
+  }
+
+  sql(without?: FacetKey | 'price'): string {
+    const parts = [...this.base];
+    for (const [k, c] of this.dim) if (k !== without) parts.push(c);
+    return parts.join(' AND ');
+  }
+}
+
+/** A stable text key of the filters (and scope) for the result cache. */
+export function filterKey(f: CatalogueFilters, scope: CollectionScope | null, currency: CurrencyInfo): string {
+  const dims = FACET_KEYS.map((k) => `${k}=${[...f.dims[k]].sort().join(',')}`).join('&');
+  const sc = scope ? `${scope.type}:${scope.id}:${scope.rulesJson ?? ''}` : '';
+  const ids = f.ids ? [...f.ids].sort().join(',') : '-';
+  return [dims, `w=${f.words.join(' ')}`, `p=${f.priceMin ?? ''}..${f.priceMax ?? ''}`, `a=${f.available}`, `s=${f.onSale}`, `ids=${ids}`, `sc=${sc}`, `cur=${currency.rate}/${currency.precision}`].join('|');
+}
+
 /** One search word: a prefix match on the tsvector, or trigram word similarity (typos, partial words). */
 export function textClause(params: Params, word: string): string {
   return `(vs.search_tsv @@ to_tsquery('simple', ${params.add(`${word}:*`)}) OR ${params.add(word)} <% vs.search_text)`;
@@ -246,10 +298,10 @@ export function collectionOrder(sortOrder: string | null, type: 'manual' | 'smar
   }
 }
 
-/** Products of a collection as a condition on `vs.product_id`. */
-export function collectionClause(params: Params, tenantParam: string, scope: CollectionScope): string {
+/** Products of a collection as a condition on `<alias>.product_id` (`vs`: variant_search, `ps`: product_search). */
+export function collectionClause(params: Params, tenantParam: string, scope: CollectionScope, alias = 'vs'): string {
   if (scope.type === 'manual') {
-    return `vs.product_id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = ${tenantParam} AND cp.collection_id = ${params.add(scope.id)}::uuid)`;
+    return `${alias}.product_id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = ${tenantParam} AND cp.collection_id = ${params.add(scope.id)}::uuid)`;
   }
   let rules;
   try {
@@ -265,7 +317,7 @@ export function collectionClause(params: Params, tenantParam: string, scope: Col
       const num = Number.isFinite(n) ? `${params.add(n)}::numeric` : 'NULL';
       const cond = c.op === 'lt' ? `r.gross < ${num}` : c.op === 'gt' ? `r.gross > ${num}` : c.op === 'contains' ? 'false' : `r.gross = ${num}`;
       const sub = `SELECT r.product_id FROM variant_search r WHERE r.tenant_id = ${t} AND ${cond}`;
-      return c.op === 'neq' ? `vs.product_id NOT IN (${sub})` : `vs.product_id IN (${sub})`;
+      return c.op === 'neq' ? `${alias}.product_id NOT IN (${sub})` : `${alias}.product_id IN (${sub})`;
     }
     const v = params.add(String(c.value));
     const like = `'%' || lower(unaccent(${v})) || '%'`;
@@ -318,7 +370,7 @@ export function collectionClause(params: Params, tenantParam: string, scope: Col
         cond = 'false';
     }
     const sub = `SELECT r.product_id FROM variant_search r WHERE r.tenant_id = ${t} AND ${cond}`;
-    return c.op === 'neq' ? `vs.product_id NOT IN (${sub})` : `vs.product_id IN (${sub})`;
+    return c.op === 'neq' ? `${alias}.product_id NOT IN (${sub})` : `${alias}.product_id IN (${sub})`;
   });
   return `(${parts.join(rules.mode === 'all' ? ' AND ' : ' OR ')})`;
 }

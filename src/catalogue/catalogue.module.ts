@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module.js';
 import { CollectionsService } from '../collections/collections.service.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
+import { CatalogueCache } from './catalogue-cache.service.js';
 import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { FactsheetService } from './factsheet.service.js';
 import { CatalogueImportService } from './import/catalogue-import.service.js';
@@ -14,7 +15,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 @Module({
   imports: [CollectionsModule],
   controllers: [AdminCatalogueController, StorefrontCatalogueController, FactsheetController],
-  providers: [CatalogueImportService, SearchIndexService, StockService, FacetNameSnapshot, StorefrontCatalogueService, FactsheetService],
+  providers: [CatalogueCache, CatalogueImportService, SearchIndexService, StockService, FacetNameSnapshot, StorefrontCatalogueService, FactsheetService],
   exports: [CatalogueImportService, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot],
 })
 export class CatalogueModule implements OnModuleInit {

@@ -2,16 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
+import { ROLLUP_INSERT_SQL } from '../database/migrations/1764000008000-catalogue-speed.js';
+import { CatalogueCache } from './catalogue-cache.service.js';
 
 /**
  * Maintains `variant_search`: one row per visible variant (published and active, of a published product) with
  * everything the storefront filters, orders and counts on, so a list or facet query reads one table:
  * facet ids as columns, categories expanded with their ancestors, gross price (default currency), availability
- * from the stock ledger, and unaccented lower-case text with a tsvector for search.
+ * from the stock ledger, and unaccented lower-case text with a tsvector for search. With it `product_search`, the
+ * per-product rollup (facet ids of every visible variant in one array, min/max gross, flags) that product-level
+ * lists and facet counts read. Every change retires the tenant's cached facet results (`CatalogueCache`).
  */
 @Injectable()
 export class SearchIndexService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cache: CatalogueCache,
+  ) {}
 
   /** Rebuilds the rows of the given products (every product of the tenant when `productIds` is null). */
   async refresh(ctx: RequestContext, productIds: string[] | null, defaultLanguage: string): Promise<void> {
@@ -43,6 +50,18 @@ export class SearchIndexService {
        WHERE v.tenant_id = $1 AND p.published AND v.published AND v.active ${scope}`,
       params,
     );
+    await this.refreshRollup(ctx, productIds);
+    this.cache.invalidate(ctx.tenantId);
+  }
+
+  /** Rebuilds the `product_search` rows of the given products (every product of the tenant when null) from `variant_search`. */
+  private async refreshRollup(ctx: RequestContext, productIds: string[] | null): Promise<void> {
+    const m = managerOf(ctx, this.dataSource);
+    const params: unknown[] = [ctx.tenantId];
+    if (productIds) params.push(productIds);
+    const scope = productIds ? 'AND vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])' : 'AND vs.tenant_id = $1';
+    await m.query(`DELETE FROM product_search WHERE tenant_id = $1 ${productIds ? 'AND product_id = ANY($2::uuid[])' : ''}`, params);
+    await m.query(ROLLUP_INSERT_SQL.replace(/__SCOPE__/g, scope), params);
   }
 
   /** Re-reads availability of variants from the stock ledger (after a stock movement). */
@@ -54,5 +73,19 @@ export class SearchIndexService {
        FROM variants v WHERE v.id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1 AND vs.variant_id = ANY($2::uuid[])`,
       [ctx.tenantId, variantIds],
     );
+    await managerOf(ctx, this.dataSource).query(
+      `UPDATE product_search ps SET available = x.available
+       FROM (SELECT vs.product_id, bool_or(vs.available) AS available FROM variant_search vs
+             WHERE vs.tenant_id = $1 AND vs.product_id IN (SELECT v.product_id FROM variant_search v WHERE v.tenant_id = $1 AND v.variant_id = ANY($2::uuid[]))
+             GROUP BY vs.product_id) x
+       WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available`,
+      [ctx.tenantId, variantIds],
+    );
+    this.cache.invalidate(ctx.tenantId);
+  }
+
+  /** Retires the tenant's cached catalogue results (after a change was committed). */
+  invalidate(tenantId: string): void {
+    this.cache.invalidate(tenantId);
   }
 }

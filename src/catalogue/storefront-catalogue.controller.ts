@@ -7,6 +7,7 @@ import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { FactsheetService } from './factsheet.service.js';
+import { spliceJson } from './preserialized-json.js';
 import { FacetDto, PriceRangeDto, ProductDetailDto, ProductListDto, StorefrontCatalogueService, StorefrontCollectionDto, VariantDto } from './storefront-catalogue.service.js';
 
 /** Storefront products and collections (SPEC "Storefront: products and collections", CONTRACT 7). */
@@ -19,13 +20,15 @@ export class StorefrontCatalogueController {
   /** Filtered, ordered, cursored products with `price_range`, and `facets` with include=facets. */
   @Get('products')
   @Envelope('products')
-  list(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<Page<ProductListDto>> {
+  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
+    spliceJson(res);
     return this.catalogue.listProducts(ctx, req, 'storefront.products', null);
   }
 
   /** Facets and price range of the filtered catalogue. */
   @Get('products/facets')
-  facets(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+  facets(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+    spliceJson(res);
     return this.catalogue.facetsOnly(ctx, req, null);
   }
 
@@ -54,12 +57,14 @@ export class StorefrontCatalogueController {
 
   @Get('collections/:id/products')
   @Envelope('products')
-  collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string): Promise<Page<ProductListDto>> {
+  collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
+    spliceJson(res);
     return this.catalogue.collectionProducts(ctx, req, id, false);
   }
 
   @Get('collections/:id/facets')
-  collectionFacets(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+  collectionFacets(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+    spliceJson(res);
     return this.catalogue.collectionFacets(ctx, req, id);
   }
 }

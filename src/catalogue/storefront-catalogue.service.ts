@@ -11,7 +11,9 @@ import { translate } from '../common/i18n.js';
 import { convertMinor, fromMinor, toMinor } from '../common/money.js';
 import { Page } from '../common/paging/page.js';
 import { keysetCondition, Pager, SortValue } from '../common/paging/pager.service.js';
-import { CatalogueFilters, CatalogueWhere, textClause, collectionClause, CollectionScope, collectionOrder, FACET_KEYS, FacetKey, OrderSpec, Params, parseFilters, priceExpr, sortKeys } from './catalogue-query.js';
+import { CatalogueFilters, CatalogueWhere, collectionClause, CollectionScope, collectionOrder, constrainsVariants, FACET_KEYS, FacetKey, filterKey, OrderSpec, Params, parseFilters, priceExpr, ProductWhere, sortKeys, textClause } from './catalogue-query.js';
+import { CatalogueCache } from './catalogue-cache.service.js';
+import { preserialize } from './preserialized-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { StockService } from './stock.service.js';
 
@@ -153,6 +155,7 @@ interface VariantRow {
   quantity_max: string | null;
   quantity_increment: string;
   option_ids: string[];
+  on_hand?: string;
 }
 
 interface ProductRow {
@@ -167,6 +170,15 @@ interface ProductRow {
   rating_count: number;
   flag_name: Translations | null;
   flag_color: string | null;
+  image?: string | null;
+  variants_count?: number;
+}
+
+/** Facet counts of one filter set: per set (`all`, or a filtered dimension) the (id, count) pairs, and the price range. */
+interface FacetCounts {
+  sets: Map<string, Array<[string, number]>>;
+  min: number | null;
+  max: number | null;
 }
 
 const BLANK_IMAGE: ImageDto = { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
@@ -179,11 +191,17 @@ export class StorefrontCatalogueService {
     private readonly pager: Pager,
     private readonly snapshot: FacetNameSnapshot,
     private readonly stock: StockService,
+    private readonly cache: CatalogueCache,
   ) {}
 
   // ---------------------------------------------------------------- lists
 
-  /** GET /products (and collection products): one page, `price_range`, and `facets` when asked for. */
+  /**
+   * GET /products (and collection products): one page, `price_range`, and `facets` when asked for.
+   * Filters that do not constrain variants (categories, vendor, collection, ids) read the per-product rollup
+   * `product_search` in the order of one of its indexes; any variant-level filter reads `variant_search`, where
+   * every clause is about one variant row (CONTRACT 7), grouped by product.
+   */
   async listProducts(ctx: RequestContext, req: Request, listId: string, scope: CollectionScope | null, options: { facets: boolean; defaultOrder?: OrderSpec } = { facets: true }): Promise<Page<ProductListDto>> {
     const f = await this.withTextMatches(ctx, parseFilters(req, scope ? 'collection' : 'products'));
     const page = this.pager.request(req, listId);
@@ -191,106 +209,180 @@ export class StorefrontCatalogueService {
     const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : options.defaultOrder ?? 'created desc');
     const keys = sortKeys(order === 'manual' && scope?.type !== 'manual' ? 'created desc' : order);
     const params = new Params();
-    const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
-    const extra: string[] = [];
-    if (order === 'relevance') extra.push(`round(max(${where.relevance()})::numeric, 6) AS rel`);
-    if (order === 'manual' && scope?.type === 'manual') extra.push(`min((SELECT cp.position FROM collection_products cp WHERE cp.collection_id = ${params.add(scope.id)}::uuid AND cp.product_id = vs.product_id)) AS pos`);
+    const manual = order === 'manual' && scope?.type === 'manual';
+    let inner: string;
+    if (!constrainsVariants(f)) {
+      const where = new ProductWhere(params, ctx.tenantId, f, scope);
+      const pos = manual ? `, (SELECT min(cp.position) FROM collection_products cp WHERE cp.collection_id = ${params.add(scope!.id)}::uuid AND cp.product_id = ps.product_id) AS pos` : '';
+      inner = `SELECT ps.product_id AS id, ${priceExpr(ctx.activeCurrency, 'ps', 'min_gross')} AS price, ps.created_at AS created, ps.title_sort AS title, ps.rating AS rating${pos}
+        FROM product_search ps WHERE ${where.sql()}`;
+    } else {
+      const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
+      const extra: string[] = [];
+      if (order === 'relevance') extra.push(`round(max(${where.relevance()})::numeric, 6) AS rel`);
+      if (manual) extra.push(`min((SELECT cp.position FROM collection_products cp WHERE cp.collection_id = ${params.add(scope!.id)}::uuid AND cp.product_id = vs.product_id)) AS pos`);
+      inner = `SELECT vs.product_id AS id, min(${where.price_}) AS price, max(vs.product_created_at) AS created, max(vs.title_sort) AS title, max(vs.rating) AS rating
+          ${extra.map((e) => `, ${e}`).join('')}
+        FROM variant_search vs WHERE ${where.sql()} GROUP BY vs.product_id`;
+    }
     let keyset = '';
     if (page.after) {
       if (page.after.length !== keys.length) throw AppError.unprocessable('page_info does not match this list');
-      const k = keysetCondition(keys, page.after);
-      keyset = `WHERE ${k.sql.replace(/:ks(\d+)/g, (_, i: string) => params.add(k.params[`ks${i}`]))}`;
+      if (keys.every((k) => k.dir === keys[0].dir) && page.after.every((v) => v !== null)) {
+        // one direction: a row comparison, which the order's index serves as a start position
+        keyset = `WHERE (${keys.map((k) => k.expr).join(', ')}) ${keys[0].dir === 'ASC' ? '>' : '<'} (${page.after.map((v) => params.add(v)).join(', ')})`;
+      } else {
+        const k = keysetCondition(keys, page.after);
+        keyset = `WHERE ${k.sql.replace(/:ks(\d+)/g, (_, i: string) => params.add(k.params[`ks${i}`]))}`;
+      }
     }
-    const sql = `WITH g AS (
-        SELECT vs.product_id AS id, min(${where.price_}) AS price, max(vs.product_created_at) AS created, max(vs.title_sort) AS title, max(vs.rating) AS rating
-          ${extra.map((e) => `, ${e}`).join('')}
-        FROM variant_search vs WHERE ${where.sql()} GROUP BY vs.product_id)
-      SELECT * FROM g ${keyset} ORDER BY ${keys.map((k) => `${k.expr} ${k.dir}`).join(', ')} LIMIT ${page.limit + 1}`;
+    const sql = `SELECT * FROM (${inner}) g ${keyset} ORDER BY ${keys.map((k) => `${k.expr} ${k.dir}`).join(', ')} LIMIT ${page.limit + 1}`;
     const m = managerOf(ctx, this.dataSource);
     const rows: Array<{ id: string; price: string; created: Date; title: string; rating: string; rel?: string; pos?: number }> = await m.query(sql, params.values);
     const paged = this.pager.page(rows, page, (r) => keys.map((k) => positionValue(r, k.expr.slice(2))));
-    const products = await this.hydrateList(ctx, paged.items.map((r) => r.id), f, scope);
+    const [products, extras] = await Promise.all([
+      this.hydrateList(ctx, paged.items.map((r) => r.id), f, scope),
+      options.facets && f.includeFacets ? this.facets(ctx, f, scope) : this.priceRange(ctx, f, scope).then((priceRange) => ({ facets: undefined, priceRange })),
+    ]);
     const result = new Page(products, paged.limit, paged.nextPageInfo);
-    const snap = await this.snapshot.get(ctx.tenantId);
-    if (options.facets && f.includeFacets) {
-      const { facets, priceRange } = await this.facets(ctx, f, scope, snap);
-      return result.with({ facets, price_range: priceRange });
-    }
-    return result.with({ price_range: await this.priceRange(ctx, f, scope) });
+    if (extras.facets) return result.with({ facets: extras.facets, price_range: extras.priceRange });
+    return result.with({ price_range: extras.priceRange });
   }
 
   /** GET /products/facets and /collections/{id}/facets. */
   async facetsOnly(ctx: RequestContext, req: Request, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     const f = await this.withTextMatches(ctx, parseFilters(req, 'facets'));
     if (!scope && f.collectionId) scope = await this.scopeOf(ctx, f.collectionId, false);
-    const { facets, priceRange } = await this.facets(ctx, f, scope, await this.snapshot.get(ctx.tenantId));
+    const { facets, priceRange } = await this.facets(ctx, f, scope);
     return { facets, price_range: priceRange };
   }
 
-  /** Resolves the search words to the matching variant ids once, so the list, facet and range queries reuse them. */
+  /** Resolves the search words to the matching variant ids once (cached), so the list, facet and range queries reuse them. */
   private async withTextMatches(ctx: RequestContext, f: CatalogueFilters): Promise<CatalogueFilters> {
     if (f.words.length === 0) return f;
-    const params = new Params();
-    const t = params.add(ctx.tenantId);
-    const rows: Array<{ variant_id: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT vs.variant_id FROM variant_search vs WHERE vs.tenant_id = ${t} AND ${f.words.map((w) => textClause(params, w)).join(' AND ')}`,
-      params.values,
-    );
-    return { ...f, textMatches: rows.map((r) => r.variant_id) };
+    const matches = await this.cache.get(ctx.tenantId, `text|${f.words.join(' ')}`, async () => {
+      const params = new Params();
+      const t = params.add(ctx.tenantId);
+      const rows: Array<{ variant_id: string }> = await this.dataSource.query(
+        `SELECT vs.variant_id FROM variant_search vs WHERE vs.tenant_id = ${t} AND ${f.words.map((w) => textClause(params, w)).join(' AND ')}`,
+        params.values,
+      );
+      return rows.map((r) => r.variant_id);
+    });
+    return { ...f, textMatches: matches };
+  }
+
+  /** A scope whose products can change without a catalogue change (a manual collection's picks) is not cached. */
+  private cacheable(scope: CollectionScope | null): boolean {
+    return !scope || scope.type === 'smart';
   }
 
   private async priceRange(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<PriceRangeDto> {
-    const params = new Params();
-    const where = new CatalogueWhere(params, ctx.tenantId, { ...f, priceMin: null, priceMax: null }, ctx.activeCurrency, scope);
-    const [row] = await managerOf(ctx, this.dataSource).query(`SELECT min(${where.price_}) AS min, max(${where.price_}) AS max FROM variant_search vs WHERE ${where.sql('price')}`, params.values);
-    return { min: row?.min === null || row?.min === undefined ? 0 : Number(row.min), max: row?.max === null || row?.max === undefined ? 0 : Number(row.max), currency: ctx.activeCurrency.code };
+    const compute = async () => {
+      const params = new Params();
+      let sql: string;
+      if (!constrainsVariants(f, 'price')) {
+        const where = new ProductWhere(params, ctx.tenantId, f, scope);
+        sql = `SELECT min(${priceExpr(ctx.activeCurrency, 'ps', 'min_gross')}) AS min, max(${priceExpr(ctx.activeCurrency, 'ps', 'max_gross')}) AS max FROM product_search ps WHERE ${where.sql('price')}`;
+      } else {
+        const where = new CatalogueWhere(params, ctx.tenantId, { ...f, priceMin: null, priceMax: null }, ctx.activeCurrency, scope);
+        sql = `SELECT min(${where.price_}) AS min, max(${where.price_}) AS max FROM variant_search vs WHERE ${where.sql('price')}`;
+      }
+      const [row] = await managerOf(ctx, this.dataSource).query(sql, params.values);
+      return { min: row?.min == null ? 0 : Number(row.min), max: row?.max == null ? 0 : Number(row.max) };
+    };
+    const range = this.cacheable(scope) ? await this.cache.get(ctx.tenantId, `range|${filterKey(f, scope, ctx.activeCurrency)}`, compute) : await compute();
+    return { ...range, currency: ctx.activeCurrency.code };
   }
 
   /**
-   * Every dimension's counts in one statement: the dimensions not filtered on share one materialized set of
-   * matching variant rows; each filtered dimension gets its own set with every filter but its own.
+   * Facets and price range. The counts of every dimension come from one statement: one "set" of matching products
+   * for the full filter set and one per dimension already filtered on (every filter but its own); each set unnests
+   * the facet ids of its rows once and counts them grouped by id. A set whose filters do not constrain variants
+   * counts `product_search` rows (one per product); otherwise distinct (product, id) pairs of matching variant rows.
+   * Counts are cached (`CatalogueCache`); names are mapped from the snapshot per language.
    */
-  private async facets(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null, snap: Snapshot): Promise<{ facets: FacetDto[]; priceRange: PriceRangeDto }> {
+  private async facets(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; priceRange: PriceRangeDto }> {
+    const snap = await this.snapshot.get(ctx.tenantId);
+    const key = filterKey(f, scope, ctx.activeCurrency);
+    const compute = async () => this.mapFacets(ctx, await this.facetCounts(ctx, f, scope), snap);
+    const mapped = this.cacheable(scope)
+      ? await this.cache.get(ctx.tenantId, `facets|${key}|${ctx.language}|${snap.at}`, () => this.cache.get(ctx.tenantId, `counts|${key}`, () => this.facetCounts(ctx, f, scope)).then((c) => this.mapFacets(ctx, c, snap)))
+      : await compute();
+    return { facets: mapped.facets, priceRange: { min: mapped.min, max: mapped.max, currency: ctx.activeCurrency.code } };
+  }
+
+  private async facetCounts(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<FacetCounts> {
     const params = new Params();
-    const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
-    const cols = `vs.product_id, vs.manufacturer_id, vs.category_ids, vs.color_id, vs.size_id, vs.year_id, vs.country_id, vs.region_id, vs.option_ids`;
-    const ctes = [`m_all AS MATERIALIZED (SELECT ${cols} FROM variant_search vs WHERE ${where.sql()})`];
-    const source = (k: FacetKey) => (where.dim.has(k) ? `m_${k}` : 'm_all');
-    for (const k of where.dim.keys()) ctes.push(`m_${k} AS MATERIALIZED (SELECT ${cols} FROM variant_search vs WHERE ${where.sql(k)})`);
-    const selects = FACET_KEYS.map((k) => {
-      const src = source(k);
-      if (k === 'categories') return `SELECT '${k}' AS dim, c::text AS id, count(DISTINCT product_id) AS n FROM ${src}, unnest(category_ids) c GROUP BY c`;
-      if (k === 'custom_fields') return `SELECT '${k}' AS dim, o::text AS id, count(DISTINCT product_id) AS n FROM ${src}, unnest(option_ids) o GROUP BY o`;
-      const col = { manufacturers: 'manufacturer_id', colors: 'color_id', sizes: 'size_id', years: 'year_id', countries: 'country_id', regions: 'region_id' }[k];
-      return `SELECT '${k}' AS dim, ${col}::text AS id, count(DISTINCT product_id) AS n FROM ${src} WHERE ${col} IS NOT NULL GROUP BY ${col}`;
-    });
-    const priceSql = `SELECT 'price' AS dim, min(${where.price_})::text AS id, 0::bigint AS n FROM variant_search vs WHERE ${where.sql('price')}
-      UNION ALL SELECT 'price_max', max(${where.price_})::text, 0 FROM variant_search vs WHERE ${where.sql('price')}`;
-    const rows: Array<{ dim: string; id: string | null; n: string }> = await managerOf(ctx, this.dataSource).query(
-      `WITH ${ctes.join(', ')} ${selects.join(' UNION ALL ')} UNION ALL ${priceSql}`,
-      params.values,
+    let pw: ProductWhere | undefined;
+    let vw: CatalogueWhere | undefined;
+    const productWhere = () => (pw ??= new ProductWhere(params, ctx.tenantId, f, scope));
+    const variantWhere = () => (vw ??= new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope));
+    const ids = `vs.category_ids || vs.option_ids || ARRAY[vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id]`;
+    const countSet = (set: string, without?: FacetKey) =>
+      !constrainsVariants(f, without)
+        ? `SELECT '${set}' AS s, x::text AS id, count(*) AS n FROM product_search ps, unnest(ps.facet_ids) x WHERE ${productWhere().sql(without)} GROUP BY x`
+        : `SELECT '${set}' AS s, d.x::text AS id, count(*) AS n FROM (SELECT DISTINCT vs.product_id, x FROM variant_search vs, unnest(${ids}) x WHERE ${variantWhere().sql(without)} AND x IS NOT NULL) d GROUP BY d.x`;
+    const parts = [countSet('all')];
+    for (const k of FACET_KEYS) if (f.dims[k].length > 0) parts.push(countSet(k, k));
+    const cur = ctx.activeCurrency;
+    parts.push(
+      !constrainsVariants(f, 'price')
+        ? `SELECT 'price', min(${priceExpr(cur, 'ps', 'min_gross')})::text, 0::bigint FROM product_search ps WHERE ${productWhere().sql('price')}
+           UNION ALL SELECT 'price_max', max(${priceExpr(cur, 'ps', 'max_gross')})::text, 0::bigint FROM product_search ps WHERE ${productWhere().sql('price')}`
+        : `SELECT 'price', min(r.p)::text, 0::bigint FROM r UNION ALL SELECT 'price_max', max(r.p)::text, 0::bigint FROM r`,
     );
-    const byKey = new Map<string, FacetValueDto[]>();
-    let min: number | null = null;
-    let max: number | null = null;
+    const withRange = constrainsVariants(f, 'price') ? `WITH r AS MATERIALIZED (SELECT ${priceExpr(cur)} AS p FROM variant_search vs WHERE ${variantWhere().sql('price')}) ` : '';
+    const rows: Array<{ s: string; id: string | null; n: string }> = await managerOf(ctx, this.dataSource).query(`${withRange}${parts.join(' UNION ALL ')}`, params.values);
+    const out: FacetCounts = { sets: new Map(), min: null, max: null };
     for (const r of rows) {
-      if (r.dim === 'price') min = r.id === null ? null : Number(r.id);
-      else if (r.dim === 'price_max') max = r.id === null ? null : Number(r.id);
-      else if (r.id && Number(r.n) > 0) {
-        const e = snap.entries.get(r.id);
-        const value: FacetValueDto = { id: r.id, name: e ? nameOf(e.name, ctx) : null, value: r.dim === 'custom_fields' ? (e?.value ?? null) : null, count: Number(r.n) };
-        if (!byKey.has(r.dim)) byKey.set(r.dim, []);
-        byKey.get(r.dim)!.push(value);
+      if (r.s === 'price') out.min = r.id === null ? null : Number(r.id);
+      else if (r.s === 'price_max') out.max = r.id === null ? null : Number(r.id);
+      else if (r.id !== null && Number(r.n) > 0) {
+        if (!out.sets.has(r.s)) out.sets.set(r.s, []);
+        out.sets.get(r.s)!.push([r.id, Number(r.n)]);
       }
+    }
+    return out;
+  }
+
+  /** Facet DTOs in SPEC order: each dimension from its set (its own when filtered on, else `all`), named and ranked by the snapshot. */
+  private async mapFacets(ctx: RequestContext, counts: FacetCounts, snap: Snapshot): Promise<{ facets: FacetDto[]; min: number; max: number }> {
+    const unknown = new Set<string>();
+    for (const list of counts.sets.values()) for (const [id] of list) if (!snap.entries.has(id)) unknown.add(id);
+    const kindOf = new Map<string, string>([...unknown].length ? await this.kindsOf(ctx, [...unknown]) : []);
+    const byKey = new Map<FacetKey, FacetValueDto[]>();
+    for (const k of FACET_KEYS) {
+      const list = counts.sets.get(k) ?? counts.sets.get('all') ?? [];
+      const values: FacetValueDto[] = [];
+      for (const [id, n] of list) {
+        const e = snap.entries.get(id);
+        if ((e ? e.kind : kindOf.get(id)) !== k) continue;
+        values.push({ id, name: e ? nameOf(e.name, ctx) : null, value: k === 'custom_fields' ? (e?.value ?? null) : null, count: n });
+      }
+      if (values.length > 0) byKey.set(k, values);
     }
     const facets: FacetDto[] = [];
     for (const k of FACET_KEYS) {
       const values = byKey.get(k);
-      if (!values || values.length === 0) continue;
-      values.sort((a, b) => (snap.entries.get(a.id)?.rank ?? 1e9) - (snap.entries.get(b.id)?.rank ?? 1e9) || a.id.localeCompare(b.id));
+      if (!values) continue;
+      values.sort((a, b) => (snap.entries.get(a.id)?.rank ?? 1e9) - (snap.entries.get(b.id)?.rank ?? 1e9) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       facets.push({ key: k, values });
     }
-    return { facets, priceRange: { min: min ?? 0, max: max ?? 0, currency: ctx.activeCurrency.code } };
+    // shared by every request of the cache entry: serialized once (see preserialize)
+    return { facets: preserialize(facets), min: counts.min ?? 0, max: counts.max ?? 0 };
+  }
+
+  /** The dimension of ids the snapshot does not hold yet (their names stay null until it does). */
+  private async kindsOf(ctx: RequestContext, ids: string[]): Promise<Array<[string, string]>> {
+    const rows: Array<{ id: string; kind: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT id::text, dimension AS kind FROM facet_values WHERE tenant_id = $1 AND id = ANY($2::uuid[])
+       UNION ALL SELECT id::text, 'manufacturers' FROM manufacturers WHERE tenant_id = $1 AND id = ANY($2::uuid[])
+       UNION ALL SELECT id::text, 'categories' FROM categories WHERE tenant_id = $1 AND id = ANY($2::uuid[])
+       UNION ALL SELECT id::text, 'custom_fields' FROM custom_field_options WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      [ctx.tenantId, ids],
+    );
+    return rows.map((r) => [r.id, r.kind]);
   }
 
   /**
@@ -299,22 +391,16 @@ export class StorefrontCatalogueService {
    */
   async listProjection(ctx: RequestContext, ids: string[]): Promise<ProductListDto[]> {
     if (ids.length === 0) return [];
-    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(`SELECT DISTINCT product_id FROM variant_search WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`, [ctx.tenantId, ids]);
+    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(`SELECT product_id FROM product_search WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`, [ctx.tenantId, ids]);
     const visible = new Set(rows.map((r) => r.product_id));
     const noFilters = { ids: null, collectionId: null, words: [], dims: {}, priceMin: null, priceMax: null, available: false, onSale: false, order: null, includeFacets: false } as unknown as CatalogueFilters;
     return this.hydrateList(ctx, ids.filter((id) => visible.has(id)), noFilters, null);
   }
 
+  /** Products of a page: one statement for the products (flag, first image, visible variant count), one for their variants with on-hand. */
   private async hydrateList(ctx: RequestContext, ids: string[], f: CatalogueFilters, scope: CollectionScope | null): Promise<ProductListDto[]> {
     if (ids.length === 0) return [];
-    const m = managerOf(ctx, this.dataSource);
     const snap = await this.snapshot.get(ctx.tenantId);
-    const products = await this.productRows(ctx, ids);
-    const images: Array<{ product_id: string; src: string | null }> = await m.query(
-      `SELECT DISTINCT ON (product_id) product_id, src FROM product_images WHERE tenant_id = $1 AND product_id = ANY($2::uuid[]) ORDER BY product_id, position`,
-      [ctx.tenantId, ids],
-    );
-    const counts: Array<{ product_id: string; n: string }> = await m.query(`SELECT product_id, count(*) AS n FROM variant_search WHERE tenant_id = $1 AND product_id = ANY($2::uuid[]) GROUP BY product_id`, [ctx.tenantId, ids]);
     // on a text search only the matching variants are listed
     let variantFilter = '';
     const params = new Params();
@@ -323,26 +409,26 @@ export class StorefrontCatalogueService {
       variantFilter = `AND ${where.sql()}`;
     } else params.add(ctx.tenantId);
     const idsParam = params.add(ids);
-    const variants = await this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY(${idsParam}::uuid[]) ${variantFilter}`, params.values);
-    const onHand = await this.stock.onHand(ctx, variants.map((v) => v.id));
+    const [products, variants] = await Promise.all([
+      this.productRows(ctx, ids, true),
+      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY(${idsParam}::uuid[]) ${variantFilter}`, params.values, true),
+    ]);
     const byProduct = groupBy(variants, (v) => v.product_id);
-    const imageOf = new Map(images.map((i) => [i.product_id, i.src]));
-    const countOf = new Map(counts.map((c) => [c.product_id, Number(c.n)]));
     return ids.map((id) => {
       const p = products.get(id)!;
-      const vs = (byProduct.get(id) ?? []).map((v) => this.mapVariant(ctx, snap, v, onHand.get(v.id) ?? 0, false));
+      const vs = (byProduct.get(id) ?? []).map((v) => this.mapVariant(ctx, snap, v, Number(v.on_hand ?? 0), false));
       const prices = vs.map((v) => v.price);
       return {
         id,
         handle: p.handle,
         title: translate(p.title, ctx),
         body_html: translate(p.body_html, ctx),
-        image: imageOf.get(id) ?? null,
+        image: p.image ?? null,
         available: vs.some((v) => v.available),
         currency: ctx.activeCurrency.code,
         price_min: prices.length ? Math.min(...prices) : 0,
         price_max: prices.length ? Math.max(...prices) : 0,
-        variants_count: countOf.get(id) ?? 0,
+        variants_count: p.variants_count ?? 0,
         manufacturer: this.manufacturerOf(snap, p.manufacturer_id),
         flag: { name: p.flag_name ? translate(p.flag_name, ctx) : null, color: p.flag_color },
         rating: Number(p.rating),
@@ -357,16 +443,18 @@ export class StorefrontCatalogueService {
 
   async product(ctx: RequestContext, id: string): Promise<ProductDetailDto> {
     if (!UUID.test(id)) throw AppError.notFound('product');
-    const snap = await this.snapshot.get(ctx.tenantId);
-    const variants = await this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = $2`, [ctx.tenantId, id]);
+    const m = managerOf(ctx, this.dataSource);
+    const [snap, variants, products, imageRows] = await Promise.all([
+      this.snapshot.get(ctx.tenantId),
+      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = $2`, [ctx.tenantId, id], true),
+      this.productRows(ctx, [id], false),
+      m.query(`SELECT id, src, alt, position, width, height FROM product_images WHERE tenant_id = $1 AND product_id = $2 ORDER BY position`, [ctx.tenantId, id]) as Promise<
+        Array<{ id: string; src: string | null; alt: string | null; position: number; width: number; height: number }>
+      >,
+    ]);
     if (variants.length === 0) throw AppError.notFound('product');
-    const p = (await this.productRows(ctx, [id])).get(id)!;
-    const onHand = await this.stock.onHand(ctx, variants.map((v) => v.id));
-    const vs = variants.map((v) => this.mapVariant(ctx, snap, v, onHand.get(v.id) ?? 0, true));
-    const imageRows: Array<{ id: string; src: string | null; alt: string | null; position: number; width: number; height: number }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT id, src, alt, position, width, height FROM product_images WHERE tenant_id = $1 AND product_id = $2 ORDER BY position`,
-      [ctx.tenantId, id],
-    );
+    const p = products.get(id)!;
+    const vs = variants.map((v) => this.mapVariant(ctx, snap, v, Number(v.on_hand ?? 0), true));
     const images = imageRows.map((i) => ({ id: i.id, src: i.src, preview_src: i.src, alt: i.alt, position: i.position, width: i.width, height: i.height }));
     const first = p.category_ids[0];
     const path = first ? (snap.entries.get(first)?.path ?? [first]) : [];
@@ -444,7 +532,7 @@ export class StorefrontCatalogueService {
     if (collections.length === 0) return out;
     const params = new Params();
     const t = params.add(ctx.tenantId);
-    const parts = collections.map((c) => `SELECT ${params.add(c.id)}::text AS id, count(DISTINCT vs.product_id) AS n FROM variant_search vs WHERE vs.tenant_id = ${t} AND ${collectionClause(params, t, { id: c.id, type: c.collectionType, rulesJson: c.rulesJson })}`);
+    const parts = collections.map((c) => `SELECT ${params.add(c.id)}::text AS id, count(*) AS n FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, { id: c.id, type: c.collectionType, rulesJson: c.rulesJson }, 'ps')}`);
     const rows: Array<{ id: string; n: string }> = await managerOf(ctx, this.dataSource).query(parts.join(' UNION ALL '), params.values);
     for (const r of rows) out.set(r.id, Number(r.n));
     return out;
@@ -477,19 +565,26 @@ export class StorefrontCatalogueService {
 
   // ---------------------------------------------------------------- shared pieces
 
-  private async productRows(ctx: RequestContext, ids: string[]): Promise<Map<string, ProductRow>> {
+  /** Product rows; `listed` adds the first image and the visible variant count (from the rollup). */
+  private async productRows(ctx: RequestContext, ids: string[], listed: boolean): Promise<Map<string, ProductRow>> {
+    const extra = listed
+      ? `, (SELECT i.src FROM product_images i WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) AS image,
+         (SELECT ps.variants_count FROM product_search ps WHERE ps.product_id = p.id) AS variants_count`
+      : '';
     const rows: ProductRow[] = await managerOf(ctx, this.dataSource).query(
-      `SELECT p.id, p.handle, p.title, p.body_html, p.summary_html, p.manufacturer_id, p.category_ids, p.rating, p.rating_count, f.name AS flag_name, f.color AS flag_color
+      `SELECT p.id, p.handle, p.title, p.body_html, ${listed ? "'{}'::jsonb AS summary_html" : 'p.summary_html'}, p.manufacturer_id, p.category_ids, p.rating, p.rating_count, f.name AS flag_name, f.color AS flag_color ${extra}
        FROM products p LEFT JOIN flags f ON f.id = p.flag_id WHERE p.tenant_id = $1 AND p.id = ANY($2::uuid[])`,
       [ctx.tenantId, ids],
     );
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  private async variantRows(ctx: RequestContext, where: string, params: unknown[]): Promise<VariantRow[]> {
+  /** Visible variants with their on-hand (sum of the stock ledger over every location, as `StockService.onHand`). */
+  private async variantRows(ctx: RequestContext, where: string, params: unknown[], withOnHand = false): Promise<VariantRow[]> {
+    const onHand = withOnHand ? `, (SELECT coalesce(sum(sm.delta), 0) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id) AS on_hand` : '';
     return managerOf(ctx, this.dataSource).query(
       `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, v.gross, v.net, v.compare_at_gross, v.tax_rate, vs.available, v.description, v.description_additional,
-         v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids
+         v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids ${onHand}
        FROM variant_search vs JOIN variants v ON v.id = vs.variant_id WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
       params,
     );

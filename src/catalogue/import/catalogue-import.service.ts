@@ -76,6 +76,7 @@ export class CatalogueImportService {
     } finally {
       this.tenancy.invalidate(ctx.tenantId);
       this.snapshot.invalidate(ctx.tenantId);
+      this.search.invalidate(ctx.tenantId);
     }
   }
 

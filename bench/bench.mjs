@@ -1,0 +1,310 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: the storefront catalogue benchmark of issue 5 ("Speed").
+ *
+ * 1. A throwaway database: `DATABASE_URL`'s server when given (database `shop_bench_g<version>_<count>` is created
+ *    there), otherwise an embedded PostgreSQL under ./data/bench. Generated once, reused while the generator
+ *    version and product count match (the `bench_meta` row marks a complete import).
+ * 2. The catalogue: `generateDemoCatalogue(count, seed)` imported through `CatalogueImportService` in batches.
+ * 3. The server (built dist) with RATE_LIMIT=off, then autocannon per case: a warm-up, then the measured run.
+ * 4. req/s, p50, p99 per case on stdout and in bench/results.json.
+ *
+ * Options (after `npm run bench --`): --products N (100000), --duration S (15), --warmup S (5), --connections C (10),
+ * --cases a,b,c,d,e, --no-build, --regenerate. Not part of `npm test` or CI.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+/** Bump when the generated data (generator, seed, batching) changes: a new database is generated. */
+const GENERATOR_VERSION = 1;
+const SEED = 20260401;
+const BATCH = 5000;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: opts } = parseArgs({
+  options: {
+    products: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    cases: { type: 'string', default: 'a,b,c,d,e' },
+    'no-build': { type: 'boolean', default: false },
+    regenerate: { type: 'boolean', default: false },
+  },
+});
+const COUNT = Number(opts.products);
+const DURATION = Number(opts.duration);
+const WARMUP = Number(opts.warmup);
+const CONNECTIONS = Number(opts.connections);
+const log = (s) => process.stdout.write(`${s}\n`);
+const dist = (p) => import(resolve(root, 'dist', p));
+
+async function main() {
+  if (!opts['no-build'] && process.env.BENCH_BUILD !== '0') {
+    log('building (npm run build) ...');
+    const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('npm run build failed');
+  }
+  const dbName = `shop_bench_g${GENERATOR_VERSION}_${COUNT}`;
+  const db = await openDatabase(dbName);
+  let server;
+  try {
+    const meta = await ensureCatalogue(db.url);
+    log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
+    server = await startServer(db.url);
+    const cases = await buildCases(db.url, server.base, meta);
+    const results = {};
+    for (const c of cases) {
+      if (!opts.cases.split(',').includes(c.id)) continue;
+      results[c.id] = await measure(c, meta.storefront_token);
+    }
+    printTable(results);
+    const out = {
+      at: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+      database: db.kind,
+      catalogue: { products: meta.products, variants: meta.variants, generator_version: GENERATOR_VERSION, seed: SEED },
+      settings: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, rate_limit: 'off' },
+      targets: { p99_ms_below: 100, a_rps_above: 300 },
+      cases: results,
+    };
+    mkdirSync(resolve(root, 'bench'), { recursive: true });
+    writeFileSync(resolve(root, 'bench/results.json'), `${JSON.stringify(out, null, 2)}\n`);
+    log('written bench/results.json');
+  } finally {
+    await server?.stop();
+    await db.stop();
+  }
+}
+
+// ------------------------------------------------------------------ database
+
+async function openDatabase(name) {
+  if (process.env.DATABASE_URL) {
+    const admin = new URL(process.env.DATABASE_URL);
+    admin.pathname = '/postgres';
+    const c = new pg.Client({ connectionString: admin.toString() });
+    await c.connect();
+    try {
+      if (opts.regenerate) await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      const found = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount === 0) await c.query(`CREATE DATABASE "${name}"`);
+    } finally {
+      await c.end();
+    }
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    log(`database: ${name} on DATABASE_URL's server`);
+    return { url: url.toString(), kind: 'DATABASE_URL server', stop: async () => undefined };
+  }
+  const { startEmbeddedPostgres } = await dist('src/database/embedded-postgres.js');
+  const port = Number(process.env.BENCH_PG_PORT ?? 54339);
+  const embedded = await startEmbeddedPostgres({ dataDir: resolve(root, 'data/bench'), port, database: name, quiet: true });
+  if (opts.regenerate) {
+    const admin = embedded.url.replace(/\/[^/]+$/, '/postgres');
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+    await c.end();
+  }
+  log(`database: ${name} on the embedded PostgreSQL under ./data/bench (port ${port})`);
+  return { url: embedded.url, kind: 'embedded PostgreSQL', stop: () => embedded.stop() };
+}
+
+async function query(url, sql, params = []) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** Generates and imports the catalogue unless a complete one of this generator version is there. */
+async function ensureCatalogue(url) {
+  const { runMigrations } = await dist('src/database/data-source.js');
+  await runMigrations(url);
+  await query(url, `CREATE TABLE IF NOT EXISTS bench_meta (generator_version int PRIMARY KEY, tenant_id uuid NOT NULL, storefront_token text NOT NULL,
+    products int NOT NULL, variants int NOT NULL, generated_at timestamptz NOT NULL DEFAULT now())`);
+  const [done] = await query(url, `SELECT * FROM bench_meta WHERE generator_version = $1`, [GENERATOR_VERSION]);
+  if (done) return done;
+
+  log(`generating ${COUNT} products (seed ${SEED}) and importing them in batches of ${BATCH} ...`);
+  const started = Date.now();
+  const { loadConfig } = await dist('src/config/app-config.js');
+  const { createShopContext } = await dist('src/app.js');
+  const { ProvisioningService } = await dist('src/auth/provisioning.service.js');
+  const { AuthService } = await dist('src/auth/auth.service.js');
+  const { TenancyService } = await dist('src/tenancy/tenancy.service.js');
+  const { RequestContext } = await dist('src/common/context/request-context.js');
+  const { CatalogueImportService } = await dist('src/catalogue/import/catalogue-import.service.js');
+  const { generateDemoCatalogue } = await dist('src/catalogue/import/demo-catalogue.js');
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: url });
+  const app = await createShopContext({ config, databaseUrl: url });
+  try {
+    const existing = await app.get(TenancyService).findByHandle('bench');
+    let tenantId;
+    let token;
+    if (existing) {
+      // an interrupted earlier generation: the import is an idempotent upsert, so it simply resumes
+      tenantId = existing.id;
+      const ctx = RequestContext.forTenant(tenantId, 'bench');
+      const auth = app.get(AuthService);
+      const staff = await auth.findStaff(ctx, 'owner@bench.shop.local');
+      token = (await auth.mint(ctx, staff.id, { label: 'Bench storefront token', tier: 'storefront', scopes: auth.allStorefrontScopes() })).token;
+    } else {
+      const shop = await app.get(ProvisioningService).createShop({ name: 'Bench Wine Shop', handle: 'bench' });
+      tenantId = shop.tenant.id;
+      token = shop.storefront_token;
+    }
+    const ctx = RequestContext.forTenant(tenantId, 'bench');
+    const importer = app.get(CatalogueImportService);
+    let catalogue = generateDemoCatalogue(COUNT, SEED);
+    const { products, collections, ...reference } = catalogue;
+    catalogue = null;
+    for (let start = 0; start < products.length; start += BATCH) {
+      const t0 = Date.now();
+      const slice = products.slice(start, start + BATCH);
+      await importer.import(ctx, start === 0 ? { ...reference, products: slice } : { products: slice });
+      log(`  imported ${Math.min(start + BATCH, products.length)}/${products.length} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+    // collections last: a manual collection names products of its own import, so those ride along (unchanged)
+    const picked = new Set(collections.flatMap((c) => c.products ?? []));
+    await importer.import(ctx, { collections, products: products.filter((p) => picked.has(p.key)) });
+    await query(url, 'VACUUM ANALYZE');
+    const [{ p, v }] = await query(url, `SELECT count(DISTINCT product_id)::int AS p, count(*)::int AS v FROM variant_search WHERE tenant_id = $1`, [tenantId]);
+    await query(url, `INSERT INTO bench_meta (generator_version, tenant_id, storefront_token, products, variants) VALUES ($1, $2, $3, $4, $5)`, [GENERATOR_VERSION, tenantId, token, p, v]);
+    log(`generated in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    await app.close();
+  }
+  const [meta] = await query(url, `SELECT * FROM bench_meta WHERE generator_version = $1`, [GENERATOR_VERSION]);
+  return meta;
+}
+
+// ------------------------------------------------------------------ server
+
+async function startServer(url) {
+  const port = Number(process.env.BENCH_PORT ?? 3999);
+  const child = spawn(process.execPath, [resolve(root, 'dist/src/main.js')], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  child.stdout.on('data', () => undefined);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (exited) throw new Error('the server exited during start-up');
+    try {
+      const r = await fetch(`${base}/health`);
+      if (r.ok) break;
+    } catch {
+      /* not yet listening */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log(`server: ${base} (RATE_LIMIT=off, pid ${child.pid})`);
+  return {
+    base,
+    stop: () =>
+      new Promise((done) => {
+        if (exited) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+// ------------------------------------------------------------------ cases
+
+async function buildCases(url, base, meta) {
+  const api = `${base}/api/2026-04-01`;
+  const t = meta.tenant_id;
+  const cat = async (key) => (await query(url, `SELECT id FROM categories WHERE tenant_id = $1 AND key = $2`, [t, key]))[0].id;
+  const facet = async (dim, key) => (await query(url, `SELECT id FROM facet_values WHERE tenant_id = $1 AND dimension = $2 AND key = $3`, [t, dim, key]))[0].id;
+  const red = await cat('red-wine');
+  const white = await cat('white-wine');
+  const france = await facet('countries', 'FR');
+  const bottle = await facet('sizes', '75cl');
+  const headers = { authorization: `Bearer ${meta.storefront_token}` };
+  const get = async (u) => {
+    const r = await fetch(u, { headers });
+    if (!r.ok) throw new Error(`GET ${u}: ${r.status} ${await r.text()}`);
+    return { body: await r.json(), link: r.headers.get('link') };
+  };
+  // (d): follow the Link header to page 20 of a filtered list
+  let deep = `${api}/products?limit=24&category_id=${white}`;
+  for (let page = 1; page < 20; page++) {
+    const { link } = await get(deep);
+    const next = /<([^>]+)>;\s*rel="?next"?/.exec(link ?? '');
+    if (!next) throw new Error(`no next page after page ${page} of ${deep}`);
+    deep = new URL(next[1], api).toString();
+  }
+  const [{ id: productId }] = await query(url, `SELECT product_id AS id FROM variant_search WHERE tenant_id = $1 ORDER BY product_id LIMIT 1 OFFSET 4321`, [t]);
+  const cases = [
+    { id: 'a', name: 'category + facets', url: `${api}/products?limit=24&include=facets&category_id=${red}` },
+    { id: 'b', name: 'category + country + size + price range + facets', url: `${api}/products?limit=24&include=facets&category_id=${red}&country_id=${france}&size_id=${bottle}&price_min=20&price_max=60` },
+    { id: 'c', name: 'q (two words) + facets', url: `${api}/products?limit=24&include=facets&q=${encodeURIComponent('chateau margaux')}` },
+    { id: 'd', name: 'cursor page 20 of a filtered list', url: deep },
+    { id: 'e', name: 'product detail', url: `${api}/products/${productId}` },
+  ];
+  for (const c of cases) {
+    const { body } = await get(c.url);
+    const n = Array.isArray(body.products) ? body.products.length : body.product ? 1 : 0;
+    if (n === 0) throw new Error(`case ${c.id} returns nothing: ${c.url}`);
+    c.items = n;
+    c.facets = Array.isArray(body.facets) ? body.facets.length : undefined;
+  }
+  return cases;
+}
+
+function run(url, duration, token) {
+  return new Promise((done, fail) => {
+    const inst = autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${token}` } }, (err, res) => (err ? fail(err) : done(res)));
+    autocannon.track(inst, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+async function measure(c, token) {
+  log(`case ${c.id} (${c.name}): warm-up ${WARMUP} s, then ${DURATION} s at ${CONNECTIONS} connections`);
+  if (WARMUP > 0) await run(c.url, WARMUP, token);
+  const r = await run(c.url, DURATION, token);
+  const out = {
+    name: c.name,
+    url: c.url.replace(/^https?:\/\/[^/]+/, ''),
+    rps: Math.round(r.requests.average * 10) / 10,
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    max_ms: r.latency.max,
+    requests: r.requests.total,
+    non_2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+  if (out.non_2xx > 0 || out.errors > 0) log(`  WARNING: ${out.non_2xx} non-2xx responses, ${out.errors} errors`);
+  return out;
+}
+
+function printTable(results) {
+  log('');
+  log('case  req/s     p50 ms  p99 ms  target');
+  for (const [id, r] of Object.entries(results)) {
+    const ok = r.requests > 0 && r.p99_ms < 100 && (id !== 'a' || r.rps > 300) && r.non_2xx === 0 && r.errors === 0;
+    log(`${id.padEnd(5)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${ok ? 'met' : 'MISSED'}   ${r.name}`);
+  }
+  log('');
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
+  process.exit(1);
+});

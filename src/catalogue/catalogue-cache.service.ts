@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+
+interface Entry {
+  gen: number;
+  at: number;
+  value: Promise<unknown>;
+}
+
+/** How long a cached result is served (ms); `CATALOGUE_CACHE_TTL_MS=0` turns the cache off. */
+const TTL_MS = (() => {
+  const raw = Number(process.env.CATALOGUE_CACHE_TTL_MS ?? 10_000);
+  return Number.isFinite(raw) && raw >= 0 ? raw : 10_000;
+})();
+const MAX_ENTRIES = 2000;
+
+/**
+ * A short in-process cache of derived catalogue results (facet counts, price ranges, resolved text matches) keyed
+ * by tenant and the normalized filter set. Every change to the search tables of a tenant (import, stock movement)
+ * bumps the tenant's generation, which retires its entries at once; the TTL bounds what another instance's writes
+ * (or a still-open outer transaction) can leave stale. Concurrent misses of one key share one computation.
+ */
+@Injectable()
+export class CatalogueCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly generations = new Map<string, number>();
+
+  get enabled(): boolean {
+    return TTL_MS > 0;
+  }
+
+  /** Retires every cached result of the tenant. */
+  invalidate(tenantId: string): void {
+    this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
+  }
+
+  async get<T>(tenantId: string, key: string, compute: () => Promise<T>): Promise<T> {
+    if (TTL_MS <= 0) return compute();
+    const gen = this.generations.get(tenantId) ?? 0;
+    const k = `${tenantId}|${key}`;
+    const hit = this.entries.get(k);
+    const now = Date.now();
+    if (hit && hit.gen === gen && now - hit.at < TTL_MS) return hit.value as Promise<T>;
+    const value = compute();
+    const entry: Entry = { gen, at: now, value };
+    this.entries.delete(k);
+    this.entries.set(k, entry);
+    value.catch(() => {
+      if (this.entries.get(k) === entry) this.entries.delete(k);
+    });
+    if (this.entries.size > MAX_ENTRIES) {
+      // oldest first (insertion order)
+      for (const old of this.entries.keys()) {
+        this.entries.delete(old);
+        if (this.entries.size <= MAX_ENTRIES * 0.9) break;
+      }
+    }
+    return value;
+  }
+}
