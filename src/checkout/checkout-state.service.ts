@@ -7,7 +7,7 @@ import { translate } from '../common/i18n.js';
 import type { CatalogueLine, CouponInput } from '../cart/cart-pricing.js';
 import { DiscountCodesService } from '../discounts/discount-codes.service.js';
 import type { TenantSettings } from '../tenancy/entities/tenant.entity.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { TenancyService, TenantConfig } from '../tenancy/tenancy.service.js';
 import { CheckoutTotals, computeTotals } from './checkout-totals.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
@@ -62,8 +62,9 @@ export class CheckoutStateService {
     private readonly shipping: ShippingService,
   ) {}
 
-  async state(ctx: RequestContext, checkout: Checkout): Promise<CheckoutState> {
-    const config = await this.tenancy.config(ctx.tenantId);
+  /** `config`: pass it when calling inside a transaction (loading it then would need a second pool connection). */
+  async state(ctx: RequestContext, checkout: Checkout, config?: TenantConfig): Promise<CheckoutState> {
+    config ??= await this.tenancy.config(ctx.tenantId);
     const currency = config.currencies.find((c) => c.id === checkout.currencyId) ?? config.defaultCurrency;
     const lines = await this.lineRows(ctx, checkout.id);
     const shippingCountry = checkout.shippingAddress?.country_code?.toUpperCase() ?? null;

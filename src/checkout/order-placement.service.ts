@@ -52,12 +52,13 @@ export class OrderPlacementService {
     private readonly events: DomainEvents,
   ) {}
 
-  complete(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string): Promise<CompleteResultDto> {
+  async complete(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string): Promise<CompleteResultDto> {
+    // loaded before the transaction: inside it, a cache miss would wait for a second pool connection
+    const config = await this.tenancy.config(ctx.tenantId);
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
-      const config = await this.tenancy.config(tx.tenantId);
       if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
 
       const paymentType = await this.shipping.paymentType(tx, dto.payment_type_id);
@@ -70,7 +71,7 @@ export class OrderPlacementService {
       if (returnUrl && !isHttpUrl(returnUrl)) throw AppError.unprocessable('return_url must be an absolute http(s) URL');
       if (dto.comments !== undefined) c.comments = dto.comments;
 
-      const state = await this.states.state(tx, c);
+      const state = await this.states.state(tx, c, config);
       if (state.lines.length === 0) throw AppError.unprocessable('the checkout has no line that can still be bought', 'checkout_empty');
       if (state.compliance.terms.required && dto.accepted_terms !== true) throw AppError.unprocessable('the terms must be accepted (accepted_terms: true)', 'terms_acceptance_required');
       if (state.compliance.age_verification.required && dto.age_confirmed !== true) {
