@@ -7,9 +7,10 @@ import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
 import { CartService } from '../cart/cart.service.js';
+import { SearchIndexService } from '../catalogue/search-index.service.js';
 import { StockService } from '../catalogue/stock.service.js';
 import { DomainEvents } from '../events/domain-events.service.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { TenancyService, TenantConfig } from '../tenancy/tenancy.service.js';
 import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
@@ -47,6 +48,7 @@ export class OrderPlacementService {
     private readonly states: CheckoutStateService,
     private readonly shipping: ShippingService,
     private readonly stock: StockService,
+    private readonly search: SearchIndexService,
     private readonly cart: CartService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
@@ -55,6 +57,15 @@ export class OrderPlacementService {
   async complete(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string): Promise<CompleteResultDto> {
     // loaded before the transaction: inside it, a cache miss would wait for a second pool connection
     const config = await this.tenancy.config(ctx.tenantId);
+    try {
+      return await this.place(ctx, token, dto, baseUrl, config);
+    } finally {
+      // after the commit: no storefront result cached while the transaction ran survives the stock change
+      this.search.invalidate(ctx.tenantId);
+    }
+  }
+
+  private place(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string, config: TenantConfig): Promise<CompleteResultDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });

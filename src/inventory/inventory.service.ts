@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
+import { SearchIndexService } from '../catalogue/search-index.service.js';
 import { StockService } from '../catalogue/stock.service.js';
 import { DomainEvents } from '../events/domain-events.service.js';
 import { InventoryLevelDto, mapInventoryLevel, MAX_LEVEL } from './dto/inventory-level.dto.js';
@@ -21,6 +22,7 @@ export class InventoryService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly stock: StockService,
+    private readonly search: SearchIndexService,
     private readonly events: DomainEvents,
   ) {}
 
@@ -43,7 +45,16 @@ export class InventoryService {
     return this.change(ctx, variantId, locationId, () => delta, 'admin adjust');
   }
 
-  private change(ctx: RequestContext, variantId: string, locationId: string, deltaOf: (current: number) => number, reason: string): Promise<InventoryLevelDto> {
+  private async change(ctx: RequestContext, variantId: string, locationId: string, deltaOf: (current: number) => number, reason: string): Promise<InventoryLevelDto> {
+    try {
+      return await this.changeInTransaction(ctx, variantId, locationId, deltaOf, reason);
+    } finally {
+      // after the commit: no storefront result cached while the transaction ran survives it
+      this.search.invalidate(ctx.tenantId);
+    }
+  }
+
+  private changeInTransaction(ctx: RequestContext, variantId: string, locationId: string, deltaOf: (current: number) => number, reason: string): Promise<InventoryLevelDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       // the row lock serializes every movement of this variant until commit

@@ -363,4 +363,22 @@ describe('storefront checkout', () => {
     const addresses = await shopper.get('/customers/me/addresses').expect(200);
     expect(addresses.body.addresses).toEqual(expect.arrayContaining([expect.objectContaining({ street: 'Bahnhofstrasse', zip_code: '8001', location: 'Zürich' })]));
   });
+
+  it('a shop without guest checkout refuses anonymous checkouts with 401 guest_checkout_disabled', async () => {
+    const closed = await t.createShop();
+    const doc = checkoutImport();
+    const cIds = (await closed.admin.post('/admin/catalogue/import', { ...doc, settings: { ...doc.settings, guest_checkout_enabled: false } }).expect(200)).body.import.ids;
+    const client = t.client(closed.storefront_token);
+    await client.post('/cart/items', { article_id: cIds.variants['v-juice'], quantity: 1 }).expect(200);
+    const res = await client.post('/checkouts').expect(401);
+    expect(res.body.code).toBe('guest_checkout_disabled');
+  });
+
+  it('documents the checkout routes in OpenAPI', async () => {
+    const doc = (await t.http().get('/api/2026-04-01/openapi.json').expect(200)).body;
+    const complete = doc.paths['/api/2026-04-01/checkouts/{token}/complete'].post;
+    expect(complete.responses['200'].content['application/json'].schema.properties.checkout.$ref).toBe('#/components/schemas/CompleteResultDto');
+    expect(complete.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/2026-04-01/orders/{id}', '/api/2026-04-01/admin/checkouts', '/api/2026-04-01/admin/inventory_levels/adjust', '/api/2026-04-01/admin/orders/{id}/fulfillment']));
+  });
 });
