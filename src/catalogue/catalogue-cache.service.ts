@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 
 interface Entry {
   gen: number;
@@ -23,6 +24,11 @@ const MAX_ENTRIES = 2000;
 export class CatalogueCache {
   private readonly entries = new Map<string, Entry>();
   private readonly generations = new Map<string, number>();
+
+  constructor(@Optional() bus?: CacheBus) {
+    // a change committed through any instance retires this instance's entries too (SearchIndexService.invalidate)
+    bus?.subscribe('catalogue', (tenantId) => (tenantId === null ? this.entries.clear() : this.invalidate(tenantId)));
+  }
 
   get enabled(): boolean {
     return TTL_MS > 0;

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import { DataSource } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
 
@@ -42,7 +43,13 @@ const REBUILD_MS = 60_000;
 export class FacetNameSnapshot {
   private readonly snapshots = new Map<string, { at: number; promise: Promise<Snapshot>; fresh: boolean; rebuilding: boolean }>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() bus?: CacheBus,
+  ) {
+    // rebuilt on the next read on every instance after a catalogue change anywhere (SearchIndexService.invalidate)
+    bus?.subscribe('catalogue', (tenantId) => (tenantId === null ? this.snapshots.clear() : this.invalidate(tenantId)));
+  }
 
   async get(tenantId: string): Promise<Snapshot> {
     const hit = this.snapshots.get(tenantId);

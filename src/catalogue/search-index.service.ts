@@ -1,9 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { ROLLUP_INSERT_SQL } from '../database/migrations/1764000008000-catalogue-speed.js';
 import { CatalogueCache } from './catalogue-cache.service.js';
+import { CacheBus } from '../common/cluster/cache-bus.js';
+
+/** Cache-bus topic: a tenant's catalogue changed; every instance drops its catalogue caches and facet-name snapshot. */
+export const CATALOGUE_CACHE_TOPIC = 'catalogue';
 
 /**
  * Maintains `variant_search`: one row per visible variant (published and active, of a published product) with
@@ -18,6 +22,7 @@ export class SearchIndexService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly cache: CatalogueCache,
+    @Optional() private readonly bus?: CacheBus,
   ) {}
 
   /** Rebuilds the rows of the given products (every product of the tenant when `productIds` is null). */
@@ -87,5 +92,6 @@ export class SearchIndexService {
   /** Retires the tenant's cached catalogue results (after a change was committed). */
   invalidate(tenantId: string): void {
     this.cache.invalidate(tenantId);
+    this.bus?.publishSoon(CATALOGUE_CACHE_TOPIC, tenantId); // and on every other instance (issue 10)
   }
 }

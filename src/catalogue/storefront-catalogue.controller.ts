@@ -2,6 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
+import { ReadFromReplica } from '../common/cluster/read-replicas.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
@@ -14,6 +15,7 @@ import { FacetDto, PriceRangeDto, ProductDetailDto, ProductListDto, StorefrontCa
 @ApiTags('storefront: catalogue')
 @Controller()
 @Auth({ tier: 'storefront', scope: 'storefront/catalogue' })
+@ReadFromReplica()
 export class StorefrontCatalogueController {
   constructor(private readonly catalogue: StorefrontCatalogueService) {}
 
@@ -73,6 +75,7 @@ export class StorefrontCatalogueController {
 @ApiTags('storefront: catalogue')
 @Controller('storefront/factsheets')
 @Auth({ tier: 'storefront', scope: 'storefront/catalogue' })
+@ReadFromReplica()
 export class FactsheetController {
   constructor(private readonly factsheets: FactsheetService) {}
 

@@ -23,12 +23,19 @@ export function dataSourceOptions(url: string, extras: DataSourceExtras = {}): D
   } as DataSourceOptions;
 }
 
+/** Advisory lock held while migrating, so instances starting together migrate one after the other. */
+const MIGRATION_LOCK = 74_210_099;
+
 export async function runMigrations(url: string, extras: DataSourceExtras = {}): Promise<void> {
   const ds = new DataSource(dataSourceOptions(url, extras));
   await ds.initialize();
+  const lock = ds.createQueryRunner();
   try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await ds.runMigrations({ transaction: 'each' });
   } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.release();
     await ds.destroy();
   }
 }

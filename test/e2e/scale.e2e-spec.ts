@@ -99,6 +99,22 @@ describe('two instances on one database', () => {
     expect(products.body.products[0].currency).toBe('EUR');
   });
 
+  it('a facet renamed through A shows in B\'s next facets and products (facet-name snapshot and catalogue cache)', async () => {
+    const colorName = async () => {
+      const res = await viaB('/products/facets');
+      expect(res.status).toBe(200);
+      const colors = res.body.facets.find((f: { key: string }) => f.key === 'colors' || f.key === 'color');
+      return colors?.values.map((v: { name: string }) => v.name) as string[];
+    };
+    expect(await colorName()).toContain('Red');
+    expect(await colorName()).toContain('Red'); // cached on B now
+    const body = fixtureImport() as { facets: { colors: Array<{ key: string; name: unknown }> } };
+    body.facets.colors[0].name = { en: 'Crimson', de: 'Rot' };
+    expect((await shop.admin.post('/admin/catalogue/import', body)).status).toBe(200);
+    const { ms } = await until('B shows Crimson', async () => (await colorName()).includes('Crimson'));
+    expect(ms).toBeLessThan(1_000);
+  });
+
   it('delivers a topic to every instance, the publisher included, within a second', async () => {
     const seenA: Array<string | null> = [];
     const seenB: Array<string | null> = [];
@@ -174,7 +190,7 @@ describe('Redis outage', () => {
   afterAll(async () => t?.close());
 
   it('fails open: requests are answered (never 500 or 429) and counted as not limited', async () => {
-    const store = t.get(RateLimitStore);
+    const store = t.app.get<RateLimitStore>(RateLimitStore as never);
     expect(store).toBeInstanceOf(RedisRateLimitStore);
     const started = Date.now();
     for (let i = 0; i < 6; i++) {
@@ -204,6 +220,8 @@ describe('replicas that cannot serve', () => {
         const res = await request(b.getHttpServer()).get(API + path).set('Authorization', `Bearer ${shop.storefront_token}`);
         expect(res.status).toBe(200);
       }
+      expect(replicas.stats.replica).toBe(0);
+      expect(replicas.stats.primary).toBeGreaterThanOrEqual(3); // the storefront catalogue routes asked, got the primary
       // the service API: no healthy replica, so the work runs on the primary (no replica manager bound)
       const manager = await replicas.read(RequestContext.forTenant(shop.tenant.id), async (c) => c.manager);
       expect(manager).toBeNull();
