@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CartModule } from '../cart/cart.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
+import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
 import { AdminCheckoutsController, AdminOrdersController } from './admin-checkouts.controller.js';
 import { CheckoutStateService } from './checkout-state.service.js';
 import { CheckoutService } from './checkout.service.js';
+import { CustomerOrdersController } from './customer-orders.controller.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { OrderPlacementService } from './order-placement.service.js';
 import { OrdersService } from './orders.service.js';
@@ -19,8 +21,8 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
  * POST and of the storefront POSTs marked `@Idempotent()`. Payment providers register with `PaymentProviders`.
  */
 @Module({
-  imports: [CartModule, CatalogueModule, DiscountsModule],
-  controllers: [StorefrontCheckoutController, StorefrontOrdersController, AdminCheckoutsController, AdminOrdersController, TestPaymentController],
+  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule],
+  controllers: [StorefrontCheckoutController, StorefrontOrdersController, AdminCheckoutsController, AdminOrdersController, TestPaymentController, CustomerOrdersController],
   providers: [
     CheckoutService,
     CheckoutStateService,

@@ -3,9 +3,10 @@ import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
+import { offsetPage } from '../common/paging/offset-page.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { AddWishlistItemDto, WishlistDto } from './dto/wishlist.dto.js';
-import { WishlistService, wishlistPage } from './wishlist.service.js';
+import { WishlistService } from './wishlist.service.js';
 
 /** SPEC "Storefront: wishlist": every action answers 200 with the wishlist after the change. */
 @ApiTags('storefront: wishlist')
@@ -20,7 +21,7 @@ export class StorefrontWishlistController {
   @ApiQuery({ name: 'offset', required: false, description: 'saved products skipped, newest first; 0 when omitted' })
   @Envelope('wishlist', WishlistDto)
   get(@Ctx() ctx: RequestContext, @Query('limit') limit?: string, @Query('offset') offset?: string): Promise<WishlistDto> {
-    return this.wishlist.get(ctx, wishlistPage(limit, offset));
+    return this.wishlist.get(ctx, offsetPage(limit, offset));
   }
 
   /** Unsaves everything; idempotent. */

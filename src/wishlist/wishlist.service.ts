@@ -5,24 +5,8 @@ import { StorefrontCatalogueService } from '../catalogue/storefront-catalogue.se
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { clampLimit } from '../common/paging/pager.service.js';
+import type { OffsetPage } from '../common/paging/offset-page.js';
 import { AddWishlistItemDto, WishlistDto } from './dto/wishlist.dto.js';
-
-export interface WishlistPage {
-  limit: number;
-  offset: number;
-}
-
-/** `limit` clamped to 1..250 (50 when omitted), `offset` a non-negative integer (0 when omitted). */
-export function wishlistPage(limit: unknown, offset: unknown): WishlistPage {
-  let skip = 0;
-  if (offset !== undefined && offset !== '') {
-    const n = Number(offset);
-    if (typeof offset !== 'string' || !/^\s*\d+\s*$/.test(offset) || !Number.isSafeInteger(n)) throw AppError.unprocessable('offset must be a non-negative integer');
-    skip = n;
-  }
-  return { limit: clampLimit(limit), offset: skip };
-}
 
 /**
  * The storefront wishlist (SPEC "Wishlist", "Storefront: wishlist"): saved products (not variants) of the request's
@@ -35,7 +19,7 @@ export class WishlistService {
     private readonly catalogue: StorefrontCatalogueService,
   ) {}
 
-  async get(ctx: RequestContext, page: WishlistPage = { limit: 50, offset: 0 }): Promise<WishlistDto> {
+  async get(ctx: RequestContext, page: OffsetPage = { limit: 50, offset: 0 }): Promise<WishlistDto> {
     const m = managerOf(ctx, this.dataSource);
     const params: unknown[] = [ctx.tenantId];
     const owner = ownerClause(ownerOf(ctx), params, 'w');

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
+import { CH_ADDRESS, checkoutWith, Ids, importShop } from './checkout.fixture.js';
+import { createCustomersApp, register, signIn } from './customers.helpers.js';
+
+/** GET /customers/me/orders and /customers/me/orders/{id}: the signed-in shopper's own orders (SPEC tier C). */
+describe('customer orders', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let ids: Ids;
+  let ana: ShopClient;
+  let ben: ShopClient;
+  const placed: Array<{ order_id: string; order_number: string; hash: string }> = [];
+
+  async function place(client: ShopClient, lines: Array<[string, number]>) {
+    const c = await checkoutWith(client, lines);
+    await client.put(`/checkouts/${c.id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200);
+    const res = await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }).expect(200);
+    return res.body.checkout as { order_id: string; order_number: string; hash: string };
+  }
+
+  beforeAll(async () => {
+    ({ t } = await createCustomersApp());
+    shop = await t.createShop();
+    ids = await importShop(shop.admin);
+    await register(shop.storefront, 'ana@example.test');
+    await register(shop.storefront, 'ben@example.test');
+    ana = (await signIn(t, shop.storefront, 'ana@example.test')).me;
+    ben = (await signIn(t, shop.storefront, 'ben@example.test')).me;
+    for (let i = 1; i <= 3; i++) placed.push(await place(ana, [[ids.variants['v-juice'], i]]));
+    await place(ben, [[ids.variants['v-wine'], 1]]);
+    // a guest order belongs to nobody
+    await place(t.client(shop.storefront_token), [[ids.variants['v-juice'], 1]]);
+  });
+  afterAll(() => t.close());
+
+  it('lists the shopper\'s orders newest first as summaries, without Link header', async () => {
+    const res = await ana.get('/customers/me/orders').expect(200);
+    expect(Object.keys(res.body)).toEqual(['orders']);
+    expect(res.headers.link).toBeUndefined();
+    const orders = res.body.orders as Array<Record<string, unknown>>;
+    expect(orders.map((o) => o.id)).toEqual([...placed].reverse().map((p) => p.order_id));
+    expect(orders[0]).toEqual({ id: placed[2].order_id, number: placed[2].order_number, status: 'Open', date: expect.any(String), total: expect.any(Number), line_items: 1 });
+  });
+
+  it('pages with limit and offset; a page shorter than limit is the last', async () => {
+    const first = (await ana.get('/customers/me/orders?limit=2').expect(200)).body.orders;
+    const second = (await ana.get('/customers/me/orders?limit=2&offset=2').expect(200)).body.orders;
+    expect(first).toHaveLength(2);
+    expect(second).toHaveLength(1);
+    expect([...first, ...second].map((o: { id: string }) => o.id)).toEqual([...placed].reverse().map((p) => p.order_id));
+    expect((await ana.get('/customers/me/orders?limit=1000').expect(200)).body.orders).toHaveLength(3);
+    await ana.get('/customers/me/orders?offset=-1').expect(422);
+    await ana.get('/customers/me/orders?limit=abc').expect(422);
+  });
+
+  it('reads one order in full; another shopper\'s or a guest order is 404', async () => {
+    const res = await ana.get(`/customers/me/orders/${placed[0].order_id}`).expect(200);
+    expect(res.body.order).toEqual(expect.objectContaining({ id: placed[0].order_id, number: placed[0].order_number, status: 'Open', line_items: expect.any(Array), total: expect.any(Number) }));
+    const guest = await t.client(shop.storefront_token).get(`/orders/${placed[0].order_id}?hash=${placed[0].hash}`).expect(200);
+    expect(res.body.order).toEqual(guest.body.order);
+    await ben.get(`/customers/me/orders/${placed[0].order_id}`).expect(404);
+    const bens = (await ben.get('/customers/me/orders').expect(200)).body.orders;
+    expect(bens).toHaveLength(1);
+    expect(bens.map((o: { id: string }) => o.id)).not.toContain(placed[0].order_id);
+    await ana.get('/customers/me/orders/00000000-0000-4000-8000-000000000000').expect(404);
+    await ana.get('/customers/me/orders/not-a-uuid').expect(422);
+  });
+
+  it('needs a shopper token: none, or a storefront or admin token, is 401', async () => {
+    await t.client(null).get('/customers/me/orders').expect(401);
+    await t.client(shop.storefront_token).get('/customers/me/orders').expect(401);
+    await t.client(shop.admin_token).get('/customers/me/orders').expect(401);
+  });
+
+  it('refuses a disabled account with 403 account_disabled', async () => {
+    const [row] = await t.db.query(`SELECT id FROM customers WHERE tenant_id = $1 AND email = 'ben@example.test'`, [shop.tenant.id]);
+    await shop.admin.put(`/admin/customers/${row.id}`, { is_active: false }).expect(200);
+    const res = await ben.get('/customers/me/orders').expect(403);
+    expect(res.body).toEqual({ errors: expect.any(String), code: 'account_disabled' });
+    await ben.get('/customers/me').expect(200);
+  });
+});
