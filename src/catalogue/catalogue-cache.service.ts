@@ -5,6 +5,7 @@ interface Entry {
   gen: number;
   at: number;
   value: Promise<unknown>;
+  refreshing?: boolean;
 }
 
 /** How long a cached result is served (ms); `CATALOGUE_CACHE_TTL_MS=0` turns the cache off. */
@@ -18,7 +19,8 @@ const MAX_ENTRIES = 2000;
  * A short in-process cache of derived catalogue results (facet counts, price ranges, resolved text matches) keyed
  * by tenant and the normalized filter set. Every change to the search tables of a tenant (import, stock movement)
  * bumps the tenant's generation, which retires its entries at once; the TTL bounds what another instance's writes
- * (or a still-open outer transaction) can leave stale. Concurrent misses of one key share one computation.
+ * (or a still-open outer transaction) can leave stale: an expired entry of the current generation is served while
+ * one refresh runs. Concurrent misses of one key share one computation.
  */
 @Injectable()
 export class CatalogueCache {
@@ -45,7 +47,21 @@ export class CatalogueCache {
     const k = `${tenantId}|${key}`;
     const hit = this.entries.get(k);
     const now = Date.now();
-    if (hit && hit.gen === gen && now - hit.at < TTL_MS) return hit.value as Promise<T>;
+    if (hit && hit.gen === gen) {
+      if (now - hit.at < TTL_MS) return hit.value as Promise<T>;
+      // expired but of the current generation: serve it while one refresh runs (no request waits for the refresh)
+      if (!hit.refreshing) {
+        hit.refreshing = true;
+        const next = compute();
+        next.then(
+          () => {
+            if (this.entries.get(k) === hit) this.entries.set(k, { gen, at: Date.now(), value: next });
+          },
+          () => (hit.refreshing = false),
+        );
+      }
+      return hit.value as Promise<T>;
+    }
     const value = compute();
     const entry: Entry = { gen, at: now, value };
     this.entries.delete(k);

@@ -55,9 +55,17 @@ export function spliceJson(res: Response): void {
     text += '}';
     parts.push(Buffer.from(text, 'utf8'));
     hash.update(text);
-    const payload = Buffer.concat(parts);
+    const length = parts.reduce((n, b) => n + b.length, 0);
     if (!this.get('Content-Type')) this.set('Content-Type', 'application/json; charset=utf-8');
-    if (app.get('etag') && !this.get('ETag')) this.set('ETag', `W/"${payload.length.toString(16)}-${hash.digest('base64').slice(0, 27)}"`);
-    return this.send(payload);
+    if (app.get('etag') && !this.get('ETag')) this.set('ETag', `W/"${length.toString(16)}-${hash.digest('base64').slice(0, 27)}"`);
+    // the rare cases (HEAD, 304, no-body statuses) go through express as usual
+    if (this.req.method === 'HEAD' || this.req.fresh || this.statusCode === 204 || this.statusCode === 304) return this.send(Buffer.concat(parts));
+    // otherwise the parts go out as they are: the shared fragment is not copied into a fresh buffer per request
+    this.setHeader('Content-Length', String(length));
+    this.cork();
+    for (const part of parts) this.write(part);
+    this.end();
+    process.nextTick(() => this.uncork());
+    return this;
   };
 }

@@ -216,6 +216,12 @@ export class StorefrontCatalogueService {
       const pos = manual ? `, (SELECT min(cp.position) FROM collection_products cp WHERE cp.collection_id = ${params.add(scope!.id)}::uuid AND cp.product_id = ps.product_id) AS pos` : '';
       inner = `SELECT ps.product_id AS id, ${priceExpr(ctx.activeCurrency, 'ps', 'min_gross')} AS price, ps.created_at AS created, ps.title_sort AS title, ps.rating AS rating${pos}
         FROM product_search ps WHERE ${where.sql()}`;
+    } else if (order === 'created desc' || order === 'created asc' || order === 'title asc' || order === 'title desc' || order === 'rating desc') {
+      // product-level sort keys: walk the rollup in index order, keeping products with a variant matching every clause
+      const pw = new ProductWhere(params, ctx.tenantId, f, scope);
+      const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
+      inner = `SELECT ps.product_id AS id, ps.min_gross AS price, ps.created_at AS created, ps.title_sort AS title, ps.rating AS rating
+        FROM product_search ps WHERE ${pw.sql()} AND EXISTS (SELECT 1 FROM variant_search vs WHERE vs.product_id = ps.product_id AND ${where.sql()})`;
     } else {
       const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
       const extra: string[] = [];
