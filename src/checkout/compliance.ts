@@ -1,7 +1,7 @@
 import type { TenantSettings } from '../tenancy/entities/tenant.entity.js';
 
 export interface Compliance {
-  terms: { required: boolean; terms_url: string | null; privacy_url: string | null };
+  terms: { required: boolean; terms_url: string; privacy_url: string };
   age_verification: { required: boolean; min_age: number };
 }
 
@@ -20,7 +20,8 @@ export function complianceOf(settings: TenantSettings, alcoholVolumes: Array<str
   const required = alcoholic && minAge > 0;
   const terms = settings.terms ?? { required: false, terms_url: null, privacy_url: null };
   return {
-    terms: { required: !!terms.required, terms_url: terms.terms_url ?? null, privacy_url: terms.privacy_url ?? null },
+    // SPEC: terms_url and privacy_url are strings (not nullable): "" when the shop configures none
+    terms: { required: !!terms.required, terms_url: terms.terms_url ?? '', privacy_url: terms.privacy_url ?? '' },
     age_verification: { required, min_age: required ? minAge : 0 },
   };
 }

@@ -68,20 +68,22 @@ export class ShippingService {
     return offered.map((m) => {
       const free = m.free_over !== null && subtotal >= unitMinor(m.free_over, currency);
       const price = free ? 0 : unitMinor(m.price, currency);
-      let expected: string | null = null;
+      // SPEC: expected_delivery_date is a string (not nullable): "" when the method names no delivery time
+      let expected = '';
       if (m.delivery_days !== null) {
         const d = new Date(now.getTime() + m.delivery_days * 86_400_000);
         expected = d.toISOString().slice(0, 10);
       }
-      return { id: m.id, name: translate(m.name, ctx), price: fromMinor(price, currency.precision).toFixed(currency.precision), expected_delivery_date: expected };
+      return { id: m.id, name: translate(m.name, ctx) ?? '', price: fromMinor(price, currency.precision).toFixed(currency.precision), expected_delivery_date: expected };
     });
   }
 
   mapCountries(ctx: RequestContext, rows: CountryRow[]): CountryOptionDto[] {
-    return rows.map((c) => ({ code: c.code, name: translate(c.name, ctx) }));
+    return rows.map((c) => ({ code: c.code, name: translate(c.name, ctx) ?? c.code }));
   }
 
   mapPaymentTypes(ctx: RequestContext, rows: PaymentTypeRow[]): PaymentTypeOptionDto[] {
-    return rows.map((p) => ({ id: p.id, name: translate(p.name, ctx), image_url: p.image_url }));
+    // SPEC: name and image_url are strings (not nullable): "" when the payment type has no image
+    return rows.map((p) => ({ id: p.id, name: translate(p.name, ctx) ?? p.key, image_url: p.image_url ?? '' }));
   }
 }

@@ -104,28 +104,30 @@ export class CheckoutTotalsDto {
 
 export class ShippingOptionDto {
   id: string;
-  name: string | null;
+  name: string;
   /** The price for this checkout (0 when over the free threshold), as a decimal string. */
   price: string;
-  /** ISO date (YYYY-MM-DD); null when the method names no delivery time. */
-  expected_delivery_date: string | null;
+  /** ISO date (YYYY-MM-DD); an empty string when the method names no delivery time (SPEC: a string, not nullable). */
+  expected_delivery_date: string;
 }
 
 export class PaymentTypeOptionDto {
   id: string;
-  name: string | null;
-  image_url: string | null;
+  name: string;
+  /** An empty string when the payment type has no image (SPEC: a string, not nullable). */
+  image_url: string;
 }
 
 export class CountryOptionDto {
   code: string;
-  name: string | null;
+  name: string;
 }
 
 export class TermsComplianceDto {
   required: boolean;
-  terms_url: string | null;
-  privacy_url: string | null;
+  /** An empty string when the shop configures none (SPEC: a string, not nullable). */
+  terms_url: string;
+  privacy_url: string;
 }
 
 export class AgeComplianceDto {
