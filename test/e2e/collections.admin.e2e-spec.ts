@@ -3,7 +3,8 @@ import { TenancyService } from '../../src/tenancy/tenancy.service.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 const COLLECTION_KEYS = ['id', 'title', 'handle', 'body_html', 'collection_type', 'published', 'sort_order', 'products_count', 'image', 'template_name', 'rules_json', 'meta_title', 'meta_description', 'created_at', 'updated_at'].sort();
-const EMPTY_IMAGE = { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
+/** SPEC Image: id is a uuid (the owner's id, as the image lives in its row) even while there is no image. */
+const EMPTY_IMAGE = { id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
 const RULES = '{"all":[{"field":"category","eq":"red"},{"field":"price","lt":20}]}';
 
 /** The path (relative to the API prefix) of a response's `Link: <absolute>; rel="next"`, or null. */

@@ -4,7 +4,8 @@ import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 const PAGE_KEYS = ['id', 'handle', 'title', 'body_html', 'published', 'template', 'type', 'show_in_header', 'show_in_footer', 'sort_order', 'meta_description', 'meta_keywords', 'menu_title', 'created_at', 'updated_at'].sort();
 const ARTICLE_KEYS = ['id', 'title', 'summary_html', 'body_html', 'published', 'image', 'created_at', 'updated_at'].sort();
-const EMPTY_IMAGE = { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
+/** SPEC Image: id is a uuid (the owner's id, as the image lives in its row) even while there is no image. */
+const EMPTY_IMAGE = { id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 function nextPath(res: { headers: Record<string, string | string[] | undefined> }): string | null {

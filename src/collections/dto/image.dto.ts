@@ -1,6 +1,6 @@
 /** SPEC "Image" (collections, articles, products). */
 export class ImageDto {
-  /** Null while the owner has no image. */
+  /** Collections and articles: the owner's id (the image lives in the owner's row), also while there is no image. */
   id: string | null;
   src: string | null;
   preview_src: string | null;
@@ -24,9 +24,9 @@ export interface ImageColumns {
 
 /**
  * An owner's single image; without a `src` every nullable member is null (the image object itself is always there).
- * `id` is the owner's id while the image lives in the owner's row.
+ * `id` is always the owner's id, since the image lives in the owner's row.
  */
-export function mapImage(ownerId: string, row: ImageColumns): ImageDto {
-  if (!row.imageSrc) return { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
+export function mapImage(ownerId: string, row: ImageColumns): ImageDto & { id: string } {
+  if (!row.imageSrc) return { id: ownerId, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
   return { id: ownerId, src: row.imageSrc, preview_src: row.imageSrc, alt: row.imageAlt, position: 1, width: row.imageWidth ?? 0, height: row.imageHeight ?? 0 };
 }

@@ -76,9 +76,9 @@ export class CustomerDto {
   /** `customer`, `corporate` or `reseller`. */
   type: string | null;
   currency_id: string | null;
-  /** The primary billing address; null when the customer has none. */
-  @ApiProperty({ type: () => AdminDefaultAddressDto, nullable: true })
-  default_address: AdminDefaultAddressDto | null;
+  /** The primary billing address; always an object (SPEC: not nullable): every member but id is null while none is stored. */
+  @ApiProperty({ type: () => AdminDefaultAddressDto })
+  default_address: AdminDefaultAddressDto;
   created_at: string;
   /** Null until the first update. */
   updated_at: string | null;
@@ -104,6 +104,27 @@ export function mapAdminDefaultAddress(a: CustomerAddress): AdminDefaultAddressD
   };
 }
 
+/** A customer without a stored billing address: the address's id is the customer's id, every other member null. */
+function emptyAdminDefaultAddress(customerId: string): AdminDefaultAddressDto {
+  return {
+    id: customerId,
+    first_name: null,
+    last_name: null,
+    company: null,
+    department: null,
+    street: null,
+    zip_code: null,
+    location: null,
+    country_id: null,
+    phone_number: null,
+    mobile_number: null,
+    fax_number: null,
+    email: null,
+    website: null,
+    title_id: null,
+  };
+}
+
 export function mapCustomer(c: Customer, defaultAddress: CustomerAddress | null): CustomerDto {
   return {
     id: c.id,
@@ -112,7 +133,7 @@ export function mapCustomer(c: Customer, defaultAddress: CustomerAddress | null)
     is_email_confirmed: c.isEmailConfirmed,
     type: c.type,
     currency_id: c.currencyId,
-    default_address: defaultAddress ? mapAdminDefaultAddress(defaultAddress) : null,
+    default_address: defaultAddress ? mapAdminDefaultAddress(defaultAddress) : emptyAdminDefaultAddress(c.id),
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt ? c.updatedAt.toISOString() : null,
   };
