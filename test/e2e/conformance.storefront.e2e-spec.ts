@@ -702,6 +702,12 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       expect(keys(res.body)).toEqual(['customer']);
       expect(keys(res.body.customer)).toEqual(PROFILE_KEYS);
       expect(keys(res.body.customer.default_address)).toEqual(ADDRESS_KEYS);
+      // SPEC: default_address is not nullable: a shopper without a billing address gets the blank one (id = shopper id)
+      const bare = await register(v, 'bare@example.com');
+      const bareMe = (await signIn(t, v, 'bare@example.com')).me;
+      const profile = (await bareMe.get('/customers/me').expect(200)).body.customer;
+      expect(keys(profile.default_address)).toEqual(ADDRESS_KEYS);
+      expect(profile.default_address).toEqual({ ...Object.fromEntries(ADDRESS_KEYS.map((k) => [k, null])), id: bare.id });
       expectError((await t.client(null).get('/customers/me').expect(401)).body);
       expectError((await sf.get('/customers/me').expect(401)).body);
     });

@@ -87,14 +87,16 @@ describe('customer tier: profile and saved addresses', () => {
   });
 
   it('an empty address list is []; the first saved address becomes the billing address; deleting it clears default_address', async () => {
-    const { me } = await shopper(shop, 'first-address@example.com');
-    expect((await me.get('/customers/me').expect(200)).body.customer.default_address).toBeNull();
+    const { id, me } = await shopper(shop, 'first-address@example.com');
+    // SPEC: default_address is not nullable: without a billing address it is the blank address (id = the shopper's id)
+    const blank = { ...Object.fromEntries(ADDRESS_KEYS.map((k) => [k, null])), id };
+    expect((await me.get('/customers/me').expect(200)).body.customer.default_address).toEqual(blank);
     expect((await me.get('/customers/me/addresses').expect(200)).body).toEqual({ addresses: [] });
     const a = (await me.post('/customers/me/addresses', { street: 'Erste' }).expect(201)).body.address;
     const b = (await me.post('/customers/me/addresses', { street: 'Zweite' }).expect(201)).body.address;
     expect((await me.get('/customers/me').expect(200)).body.customer.default_address).toEqual(a);
     await me.delete(`/customers/me/addresses/${a.id}`).expect(204);
-    expect((await me.get('/customers/me').expect(200)).body.customer.default_address).toBeNull();
+    expect((await me.get('/customers/me').expect(200)).body.customer.default_address).toEqual(blank);
     expect((await me.get('/customers/me/addresses').expect(200)).body.addresses).toEqual([b]);
   });
 
@@ -126,7 +128,7 @@ describe('customer tier: profile and saved addresses', () => {
     const first = await shopper(shop, 'first@example.com');
     const second = await shopper(shop, 'second@example.com');
     const mine = (await first.me.post('/customers/me/addresses', { street: 'Private 1' }).expect(201)).body.address;
-    expect((await second.me.get('/customers/me').expect(200)).body.customer).toMatchObject({ id: second.id, email: 'second@example.com', default_address: null });
+    expect((await second.me.get('/customers/me').expect(200)).body.customer).toMatchObject({ id: second.id, email: 'second@example.com', default_address: { id: second.id, street: null } });
     expect((await second.me.get('/customers/me/addresses').expect(200)).body.addresses).toEqual([]);
     await second.me.put(`/customers/me/addresses/${mine.id}`, { street: 'Stolen' }).expect(404);
     await second.me.delete(`/customers/me/addresses/${mine.id}`).expect(404);

@@ -100,9 +100,12 @@ export class ProfileDto {
   is_email_confirmed: boolean;
   /** `Customer`, `Corporate` or `Reseller` (the admin tier spells them in lower case). */
   type: string | null;
-  /** The billing address; null when none is set. */
-  @ApiProperty({ type: () => SavedAddressDto, nullable: true })
-  default_address: SavedAddressDto | null;
+  /**
+   * The billing address; always an object (SPEC: not nullable): while none is set, its id is the shopper's id and
+   * every other member is null (as the admin tier's default_address).
+   */
+  @ApiProperty({ type: () => SavedAddressDto })
+  default_address: SavedAddressDto;
 }
 
 /**
@@ -206,6 +209,13 @@ export function mapProfile(c: Customer, defaultAddress: CustomerAddress | null):
     is_active: c.isActive,
     is_email_confirmed: c.isEmailConfirmed,
     type: c.type ? (TYPE_NAMES[c.type] ?? c.type) : null,
-    default_address: defaultAddress ? mapSavedAddress(defaultAddress) : null,
+    default_address: defaultAddress ? mapSavedAddress(defaultAddress) : emptySavedAddress(c.id),
   };
+}
+
+/** A shopper without a billing address: the address's id is the shopper's id, every other member null. */
+function emptySavedAddress(customerId: string): SavedAddressDto {
+  const out: Record<string, string | null> = { id: customerId };
+  for (const member of Object.keys(ADDRESS_FIELDS)) out[member] = null;
+  return out as unknown as SavedAddressDto;
 }
