@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
@@ -26,7 +26,7 @@ export class AdminThemesController {
   /** Every theme of the shop, unpaged; exactly one has role `main`. */
   @Get()
   @Auth(READ)
-  @Envelope('themes')
+  @Envelope('themes', [ThemeDto])
   async list(@Ctx() ctx: RequestContext): Promise<ThemeDto[]> {
     return (await this.themes.list(ctx)).map(mapTheme);
   }
@@ -34,7 +34,7 @@ export class AdminThemesController {
   /** One theme (no assets). */
   @Get(':id')
   @Auth(READ)
-  @Envelope('theme')
+  @Envelope('theme', ThemeDto)
   async get(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<ThemeDto> {
     return mapTheme(await this.themes.get(ctx, id));
   }
@@ -42,7 +42,7 @@ export class AdminThemesController {
   /** Renames and/or publishes: role `main` demotes the old main theme; `unpublished` on the main theme is a no-op. */
   @Put(':id')
   @Auth(WRITE)
-  @Envelope('theme')
+  @Envelope('theme', ThemeDto)
   async update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateThemeDto): Promise<ThemeDto> {
     return mapTheme(await this.themes.update(ctx, id, body));
   }
@@ -59,6 +59,15 @@ export class AdminThemesController {
   @Get(':id/assets')
   @Auth(READ)
   @ApiQuery({ name: 'key', required: false })
+  @ApiOkResponse({
+    description: 'with key `{asset}` (full text asset), without `{assets}` (list rows); exactly one of the two',
+    schema: {
+      oneOf: [
+        { type: 'object', required: ['asset'], properties: { asset: { $ref: getSchemaPath(ThemeTextAssetDto) } } },
+        { type: 'object', required: ['assets'], properties: { assets: { type: 'array', items: { $ref: getSchemaPath(ThemeTextAssetRowDto) } } } },
+      ],
+    },
+  })
   async textAssets(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Query('key') key: unknown): Promise<{ asset: ThemeTextAssetDto } | { assets: ThemeTextAssetRowDto[] }> {
     if (key !== undefined) return { asset: mapTextAsset(await this.assets.find(ctx, id, key, 'text')) };
     return { assets: (await this.assets.list(ctx, id, 'text')).map(mapTextAssetRow) };
@@ -67,7 +76,7 @@ export class AdminThemesController {
   /** Creates or replaces a text asset. */
   @Put(':id/assets')
   @Auth(WRITE)
-  @Envelope('asset')
+  @Envelope('asset', ThemeTextAssetDto)
   async putTextAsset(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpsertThemeAssetDto): Promise<ThemeTextAssetDto> {
     return mapTextAsset(await this.assets.putText(ctx, id, body.key, body.value));
   }
@@ -84,6 +93,13 @@ export class AdminThemesController {
   @Get(':id/assets/data')
   @Auth(READ)
   @ApiQuery({ name: 'key', required: false })
+  @ApiOkResponse({
+    description: 'without key `{assets}` (binary assets); with key the raw bytes with the stored Content-Type',
+    content: {
+      'application/json': { schema: { type: 'object', required: ['assets'], properties: { assets: { type: 'array', items: { $ref: getSchemaPath(ThemeBinaryAssetDto) } } } } },
+      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
   async binaryAssets(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Query('key') key: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (key === undefined) {
       res.status(200).json({ assets: (await this.assets.list(ctx, id, 'binary')).map(mapBinaryAsset) });
@@ -96,11 +112,10 @@ export class AdminThemesController {
   /** Creates or replaces a binary asset from the raw request body (up to 20 MB); its Content-Type is stored. */
   @Put(':id/assets/data')
   @Auth(WRITE)
-  @Envelope('asset')
+  @Envelope('asset', ThemeBinaryAssetDto)
   @ApiQuery({ name: 'key', required: true })
   @ApiConsumes('application/octet-stream', 'image/png', 'image/jpeg', 'font/woff2')
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
-  @ApiOkResponse({ type: ThemeBinaryAssetDto })
   async putBinaryAsset(
     @Ctx() ctx: RequestContext,
     @UuidParam('id') id: string,
