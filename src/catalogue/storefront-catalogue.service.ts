@@ -472,10 +472,12 @@ export class StorefrontCatalogueService {
       title: translate(p.title, ctx),
       body_html: translate(p.body_html, ctx),
       summary_html: translate(p.summary_html, ctx),
-      image: images[0] ?? BLANK_IMAGE,
+      // SPEC Image.id is a uuid: without images the blank image carries the product's id (as collections use their own)
+      image: images[0] ?? { ...BLANK_IMAGE, id },
       images,
       available: vs.some((v) => v.available),
-      vendor: manufacturer.name,
+      // SPEC: vendor is a string (not nullable): "" without a manufacturer
+      vendor: manufacturer.name ?? '',
       rating: Number(p.rating),
       rating_count: p.rating_count,
       currency: ctx.activeCurrency.code,

@@ -365,6 +365,9 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       expect(p.category_path).toEqual([]);
       expect(p.images).toEqual([]);
       expectImage(p.image);
+      // SPEC: Image.id is a uuid and vendor a string, also without images or manufacturer
+      expect(p.image).toEqual({ id: ids.products['p-2'], src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 });
+      expect(p.vendor).toBe('');
       p.variants.forEach(expectVariant);
     });
 
