@@ -1,19 +1,19 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { CacheBus } from '../common/cluster/cache-bus.js';
+import { AppConfig } from '../config/app-config.js';
 
 interface Entry {
   gen: number;
   at: number;
   value: Promise<unknown>;
   refreshing?: boolean;
+  /** Size of the resolved value in `weigh` units (1 unless the caller weighs it). */
+  weight: number;
 }
 
-/** How long a cached result is served (ms); `CATALOGUE_CACHE_TTL_MS=0` turns the cache off. */
-const TTL_MS = (() => {
-  const raw = Number(process.env.CATALOGUE_CACHE_TTL_MS ?? 10_000);
-  return Number.isFinite(raw) && raw >= 0 ? raw : 10_000;
-})();
 const MAX_ENTRIES = 2000;
+/** Bound of the summed weights (a match set weighs its product count): about 100 MB of cached match sets. */
+const MAX_WEIGHT = 400_000;
 
 /**
  * A short in-process cache of derived catalogue results (facet counts, price ranges, resolved text matches) keyed
@@ -26,14 +26,18 @@ const MAX_ENTRIES = 2000;
 export class CatalogueCache {
   private readonly entries = new Map<string, Entry>();
   private readonly generations = new Map<string, number>();
+  /** How long a cached result is served (ms): `CATALOGUE_CACHE_TTL_MS` (AppConfig), 0 turns the cache off. */
+  private readonly ttlMs: number;
+  private weight = 0;
 
-  constructor(@Optional() bus?: CacheBus) {
+  constructor(@Optional() config?: AppConfig, @Optional() bus?: CacheBus) {
+    this.ttlMs = config?.CATALOGUE_CACHE_TTL_MS ?? 10_000;
     // a change committed through any instance retires this instance's entries too (SearchIndexService.invalidate)
-    bus?.subscribe('catalogue', (tenantId) => (tenantId === null ? this.entries.clear() : this.invalidate(tenantId)));
+    bus?.subscribe('catalogue', (tenantId) => (tenantId === null ? this.clear() : this.invalidate(tenantId)));
   }
 
   get enabled(): boolean {
-    return TTL_MS > 0;
+    return this.ttlMs > 0;
   }
 
   /** Retires every cached result of the tenant. */
@@ -41,21 +45,33 @@ export class CatalogueCache {
     this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
   }
 
-  async get<T>(tenantId: string, key: string, compute: () => Promise<T>): Promise<T> {
-    if (TTL_MS <= 0) return compute();
+  /** Drops every entry (a bus message for all tenants). */
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+
+  /**
+   * The cached result of `key`, or `compute()` shared by concurrent misses. `weigh` sizes a resolved value (a match
+   * set: its product count) so that large values are bounded by MAX_WEIGHT, not only by the entry count.
+   */
+  async get<T>(tenantId: string, key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T> {
+    if (this.ttlMs <= 0) return compute();
     const gen = this.generations.get(tenantId) ?? 0;
     const k = `${tenantId}|${key}`;
     const hit = this.entries.get(k);
     const now = Date.now();
     if (hit && hit.gen === gen) {
-      if (now - hit.at < TTL_MS) return hit.value as Promise<T>;
+      if (now - hit.at < this.ttlMs) return hit.value as Promise<T>;
       // expired but of the current generation: serve it while one refresh runs (no request waits for the refresh)
       if (!hit.refreshing) {
         hit.refreshing = true;
         const next = compute();
         next.then(
-          () => {
-            if (this.entries.get(k) === hit) this.entries.set(k, { gen, at: Date.now(), value: next });
+          (v) => {
+            if (this.entries.get(k) !== hit) return;
+            this.drop(k);
+            this.store(k, { gen, at: Date.now(), value: next, weight: weigh ? weigh(v) : 1 });
           },
           () => (hit.refreshing = false),
         );
@@ -63,19 +79,42 @@ export class CatalogueCache {
       return hit.value as Promise<T>;
     }
     const value = compute();
-    const entry: Entry = { gen, at: now, value };
-    this.entries.delete(k);
-    this.entries.set(k, entry);
-    value.catch(() => {
-      if (this.entries.get(k) === entry) this.entries.delete(k);
-    });
-    if (this.entries.size > MAX_ENTRIES) {
-      // oldest first (insertion order)
-      for (const old of this.entries.keys()) {
-        this.entries.delete(old);
-        if (this.entries.size <= MAX_ENTRIES * 0.9) break;
-      }
-    }
+    const entry: Entry = { gen, at: now, value, weight: 1 };
+    this.drop(k);
+    this.store(k, entry);
+    value.then(
+      (v) => {
+        if (!weigh || this.entries.get(k) !== entry) return;
+        this.weight += weigh(v) - entry.weight;
+        entry.weight = weigh(v);
+        this.evict();
+      },
+      () => {
+        if (this.entries.get(k) === entry) this.drop(k);
+      },
+    );
     return value;
+  }
+
+  private store(k: string, entry: Entry): void {
+    this.entries.set(k, entry);
+    this.weight += entry.weight;
+    this.evict();
+  }
+
+  private drop(k: string): void {
+    const e = this.entries.get(k);
+    if (!e) return;
+    this.entries.delete(k);
+    this.weight -= e.weight;
+  }
+
+  private evict(): void {
+    if (this.entries.size <= MAX_ENTRIES && this.weight <= MAX_WEIGHT) return;
+    // oldest first (insertion order)
+    for (const old of [...this.entries.keys()]) {
+      this.drop(old);
+      if (this.entries.size <= MAX_ENTRIES * 0.9 && this.weight <= MAX_WEIGHT * 0.9) break;
+    }
   }
 }

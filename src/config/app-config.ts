@@ -97,6 +97,10 @@ export class AppConfig {
   /** redis://host:port/db shared by every instance for the rate-limit buckets; empty = in-process buckets. */
   @IsString()
   REDIS_URL = '';
+
+  /** How long a cached storefront catalogue result (facet counts, price range, match sets) is served (ms); 0 = no cache. */
+  @Transform(toInt) @IsInt() @Min(0)
+  CATALOGUE_CACHE_TTL_MS = 10_000;
 }
 
 export class ConfigError extends Error {}
