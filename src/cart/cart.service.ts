@@ -412,7 +412,7 @@ export function mapCartLine(l: PricedCartLine, precision: number): CartLineDto {
     line_price: money(l.line),
     image: d.image
       ? { id: d.image.id, src: d.image.src, preview_src: d.image.src, alt: d.image.alt, position: d.image.position, width: d.image.width, height: d.image.height }
-      : { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 },
+      : { id: l.productId, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 }, // SPEC Image.id uuid: the product's id without an image
     vendor: d.vendor,
     grams: l.grams,
     year: d.year,
