@@ -739,6 +739,15 @@ describe('SPEC conformance: rate-limit headers', () => {
       expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
       const err = await s.admin.get(`/admin/collections/${randomUUID()}`).expect(404);
       expect(err.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+      // also on refusals by the guard that follows the limiter (401, 403) and by validation (422)
+      for (const r of [
+        await limited.client(null).get('/admin/collections').expect(401),
+        await limited.client('vnstat_' + 'x'.repeat(40)).get('/admin/collections').expect(401),
+        await s.admin.post('/admin/collections', { title: 5 }).expect(422),
+      ]) {
+        expect(r.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+        expect(r.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+      }
     } finally {
       await limited.close();
     }
