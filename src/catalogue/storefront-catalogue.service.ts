@@ -10,9 +10,11 @@ import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { convertMinor, fromMinor, toMinor } from '../common/money.js';
 import { Page } from '../common/paging/page.js';
-import { keysetCondition, Pager, SortValue } from '../common/paging/pager.service.js';
+import { keysetCondition, Pager, SortKey, SortValue } from '../common/paging/pager.service.js';
 import { CatalogueFilters, CatalogueWhere, collectionClause, CollectionScope, collectionOrder, constrainsVariants, FACET_KEYS, FacetKey, filterKey, OrderSpec, Params, parseFilters, priceExpr, ProductWhere, sortKeys, textClause } from './catalogue-query.js';
 import { CatalogueCache } from './catalogue-cache.service.js';
+import { MATCH_SET_MAX, MatchRow, MatchSet } from './match-set.js';
+import { preparedQuery } from './prepared-query.js';
 import { preserialize } from './preserialized-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { StockService } from './stock.service.js';
@@ -208,8 +210,52 @@ export class StorefrontCatalogueService {
     if (!scope && f.collectionId) scope = await this.scopeOf(ctx, f.collectionId, false);
     const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : options.defaultOrder ?? 'created desc');
     const keys = sortKeys(order === 'manual' && scope?.type !== 'manual' ? 'created desc' : order);
-    const params = new Params();
     const manual = order === 'manual' && scope?.type === 'manual';
+    if (page.after && page.after.length !== keys.length) throw AppError.unprocessable('page_info does not match this list');
+    // variant-level filters: the cached match set of the filter set, when it is small enough to keep
+    const set = !manual && constrainsVariants(f) ? await this.matchSet(ctx, f, scope) : null;
+    const rows: Array<{ id: string; price: string; created: Date; title: string; rating: string; rel?: string; pos?: number }> = set
+      ? set.page(keys, page.after, page.limit + 1)
+      : await this.listQuery(ctx, f, scope, order, keys, page.after, page.limit, manual);
+    const paged = this.pager.page(rows, page, (r) => keys.map((k) => positionValue(r, k.expr.slice(2))));
+    const [products, extras] = await Promise.all([
+      this.hydrateList(ctx, paged.items.map((r) => r.id), f, scope),
+      options.facets && f.includeFacets ? this.facets(ctx, f, scope) : this.priceRange(ctx, f, scope).then((priceRange) => ({ facets: undefined, priceRange })),
+    ]);
+    const result = new Page(products, paged.limit, paged.nextPageInfo);
+    if (extras.facets) return result.with({ facets: extras.facets, price_range: extras.priceRange });
+    return result.with({ price_range: extras.priceRange });
+  }
+
+  /**
+   * The products matching a variant-constrained filter set with their sort keys (one grouped query over
+   * `variant_search`, relevance included with `q`), cached per tenant + filter set + currency like the facet counts.
+   * Null when the scope is not cacheable or the set has more than MATCH_SET_MAX products (then SQL lists each page:
+   * such a set is a large share of the catalogue, so an index-order walk finds a page quickly).
+   */
+  private async matchSet(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<MatchSet | null> {
+    if (!this.cache.enabled || !this.cacheable(scope)) return null;
+    return this.cache.get(
+      ctx.tenantId,
+      `match|${filterKey(f, scope, ctx.activeCurrency)}`,
+      async () => {
+        const params = new Params();
+        const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
+        const rel = f.words.length > 0 ? `, round(max(${where.relevance()})::numeric, 6) AS rel` : '';
+        const rows: MatchRow[] = await managerOf(ctx, this.dataSource).query(
+          `SELECT vs.product_id AS id, min(${where.price_}) AS price, max(vs.product_created_at) AS created, max(vs.title_sort) AS title, max(vs.rating) AS rating${rel}
+           FROM variant_search vs WHERE ${where.sql()} GROUP BY vs.product_id LIMIT ${MATCH_SET_MAX + 1}`,
+          params.values,
+        );
+        return rows.length > MATCH_SET_MAX ? null : new MatchSet(rows);
+      },
+      (set) => set?.size ?? 1,
+    );
+  }
+
+  /** One page (limit + 1 rows) of a list in SQL, after the cursor position `after`. */
+  private async listQuery(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null, order: OrderSpec, keys: SortKey[], after: SortValue[] | null, limit: number, manual: boolean) {
+    const params = new Params();
     let inner: string;
     if (!constrainsVariants(f)) {
       const where = new ProductWhere(params, ctx.tenantId, f, scope);
@@ -232,27 +278,18 @@ export class StorefrontCatalogueService {
         FROM variant_search vs WHERE ${where.sql()} GROUP BY vs.product_id`;
     }
     let keyset = '';
-    if (page.after) {
-      if (page.after.length !== keys.length) throw AppError.unprocessable('page_info does not match this list');
-      if (keys.every((k) => k.dir === keys[0].dir) && page.after.every((v) => v !== null)) {
+    if (after) {
+      if (keys.every((k) => k.dir === keys[0].dir) && after.every((v) => v !== null)) {
         // one direction: a row comparison, which the order's index serves as a start position
-        keyset = `WHERE (${keys.map((k) => k.expr).join(', ')}) ${keys[0].dir === 'ASC' ? '>' : '<'} (${page.after.map((v) => params.add(v)).join(', ')})`;
+        keyset = `WHERE (${keys.map((k) => k.expr).join(', ')}) ${keys[0].dir === 'ASC' ? '>' : '<'} (${after.map((v) => params.add(v)).join(', ')})`;
       } else {
-        const k = keysetCondition(keys, page.after);
+        const k = keysetCondition(keys, after);
         keyset = `WHERE ${k.sql.replace(/:ks(\d+)/g, (_, i: string) => params.add(k.params[`ks${i}`]))}`;
       }
     }
-    const sql = `SELECT * FROM (${inner}) g ${keyset} ORDER BY ${keys.map((k) => `${k.expr} ${k.dir}`).join(', ')} LIMIT ${page.limit + 1}`;
-    const m = managerOf(ctx, this.dataSource);
-    const rows: Array<{ id: string; price: string; created: Date; title: string; rating: string; rel?: string; pos?: number }> = await m.query(sql, params.values);
-    const paged = this.pager.page(rows, page, (r) => keys.map((k) => positionValue(r, k.expr.slice(2))));
-    const [products, extras] = await Promise.all([
-      this.hydrateList(ctx, paged.items.map((r) => r.id), f, scope),
-      options.facets && f.includeFacets ? this.facets(ctx, f, scope) : this.priceRange(ctx, f, scope).then((priceRange) => ({ facets: undefined, priceRange })),
-    ]);
-    const result = new Page(products, paged.limit, paged.nextPageInfo);
-    if (extras.facets) return result.with({ facets: extras.facets, price_range: extras.priceRange });
-    return result.with({ price_range: extras.priceRange });
+    const sql = `SELECT * FROM (${inner}) g ${keyset} ORDER BY ${keys.map((k) => `${k.expr} ${k.dir}`).join(', ')} LIMIT ${limit + 1}`;
+    const rows: Array<{ id: string; price: string; created: Date; title: string; rating: string; rel?: string; pos?: number }> = await managerOf(ctx, this.dataSource).query(sql, params.values);
+    return rows;
   }
 
   /** GET /products/facets and /collections/{id}/facets. */
@@ -417,10 +454,12 @@ export class StorefrontCatalogueService {
     const idsParam = params.add(ids);
     const [products, variants] = await Promise.all([
       this.productRows(ctx, ids, true),
-      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY(${idsParam}::uuid[]) ${variantFilter}`, params.values, true),
+      // without a search the statement text is fixed: a prepared statement
+      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY(${idsParam}::uuid[]) ${variantFilter}`, params.values, true, variantFilter === ''),
     ]);
     const byProduct = groupBy(variants, (v) => v.product_id);
-    return ids.map((id) => {
+    // a product gone since a cached match set was computed (another instance's write, within the TTL) is left out
+    return ids.filter((id) => products.has(id)).map((id) => {
       const p = products.get(id)!;
       const vs = (byProduct.get(id) ?? []).map((v) => this.mapVariant(ctx, snap, v, Number(v.on_hand ?? 0), false));
       const prices = vs.map((v) => v.price);
@@ -452,11 +491,13 @@ export class StorefrontCatalogueService {
     const m = managerOf(ctx, this.dataSource);
     const [snap, variants, products, imageRows] = await Promise.all([
       this.snapshot.get(ctx.tenantId),
-      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = $2`, [ctx.tenantId, id], true),
+      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = $2`, [ctx.tenantId, id], true, true),
       this.productRows(ctx, [id], false),
-      m.query(`SELECT id, src, alt, position, width, height FROM product_images WHERE tenant_id = $1 AND product_id = $2 ORDER BY position`, [ctx.tenantId, id]) as Promise<
-        Array<{ id: string; src: string | null; alt: string | null; position: number; width: number; height: number }>
-      >,
+      preparedQuery<{ id: string; src: string | null; alt: string | null; position: number; width: number; height: number }>(
+        m,
+        `SELECT id, src, alt, position, width, height FROM product_images WHERE tenant_id = $1 AND product_id = $2 ORDER BY position`,
+        [ctx.tenantId, id],
+      ),
     ]);
     if (variants.length === 0) throw AppError.notFound('product');
     const p = products.get(id)!;
@@ -579,7 +620,8 @@ export class StorefrontCatalogueService {
       ? `, (SELECT i.src FROM product_images i WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) AS image,
          (SELECT ps.variants_count FROM product_search ps WHERE ps.product_id = p.id) AS variants_count`
       : '';
-    const rows: ProductRow[] = await managerOf(ctx, this.dataSource).query(
+    const rows = await preparedQuery<ProductRow>(
+      managerOf(ctx, this.dataSource),
       `SELECT p.id, p.handle, p.title, p.body_html, ${listed ? "'{}'::jsonb AS summary_html" : 'p.summary_html'}, p.manufacturer_id, p.category_ids, p.rating, p.rating_count, f.name AS flag_name, f.color AS flag_color ${extra}
        FROM products p LEFT JOIN flags f ON f.id = p.flag_id WHERE p.tenant_id = $1 AND p.id = ANY($2::uuid[])`,
       [ctx.tenantId, ids],
@@ -588,9 +630,10 @@ export class StorefrontCatalogueService {
   }
 
   /** Visible variants with their on-hand (sum of the stock ledger over every location, as `StockService.onHand`). */
-  private async variantRows(ctx: RequestContext, where: string, params: unknown[], withOnHand = false): Promise<VariantRow[]> {
+  private async variantRows(ctx: RequestContext, where: string, params: unknown[], withOnHand = false, prepared = false): Promise<VariantRow[]> {
     const onHand = withOnHand ? `, (SELECT coalesce(sum(sm.delta), 0) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id) AS on_hand` : '';
-    return managerOf(ctx, this.dataSource).query(
+    const m = managerOf(ctx, this.dataSource);
+    return (prepared ? (text: string, values: unknown[]) => preparedQuery<VariantRow>(m, text, values) : (text: string, values: unknown[]) => m.query(text, values) as Promise<VariantRow[]>)(
       `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, v.gross, v.net, v.compare_at_gross, v.tax_rate, vs.available, v.description, v.description_additional,
          v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids ${onHand}
        FROM variant_search vs JOIN variants v ON v.id = vs.variant_id WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
