@@ -166,7 +166,7 @@ export class CartService implements OnModuleInit {
              RETURNING id)
            INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
            SELECT $1, cart.id, $4, $5::numeric FROM cart
-           ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()
+           ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()
            RETURNING quantity`,
           [tx.tenantId, o.visitorId, o.customerId, dto.article_id, quantity.toFixed(3)],
         ),
@@ -192,7 +192,7 @@ export class CartService implements OnModuleInit {
          RETURNING id)
        INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
        SELECT $1, cart.id, $4, $5::numeric FROM cart
-       ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity, updated_at = now()`,
+       ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity, updated_at = now()`,
       [ctx.tenantId, o.visitorId, o.customerId, variantId, dto.quantity.toFixed(3)],
     );
     return this.get(ctx);
@@ -297,7 +297,7 @@ export class CartService implements OnModuleInit {
       await m.query(
         `INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
          SELECT tenant_id, $2, variant_id, quantity FROM cart_items WHERE tenant_id = $1 AND cart_id = $3
-         ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()`,
+         ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()`,
         [tx.tenantId, mine.id, visitor.id],
       );
       await m.query(

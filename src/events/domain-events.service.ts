@@ -113,7 +113,7 @@ export class DomainEvents implements OnModuleInit {
       await open.query(
         `INSERT INTO event_handler_jobs (tenant_id, event_id, handler, next_attempt_at)
          SELECT $1, $2, h, clock_timestamp() FROM unnest($3::text[]) AS h
-         ON CONFLICT (event_id, handler) DO NOTHING`,
+         ON CONFLICT (tenant_id, event_id, handler) DO NOTHING`,
         [ctx.tenantId, event.id, names],
       );
     }

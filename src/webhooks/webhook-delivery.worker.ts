@@ -157,7 +157,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     await this.dataSource.transaction(async (m) => {
       await m.query(
         `INSERT INTO webhook_delivery_attempts (tenant_id, delivery_id, subscription_id, event_id, topic, attempt, status_code, error, duration_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (tenant_id, delivery_id, attempt) DO NOTHING`,
         [d.tenant_id, d.id, d.subscription_id, d.event_id, d.topic, d.attempts, o.statusCode, o.error?.slice(0, 1000) ?? null, o.durationMs],
       );
       const status = ok ? 'delivered' : gaveUp ? 'failed' : 'pending';

@@ -37,7 +37,7 @@ export class WebhooksService {
       `INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic)
        SELECT s.tenant_id, $2, s.id, s.topic FROM webhook_subscriptions s
         WHERE s.tenant_id = $1 AND s.topic = $3 AND s.is_active
-       ON CONFLICT (event_id, subscription_id) DO NOTHING`,
+       ON CONFLICT (tenant_id, event_id, subscription_id) DO NOTHING`,
       [event.tenantId, event.id, event.topic],
     );
   }

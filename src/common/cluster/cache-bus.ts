@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
@@ -40,7 +40,7 @@ export function primaryUrlOf(dataSource: DataSource): string {
  * is sent immediately. Every instance, the publisher included, runs the topic's handlers within milliseconds.
  */
 @Injectable()
-export class CacheBus implements OnModuleInit, OnApplicationShutdown {
+export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   readonly instanceId = randomUUID();
   private readonly logger = new Logger('CacheBus');
   private readonly handlers = new Map<string, CacheDropHandler[]>();
@@ -76,7 +76,9 @@ export class CacheBus implements OnModuleInit, OnApplicationShutdown {
     this.dispatch(topic, tenantId);
     const payload = JSON.stringify({ t: topic, id: tenantId, o: this.instanceId } satisfies Message);
     const inTx = manager?.queryRunner?.isTransactionActive === true;
-    const work = (inTx ? manager! : this.dataSource.manager).query('SELECT pg_notify($1, $2)', [CACHE_CHANNEL, payload]);
+    const args = [CACHE_CHANNEL, payload];
+    // outside a transaction: on the bus's own connection when it is up (independent of the pool and its shutdown)
+    const work: Promise<unknown> = inTx ? manager!.query('SELECT pg_notify($1, $2)', args) : this.client ? this.client.query('SELECT pg_notify($1, $2)', args) : this.dataSource.manager.query('SELECT pg_notify($1, $2)', args);
     this.pending.add(work);
     try {
       await work;
@@ -95,13 +97,26 @@ export class CacheBus implements OnModuleInit, OnApplicationShutdown {
     return this.client !== null;
   }
 
+  /** Sends what is still being published before the data source closes (it closes in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    await Promise.allSettled([...this.pending]);
+    await this.flush();
     const c = this.client;
     this.client = null;
     await c?.end().catch(() => undefined);
+  }
+
+  /** Waits for publications in flight, at most 2 s. */
+  private async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.pending]), new Promise((done) => (timer = setTimeout(done, 2_000)))]);
+    clearTimeout(timer);
   }
 
   private async connect(): Promise<void> {

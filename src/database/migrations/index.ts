@@ -7,6 +7,7 @@ import { CartWishlist1764000005000 } from './1764000005000-cart-wishlist.js';
 import { CustomerAccounts1764000006000 } from './1764000006000-customer-accounts.js';
 import { Checkout1764000007000 } from './1764000007000-checkout.js';
 import { CatalogueSpeed1764000008000 } from './1764000008000-catalogue-speed.js';
+import { TenantKeys1764000099000 } from './1764000099000-tenant-keys.js';
 
 /** Every migration, in order. A feature adds its own file here. */
-export const migrations = [Foundation1764000000000, AdminResources1764000001000, Themes1764000002000, Catalogue1764000003000, EventsWebhooks1764000004000, CartWishlist1764000005000, CustomerAccounts1764000006000, Checkout1764000007000, CatalogueSpeed1764000008000];
+export const migrations = [Foundation1764000000000, AdminResources1764000001000, Themes1764000002000, Catalogue1764000003000, EventsWebhooks1764000004000, CartWishlist1764000005000, CustomerAccounts1764000006000, Checkout1764000007000, CatalogueSpeed1764000008000, TenantKeys1764000099000];
