@@ -219,7 +219,7 @@ export class StorefrontCatalogueService {
       : await this.listQuery(ctx, f, scope, order, keys, page.after, page.limit, manual);
     const paged = this.pager.page(rows, page, (r) => keys.map((k) => positionValue(r, k.expr.slice(2))));
     const [products, extras] = await Promise.all([
-      this.hydrateList(ctx, paged.items.map((r) => r.id), f, scope),
+      this.hydratePage(ctx, paged.items.map((r) => r.id), f, scope),
       options.facets && f.includeFacets ? this.facets(ctx, f, scope) : this.priceRange(ctx, f, scope).then((priceRange) => ({ facets: undefined, priceRange })),
     ]);
     const result = new Page(products, paged.limit, paged.nextPageInfo);
@@ -438,6 +438,21 @@ export class StorefrontCatalogueService {
     const visible = new Set(rows.map((r) => r.product_id));
     const noFilters = { ids: null, collectionId: null, words: [], dims: {}, priceMin: null, priceMax: null, available: false, onSale: false, order: null, includeFacets: false } as unknown as CatalogueFilters;
     return this.hydrateList(ctx, ids.filter((id) => visible.has(id)), noFilters, null);
+  }
+
+  /**
+   * `hydrateList` of a page, cached with the tenant's other catalogue results (same generation and TTL, so a stock
+   * movement or import retires it) per product ids, language, currency and facet-name snapshot, and with `q` the
+   * filter set (only matching variants are listed then). The cached array is serialized to JSON once and spliced
+   * into each response (`preserialize`); nothing mutates it.
+   */
+  private async hydratePage(ctx: RequestContext, ids: string[], f: CatalogueFilters, scope: CollectionScope | null): Promise<ProductListDto[]> {
+    if (ids.length === 0 || !this.cache.enabled) return this.hydrateList(ctx, ids, f, scope);
+    const snap = await this.snapshot.get(ctx.tenantId);
+    const cur = ctx.activeCurrency;
+    const words = f.words.length > 0 ? filterKey(f, scope, cur) : '';
+    const key = `page|${ctx.language}/${ctx.defaultLanguage}|${cur.code}/${cur.rate}/${cur.precision}|${snap.at}|${words}|${ids.join(',')}`;
+    return this.cache.get(ctx.tenantId, key, async () => preserialize(await this.hydrateList(ctx, ids, f, scope)));
   }
 
   /** Products of a page: one statement for the products (flag, first image, visible variant count), one for their variants with on-hand. */
