@@ -343,7 +343,9 @@ export class StorefrontCatalogueService {
    * for the full filter set and one per dimension already filtered on (every filter but its own); each set unnests
    * the facet ids of its rows once and counts them grouped by id. A set whose filters do not constrain variants
    * counts `product_search` rows (one per product); otherwise distinct (product, id) pairs of matching variant rows.
-   * Counts are cached (`CatalogueCache`); names are mapped from the snapshot per language.
+   * Counts are cached (`CatalogueCache`); names are mapped from the snapshot per language. With the cache on, each
+   * set is its own cached statement keyed by the filters it applies (`sharedFacetCounts`); the one statement is for
+   * uncached scopes (manual collections) and a disabled cache.
    */
   private async facets(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; priceRange: PriceRangeDto }> {
     const snap = await this.snapshot.get(ctx.tenantId);
@@ -356,6 +358,7 @@ export class StorefrontCatalogueService {
   }
 
   private async facetCounts(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<FacetCounts> {
+    if (this.cache.enabled && this.cacheable(scope)) return this.sharedFacetCounts(ctx, f, scope);
     const params = new Params();
     let pw: ProductWhere | undefined;
     let vw: CatalogueWhere | undefined;
@@ -386,6 +389,35 @@ export class StorefrontCatalogueService {
         out.sets.get(r.s)!.push([r.id, Number(r.n)]);
       }
     }
+    return out;
+  }
+
+  /**
+   * `facetCounts` from separately cached sets: each set is keyed by the filters it applies (the set of a dimension
+   * filtered on is the filter set without that dimension), so filter sets share sets: the `categories` set of every
+   * category page is the unfiltered catalogue's `all` set. The price range is the cached `priceRange`.
+   */
+  private async sharedFacetCounts(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<FacetCounts> {
+    const cur = ctx.activeCurrency;
+    const sets: Array<[string, CatalogueFilters]> = [['all', f]];
+    for (const k of FACET_KEYS) if (f.dims[k].length > 0) sets.push([k, { ...f, dims: { ...f.dims, [k]: [] } }]);
+    const ids = `vs.category_ids || vs.option_ids || ARRAY[vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id]`;
+    const countSet = async (sf: CatalogueFilters): Promise<Array<[string, number]>> => {
+      const params = new Params();
+      const sql = !constrainsVariants(sf)
+        ? `SELECT x::text AS id, count(*) AS n FROM product_search ps, unnest(ps.facet_ids) x WHERE ${new ProductWhere(params, ctx.tenantId, sf, scope).sql()} GROUP BY x`
+        : `SELECT d.x::text AS id, count(*) AS n FROM (SELECT DISTINCT vs.product_id, x FROM variant_search vs, unnest(${ids}) x WHERE ${new CatalogueWhere(params, ctx.tenantId, sf, cur, scope).sql()} AND x IS NOT NULL) d GROUP BY d.x`;
+      const rows: Array<{ id: string | null; n: string }> = await managerOf(ctx, this.dataSource).query(sql, params.values);
+      return rows.filter((r) => r.id !== null && Number(r.n) > 0).map((r) => [r.id!, Number(r.n)]);
+    };
+    const [range, ...lists] = await Promise.all([
+      this.priceRange(ctx, f, scope),
+      ...sets.map(([, sf]) => this.cache.get(ctx.tenantId, `set|${filterKey(sf, scope, cur)}`, () => countSet(sf))),
+    ]);
+    const out: FacetCounts = { sets: new Map(), min: range.min, max: range.max };
+    sets.forEach(([name], i) => {
+      if (lists[i].length > 0) out.sets.set(name, lists[i]);
+    });
     return out;
   }
 
