@@ -207,7 +207,7 @@ export class StorefrontCatalogueService {
   async listProducts(ctx: RequestContext, req: Request, listId: string, scope: CollectionScope | null, options: { facets: boolean; defaultOrder?: OrderSpec } = { facets: true }): Promise<Page<ProductListDto>> {
     const f = await this.withTextMatches(ctx, parseFilters(req, scope ? 'collection' : 'products'));
     const page = this.pager.request(req, listId);
-    if (!scope && f.collectionId) scope = await this.scopeOf(ctx, f.collectionId, false);
+    if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
     const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : options.defaultOrder ?? 'created desc');
     const keys = sortKeys(order === 'manual' && scope?.type !== 'manual' ? 'created desc' : order);
     const manual = order === 'manual' && scope?.type === 'manual';
@@ -295,7 +295,7 @@ export class StorefrontCatalogueService {
   /** GET /products/facets and /collections/{id}/facets. */
   async facetsOnly(ctx: RequestContext, req: Request, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     const f = await this.withTextMatches(ctx, parseFilters(req, 'facets'));
-    if (!scope && f.collectionId) scope = await this.scopeOf(ctx, f.collectionId, false);
+    if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
     const { facets, priceRange } = await this.facets(ctx, f, scope);
     return { facets, price_range: priceRange };
   }
@@ -590,6 +590,19 @@ export class StorefrontCatalogueService {
   async scopeOf(ctx: RequestContext, id: string, includeUnpublished: boolean): Promise<CollectionScope & { sortOrder: string | null }> {
     const c = await this.collection(ctx, id, includeUnpublished);
     return { id: c.id, type: c.collectionType, rulesJson: c.rulesJson, sortOrder: c.sortOrder };
+  }
+
+  /**
+   * The `collection_id` filter of GET /products: like any other filter value, one that names no published collection
+   * of the shop matches nothing (a rule set that no product meets) rather than 404, which is kept for the collection's own paths.
+   */
+  private async filterScope(ctx: RequestContext, id: string): Promise<CollectionScope> {
+    try {
+      return await this.scopeOf(ctx, id, false);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 404) return { id, type: 'smart', rulesJson: '{"any":[]}' };
+      throw err;
+    }
   }
 
   private async collection(ctx: RequestContext, id: string, includeUnpublished: boolean): Promise<Collection> {

@@ -420,6 +420,19 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       await sf.get(`/collections/${ids.collections.draft}/products`).expect(404);
       await sf.get(`/collections/${ids.collections.draft}/facets`).expect(404);
     });
+
+    it('the collection_id filter of GET /products: a published collection scopes; an unknown or unpublished one matches nothing (200, not 404)', async () => {
+      const scoped = await sf.get(`/products?collection_id=${ids.collections.summer}`).expect(200);
+      expect(scoped.body.products.map((p: { id: string }) => p.id)).toEqual((await sf.get(`/collections/${ids.collections.summer}/products`).expect(200)).body.products.map((p: { id: string }) => p.id));
+      for (const id of [ids.collections.draft, '00000000-0000-4000-8000-000000000000']) {
+        const list = await sf.get(`/products?collection_id=${id}&include=facets`).expect(200);
+        expect(list.body.products).toEqual([]);
+        expect(list.body.facets).toEqual([]);
+        const facets = await sf.get(`/products/facets?collection_id=${id}`).expect(200);
+        expect(facets.body.facets).toEqual([]);
+      }
+      expectError((await sf.get('/products?collection_id=not-a-uuid').expect(422)).body);
+    });
   });
 
   it('GET /currencies: {id, code, name, symbol, is_default}, published only', async () => {
