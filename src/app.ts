@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
+import { rateLimitMiddleware, RateLimitStore } from './common/auth/rate-limit.js';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging.js';
 import { AppModule } from './app.module.js';
 import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
@@ -25,6 +26,7 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   const logger = createRootLogger(options.config.LOG_LEVEL);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), { bodyParser: false, logger: new PinoNestLogger(logger) });
   app.use(requestLogger(logger));
+  app.use(rateLimitMiddleware(options.config, app.get(RateLimitStore)));
   app.disable('x-powered-by');
   app.set('trust proxy', options.config.TRUST_PROXY);
   app.set('query parser', 'extended');

@@ -170,6 +170,23 @@ describe('rate limits', () => {
     await t.http().get('/health').expect(200);
   });
 
+  it('puts the rate-limit headers on every response, early refusals included (malformed JSON, unknown path or version)', async () => {
+    const client = t.client('vnstat_headerscheckheaderscheckheaderscheck00');
+    const answers = [
+      await t.http().post(`${API}/admin/access_tokens`).set('Content-Type', 'application/json').send('{"label":'),
+      await t.http().get(`${API}/no/such/path`),
+      await t.http().get('/api/2019-01-01/admin/access_tokens'),
+      await t.http().post(`${API}/admin/access_tokens`).set('Content-Type', 'text/plain').send('x'),
+      await client.get('/admin/access_tokens'),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([422, 404, 404, 422, 401]);
+    for (const r of answers) {
+      expect(r.headers['x-ratelimit-limit']).toBe('5');
+      expect(r.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    }
+    expect((await t.http().get('/health').expect(200)).headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
   it('refills at the configured rate', async () => {
     await new Promise((r) => setTimeout(r, 1100));
     await shop.admin.get('/admin/access_tokens').expect(200);

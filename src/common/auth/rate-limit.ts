@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, OnModuleDestroy, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config.js';
 import { AppError } from '../http/app-error.js';
 
@@ -63,9 +63,28 @@ export const RATE_LIMIT_POLICY = 'rate-limit:policy';
 export const RateLimitPolicyFor = (policy: RateLimitPolicy) => SetMetadata(RATE_LIMIT_POLICY, policy);
 
 /**
- * Token bucket per token (hashed) or, when anonymous, per IP; one bucket across every route.
- * Every limited response carries X-RateLimit-Limit and X-RateLimit-Remaining; a refusal is 429 with Retry-After.
+ * CONTRACT 3's default bucket: per token (hashed) or, when anonymous, per IP; one bucket across every route. It runs
+ * first in the chain (before body parsing and routing), so every response — a malformed body's 422 and an unknown
+ * path's 404 included — carries X-RateLimit-Limit and X-RateLimit-Remaining; a refusal is 429 with Retry-After.
+ * Health probes are exempt.
  */
+export function rateLimitMiddleware(config: AppConfig, store: RateLimitStore): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    if (!config.RATE_LIMIT || /^\/health(\/|$)/.test(req.path)) return next();
+    store
+      .take(`default:${tracker(req)}`, config.RATE_LIMIT_BURST, config.RATE_LIMIT_REFILL_PER_SECOND)
+      .then((result) => {
+        res.setHeader('X-RateLimit-Limit', String(config.RATE_LIMIT_BURST));
+        res.setHeader('X-RateLimit-Remaining', String(result.remaining));
+        if (result.allowed) return next();
+        res.setHeader('Retry-After', String(result.retryAfter));
+        res.status(429).json({ errors: 'rate limit exceeded' });
+      })
+      .catch(next);
+  };
+}
+
+/** The stricter per-IP bucket of a route marked with `RateLimitPolicyFor` (sign-in, registration), on top of the default one. */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
@@ -77,15 +96,12 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (!this.config.RATE_LIMIT) return true;
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, targets)) return true;
+    const policy = this.reflector.getAllAndOverride<RateLimitPolicy | undefined>(RATE_LIMIT_POLICY, targets);
+    if (!policy || this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, targets)) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
-    const policy = this.reflector.getAllAndOverride<RateLimitPolicy | undefined>(RATE_LIMIT_POLICY, targets);
-    const burst = policy?.burst ?? this.config.RATE_LIMIT_BURST;
-    const refill = policy?.refillPerSecond ?? this.config.RATE_LIMIT_REFILL_PER_SECOND;
-    const key = policy ? `${policy.name}:ip:${req.ip ?? 'unknown'}` : `default:${tracker(req)}`;
-    const result = await this.store.take(key, burst, refill);
-    res.setHeader('X-RateLimit-Limit', String(burst));
+    const result = await this.store.take(`${policy.name}:ip:${req.ip ?? 'unknown'}`, policy.burst, policy.refillPerSecond);
+    res.setHeader('X-RateLimit-Limit', String(policy.burst));
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
     if (!result.allowed) throw new AppError(429, 'rate limit exceeded', undefined, { 'Retry-After': String(result.retryAfter) });
     return true;
