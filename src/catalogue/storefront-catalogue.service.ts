@@ -6,6 +6,7 @@ import { mapImage } from '../collections/dto/image.dto.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import type { Translations } from '../common/db/base.entity.js';
 import { managerOf } from '../common/db/tenant-scope.js';
+import type { ImageDto } from '../collections/dto/image.dto.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { convertMinor, fromMinor, toMinor } from '../common/money.js';
@@ -45,15 +46,6 @@ export interface CustomFieldDto {
 export interface FacetRefDto {
   id: string;
   name: string | null;
-}
-export interface ImageDto {
-  id: string | null;
-  src: string | null;
-  preview_src: string | null;
-  alt: string | null;
-  position: number;
-  width: number;
-  height: number;
 }
 export interface VariantDto {
   id: string;

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
 import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
+import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
 import { CartService } from '../cart/cart.service.js';
@@ -269,14 +270,5 @@ export class OrderPlacementService {
          AND x.phone_number IS NOT DISTINCT FROM $12 AND x.mobile_number IS NOT DISTINCT FROM $13 AND x.email IS NOT DISTINCT FROM $14)`,
       [tx.tenantId, customerId, ...values],
     );
-  }
-}
-
-function isHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
   }
 }

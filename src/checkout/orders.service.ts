@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
+import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
 import { DomainEvents } from '../events/domain-events.service.js';
 import { CountryNames, mapOrderSummary, mapReceipt } from './checkout-mappers.js';
@@ -130,13 +131,4 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function isHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
