@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
+import { ProductListResponseDto } from './dto/catalogue.dto.js';
 import { CatalogueImportService, ImportReport } from './import/catalogue-import.service.js';
 import { ProductListDto, StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
@@ -22,6 +23,23 @@ export class AdminCatalogueController {
   @HttpCode(200)
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('import')
+  @ApiOkResponse({
+    description: '{import: {created, updated, ids}}',
+    schema: {
+      type: 'object',
+      required: ['import'],
+      properties: {
+        import: {
+          type: 'object',
+          properties: {
+            created: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows created per kind' },
+            updated: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows changed per kind' },
+            ids: { type: 'object', additionalProperties: { type: 'object' }, description: 'per kind, key to uuid (facets: per dimension)' },
+          },
+        },
+      },
+    },
+  })
   @ApiBody({ schema: { type: 'object', description: 'CONTRACT 6 import document' } })
   import(@Ctx() ctx: RequestContext, @Body() body: unknown): Promise<ImportReport> {
     return this.importer.import(ctx, body);
@@ -31,6 +49,7 @@ export class AdminCatalogueController {
   @Get('collections/:id/products')
   @Auth({ tier: 'admin', scope: 'Shop/collections/read' })
   @Envelope('products')
+  @ApiOkResponse({ type: ProductListResponseDto, description: '{products, price_range}; never facets' })
   collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string): Promise<Page<ProductListDto>> {
     return this.catalogue.collectionProducts(ctx, req, id, true);
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { ReadFromReplica } from '../common/cluster/read-replicas.js';
@@ -7,6 +7,7 @@ import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
+import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from './dto/catalogue.dto.js';
 import { FactsheetService } from './factsheet.service.js';
 import { spliceJson } from './preserialized-json.js';
 import { FacetDto, PriceRangeDto, ProductDetailDto, ProductListDto, StorefrontCatalogueService, StorefrontCollectionDto, VariantDto } from './storefront-catalogue.service.js';
@@ -22,6 +23,7 @@ export class StorefrontCatalogueController {
   /** Filtered, ordered, cursored products with `price_range`, and `facets` with include=facets. */
   @Get('products')
   @Envelope('products')
+  @ApiOkResponse({ type: ProductListResponseDto })
   list(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
     spliceJson(res);
     return this.catalogue.listProducts(ctx, req, 'storefront.products', null);
@@ -29,42 +31,46 @@ export class StorefrontCatalogueController {
 
   /** Facets and price range of the filtered catalogue. */
   @Get('products/facets')
+  @ApiOkResponse({ type: FacetsResponseDto })
   facets(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
     return this.catalogue.facetsOnly(ctx, req, null);
   }
 
   @Get('products/:id')
-  @Envelope('product')
+  @Envelope('product', ProductDetailDto)
   product(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<ProductDetailDto> {
     return this.catalogue.product(ctx, id);
   }
 
   @Get('products/:id/variants')
+  @ApiOkResponse({ type: VariantsResponseDto })
   variants(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<{ currency: string; variants: VariantDto[] }> {
     return this.catalogue.variants(ctx, id);
   }
 
   @Get('collections')
-  @Envelope('collections')
+  @Envelope('collections', [StorefrontCollectionDto])
   collections(@Ctx() ctx: RequestContext): Promise<StorefrontCollectionDto[]> {
     return this.catalogue.listCollections(ctx);
   }
 
   @Get('collections/:id')
-  @Envelope('collection')
+  @Envelope('collection', StorefrontCollectionDto)
   collection(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<StorefrontCollectionDto> {
     return this.catalogue.getCollection(ctx, id);
   }
 
   @Get('collections/:id/products')
   @Envelope('products')
+  @ApiOkResponse({ type: ProductListResponseDto })
   collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
     spliceJson(res);
     return this.catalogue.collectionProducts(ctx, req, id, false);
   }
 
   @Get('collections/:id/facets')
+  @ApiOkResponse({ type: FacetsResponseDto })
   collectionFacets(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
     return this.catalogue.collectionFacets(ctx, req, id);

@@ -105,4 +105,18 @@ describe('OpenAPI document', () => {
     expect(list.security).toEqual(expect.arrayContaining([{ admin: [] }]));
     expect(doc.components.securitySchemes).toEqual(expect.objectContaining({ admin: expect.any(Object), storefront: expect.any(Object), customer: expect.any(Object) }));
   });
+
+  it('documents the storefront catalogue and the import with their shapes', async () => {
+    const doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body;
+    const schemas = doc.components.schemas;
+    const ok = (path: string, method = 'get') => doc.paths[`${API}${path}`][method].responses['200'].content['application/json'].schema;
+    expect(ok('/products').$ref).toBe('#/components/schemas/ProductListResponseDto');
+    expect(ok('/products/facets').$ref).toBe('#/components/schemas/FacetsResponseDto');
+    expect(ok('/products/{id}').properties.product.$ref).toBe('#/components/schemas/ProductDetailDto');
+    expect(ok('/admin/collections/{id}/products').$ref).toBe('#/components/schemas/ProductListResponseDto');
+    expect(ok('/admin/catalogue/import', 'post').properties.import.properties).toEqual(expect.objectContaining({ created: expect.any(Object), updated: expect.any(Object), ids: expect.any(Object) }));
+    expect(Object.keys(schemas.ProductListDto.properties)).toEqual(expect.arrayContaining(['price_min', 'price_max', 'variants_count', 'manufacturer', 'flag', 'variants']));
+    expect(Object.keys(schemas.VariantDto.properties)).toEqual(expect.arrayContaining(['quantity_rule', 'facets', 'factsheet_url', 'compare_at_price']));
+    expect(schemas.VariantDto.properties.quantity_rule.allOf?.[0]?.$ref ?? schemas.VariantDto.properties.quantity_rule.$ref).toBe('#/components/schemas/QuantityRuleDto');
+  });
 });
