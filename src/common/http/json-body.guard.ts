@@ -1,0 +1,48 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import express, { Request, Response } from 'express';
+import { AppError } from './app-error.js';
+import { checkJsonShape } from './json-shape.js';
+
+/** A UUID path parameter (optionally with a file suffix: `{id}.pdf`). */
+const UUID_PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]+)?$/i;
+
+const JSON_TYPES = ['application/json', 'text/json', 'application/*+json'];
+const defaultParser = express.json({ limit: '1mb', type: JSON_TYPES, strict: true });
+const importParser = express.json({ limit: '50mb', type: JSON_TYPES, strict: true });
+
+/** Routes whose body is not JSON (raw theme asset bytes) or may be larger than 1 MB (catalogue import). */
+const RAW_BODY_ROUTE = /\/admin\/themes\/[^/]+\/assets\/data\/?$/;
+const LARGE_BODY_ROUTE = /\/admin\/catalogue\/import\/?$/;
+
+/**
+ * Parses JSON bodies (application/json, text/json, application/*+json; 1 MB, 50 MB for imports) and refuses a body
+ * of another type with 422; parse errors reach the error filter as `{errors}` envelopes. It is the last global guard:
+ * no byte of a body is read before the API guard has verified the token, so an anonymous upload to an admin route is
+ * answered 401 while it is still arriving. A parsed body too deep or holding NUL characters is 422 (json-shape.ts);
+ * UUID path parameters are lower-cased.
+ */
+@Injectable()
+export class JsonBodyGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const path = req.originalUrl.split('?')[0];
+    if (RAW_BODY_ROUTE.test(path)) return true;
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody && !req.is(JSON_TYPES)) {
+      throw AppError.unprocessable(`the request body must be JSON (Content-Type application/json), not ${req.headers['content-type'] ?? 'untyped'}`);
+    }
+    const parser = LARGE_BODY_ROUTE.test(path) ? importParser : defaultParser;
+    await new Promise<void>((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    checkJsonShape(req.params as unknown, '');
+    lowerCaseIds(req.params as Record<string, unknown>);
+    checkJsonShape(req.query as unknown, '');
+    if (hasBody) checkJsonShape(req.body);
+    return true;
+  }
+}
+
+/** Ids are case-insensitive: `/products/{ID}` is the same resource as in lower case (ids are compared in code too). */
+function lowerCaseIds(params: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(params)) if (typeof v === 'string' && UUID_PARAM.test(v)) params[k] = v.toLowerCase();
+}
