@@ -1,0 +1,57 @@
+import type { RequestContext } from '../../common/context/request-context.js';
+import type { SortValue } from '../../common/paging/pager.service.js';
+import type { CatalogueFilters, CollectionScope, FacetKey, OrderSpec } from '../catalogue-query.js';
+
+/** Injection token of the storefront catalogue engine (`CatalogueIndexService` in memory; an external engine could replace it). */
+export const CATALOGUE_SEARCH = Symbol('CatalogueSearch');
+
+export interface CatalogueSearchRequest {
+  filters: CatalogueFilters;
+  scope: CollectionScope | null;
+  /** Resolved order (`manual` only for a manual collection). */
+  order: OrderSpec;
+  /** Cursor position of the previous page (`[key, id]`), or null. */
+  after: SortValue[] | null;
+  /** Rows wanted (the page size + 1, so the caller knows whether a next page exists). */
+  rows: number;
+  facets: boolean;
+  /** Facet values are ordered by this rank (lower first, then id); `version` changes when the ranks do. */
+  rank: { version: number; of: (id: string) => number };
+}
+
+export interface CatalogueSearchResult {
+  rows: Array<{
+    id: string;
+    /** The cursor position of the row (order key, id). */
+    position: SortValue[];
+    /** With `q`: the ids of the product's variants matching every filter (only those are listed); else null. */
+    variantIds: string[] | null;
+  }>;
+  /** Facets in SPEC order, values with a non-zero count, ranked. Null unless asked for. */
+  facets: Array<{ key: FacetKey; values: Array<{ id: string; count: number }> }> | null;
+  /** Lowest and highest gross price in the active currency over the filters without the price bounds (null: nothing matches). */
+  priceRange: { min: number | null; max: number | null };
+}
+
+export interface VariantStock {
+  available: boolean;
+  onHand: number;
+}
+
+/**
+ * The storefront catalogue engine: every filter, count, order and page of `/products`, `/products/facets` and the
+ * collection lists, and the live stock state of variants. Implementations: the per-instance in-memory index
+ * (`CatalogueIndexService`); an adapter for an external engine (OpenSearch, Meilisearch) for tenants beyond one
+ * machine's memory would implement the same (see README, "Catalogue engine").
+ */
+export interface CatalogueSearch {
+  search(ctx: RequestContext, request: CatalogueSearchRequest): Promise<CatalogueSearchResult>;
+  /** Which of these products are visible on the storefront now. */
+  visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>>;
+  /** Current availability and on-hand of visible variants (absent: not visible). */
+  stock(ctx: RequestContext, variantIds: string[]): Promise<Map<string, VariantStock>>;
+  /** Whether any of these products changed within `withinMs` (a replica may lag behind that change). */
+  changedRecently(tenantId: string, productIds: string[], withinMs: number): boolean;
+  /** Figures for metrics. */
+  stats(): { tenants: number; bytes: number; rebuilds: number; deltaLagMs: number };
+}

@@ -1,0 +1,355 @@
+/**
+ * The in-memory catalogue engine (issue 14): answers equal to a straightforward SQL reference over `variant_search`
+ * for random filter sets; deltas (stock flips visible at once here and within a second on a second instance); a
+ * missed notification or a version gap leads to a rebuild, never a stale answer; the memory budget evicts the least
+ * recently used tenant; the category path of a product is its whole chain; an exact SKU matches only its variants.
+ */
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createShopApp } from '../../src/app.js';
+import { CatalogueIndexService } from '../../src/catalogue/index/catalogue-index.service.js';
+import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { CacheBus } from '../../src/common/cluster/cache-bus.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { fixtureImport } from './catalogue.fixture.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 1_000): Promise<{ value: T; ms: number }> {
+  const start = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value) return { value, ms: Date.now() - start };
+    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(10);
+  }
+}
+
+/** A deterministic pseudo-random generator (the failing seed is printed with the filter set). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Dim = 'manufacturers' | 'categories' | 'colors' | 'sizes' | 'years' | 'countries' | 'regions' | 'custom_fields';
+const PARAM: Record<Dim, string> = { manufacturers: 'vendor', categories: 'category_id', colors: 'color_id', sizes: 'size_id', years: 'year_id', countries: 'country_id', regions: 'region_id', custom_fields: 'custom_field_id' };
+/** The variant_search expression holding a dimension's ids (as an array). */
+const IDS: Record<Dim, string> = {
+  manufacturers: 'ARRAY[vs.manufacturer_id]',
+  categories: 'vs.category_ids',
+  colors: 'ARRAY[vs.color_id]',
+  sizes: 'ARRAY[vs.size_id]',
+  years: 'ARRAY[vs.year_id]',
+  countries: 'ARRAY[vs.country_id]',
+  regions: 'ARRAY[vs.region_id]',
+  custom_fields: 'vs.option_ids',
+};
+const ORDERS: Array<[string, string]> = [
+  ['price asc', 'price ASC, id ASC'],
+  ['price desc', 'price DESC, id DESC'],
+  ['created asc', 'created ASC, id ASC'],
+  ['created desc', 'created DESC, id DESC'],
+  ['title asc', 'title ASC, id ASC'],
+  ['title desc', 'title DESC, id DESC'],
+  ['rating desc', 'rating DESC, id DESC'],
+  ['relevance', 'rel DESC, id DESC'],
+];
+
+interface FilterSet {
+  dims: Partial<Record<Dim, string[]>>;
+  priceMin: number | null;
+  priceMax: number | null;
+  available: boolean;
+  onSale: boolean;
+  q: string | null;
+  order: string;
+}
+
+/** The reference: plain SQL over variant_search (CONTRACT 7 read literally), written here, not taken from the app. */
+async function reference(t: TestApp, tenantId: string, f: FilterSet) {
+  const words = f.q ? f.q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean) : [];
+  const price = 'round(vs.gross, 2)';
+  /** Every clause but `without`'s, with its own parameter list. */
+  const build = (without?: Dim | 'price', withRel = false) => {
+    const params: unknown[] = [tenantId];
+    const p = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const parts = ['vs.tenant_id = $1'];
+    if (f.available) parts.push('vs.available');
+    if (f.onSale) parts.push('vs.on_sale');
+    for (const w of words) parts.push(`(vs.search_tsv @@ to_tsquery('simple', ${p(`${w}:*`)}::text) OR ${p(w)}::text <% vs.search_text)`);
+    for (const [d, ids] of Object.entries(f.dims) as Array<[Dim, string[]]>) {
+      if (d === without) continue;
+      parts.push(d === 'categories' ? `vs.category_ids @> ${p(ids)}::uuid[]` : `${IDS[d]} && ${p(ids)}::uuid[]`);
+    }
+    if (without !== 'price') {
+      if (f.priceMin !== null) parts.push(`${price} >= ${p(f.priceMin)}::numeric`);
+      if (f.priceMax !== null) parts.push(`${price} <= ${p(f.priceMax)}::numeric`);
+    }
+    const rel = withRel && words.length ? `round((${words.map((w) => `word_similarity(${p(w)}::text, vs.search_text)`).join(' + ')})::numeric, 6)` : '0';
+    return { where: parts.join(' AND '), params, rel };
+  };
+  const order = ORDERS.find(([o]) => o === f.order)![1];
+  const all = build(undefined, true);
+  const list: Array<{ id: string }> = await t.db.query(
+    `SELECT * FROM (SELECT vs.product_id AS id, min(${price}) AS price, max(vs.product_created_at) AS created, max(vs.title_sort) AS title, max(vs.rating) AS rating, max(${all.rel}) AS rel
+       FROM variant_search vs WHERE ${all.where} GROUP BY vs.product_id) g ORDER BY ${order}`,
+    all.params,
+  );
+  const counts: Record<string, Record<string, number>> = {};
+  for (const d of Object.keys(PARAM) as Dim[]) {
+    const w = build(d);
+    const rows: Array<{ id: string; n: number }> = await t.db.query(
+      `SELECT x::text AS id, count(DISTINCT vs.product_id)::int AS n FROM variant_search vs, unnest(${IDS[d]}) x WHERE ${w.where} AND x IS NOT NULL GROUP BY x`,
+      w.params,
+    );
+    if (rows.length) counts[d] = Object.fromEntries(rows.map((r) => [r.id, r.n]));
+  }
+  const r = build('price');
+  const [range] = await t.db.query(`SELECT min(${price})::float8 AS min, max(${price})::float8 AS max FROM variant_search vs WHERE ${r.where}`, r.params);
+  return { ids: list.map((row) => row.id), counts, range: { min: range.min ?? 0, max: range.max ?? 0 } };
+}
+
+function query(f: FilterSet): string {
+  const qs = new URLSearchParams();
+  for (const [d, ids] of Object.entries(f.dims) as Array<[Dim, string[]]>) qs.set(PARAM[d], ids.join(','));
+  if (f.priceMin !== null) qs.set('price_min', String(f.priceMin));
+  if (f.priceMax !== null) qs.set('price_max', String(f.priceMax));
+  if (f.available) qs.set('available', 'true');
+  if (f.onSale) qs.set('on_sale', 'true');
+  if (f.q) qs.set('q', f.q);
+  qs.set('order', f.order);
+  return qs.toString();
+}
+
+describe('catalogue engine', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  /** A second instance on the same database (closed last: closing it earlier disturbs the first app's later requests). */
+  let b: NestExpressApplication;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    shop = await t.createShop();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await t?.close();
+  });
+
+  describe('random filter sets against a SQL reference (generated catalogue)', () => {
+    let values: Record<Dim, string[]>;
+    let words: string[];
+
+    beforeAll(async () => {
+      const catalogue = generateDemoCatalogue(250, 1414);
+      expect((await shop.admin.post('/admin/catalogue/import', catalogue)).status).toBe(200);
+      const facets = (await shop.storefront.get('/products/facets').expect(200)).body.facets as Array<{ key: Dim; values: Array<{ id: string }> }>;
+      values = Object.fromEntries(facets.map((f) => [f.key, f.values.map((v) => v.id)])) as Record<Dim, string[]>;
+      const titles: Array<{ title_sort: string }> = await t.db.query(`SELECT DISTINCT title_sort FROM variant_search WHERE tenant_id = $1 LIMIT 40`, [shop.tenant.id]);
+      words = titles.flatMap((r) => r.title_sort.split(/\s+/)).filter((w) => w.length > 3);
+    });
+
+    it('pages, counts, price_range and order equal the reference for 60 random filter sets', async () => {
+      const rnd = mulberry32(20261123);
+      const pick = <T,>(list: T[]): T => list[Math.floor(rnd() * list.length)];
+      const dims = Object.keys(PARAM) as Dim[];
+      let nonEmpty = 0;
+      let paged = 0;
+      for (let i = 0; i < 60; i++) {
+        const f: FilterSet = { dims: {}, priceMin: null, priceMax: null, available: rnd() < 0.3, onSale: rnd() < 0.2, q: null, order: pick(ORDERS)[0] };
+        const n = 1 + Math.floor(rnd() * 5);
+        for (let k = 0; k < n; k++) {
+          const d = pick(dims);
+          if (!values[d]?.length) continue;
+          const ids = new Set(f.dims[d] ?? []);
+          ids.add(pick(values[d]));
+          if (d !== 'categories' && rnd() < 0.4) ids.add(pick(values[d]));
+          f.dims[d] = [...ids];
+        }
+        if (rnd() < 0.4) f.priceMin = Math.floor(rnd() * 40);
+        if (rnd() < 0.4) f.priceMax = 20 + Math.floor(rnd() * 80) + (rnd() < 0.5 ? 0.5 : 0);
+        if (rnd() < 0.25 || f.order === 'relevance') f.q = pick(words) + (rnd() < 0.3 ? ` ${pick(words)}` : '');
+        const ref = await reference(t, shop.tenant.id, f);
+        const label = `filter set ${i}: ${query(f)}`;
+        // every page, following Link
+        const seen: string[] = [];
+        let url: string | null = `/products?limit=7&include=facets&${query(f)}`;
+        let first: { facets: Array<{ key: string; values: Array<{ id: string; count: number }> }>; price_range: { min: number; max: number } } | null = null;
+        while (url) {
+          const res = await shop.storefront.get(url);
+          expect({ label, status: res.status }).toEqual({ label, status: 200 });
+          first ??= res.body;
+          seen.push(...res.body.products.map((p: { id: string }) => p.id));
+          const link = res.headers.link as string | undefined;
+          url = link ? link.replace(/^<[^>]*\/api\/2026-04-01([^>]*)>.*$/, '$1') : null;
+          if (seen.length > 400) throw new Error(`${label}: paging does not end`);
+        }
+        expect({ label, ids: seen }).toEqual({ label, ids: ref.ids });
+        if (seen.length > 0) nonEmpty += 1;
+        if (seen.length > 7) paged += 1;
+        const counts = Object.fromEntries(first!.facets.map((g) => [g.key, Object.fromEntries(g.values.map((v) => [v.id, v.count]))]));
+        expect({ label, counts }).toEqual({ label, counts: ref.counts });
+        expect({ label, range: { min: first!.price_range.min, max: first!.price_range.max } }).toEqual({ label, range: ref.range });
+      }
+      // the random sets are not all empty: many match something, several span pages
+      expect(nonEmpty).toBeGreaterThanOrEqual(15);
+      expect(paged).toBeGreaterThanOrEqual(5);
+    });
+  });
+
+  describe('deltas', () => {
+    let fx: TestShop;
+    let ids: { products: Record<string, string>; variants: Record<string, string>; locations: Record<string, string> };
+
+    beforeAll(async () => {
+      fx = await t.createShop();
+      const res = await fx.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
+      ids = res.body.import.ids;
+      const cfg = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off' });
+      b = await createShopApp({ config: cfg, databaseUrl: t.databaseUrl });
+    });
+
+    const viaB = (path: string) => request(b.getHttpServer()).get(API + path).set('Authorization', `Bearer ${fx.storefront_token}`);
+    const availableIds = async (get: (path: string) => Promise<{ body: { products: Array<{ id: string }> } }>) => (await get('/products?available=true&limit=250')).body.products.map((p) => p.id);
+
+    it('a stock movement flipping availability is visible at once here and within a second on a second instance', async () => {
+      const p2 = ids.products.p2;
+      const v2a = ids.variants.v2a;
+      // both instances hold the tenant's index now
+      expect(await availableIds((p) => fx.storefront.get(p))).toContain(p2);
+      expect(await availableIds((p) => viaB(p))).toContain(p2);
+      const before = t.get(CatalogueIndexService).stats().rebuilds;
+      await fx.admin.post('/admin/inventory_levels/set', { inventory_item_id: v2a, location_id: ids.locations.cellar, available: 0 }).expect(200);
+      // same instance: the very next read
+      expect(await availableIds((p) => fx.storefront.get(p))).not.toContain(p2);
+      const detail = await fx.storefront.get(`/products/${p2}`).expect(200);
+      expect(detail.body.product.variants[0]).toMatchObject({ available: false, inventory_quantity: 0 });
+      // second instance: within a second
+      const { ms } = await until('B sees p2 sold out', async () => !(await availableIds((p) => viaB(p))).includes(p2));
+      expect(ms).toBeLessThan(1_000);
+      expect((await viaB(`/products/${p2}`)).body.product.variants[0]).toMatchObject({ available: false, inventory_quantity: 0 });
+      // and back
+      await fx.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: v2a, location_id: ids.locations.cellar, available_adjustment: 3 }).expect(200);
+      expect(await availableIds((p) => fx.storefront.get(p))).toContain(p2);
+      expect((await fx.storefront.get(`/products/${p2}`)).body.product.variants[0].inventory_quantity).toBe(3);
+      await until('B sees p2 again', async () => (await availableIds((p) => viaB(p))).includes(p2));
+      // applied as deltas: no index was rebuilt for it
+      expect(t.get(CatalogueIndexService).stats().rebuilds).toBe(before);
+      expect(t.get(CatalogueIndexService).stats().deltaLagMs).toBeLessThan(1_000);
+    });
+
+    it('a product change through the import is a delta too: the next read here sees it', async () => {
+      const body = fixtureImport() as { products: Array<{ key: string; variants: Array<{ price: number }> }> };
+      body.products.find((p) => p.key === 'p2')!.variants[0].price = 99.5;
+      await fx.admin.post('/admin/catalogue/import', body).expect(200);
+      const res = await fx.storefront.get('/products?price_min=99&price_max=100').expect(200);
+      expect(res.body.products.map((p: { id: string }) => p.id)).toEqual([ids.products.p2]);
+      expect(res.body.products[0].price_min).toBe(99.5);
+      await until('B sees the new price', async () => (await viaB('/products?price_min=99&price_max=100')).body.products.length === 1);
+    });
+
+    it('a version gap (a lost notification) drops the index: the next read rebuilds from the database, never a stale answer', async () => {
+      const index = t.get(CatalogueIndexService);
+      await fx.storefront.get('/products').expect(200);
+      expect(index.has(fx.tenant.id)).toBe(true);
+      // a change the index is never told about: p7 becomes unavailable behind its back
+      await t.db.query(`UPDATE variant_search SET available = false WHERE tenant_id = $1 AND variant_id = $2`, [fx.tenant.id, ids.variants.v7a]);
+      expect(await availableIds((p) => fx.storefront.get(p))).toContain(ids.products.p7); // the index cannot know yet
+      const [{ version }] = await t.db.query(`SELECT version FROM catalogue_versions WHERE tenant_id = $1`, [fx.tenant.id]);
+      const builds = index.stats().rebuilds;
+      // the next delta arrives with a gap (one was lost)
+      await t.db.query(`SELECT pg_notify('vinoshop_cache', $1)`, [JSON.stringify({ t: 'catalogue.delta', id: fx.tenant.id, o: 'test', v: Number(version) + 2, k: 'stock', d: [] })]);
+      await until('the index is dropped', async () => !index.has(fx.tenant.id));
+      expect(await availableIds((p) => fx.storefront.get(p))).not.toContain(ids.products.p7);
+      expect(index.stats().rebuilds).toBe(builds + 1);
+      await t.db.query(`UPDATE variant_search SET available = true WHERE tenant_id = $1 AND variant_id = $2`, [fx.tenant.id, ids.variants.v7a]);
+    });
+
+    it('a listener reconnect (notifications possibly missed) drops every index', async () => {
+      const index = t.get(CatalogueIndexService);
+      const bus = t.get(CacheBus);
+      await fx.storefront.get('/products').expect(200);
+      expect(index.has(fx.tenant.id)).toBe(true);
+      await t.db.query(`UPDATE variant_search SET available = false WHERE tenant_id = $1 AND variant_id = $2`, [fx.tenant.id, ids.variants.v7a]);
+      const reconnects = bus.reconnects;
+      await t.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vinoshop-cache-bus' AND datname = current_database()`);
+      await until('A listens again', async () => bus.reconnects > reconnects && bus.listening, 10_000);
+      expect(index.has(fx.tenant.id)).toBe(false);
+      expect(await availableIds((p) => fx.storefront.get(p))).not.toContain(ids.products.p7);
+      await t.db.query(`UPDATE variant_search SET available = true WHERE tenant_id = $1 AND variant_id = $2`, [fx.tenant.id, ids.variants.v7a]);
+      // B reconnected too (its listener was terminated as well), so it rebuilds as well
+      await until('B listens again', async () => b.get(CacheBus).listening, 10_000);
+    });
+  });
+
+  it('the memory budget evicts the least recently used tenant', async () => {
+    const index = t.get(CatalogueIndexService);
+    const shops: TestShop[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await t.createShop();
+      await s.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
+      shops.push(s);
+    }
+    const [a, b, c] = shops;
+    const saved = index.budgetBytes;
+    try {
+      // only a in memory: a budget of one byte keeps just the tenant being read
+      index.budgetBytes = 1;
+      await a.storefront.get('/products').expect(200);
+      expect(index.stats().tenants).toBe(1);
+      index.budgetBytes = Number.MAX_SAFE_INTEGER;
+      await b.storefront.get('/products').expect(200);
+      expect(index.has(a.tenant.id) && index.has(b.tenant.id)).toBe(true);
+      // room for a and b, not for a third tenant of the same size
+      index.budgetBytes = index.stats().bytes + 16;
+      // a is used again: b is now the least recently used
+      await a.storefront.get('/products').expect(200);
+      await c.storefront.get('/products').expect(200);
+      expect([index.has(a.tenant.id), index.has(b.tenant.id), index.has(c.tenant.id)]).toEqual([true, false, true]);
+      expect(index.stats().bytes).toBeLessThanOrEqual(index.budgetBytes);
+      // b's next read builds it again, evicting the least recently used (a)
+      const res = await b.storefront.get('/products').expect(200);
+      expect(res.body.products.length).toBeGreaterThan(0);
+      expect([index.has(a.tenant.id), index.has(b.tenant.id), index.has(c.tenant.id)]).toEqual([false, true, true]);
+    } finally {
+      index.budgetBytes = saved;
+    }
+  });
+
+  it('category_path lists the whole chain root first when only the leaf is assigned', async () => {
+    const s = await t.createShop();
+    const body = fixtureImport() as { categories: Array<{ key: string; name: unknown; parent: string | null }>; products: Array<{ key: string; categories: string[] }> };
+    body.categories.push({ key: 'red-tuscany', name: { en: 'Tuscany reds' }, parent: 'red' });
+    body.products.find((p) => p.key === 'p3')!.categories = ['red-tuscany'];
+    const res = await s.admin.post('/admin/catalogue/import', body).expect(200);
+    const detail = await s.storefront.get(`/products/${res.body.import.ids.products.p3}`).expect(200);
+    expect(detail.body.product.category_path.map((c: { name: string }) => c.name)).toEqual(['Wine', 'Red wine', 'Tuscany reds']);
+    // and the product counts under each ancestor
+    const wine = res.body.import.ids.categories.wine;
+    const list = await s.storefront.get(`/products?category_id=${wine}&limit=250`).expect(200);
+    expect(list.body.products.map((p: { id: string }) => p.id)).toContain(res.body.import.ids.products.p3);
+  });
+
+  it('a query that is exactly a SKU (any case) returns only products with that SKU and lists only the matching variants', async () => {
+    const s = await t.createShop();
+    const res = await s.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
+    const { products, variants } = res.body.import.ids;
+    const hit = await s.storefront.get('/products?q=alp-mer-18-150').expect(200);
+    expect(hit.body.products.map((p: { id: string }) => p.id)).toEqual([products.p1]);
+    expect(hit.body.products[0].variants.map((v: { id: string }) => v.id)).toEqual([variants.v1b]);
+    expect(hit.body.products[0].price_min).toBe(45);
+    // words still match by prefix and typo
+    const words = await s.storefront.get('/products?q=merlot').expect(200);
+    expect(words.body.products.length).toBeGreaterThan(0);
+  });
+});
