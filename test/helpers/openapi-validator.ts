@@ -1,0 +1,144 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the document is read as plain JSON */
+type Json = Record<string, any>;
+
+/**
+ * Checks every response the e2e suite receives against the published OpenAPI document: the status must be documented
+ * for the operation, a JSON body must match its schema, a non-JSON body's media type must be listed, and the headers
+ * the API promises (Link, Content-Language, Retry-After, X-RateLimit-*) must be documented where they are sent.
+ * Violations are collected here and fail the test that caused them (test/helpers/openapi-after-each.ts).
+ */
+export interface Violation {
+  method: string;
+  path: string;
+  status: number;
+  problem: string;
+}
+
+const KEY = Symbol.for('shop.openapi.violations');
+const store = globalThis as unknown as Record<symbol, Violation[] | undefined>;
+
+export function takeViolations(): Violation[] {
+  const list = store[KEY] ?? [];
+  store[KEY] = [];
+  return list;
+}
+
+function report(v: Violation): void {
+  (store[KEY] ??= []).push(v);
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const CHECKED_HEADERS = ['link', 'content-language', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining'];
+
+export class ResponseValidator {
+  private readonly ajv: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction>();
+  /** Route template (express `:id`) per OpenAPI path (`{id}`). */
+  private readonly paths: Json;
+
+  constructor(private readonly doc: OpenAPIObject) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ $id: 'openapi.json', components: (doc as Json).components }, 'openapi.json');
+    this.paths = (doc as Json).paths;
+  }
+
+  /** Starts checking every response of `server` (install before the first request). */
+  install(server: Server): void {
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => this.watch(req, res));
+  }
+
+  private watch(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return end(chunk, ...rest);
+    }) as typeof res.end;
+    res.once('finish', () => {
+      try {
+        this.check(req as IncomingMessage & { route?: { path?: string } }, res, Buffer.concat(chunks));
+      } catch (err) {
+        report({ method: req.method ?? '', path: req.url ?? '', status: res.statusCode, problem: `validator failed: ${String(err)}` });
+      }
+    });
+  }
+
+  private check(req: IncomingMessage & { route?: { path?: string } }, res: ServerResponse, body: Buffer): void {
+    const template = req.route?.path;
+    if (!template || req.method === 'HEAD') return; // no route matched (a 404 fallback) or no body to check
+    const path = template.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
+    const method = (req.method ?? 'GET').toLowerCase();
+    const op = this.paths[path]?.[method] as Json | undefined;
+    if (!op) return; // not part of the API document (docs UI, the test payment pages)
+    const status = res.statusCode;
+    const at = { method: req.method ?? '', path: req.url ?? '', status };
+    const response = op.responses?.[String(status)] as Json | undefined;
+    if (!response) {
+      report({ ...at, problem: `status ${status} is not documented for ${method.toUpperCase()} ${path}` });
+      return;
+    }
+    const documentedHeaders = Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
+    for (const h of CHECKED_HEADERS) {
+      if (res.getHeader(h) !== undefined && !documentedHeaders.includes(h)) report({ ...at, problem: `header ${h} is sent but not documented` });
+    }
+    const content = response.content as Json | undefined;
+    if (status === 204 || status === 304 || body.length === 0) {
+      if (body.length > 0) report({ ...at, problem: `a ${status} carries a body` });
+      return;
+    }
+    const type = String(res.getHeader('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    if (!content) {
+      report({ ...at, problem: `a body of type ${type} is sent but the response documents none` });
+      return;
+    }
+    const media = content[type] ?? Object.entries(content).find(([k]) => k.endsWith('/*') && type.startsWith(k.slice(0, -1)))?.[1] ?? content['*/*'];
+    if (!media) {
+      report({ ...at, problem: `media type ${type} is not documented (documented: ${Object.keys(content).join(', ')})` });
+      return;
+    }
+    if (type !== 'application/json' || !media.schema) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      if (!content['*/*']) report({ ...at, problem: 'the body is not JSON' }); // else: raw bytes stored as application/json
+      return;
+    }
+    const validate = this.validator(path, method, String(status), type);
+    if (!validate(json)) {
+      const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+      report({ ...at, problem: `body does not match the schema: ${errors.join('; ')}` });
+    }
+  }
+
+  private validator(path: string, method: string, status: string, type: string): ValidateFunction {
+    const key = `${method} ${path} ${status} ${type}`;
+    let v = this.compiled.get(key);
+    if (!v) {
+      v = this.ajv.compile(schemaAt(this.doc as Json, ['paths', path, method, 'responses', status, 'content', type, 'schema']));
+      this.compiled.set(key, v);
+    }
+    return v;
+  }
+}
+
+/** A copy of the schema at `path` in the document, its local `#/components/...` references pointed at the shared components. */
+function schemaAt(doc: Json, path: string[]): Json {
+  const node: unknown = path.reduce<any>((n, key) => n[key], doc);
+  return JSON.parse(JSON.stringify(node).replace(/"#\/components\//g, '"openapi.json#/components/')) as Json;
+}
