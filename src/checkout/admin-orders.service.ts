@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { translate } from '../common/i18n.js';
+import { Page } from '../common/paging/page.js';
+import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { CountryNames, mapReceiptBase } from './checkout-mappers.js';
+import type { AdminOrderDto, AdminOrderListQueryDto, AdminOrderSummaryDto, UpdateOrderDto } from './dto/admin-order.dto.js';
+import { Order, OrderFulfillment, OrderRefund, OrderTransaction } from './entities/checkout.entities.js';
+import { OrderLifecycleService } from './order-lifecycle.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function mapAdminOrderSummary(o: Order): AdminOrderSummaryDto {
+  return {
+    id: o.id, number: String(o.number), created_at: o.createdAt.toISOString(), email: o.email, total: Number(o.total), currency: o.currencyCode,
+    status: o.status, financial_status: o.financialStatus, fulfillment_status: o.fulfillmentStatus,
+  };
+}
+
+/** Staff's view of orders: the cursored list, the full order, and note/tags/email edits. */
+@Injectable()
+export class AdminOrdersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+    private readonly lifecycle: OrderLifecycleService,
+  ) {}
+
+  /** Newest first (created_at, id), cursored; every filter is AND-combined. */
+  async list(ctx: RequestContext, page: PageRequest, f: AdminOrderListQueryDto): Promise<Page<AdminOrderSummaryDto>> {
+    const qb = repoOf(ctx, this.dataSource, Order).createQueryBuilder('o').where('o.tenant_id = :tenant', { tenant: ctx.tenantId });
+    if (f.status) qb.andWhere('o.status = :status', { status: f.status });
+    if (f.financial_status) qb.andWhere('o.financial_status = :fin', { fin: f.financial_status });
+    if (f.fulfillment_status) qb.andWhere('o.fulfillment_status = :ful', { ful: f.fulfillment_status });
+    if (f.created_at_min) qb.andWhere('o.created_at >= :min', { min: new Date(f.created_at_min) });
+    if (f.created_at_max) qb.andWhere('o.created_at <= :max', { max: new Date(f.created_at_max) });
+    if (f.customer_id) qb.andWhere('o.customer_id = :customer', { customer: f.customer_id });
+    if (f.email) qb.andWhere('lower(o.email) = :email', { email: f.email.trim().toLowerCase() });
+    const q = f.q?.trim().toLowerCase();
+    if (q) {
+      const prefix = q.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
+      qb.andWhere('(o.number::text LIKE :qp OR lower(o.email) LIKE :qp)', { qp: prefix });
+    }
+    if (f.created_at_min && Number.isNaN(Date.parse(f.created_at_min))) throw AppError.unprocessable('created_at_min must be an ISO 8601 date');
+    if (f.created_at_max && Number.isNaN(Date.parse(f.created_at_max))) throw AppError.unprocessable('created_at_max must be an ISO 8601 date');
+    const rows = await this.pager.paginate(qb, page, [{ expr: 'o.created_at', dir: 'DESC' }, { expr: 'o.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    return rows.map(mapAdminOrderSummary);
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<AdminOrderDto> {
+    if (!UUID.test(id)) throw AppError.notFound('order');
+    const order = await repoOf(ctx, this.dataSource, Order).findOne({ where: { id, tenantId: ctx.tenantId } });
+    if (!order) throw AppError.notFound('order');
+    return this.present(ctx, order);
+  }
+
+  /** Only supplied members change; null clears note or email; tags are replaced (trimmed, de-duplicated). */
+  async update(ctx: RequestContext, id: string, dto: UpdateOrderDto): Promise<AdminOrderDto> {
+    const order = await inTransaction(ctx, this.dataSource, async (tx) => {
+      const o = await this.lifecycle.lock(tx, id);
+      if (dto.note !== undefined) o.note = dto.note;
+      if (dto.email !== undefined) o.email = dto.email === null ? null : dto.email.trim();
+      if (dto.tags !== undefined && dto.tags !== null) o.tags = [...new Set(dto.tags.map((t) => t.trim()).filter(Boolean))];
+      await managerOf(tx, this.dataSource).query(`UPDATE orders SET note = $3, email = $4, tags = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [o.id, tx.tenantId, o.note, o.email, o.tags]);
+      return o;
+    });
+    return this.present(ctx, order);
+  }
+
+  async present(ctx: RequestContext, order: Order): Promise<AdminOrderDto> {
+    const m = managerOf(ctx, this.dataSource);
+    const where = { where: { orderId: order.id, tenantId: ctx.tenantId }, order: { createdAt: 'ASC' as const, id: 'ASC' as const } };
+    const [lines, refunds, fulfillments, transactions, countries] = await Promise.all([
+      this.lifecycle.lines(ctx, order.id),
+      m.getRepository(OrderRefund).find(where),
+      m.getRepository(OrderFulfillment).find(where),
+      m.getRepository(OrderTransaction).find(where),
+      m.query(`SELECT code, name FROM countries WHERE tenant_id = $1`, [ctx.tenantId]) as Promise<Array<{ code: string; name: Record<string, string> }>>,
+    ]);
+    const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
+    return {
+      ...mapReceiptBase(order, lines, names),
+      refunds: refunds.map((r) => ({ id: r.id, created_at: r.createdAt.toISOString(), amount: Number(r.amount), shipping: Number(r.shipping), lines: r.lines, note: r.note })),
+      fulfillments: fulfillments.map((f) => ({ id: f.id, created_at: f.createdAt.toISOString(), lines: f.lines, tracking_number: f.trackingNumber, tracking_url: f.trackingUrl, carrier: f.carrier })),
+      transactions: transactions.map((x) => ({ id: x.id, created_at: x.createdAt.toISOString(), kind: x.kind, amount: Number(x.amount), status: x.status, provider: x.provider, reference: x.reference })),
+      email: order.email,
+      customer_id: order.customerId,
+      note: order.note,
+      tags: order.tags,
+    };
+  }
+}

@@ -1,0 +1,202 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsISO8601, IsNumber, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested,
+} from 'class-validator';
+import { PageQueryDto } from '../../common/paging/page-query.dto.js';
+import { FINANCIAL_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES } from '../entities/checkout.entities.js';
+import { OrderReceiptBaseDto, OrderRefundSummaryDto } from './order.dto.js';
+
+/** GET /admin/orders filters (every one optional; AND-combined). */
+export class AdminOrderListQueryDto extends PageQueryDto {
+  /** `Open`, `Shipped` or `Cancelled`. */
+  @IsOptional() @IsIn(ORDER_STATUSES)
+  status?: string;
+
+  @IsOptional() @IsIn(FINANCIAL_STATUSES)
+  financial_status?: string;
+
+  @IsOptional() @IsIn(FULFILLMENT_STATUSES)
+  fulfillment_status?: string;
+
+  /** Orders placed at or after this instant (ISO 8601). */
+  @IsOptional() @IsISO8601()
+  created_at_min?: string;
+
+  /** Orders placed at or before this instant (ISO 8601). */
+  @IsOptional() @IsISO8601()
+  created_at_max?: string;
+
+  @IsOptional() @IsUUID()
+  customer_id?: string;
+
+  /** Exact email, case-insensitive. */
+  @IsOptional() @IsString() @MaxLength(320)
+  email?: string;
+
+  /** Order number or email, exact or prefix (case-insensitive). */
+  @IsOptional() @IsString() @MaxLength(320)
+  q?: string;
+}
+
+/** A row of GET /admin/orders. */
+export class AdminOrderSummaryDto {
+  id: string;
+  number: string;
+  created_at: string;
+  email: string | null;
+  total: number;
+  currency: string;
+  /** `Open`, `Shipped`, `Cancelled`. */
+  status: string;
+  financial_status: string;
+  fulfillment_status: string;
+}
+
+export class AdminRefundLineDto {
+  line_id: string;
+  quantity: number;
+  restock: boolean;
+  /** The part of the refund for this line, tax included. */
+  amount: number;
+}
+
+export class AdminOrderRefundDto extends OrderRefundSummaryDto {
+  id: string;
+  /** Shipping refunded by this refund, tax included. */
+  shipping: number;
+  @ApiProperty({ type: () => [AdminRefundLineDto] })
+  lines: AdminRefundLineDto[];
+  note: string | null;
+}
+
+export class AdminFulfillmentLineDto {
+  line_id: string;
+  quantity: number;
+}
+
+export class AdminOrderFulfillmentDto {
+  id: string;
+  created_at: string;
+  @ApiProperty({ type: () => [AdminFulfillmentLineDto] })
+  lines: AdminFulfillmentLineDto[];
+  tracking_number: string | null;
+  tracking_url: string | null;
+  carrier: string | null;
+}
+
+export class AdminOrderTransactionDto {
+  id: string;
+  created_at: string;
+  /** `authorization`, `capture`, `refund` or `void`. */
+  kind: string;
+  amount: number;
+  /** `pending`, `succeeded` or `failed`. */
+  status: string;
+  provider: string | null;
+  /** The payment provider's reference. */
+  reference: string | null;
+}
+
+/** GET /admin/orders/{id}: the receipt plus what staff need. */
+export class AdminOrderDto extends OrderReceiptBaseDto {
+  @ApiProperty({ type: () => [AdminOrderRefundDto] })
+  refunds: AdminOrderRefundDto[];
+  @ApiProperty({ type: () => [AdminOrderFulfillmentDto] })
+  fulfillments: AdminOrderFulfillmentDto[];
+  @ApiProperty({ type: () => [AdminOrderTransactionDto] })
+  transactions: AdminOrderTransactionDto[];
+  email: string | null;
+  customer_id: string | null;
+  note: string | null;
+  @ApiProperty({ type: [String] })
+  tags: string[];
+}
+
+/** POST /admin/orders/{id}/cancel. */
+export class CancelOrderDto {
+  /** Why (free text, e.g. `customer`, `fraud`, `inventory`). */
+  @IsOptional() @IsString() @MaxLength(255)
+  reason?: string | null;
+
+  /** Return every unfulfilled line to the location it was taken from (default true). */
+  @IsOptional() @IsBoolean()
+  restock?: boolean;
+
+  /** Refund what was paid through the payment provider (default true); an unpaid order's authorization is voided. */
+  @IsOptional() @IsBoolean()
+  refund?: boolean;
+
+  @IsOptional() @IsString() @MaxLength(2000)
+  note?: string | null;
+}
+
+export class RefundLineInputDto {
+  @IsUUID()
+  line_id: string;
+
+  @IsNumber() @Min(0.001) @Max(1_000_000)
+  quantity: number;
+
+  /** Put the quantity back in stock, where it was taken from (default false). */
+  @IsOptional() @IsBoolean()
+  restock?: boolean;
+}
+
+/** POST /admin/orders/{id}/refunds. */
+export class CreateRefundDto {
+  @IsOptional() @IsArray() @ArrayMaxSize(250) @ValidateNested({ each: true }) @Type(() => RefundLineInputDto)
+  lines?: RefundLineInputDto[];
+
+  /** Shipping to refund, tax included (at most what was charged for shipping and not yet refunded). */
+  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsNumber() @Min(0) @Max(1_000_000_000)
+  shipping?: number | null;
+
+  /** The amount to refund; computed from the lines and shipping when omitted or null. */
+  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsNumber() @Min(0.01) @Max(1_000_000_000)
+  amount?: number | null;
+
+  @IsOptional() @IsString() @MaxLength(2000)
+  note?: string | null;
+}
+
+export class FulfillmentLineInputDto {
+  @IsUUID()
+  line_id: string;
+
+  @IsNumber() @Min(0.001) @Max(1_000_000)
+  quantity: number;
+}
+
+/** POST /admin/orders/{id}/fulfillments. */
+export class CreateFulfillmentDto {
+  /** Every line's remaining quantity when omitted. */
+  @IsOptional() @IsArray() @ArrayMaxSize(250) @ValidateNested({ each: true }) @Type(() => FulfillmentLineInputDto)
+  lines?: FulfillmentLineInputDto[];
+
+  @IsOptional() @IsString() @MaxLength(255)
+  tracking_number?: string | null;
+
+  /** An absolute http(s) URL. */
+  @IsOptional() @IsString() @MaxLength(2000)
+  tracking_url?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(255)
+  carrier?: string | null;
+
+  /** Mail the buyer a shipping notice (sent from the outbox after the fulfillment committed). */
+  @IsOptional() @IsBoolean()
+  notify_customer?: boolean;
+}
+
+/** PUT /admin/orders/{id}: only supplied members change; null clears note and email. */
+export class UpdateOrderDto {
+  @IsOptional() @IsString() @MaxLength(5000)
+  note?: string | null;
+
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(100, { each: true })
+  tags?: string[];
+
+  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsEmail()
+  email?: string | null;
+}

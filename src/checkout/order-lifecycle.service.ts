@@ -1,0 +1,246 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
+import { SearchIndexService } from '../catalogue/search-index.service.js';
+import { StockService } from '../catalogue/stock.service.js';
+import { DomainEvents } from '../events/domain-events.service.js';
+import { FinancialStatus, Order, OrderLine, OrderRefund, RefundLineData } from './entities/checkout.entities.js';
+import { PaymentOperation, PaymentProvider, PaymentProviders } from './payments/payment-provider.js';
+import { returning } from './sql.js';
+
+export interface CancelInput {
+  reason: string | null;
+  restock: boolean;
+  refund: boolean;
+  note: string | null;
+}
+
+export interface RefundRecord {
+  /** Minor units of the order's currency. */
+  amount: number;
+  shipping: number;
+  lines: RefundLineData[];
+  note: string | null;
+}
+
+const milli = (q: string | number) => toMinor(q, 3);
+
+/**
+ * The order's state machine after placement (issue 17), shared by the admin endpoints, the payment pages and the
+ * payment-expiry job. Every change runs in one transaction that first locks the order row, then (for stock) the
+ * variant rows sorted by id, then the discount code row: the same order placement takes (checkout, variants, code),
+ * so concurrent placements, cancels, refunds and payment confirmations serialize per order and never deadlock.
+ * The payment provider is called last, after every check, so only a failed commit can separate the provider's
+ * action from the order's state (and a provider `failed` answer rolls the whole change back).
+ */
+@Injectable()
+export class OrderLifecycleService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly stock: StockService,
+    private readonly search: SearchIndexService,
+    private readonly providers: PaymentProviders,
+    private readonly events: DomainEvents,
+  ) {}
+
+  /** Loads the order and holds its row lock until the transaction ends. */
+  lock(tx: RequestContext, id: string): Promise<Order> {
+    return getOrThrow(tx, this.dataSource, Order, id, 'order', { lock: 'pessimistic_write' });
+  }
+
+  lines(ctx: RequestContext, orderId: string): Promise<OrderLine[]> {
+    return repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
+  }
+
+  /** Runs `work` in a transaction, then retires cached storefront results that saw the stock before the change. */
+  async run<R>(ctx: RequestContext, work: (tx: RequestContext) => Promise<R>): Promise<R> {
+    try {
+      return await inTransaction(ctx, this.dataSource, work);
+    } finally {
+      this.search.invalidate(ctx.tenantId);
+    }
+  }
+
+  /** POST /admin/orders/{id}/cancel. */
+  cancel(ctx: RequestContext, id: string, input: CancelInput): Promise<Order> {
+    return this.run(ctx, async (tx) => {
+      const order = await this.lock(tx, id);
+      return this.cancelLocked(tx, order, input);
+    });
+  }
+
+  /**
+   * Cancels a locked order: 409 when already cancelled or fully fulfilled; stock of every unfulfilled line back to
+   * where it was taken from (`restock`), the single-use code released, what was paid refunded (`refund`) or the
+   * unpaid authorization voided, then `order.cancelled`.
+   */
+  async cancelLocked(tx: RequestContext, order: Order, input: CancelInput): Promise<Order> {
+    if (order.cancelledAt) throw AppError.conflict('the order is already cancelled');
+    if (order.fulfillmentStatus === 'fulfilled') throw AppError.conflict('a fully fulfilled order cannot be cancelled');
+    const p = order.currencyPrecision;
+    const lines = await this.lines(tx, order.id);
+    let restocked = 0;
+    if (input.restock) {
+      for (const line of [...lines].sort((a, b) => (a.variantId ?? '').localeCompare(b.variantId ?? ''))) {
+        const open = milli(line.quantity) - milli(line.fulfilledQuantity) - milli(line.restockedQuantity);
+        if (open > 0) restocked += await this.restock(tx, order, line, open);
+      }
+    }
+    const released = await this.releaseCode(tx, order);
+    const remaining = toMinor(order.paidAmount, p) - toMinor(order.refundedAmount, p);
+    let refund: OrderRefund | null = null;
+    if (toMinor(order.paidAmount, p) === 0) await this.voidPayment(tx, order);
+    else if (input.refund && remaining > 0) refund = await this.refundMoney(tx, order, { amount: remaining, shipping: 0, lines: [], note: input.note });
+    const [row] = await returning<{ cancelled_at: Date }>(
+      managerOf(tx, this.dataSource),
+      `UPDATE orders SET status = 'Cancelled', cancelled_at = now(), cancel_reason = $3, payment_expires_at = NULL,
+         payment_status = CASE WHEN payment_status = 'pending' THEN 'cancelled' ELSE payment_status END, updated_at = now()
+       WHERE id = $1 AND tenant_id = $2 RETURNING cancelled_at`,
+      [order.id, tx.tenantId, input.reason],
+    );
+    const after = await this.lock(tx, order.id);
+    await this.events.emit(tx, 'order.cancelled', {
+      order: {
+        id: order.id, number: String(order.number), reason: input.reason, note: input.note, cancelled_at: new Date(row.cancelled_at).toISOString(),
+        financial_status: after.financialStatus, refunded_amount: Number(after.refundedAmount), currency: order.currencyCode,
+        restocked_quantity: restocked / 1000, discount_code_released: released,
+      },
+      refund: refund ? { id: refund.id, amount: Number(refund.amount) } : null,
+    });
+    return after;
+  }
+
+  /**
+   * Returns up to `quantityMilli` of a line to the locations its order took it from (less what earlier restocks
+   * returned), through the stock ledger (`StockService.recordMovement`: catalogue availability and events follow).
+   * Returns the quantity returned (milli-units); an untracked variant returns nothing.
+   */
+  async restock(tx: RequestContext, order: Order, line: OrderLine, quantityMilli: number): Promise<number> {
+    if (!line.variantId) return 0;
+    const cap = milli(line.quantity) - milli(line.restockedQuantity);
+    let left = Math.min(quantityMilli, cap);
+    if (left <= 0) return 0;
+    const taken = `order ${order.id}`;
+    const back = `restock order ${order.id}`;
+    const rows: Array<{ location_id: string; open: string }> = await managerOf(tx, this.dataSource).query(
+      // taken movements are negative, earlier restocks positive: -sum is what is still out
+      `SELECT location_id, -sum(delta) AS open FROM stock_movements
+       WHERE tenant_id = $1 AND variant_id = $2 AND reason IN ($3, $4) GROUP BY location_id ORDER BY location_id`,
+      [tx.tenantId, line.variantId, taken, back],
+    );
+    let returned = 0;
+    for (const r of rows) {
+      const give = Math.min(left, milli(r.open));
+      if (give <= 0) continue;
+      await this.stock.recordMovement(tx, line.variantId, r.location_id, give / 1000, back);
+      left -= give;
+      returned += give;
+      if (left <= 0) break;
+    }
+    if (returned > 0) {
+      await managerOf(tx, this.dataSource).query(`UPDATE order_lines SET restocked_quantity = restocked_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+        line.id, tx.tenantId, (returned / 1000).toFixed(3),
+      ]);
+      line.restockedQuantity = ((milli(line.restockedQuantity) + returned) / 1000).toFixed(3);
+    }
+    return returned;
+  }
+
+  /** A single-use code this order redeemed becomes usable again. True when one was released. */
+  private async releaseCode(tx: RequestContext, order: Order): Promise<boolean> {
+    if (!order.discountCode) return false;
+    const rows = await returning<{ id: string }>(
+      managerOf(tx, this.dataSource),
+      `UPDATE discount_codes SET is_used = false, using_date = NULL, updated_at = now() WHERE tenant_id = $1 AND code = $2 AND NOT is_infinite AND is_used RETURNING id`,
+      [tx.tenantId, order.discountCode],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Refunds through the order's payment provider and records the refund, its transaction, the order's refunded
+   * amount and financial status, and `order.refunded`. The caller has checked the amount against what is left.
+   */
+  async refundMoney(tx: RequestContext, order: Order, r: RefundRecord): Promise<OrderRefund> {
+    const p = order.currencyPrecision;
+    const m = managerOf(tx, this.dataSource);
+    const provider = this.provider(order);
+    const result = await provider.refund(tx, this.operation(order, r.amount));
+    if (result.status !== 'succeeded') throw AppError.unprocessable(`the payment provider declined the refund${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+    const dec = (minor: number) => minorToDecimalString(minor, p);
+    const refund = await m.getRepository(OrderRefund).save(
+      m.getRepository(OrderRefund).create({ tenantId: tx.tenantId, orderId: order.id, amount: dec(r.amount), shipping: dec(r.shipping), lines: r.lines, note: r.note }),
+    );
+    await m.query(
+      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, refund_id) VALUES ($1, $2, 'refund', $3, 'succeeded', $4, $5, $6)`,
+      [tx.tenantId, order.id, dec(r.amount), provider.name, result.reference, refund.id],
+    );
+    const [row] = await returning<{ financial_status: FinancialStatus; refunded_amount: string }>(
+      m,
+      `UPDATE orders SET refunded_amount = refunded_amount + $3, refunded_shipping = refunded_shipping + $4,
+         financial_status = CASE WHEN refunded_amount + $3 >= paid_amount THEN 'refunded' ELSE 'partially_refunded' END, updated_at = now()
+       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, refunded_amount`,
+      [order.id, tx.tenantId, dec(r.amount), dec(r.shipping)],
+    );
+    order.refundedAmount = row.refunded_amount;
+    order.financialStatus = row.financial_status;
+    await this.events.emit(tx, 'order.refunded', {
+      order: { id: order.id, number: String(order.number), financial_status: row.financial_status, refunded_amount: Number(row.refunded_amount), currency: order.currencyCode },
+      refund: { id: refund.id, created_at: refund.createdAt.toISOString(), amount: fromMinor(r.amount, p), shipping: fromMinor(r.shipping, p), lines: r.lines, note: r.note },
+    });
+    return refund;
+  }
+
+  /** Drops an unpaid order's authorization through its provider (financial status `voided`). */
+  private async voidPayment(tx: RequestContext, order: Order): Promise<void> {
+    if (order.financialStatus === 'voided') return;
+    const provider = this.provider(order);
+    const total = toMinor(order.total, order.currencyPrecision);
+    const result = await provider.void(tx, this.operation(order, total));
+    if (result.status !== 'succeeded') throw AppError.unprocessable(`the payment provider declined the void${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+    const m = managerOf(tx, this.dataSource);
+    await m.query(`INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'void', $3, 'succeeded', $4, $5)`, [
+      tx.tenantId, order.id, order.total, provider.name, result.reference,
+    ]);
+    await m.query(`UPDATE order_transactions SET status = 'failed', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`, [tx.tenantId, order.id]);
+    await m.query(`UPDATE orders SET financial_status = 'voided', updated_at = now() WHERE id = $1 AND tenant_id = $2`, [order.id, tx.tenantId]);
+    order.financialStatus = 'voided';
+  }
+
+  /**
+   * A confirmed payment on a locked order: captured through the provider unless the order was cancelled or is no
+   * longer pending (then nothing changes and false is returned: the expiry job or staff got there first).
+   */
+  async capture(tx: RequestContext, order: Order): Promise<boolean> {
+    if (order.cancelledAt || order.financialStatus !== 'pending') return false;
+    const provider = this.provider(order);
+    const total = toMinor(order.total, order.currencyPrecision);
+    const result = await provider.capture(tx, this.operation(order, total));
+    const m = managerOf(tx, this.dataSource);
+    await m.query(`INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'capture', $3, $4, $5, $6)`, [
+      tx.tenantId, order.id, order.total, result.status, provider.name, result.reference,
+    ]);
+    if (result.status !== 'succeeded') return false;
+    await m.query(`UPDATE order_transactions SET status = 'succeeded', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`, [tx.tenantId, order.id]);
+    await m.query(
+      `UPDATE orders SET payment_status = 'paid', paid_at = now(), financial_status = 'paid', paid_amount = total, payment_expires_at = NULL, updated_at = now()
+       WHERE id = $1 AND tenant_id = $2`,
+      [order.id, tx.tenantId],
+    );
+    await this.events.emit(tx, 'order.paid', { order: { id: order.id, number: String(order.number), total: Number(order.total), currency: order.currencyCode } });
+    return true;
+  }
+
+  private provider(order: Order): PaymentProvider {
+    const provider = this.providers.named(order.paymentProvider) ?? (order.paymentKind ? this.providers.forKind(order.paymentKind) : null);
+    if (!provider) throw AppError.unprocessable(`the order's payment provider "${order.paymentProvider}" is not available`, 'payment_provider_unavailable');
+    return provider;
+  }
+
+  private operation(order: Order, amount: number): PaymentOperation {
+    return { orderId: order.id, reference: order.paymentReference, amount, currency: order.currencyCode, precision: order.currencyPrecision };
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { managerOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import { fromMinor, toMinor } from '../common/money.js';
+import type { CreateRefundDto } from './dto/admin-order.dto.js';
+import type { Order, OrderLine, RefundLineData } from './entities/checkout.entities.js';
+import { OrderLifecycleService } from './order-lifecycle.service.js';
+
+const milli = (q: string | number) => toMinor(q, 3);
+
+/** Half-up integer division of non-negative bigints. */
+function divHalfUp(num: bigint, den: bigint): number {
+  return Number((num * 2n + den) / (2n * den));
+}
+
+/**
+ * What `quantityMilli` of a line cost the buyer, tax included, in minor units, rounded once: the line as charged
+ * (gross line total in a gross shop; net line total plus its tax rate in a net shop), less its pro-rata share of the
+ * order-level discount, for the part of the quantity refunded.
+ */
+export function lineRefundMinor(order: Order, line: OrderLine, quantityMilli: number): number {
+  const p = order.currencyPrecision;
+  const sbd = BigInt(toMinor(order.subtotal, p));
+  const kept = sbd - BigInt(toMinor(order.discount, p)); // what the lines cost after the discount
+  const q = BigInt(quantityMilli);
+  const whole = BigInt(milli(line.quantity));
+  const share = sbd > 0n ? [kept, sbd] : [1n, 1n];
+  if (order.priceIncludesTax) {
+    return divHalfUp(BigInt(toMinor(line.lineTotalWithTax, p)) * q * share[0], whole * share[1]);
+  }
+  const rate = BigInt(toMinor(line.taxRate, 3)); // percent in thousandths
+  return divHalfUp(BigInt(toMinor(line.lineTotal, p)) * q * share[0] * (100_000n + rate), whole * share[1] * 100_000n);
+}
+
+/** What the buyer paid for shipping, tax included, in minor units. */
+export function shippingChargedMinor(order: Order): number {
+  const p = order.currencyPrecision;
+  const net = toMinor(order.shippingAmount, p);
+  if (order.priceIncludesTax) return net;
+  return divHalfUp(BigInt(net) * (100_000n + BigInt(toMinor(order.shippingTaxRate, 3))), 100_000n);
+}
+
+/** POST /admin/orders/{id}/refunds: partial or full refunds through the payment provider. */
+@Injectable()
+export class OrderRefundsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lifecycle: OrderLifecycleService,
+  ) {}
+
+  /**
+   * Under the order's row lock (two refunds racing for the last amount serialize; the second sees the first):
+   * lines checked against what is left to refund (422 naming the member), the amount computed from the lines and
+   * shipping unless given, never more than paid minus refunded (422 `refund_exceeds_paid`), restock per line, then
+   * the provider's refund and `order.refunded`.
+   */
+  create(ctx: RequestContext, id: string, dto: CreateRefundDto): Promise<Order> {
+    return this.lifecycle.run(ctx, async (tx) => {
+      const order = await this.lifecycle.lock(tx, id);
+      const p = order.currencyPrecision;
+      const lines = await this.lifecycle.lines(tx, order.id);
+      const byId = new Map(lines.map((l) => [l.id, l]));
+      const parts: Array<{ line: OrderLine; quantity: number; restock: boolean; amount: number }> = [];
+      (dto.lines ?? []).forEach((input, i) => {
+        const line = byId.get(input.line_id);
+        if (!line) throw AppError.unprocessable(`lines[${i}].line_id names no line of this order`);
+        if (parts.some((x) => x.line.id === line.id)) throw AppError.unprocessable(`lines[${i}].line_id appears twice`);
+        const quantity = milli(input.quantity);
+        const left = milli(line.quantity) - milli(line.refundedQuantity);
+        if (quantity > left) throw AppError.unprocessable(`lines[${i}].quantity exceeds what is left to refund of this line (${left / 1000})`);
+        parts.push({ line, quantity, restock: input.restock === true, amount: lineRefundMinor(order, line, quantity) });
+      });
+      const shippingLeft = shippingChargedMinor(order) - toMinor(order.refundedShipping, p);
+      const shipping = dto.shipping == null ? 0 : toMinor(dto.shipping, p);
+      if (shipping > shippingLeft) throw AppError.unprocessable(`shipping exceeds the shipping charged and not yet refunded (${fromMinor(shippingLeft, p)})`);
+
+      const remaining = toMinor(order.paidAmount, p) - toMinor(order.refundedAmount, p);
+      const computed = parts.reduce((a, x) => a + x.amount, 0) + shipping;
+      // the refund that covers everything still refundable takes exactly what is left (no cent lost to rounding)
+      const everything =
+        (parts.length > 0 || shipping > 0) &&
+        lines.every((l) => milli(l.quantity) - milli(l.refundedQuantity) === (parts.find((x) => x.line.id === l.id)?.quantity ?? 0)) && shipping === shippingLeft;
+      const amount = dto.amount != null ? toMinor(dto.amount, p) : everything && remaining > 0 ? remaining : computed;
+      if (amount <= 0) throw AppError.unprocessable('nothing to refund: give lines, shipping or amount');
+      if (amount > remaining) {
+        throw AppError.unprocessable(`the refund (${fromMinor(amount, p)}) exceeds what was paid and not yet refunded (${fromMinor(Math.max(0, remaining), p)})`, 'refund_exceeds_paid');
+      }
+
+      const m = managerOf(tx, this.dataSource);
+      const recorded: RefundLineData[] = [];
+      for (const x of [...parts].sort((a, b) => (a.line.variantId ?? '').localeCompare(b.line.variantId ?? ''))) {
+        if (x.restock) await this.lifecycle.restock(tx, order, x.line, x.quantity);
+        await m.query(`UPDATE order_lines SET refunded_quantity = refunded_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+          x.line.id, tx.tenantId, (x.quantity / 1000).toFixed(3),
+        ]);
+      }
+      for (const x of parts) recorded.push({ line_id: x.line.id, quantity: x.quantity / 1000, restock: x.restock, amount: fromMinor(x.amount, p) });
+      await this.lifecycle.refundMoney(tx, order, { amount, shipping, lines: recorded, note: dto.note ?? null });
+      return this.lifecycle.lock(tx, order.id);
+    });
+  }
+}
