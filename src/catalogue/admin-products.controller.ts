@@ -1,0 +1,127 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth } from '../common/auth/auth.decorator.js';
+import { Ctx, RequestContext } from '../common/context/request-context.js';
+import { AppError } from '../common/http/app-error.js';
+import { Envelope } from '../common/http/envelope.js';
+import { UuidParam } from '../common/http/uuid-param.js';
+import { Page } from '../common/paging/page.js';
+import { Pager } from '../common/paging/pager.service.js';
+import { AdminProductsService, parseAdminProductFilters } from './admin-products.service.js';
+import { AdminProductDto, AdminProductListQueryDto, AdminProductRowDto, AdminVariantDto, CatalogueDocumentDto, ProductInputDto, VariantInputDto } from './dto/admin-product.dto.js';
+import { CatalogueExportService, ExportFormat } from './export/catalogue-export.service.js';
+
+const IDEMPOTENCY_DOC = { name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' };
+
+/** The admin catalogue API: products and variants member by member, and the export (README "Admin catalogue API"). */
+@ApiTags('admin: catalogue')
+@Controller('admin')
+export class AdminProductsController {
+  constructor(
+    private readonly products: AdminProductsService,
+    private readonly exporter: CatalogueExportService,
+    private readonly pager: Pager,
+  ) {}
+
+  /** Every live product, published or not; cursored (`Link`), newest first by default. */
+  @Get('products')
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/read' })
+  @Envelope('products', [AdminProductRowDto])
+  @ApiQuery({ type: AdminProductListQueryDto })
+  list(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<Page<AdminProductRowDto>> {
+    const page = this.pager.request(req, 'admin.products');
+    return this.products.list(ctx, page, parseAdminProductFilters(req.query as Record<string, unknown>));
+  }
+
+  /** Creates a product (and its variants) from CONTRACT 6 members; keys are generated when omitted. */
+  @Post('products')
+  @HttpCode(201)
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
+  @Envelope('product', AdminProductDto, 201)
+  @ApiHeader(IDEMPOTENCY_DOC)
+  @ApiBody({ type: ProductInputDto })
+  create(@Ctx() ctx: RequestContext, @Body() body: unknown): Promise<AdminProductDto> {
+    return this.products.create(ctx, body);
+  }
+
+  /** Everything the import can set, in every language, plus read-only facts; `PUT` of it changes nothing. */
+  @Get('products/:id')
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/read' })
+  @Envelope('product', AdminProductDto)
+  get(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<AdminProductDto> {
+    return this.products.get(ctx, id);
+  }
+
+  /** Partial update: absent members unchanged, null clears; validated like the import, in one transaction. */
+  @Put('products/:id')
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
+  @Envelope('product', AdminProductDto)
+  @ApiBody({ type: ProductInputDto })
+  update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: unknown): Promise<AdminProductDto> {
+    return this.products.update(ctx, id, body);
+  }
+
+  /** 204: removed, or kept unpublished as archived when it has order history. */
+  @Delete('products/:id')
+  @HttpCode(204)
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
+  async delete(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<void> {
+    await this.products.delete(ctx, id);
+  }
+
+  @Post('products/:id/variants')
+  @HttpCode(201)
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
+  @Envelope('variant', AdminVariantDto, 201)
+  @ApiHeader(IDEMPOTENCY_DOC)
+  @ApiBody({ type: VariantInputDto })
+  createVariant(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: unknown): Promise<AdminVariantDto> {
+    return this.products.createVariant(ctx, id, body);
+  }
+
+  @Put('products/:id/variants/:variant_id')
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
+  @Envelope('variant', AdminVariantDto)
+  @ApiBody({ type: VariantInputDto })
+  updateVariant(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @UuidParam('variant_id') variantId: string, @Body() body: unknown): Promise<AdminVariantDto> {
+    return this.products.updateVariant(ctx, id, variantId, body);
+  }
+
+  /** 204: removed, or kept unpublished as archived when it has order history. */
+  @Delete('products/:id/variants/:variant_id')
+  @HttpCode(204)
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
+  async deleteVariant(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @UuidParam('variant_id') variantId: string): Promise<void> {
+    await this.products.deleteVariant(ctx, id, variantId);
+  }
+
+  /**
+   * The whole catalogue as the CONTRACT 6 import document, streamed from one snapshot: JSON (default), or NDJSON
+   * fragments with `?format=ndjson` or `Accept: application/x-ndjson`.
+   */
+  @Get('catalogue/export')
+  @Auth({ tier: 'admin', scope: 'Shop/catalogue/read' })
+  @ApiQuery({ name: 'format', required: false, enum: ['json', 'ndjson'] })
+  @ApiProduces('application/json', 'application/x-ndjson')
+  @ApiOkResponse({ type: CatalogueDocumentDto, description: 'the import document (JSON), or one fragment per line (NDJSON)' })
+  async export(@Ctx() ctx: RequestContext, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const format = exportFormat(req);
+    await this.exporter.export(ctx, format, res, () => {
+      res.status(200);
+      res.setHeader('Content-Type', format === 'json' ? 'application/json; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="catalogue.${format}"`);
+      res.setHeader('Cache-Control', 'no-store');
+    });
+  }
+}
+
+function exportFormat(req: Request): ExportFormat {
+  const q = req.query.format;
+  if (q !== undefined) {
+    if (q !== 'json' && q !== 'ndjson') throw AppError.unprocessable('format must be json or ndjson');
+    return q;
+  }
+  const preferred = req.accepts(['application/json', 'application/x-ndjson', 'application/jsonl']);
+  return preferred === 'application/x-ndjson' || preferred === 'application/jsonl' ? 'ndjson' : 'json';
+}

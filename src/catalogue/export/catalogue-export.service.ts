@@ -1,0 +1,191 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Writable } from 'node:stream';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/http/app-error.js';
+import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/entities/tenant.entity.js';
+import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
+import { readProductDocuments } from './catalogue-document.js';
+
+export type ExportFormat = 'json' | 'ndjson';
+
+/** Products read and written per step: memory stays bounded by one batch whatever the catalogue's size. */
+const PRODUCT_BATCH = 200;
+
+/**
+ * `GET /admin/catalogue/export`: the whole catalogue as the CONTRACT 6 import document, streamed, from one
+ * consistent snapshot (a read-only REPEATABLE READ transaction). `json` is the document itself; `ndjson` is one
+ * fragment per line (`{"settings": …}`, `{"currencies": […]}`, …, then `{"products": [one product]}` per product and
+ * `{"collections": [one]}` per collection): concatenating the fragments' arrays gives the document. Archived
+ * products and variants are left out. Importing the document into another shop copies the catalogue.
+ */
+@Injectable()
+export class CatalogueExportService {
+  private readonly logger = new Logger('CatalogueExport');
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Opens the snapshot, then calls `start` (headers) once the first statement succeeded, then streams. */
+  async export(ctx: RequestContext, format: ExportFormat, out: Writable, start: () => void): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    let started = false;
+    try {
+      await runner.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const m = runner.manager;
+      const head = await this.head(m, ctx.tenantId);
+      start();
+      started = true;
+      const writer = new ChunkWriter(out);
+      const members = Object.entries(head);
+      if (format === 'json') {
+        await writer.write(`{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')},"products":[`);
+        let first = true;
+        for await (const product of this.products(m, ctx.tenantId)) {
+          await writer.write((first ? '' : ',') + JSON.stringify(product));
+          first = false;
+        }
+        await writer.write(`],"collections":${JSON.stringify(await this.collections(m, ctx.tenantId))}}`);
+      } else {
+        for (const [k, v] of members) await writer.write(`${JSON.stringify({ [k]: v })}\n`);
+        for await (const product of this.products(m, ctx.tenantId)) await writer.write(`${JSON.stringify({ products: [product] })}\n`);
+        for (const c of await this.collections(m, ctx.tenantId)) await writer.write(`${JSON.stringify({ collections: [c] })}\n`);
+      }
+      await runner.query('COMMIT');
+      out.end();
+    } catch (err) {
+      await rollback(runner);
+      if (!started) throw err;
+      // the status line is gone: end the body short, so the client sees a broken transfer rather than a document
+      if (!(err instanceof ClientGone)) this.logger.error(`export of ${ctx.tenantId} failed: ${(err as Error).message}`);
+      out.destroy();
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Every member before `products`, in the import's order. */
+  private async head(m: EntityManager, tenantId: string): Promise<Record<string, unknown>> {
+    const q = <T>(sql: string): Promise<T[]> => m.query(sql, [tenantId]);
+    const tenant = await m.findOne(Tenant, { where: { id: tenantId } });
+    if (!tenant) throw AppError.notFound('shop');
+    const s: TenantSettings = { ...DEFAULT_SETTINGS, ...tenant.settings };
+    const currencies = await q<{ key: string; code: string; name: string; symbol: string | null; rate: string; precision: number; published: boolean; is_default: boolean }>(
+      `SELECT key, code, name, symbol, rate::text AS rate, precision, published, is_default FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code`,
+    );
+    const defaultCurrency = currencies.find((c) => c.is_default);
+    const facets: Record<string, unknown[]> = {};
+    const facetRows = await q<{ dimension: string; key: string; name: unknown; position: number }>(`SELECT dimension, key, name, position FROM facet_values WHERE tenant_id = $1 ORDER BY dimension, position, key`);
+    for (const dim of FACET_DIMENSIONS) facets[dim] = facetRows.filter((f) => f.dimension === dim).map((f) => ({ key: f.key, name: f.name, position: f.position }));
+    const fields = await q<{ id: string; key: string; label: unknown; type: string | null }>(`SELECT id, key, label, type FROM custom_fields WHERE tenant_id = $1 ORDER BY position, key`);
+    const options = await q<{ field_id: string; key: string; name: unknown; value: string | null }>(`SELECT field_id, key, name, value FROM custom_field_options WHERE tenant_id = $1 ORDER BY position, key`);
+    return {
+      settings: {
+        default_language: s.default_language,
+        languages: s.languages,
+        ...(defaultCurrency ? { default_currency: defaultCurrency.code } : {}),
+        prices_include_tax: s.prices_include_tax,
+        show_net_prices: s.show_net_prices,
+        require_email_confirmation: s.require_email_confirmation,
+        guest_checkout_enabled: s.guest_checkout_enabled,
+        terms: s.terms,
+        age_verification: s.age_verification,
+      },
+      currencies: currencies.map((c) => ({ key: c.key, code: c.code, name: c.name, symbol: c.symbol, rate: Number(c.rate), precision: c.precision, published: c.published })),
+      countries: await q(`SELECT key, code, name, shipping FROM countries WHERE tenant_id = $1 ORDER BY code, key`),
+      locations: await q(`SELECT key, name FROM stock_locations WHERE tenant_id = $1 ORDER BY key`),
+      manufacturers: await q(`SELECT key, name, logo_url FROM manufacturers WHERE tenant_id = $1 ORDER BY key`),
+      categories: await q(
+        `SELECT c.key, c.name, p.key AS parent, c.position FROM categories c LEFT JOIN categories p ON p.tenant_id = c.tenant_id AND p.id = c.parent_id
+         WHERE c.tenant_id = $1 ORDER BY array_length(c.path, 1), c.position, c.key`,
+      ),
+      facets,
+      custom_fields: fields.map((f) => ({ key: f.key, label: f.label, type: f.type, options: options.filter((o) => o.field_id === f.id).map((o) => ({ key: o.key, name: o.name, value: o.value })) })),
+      flags: await q(`SELECT key, name, color FROM flags WHERE tenant_id = $1 ORDER BY key`),
+      shipping_methods: (
+        await q<{ key: string; name: unknown; price: string; tax_rate: string; countries: string[]; free_over: string | null; delivery_days: number | null }>(
+          `SELECT key, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY key`,
+        )
+      ).map((r) => ({ ...r, price: Number(r.price), tax_rate: Number(r.tax_rate), free_over: r.free_over === null ? null : Number(r.free_over) })),
+      payment_types: await q(`SELECT key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 ORDER BY key`),
+    };
+  }
+
+  /** Live products, oldest first, one batch in memory at a time. */
+  private async *products(m: EntityManager, tenantId: string): AsyncGenerator<unknown> {
+    let after: [string, string] | null = null;
+    for (;;) {
+      const rows: Array<{ id: string; created_at: Date }> = await m.query(
+        `SELECT id, created_at FROM products WHERE tenant_id = $1 AND archived_at IS NULL ${after ? 'AND (created_at, id) > ($2::timestamptz, $3::uuid)' : ''}
+         ORDER BY created_at, id LIMIT ${PRODUCT_BATCH}`,
+        after ? [tenantId, ...after] : [tenantId],
+      );
+      if (rows.length === 0) return;
+      for (const { doc } of await readProductDocuments(m, tenantId, rows.map((r) => r.id))) yield doc;
+      const last = rows[rows.length - 1];
+      after = [new Date(last.created_at).toISOString(), last.id];
+      if (rows.length < PRODUCT_BATCH) return;
+    }
+  }
+
+  private async collections(m: EntityManager, tenantId: string): Promise<unknown[]> {
+    const rows: Array<{
+      id: string; key: string | null; handle: string; title: unknown; body_html: unknown; collection_type: string; published: boolean; sort_order: string | null; template_name: string | null;
+      rules_json: string | null; meta_title: string | null; meta_description: string | null; image_src: string | null; image_alt: string | null; image_width: number | null; image_height: number | null; products: string[];
+    }> = await m.query(
+      `SELECT c.id, c.key, c.handle, c.title, c.body_html, c.collection_type, c.published, c.sort_order, c.template_name, c.rules_json, c.meta_title, c.meta_description,
+         c.image_src, c.image_alt, c.image_width, c.image_height,
+         ARRAY(SELECT p.key FROM collection_products cp JOIN products p ON p.tenant_id = cp.tenant_id AND p.id = cp.product_id
+               WHERE cp.tenant_id = c.tenant_id AND cp.collection_id = c.id AND p.archived_at IS NULL ORDER BY cp.position, p.key) AS products
+       FROM collections c WHERE c.tenant_id = $1 ORDER BY coalesce(c.key, c.id::text)`,
+      [tenantId],
+    );
+    return rows.map((c) => ({
+      // a collection made through the admin API has no key: its id serves as one
+      key: c.key ?? c.id,
+      title: c.title,
+      handle: c.handle,
+      body_html: c.body_html,
+      collection_type: c.collection_type,
+      published: c.published,
+      sort_order: c.sort_order,
+      template_name: c.template_name,
+      meta_title: c.meta_title,
+      meta_description: c.meta_description,
+      image: c.image_src ? { src: c.image_src, alt: c.image_alt, width: c.image_width, height: c.image_height } : null,
+      ...(c.collection_type === 'smart' ? { rules_json: c.rules_json } : { products: c.products }),
+    }));
+  }
+}
+
+class ClientGone extends Error {}
+
+/** Writes with backpressure: waits for `drain` when the socket's buffer is full; fails when the client went away. */
+class ChunkWriter {
+  constructor(private readonly out: Writable) {}
+
+  async write(chunk: string): Promise<void> {
+    if (this.out.destroyed || this.out.writableEnded) throw new ClientGone('client gone');
+    if (this.out.write(chunk)) return;
+    await new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        this.out.off('drain', onDrain);
+        this.out.off('close', onClose);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onClose = () => done(new ClientGone('client gone'));
+      this.out.on('drain', onDrain);
+      this.out.on('close', onClose);
+    });
+  }
+}
+
+async function rollback(runner: QueryRunner): Promise<void> {
+  try {
+    await runner.query('ROLLBACK');
+  } catch {
+    // the connection is released (and discarded by the pool when broken) right after
+  }
+}
