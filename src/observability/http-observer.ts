@@ -1,0 +1,55 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Metrics } from './metrics.service.js';
+import { activeSpan } from './tracing.js';
+
+/**
+ * The route template that answered the request (`/api/2026-04-01/admin/collections/:id`), never the raw path: a
+ * request no route answered is `unmatched`. Bounded, so it can be a metric label and a log field.
+ */
+export function routeTemplate(req: Request): string {
+  const path = (req as Request & { route?: { path?: unknown } }).route?.path;
+  if (typeof path === 'string') return `${req.baseUrl ?? ''}${path}`;
+  return 'unmatched';
+}
+
+/** The API tier of a request: the tier its guard admitted it to, else what its route template says. */
+export function tierOf(req: Request, route = routeTemplate(req)): string {
+  const tier = (req as Request & { ctx?: { tier?: string | null } }).ctx?.tier;
+  if (tier) return tier;
+  const m = /^\/(?:api\/[^/]+\/)?(admin|storefront|customer|health|metrics)(?:\/|$)/.exec(route);
+  return m ? m[1] : 'none';
+}
+
+/**
+ * Puts the request id (now) and the tenant id and tier (once answered) on the request's server span when tracing
+ * (after the request logger, which fixes the request id). A no-op without tracing.
+ */
+export function traceRequestMiddleware(req: Request, res: Response, next: NextFunction): void {
+  const span = activeSpan();
+  if (span) {
+    span.setAttribute('request.id', String((req as Request & { id?: unknown }).id ?? ''));
+    res.once('finish', () => {
+      const ctx = (req as Request & { ctx?: { hasTenant: boolean; tenantId: string } }).ctx;
+      if (ctx?.hasTenant) span.setAttribute('tenant.id', ctx.tenantId);
+      span.setAttribute('app.tier', tierOf(req));
+    });
+  }
+  next();
+}
+
+/** Counts and times every answered request (`http_requests_total`, `http_request_duration_seconds`). */
+export function httpMetricsMiddleware(metrics: Metrics): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const route = routeTemplate(req);
+      metrics.observeRequest(req.method, route, tierOf(req, route), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    res.once('finish', finish);
+    res.once('close', finish);
+    next();
+  };
+}
