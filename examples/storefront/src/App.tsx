@@ -1,0 +1,113 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { LANGUAGES } from './i18n';
+import { AccountPage, OrderDetailPage, SignInPage, SignUpPage } from './pages/Account';
+import { CartPage } from './pages/Cart';
+import { CataloguePage } from './pages/Catalogue';
+import { CheckoutPage } from './pages/Checkout';
+import { OrderPage } from './pages/Order';
+import { ProductPage } from './pages/Product';
+import { ShopProvider, useShop } from './store';
+
+/** The build's base path without the trailing slash (`/storefront-demo`). */
+const BASE = import.meta.env.BASE_URL.replace(/\/$/, '');
+
+export function App() {
+  return (
+    <Router base={BASE}>
+      <ShopProvider>
+        <Layout />
+      </ShopProvider>
+    </Router>
+  );
+}
+
+function Layout() {
+  const { t } = useShop();
+  return (
+    <>
+      <a className="skip" href="#main">
+        {t('skip')}
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <Switch>
+          <Route path="/" component={CataloguePage} />
+          <Route path="/collections/:id" component={CataloguePage} />
+          <Route path="/products/:id" component={ProductPage} />
+          <Route path="/cart" component={CartPage} />
+          <Route path="/checkout" component={CheckoutPage} />
+          <Route path="/order" component={OrderPage} />
+          <Route path="/account/sign-in" component={SignInPage} />
+          <Route path="/account/sign-up" component={SignUpPage} />
+          <Route path="/account/orders/:id" component={OrderDetailPage} />
+          <Route path="/account" component={AccountPage} />
+          <Route>
+            <p className="notice">{t('notFound')}</p>
+          </Route>
+        </Switch>
+      </main>
+      <footer className="footer">
+        <p>Vinoshop reference storefront · storefront and customer APIs only · <a href="/api/docs">API docs</a></p>
+      </footer>
+    </>
+  );
+}
+
+function Header() {
+  const { t, locale, setLocale, cart, currencies, setCurrency, signedIn } = useShop();
+  const search = new URLSearchParams(useSearch());
+  const [location, navigate] = useLocation();
+  const [q, setQ] = useState(location === '/' ? (search.get('q') ?? '') : '');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    navigate(q.trim() ? `/?q=${encodeURIComponent(q.trim())}` : '/');
+  };
+  return (
+    <header className="header">
+      <div className="header-row">
+        <Link href="/" className="brand">
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+            <path d="M7 2h10l-.6 6.2A4.5 4.5 0 0 1 13 12.3V19h3v2H8v-2h3v-6.7a4.5 4.5 0 0 1-3.4-4.1z" fill="currentColor" />
+          </svg>{' '}
+          {t('shopName')}
+        </Link>
+        <form role="search" className="search" onSubmit={submit}>
+          <label htmlFor="q" className="sr-only">
+            {t('search')}
+          </label>
+          <input id="q" type="search" name="q" placeholder={t('search')} value={q} onChange={(e) => setQ(e.target.value)} />
+          <button type="submit">{t('searchButton')}</button>
+        </form>
+        <nav className="tools" aria-label={t('account')}>
+          <label className="compact">
+            <span className="sr-only">{t('language')}</span>
+            <select aria-label={t('language')} value={locale} onChange={(e) => setLocale(e.target.value)}>
+              {LANGUAGES.map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.code.toUpperCase()}
+                </option>
+              ))}
+            </select>
+          </label>
+          {currencies.length > 1 && cart && (
+            <label className="compact">
+              <span className="sr-only">{t('currency')}</span>
+              <select aria-label={t('currency')} value={cart.currency} onChange={(e) => void setCurrency(e.target.value)}>
+                {currencies.map((c) => (
+                  <option key={c.id} value={c.code}>
+                    {c.code}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <Link href={signedIn ? '/account' : '/account/sign-in'}>{signedIn ? t('account') : t('signIn')}</Link>
+          <Link href="/cart" className="cart-link">
+            {t('cart')} <span className="badge" aria-label={`${cart?.item_count ?? 0} ${t('items')}`}>{cart?.item_count ?? 0}</span>
+          </Link>
+        </nav>
+      </div>
+    </header>
+  );
+}

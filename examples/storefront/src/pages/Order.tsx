@@ -1,0 +1,93 @@
+import { Link, useSearch } from 'wouter';
+import { api, ok, type Order } from '../api/client';
+import { useLoad, useShop } from '../store';
+import { ErrorNote, Loading } from '../ui';
+
+/** The confirmation page: the guest receipt read by order id and hash (also where the payment provider returns). */
+export function OrderPage() {
+  const { t } = useShop();
+  const search = new URLSearchParams(useSearch());
+  const id = search.get('order_id') ?? '';
+  const hash = search.get('hash') ?? '';
+  const { data, error, loading } = useLoad(async () => ok(await api.GET('/api/2026-04-01/orders/{id}', { params: { path: { id }, query: { hash } } })).order, [id, hash]);
+  if (loading && !data) return <Loading />;
+  if (error || !data) return <ErrorNote error={error} />;
+  return (
+    <section className="order">
+      <h1>{t('thankYou')}</h1>
+      <OrderView order={data} />
+      <Link href="/">{t('continueShopping')}</Link>
+    </section>
+  );
+}
+
+export function OrderView({ order }: { order: Order }) {
+  const { t, money, locale } = useShop();
+  const a = order.shipping_address;
+  return (
+    <div className="receipt" data-testid="receipt">
+      <h2 data-testid="order-number">{t('orderNumber', { number: order.number ?? order.id })}</h2>
+      <dl className="meta">
+        <dt>{t('date')}</dt>
+        <dd>{new Date(order.date).toLocaleString(locale)}</dd>
+        <dt>{t('status')}</dt>
+        <dd>{order.status}</dd>
+        <dt>{t('paymentStatus')}</dt>
+        <dd data-testid="payment-status">
+          {order.payment_type} · {order.payment_status}
+        </dd>
+      </dl>
+      <table>
+        <caption className="sr-only">{t('items')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('items')}</th>
+            <th scope="col" className="num">
+              {t('quantity')}
+            </th>
+            <th scope="col" className="num">
+              {t('total')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.line_items.map((l) => (
+            <tr key={l.id}>
+              <td>{l.title}</td>
+              <td className="num">{l.quantity}</td>
+              <td className="num">{money(l.line_total, order.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="totals">
+        <dt>{t('subtotal')}</dt>
+        <dd>{money(order.subtotal, order.currency)}</dd>
+        {order.discount > 0 && (
+          <>
+            <dt>
+              {t('discount')} {order.discount_code && <small>({order.discount_code})</small>}
+            </dt>
+            <dd>−{money(order.discount, order.currency)}</dd>
+          </>
+        )}
+        <dt>{order.shipping_method_name ?? t('shipping')}</dt>
+        <dd>{money(order.shipping_amount, order.currency)}</dd>
+        <dt className="grand">{t('total')}</dt>
+        <dd className="grand" data-testid="order-total">
+          {money(order.total, order.currency)}
+        </dd>
+      </dl>
+      <h3>{t('shippingAddress')}</h3>
+      <address>
+        {[a.first_name, a.last_name].filter(Boolean).join(' ')}
+        <br />
+        {[a.street, a.house_number].filter(Boolean).join(' ')}
+        <br />
+        {[a.zip_code, a.location].filter(Boolean).join(' ')}
+        <br />
+        {a.country_name}
+      </address>
+    </div>
+  );
+}

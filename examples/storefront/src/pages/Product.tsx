@@ -1,0 +1,188 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'wouter';
+import { api, apiUrl, ok, type Variant } from '../api/client';
+import { useLoad, useShop } from '../store';
+import { ErrorNote, hideImage, Loading } from '../ui';
+
+/** A quantity obeys the variant's rule: at least min, at most max, min + a multiple of increment. */
+export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolean {
+  if (!Number.isFinite(q) || q < rule.min) return false;
+  if (rule.max !== null && q > rule.max) return false;
+  const inc = rule.increment || 1;
+  return Math.abs(((q - rule.min) / inc) % 1) < 1e-9;
+}
+
+export function ProductPage() {
+  const { id } = useParams<{ id: string }>();
+  const { t, money, setCart, cart } = useShop();
+  // prices net or gross as the shop shows them (the cart carries the setting)
+  const net = cart?.show_net_prices ?? false;
+  const { data: product, error, loading } = useLoad(async () => ok(await api.GET('/api/2026-04-01/products/{id}', { params: { path: { id } } })).product, [id]);
+  const [variantId, setVariantId] = useState<string | null>(null);
+  const [quantity, setQuantity] = useState(1);
+  const [status, setStatus] = useState<'idle' | 'adding' | 'added'>('idle');
+  const [addError, setAddError] = useState<unknown>(null);
+
+  const variant = product?.variants.find((v) => v.id === variantId) ?? product?.variants.find((v) => v.available) ?? product?.variants[0];
+  useEffect(() => {
+    if (variant) setQuantity(variant.quantity_rule.min || 1);
+    setStatus('idle');
+  }, [variant?.id]);
+  useEffect(() => {
+    if (product) document.title = `${product.title} · Vinoshop`;
+  }, [product]);
+
+  if (loading && !product) return <Loading />;
+  if (error || !product) return <ErrorNote error={error} />;
+
+  const rule = variant?.quantity_rule;
+  const valid = Boolean(variant && rule && checkQuantity(quantity, rule));
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!variant || !valid) return;
+    setStatus('adding');
+    setAddError(null);
+    try {
+      setCart(ok(await api.POST('/api/2026-04-01/cart/items', { body: { article_id: variant.id, quantity } })).cart);
+      setStatus('added');
+    } catch (err) {
+      setAddError(err);
+      setStatus('idle');
+    }
+  };
+  const image = product.images[0] ?? product.image;
+
+  return (
+    <article className="product">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/">{t('allWines')}</Link>
+        {product.category_path.map((c) => (
+          <span key={c.id}>
+            {' › '}
+            <Link href={`/?category_id=${c.id}`}>{c.name}</Link>
+          </span>
+        ))}
+      </nav>
+      <div className="product-layout">
+        <div className="product-image">{image?.src && <img src={image.src} alt={image.alt ?? product.title ?? ''} width={image.width || 600} height={image.height || 900} onError={hideImage} />}</div>
+        <div className="product-info">
+          <h1>{product.title}</h1>
+          <p className="maker">{product.manufacturer.name}</p>
+          {product.rating_count > 0 && (
+            <p className="rating" aria-label={`${t('rating')}: ${product.rating} / 5`}>
+              {'★'.repeat(Math.round(product.rating))}
+              {'☆'.repeat(5 - Math.round(product.rating))} <small>({product.rating_count})</small>
+            </p>
+          )}
+          {/* the shop's own catalogue HTML, from its import */}
+          {product.summary_html && <div className="summary" dangerouslySetInnerHTML={{ __html: product.summary_html }} />}
+          <form onSubmit={(e) => void add(e)} className="buy">
+            <fieldset className="variants">
+              <legend>{t('variant')}</legend>
+              {product.variants.map((v) => (
+                <label key={v.id} className={v.id === variant?.id ? 'variant selected' : 'variant'}>
+                  <input type="radio" name="variant" value={v.id} checked={v.id === variant?.id} onChange={() => setVariantId(v.id)} />
+                  <span className="variant-name">
+                    {v.facets.size?.name ?? v.size ?? v.title}
+                    {v.year && ` · ${v.year}`}
+                  </span>
+                  <span className="variant-price">
+                    {v.compare_at_price > v.price && <s>{money(v.compare_at_price, product.currency)}</s>} {money(net ? v.net_price : v.price, product.currency)}{' '}
+                    <small>{net ? t('exclVat') : t('inclVat')}</small>
+                  </span>
+                  <span className={v.available ? 'stock in' : 'stock out'}>{v.available ? t('inStock') : t('soldOut')}</span>
+                </label>
+              ))}
+            </fieldset>
+            {variant && rule && (
+              <>
+                <label className="field qty">
+                  <span>{t('quantity')}</span>
+                  <input
+                    type="number"
+                    inputMode="numeric"
+                    name="quantity"
+                    min={rule.min}
+                    max={rule.max ?? undefined}
+                    step={rule.increment || 1}
+                    value={quantity}
+                    aria-invalid={!valid}
+                    aria-describedby="qty-rule"
+                    onChange={(e) => setQuantity(Number(e.target.value))}
+                  />
+                  <small id="qty-rule">
+                    {t('quantityRule', { min: rule.min, step: rule.increment || 1 })}
+                    {rule.max !== null ? t('quantityMax', { max: rule.max }) : ''}
+                  </small>
+                </label>
+                <button type="submit" className="primary" disabled={!variant.available || !valid || status === 'adding'}>
+                  {variant.available ? t('addToCart') : t('soldOut')}
+                </button>
+              </>
+            )}
+            <ErrorNote error={addError} />
+            <p role="status" className="added">
+              {status === 'added' && (
+                <>
+                  {t('added')} <Link href="/cart">{t('viewCart')}</Link>
+                </>
+              )}
+            </p>
+          </form>
+          {variant && (
+            <dl className="facts">
+              <dt>{t('producer')}</dt>
+              <dd>{product.manufacturer.name}</dd>
+              {variant.facets.vintage && (
+                <>
+                  <dt>{t('vintage')}</dt>
+                  <dd>{variant.facets.vintage.name ?? variant.year}</dd>
+                </>
+              )}
+              {variant.country && (
+                <>
+                  <dt>{t('country')}</dt>
+                  <dd>
+                    {variant.country}
+                    {variant.facets.region?.name && `, ${variant.facets.region.name}`}
+                  </dd>
+                </>
+              )}
+              {variant.area && (
+                <>
+                  <dt>{t('area')}</dt>
+                  <dd>{variant.area}</dd>
+                </>
+              )}
+              {variant.alcohol_volume !== null && (
+                <>
+                  <dt>{t('alcohol')}</dt>
+                  <dd>{variant.alcohol_volume} %</dd>
+                </>
+              )}
+              {variant.custom_fields.map((f) => (
+                <div key={f.key} className="fact-pair">
+                  <dt>{f.label}</dt>
+                  <dd>{f.value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          {variant?.factsheet_url && (
+            <p>
+              <a href={apiUrl(variant.factsheet_url)} target="_blank" rel="noopener" type="application/pdf">
+                {t('factsheet')}
+              </a>
+            </p>
+          )}
+        </div>
+      </div>
+      {product.body_html && (
+        <section className="description" aria-label={t('details')}>
+          <h2>{t('details')}</h2>
+          <div dangerouslySetInnerHTML={{ __html: product.body_html }} />
+        </section>
+      )}
+    </article>
+  );
+}

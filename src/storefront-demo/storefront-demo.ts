@@ -1,0 +1,50 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppConfig } from '../config/app-config.js';
+
+export const STOREFRONT_DEMO_PATH = '/storefront-demo';
+
+/** examples/storefront/dist of this checkout (from src/ under ts-jest, from dist/src/ when built). */
+function defaultBuildDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i += 1) {
+    if (existsSync(join(dir, 'examples', 'storefront', 'package.json'))) return join(dir, 'examples', 'storefront', 'dist');
+    dir = dirname(dir);
+  }
+  return resolve('examples/storefront/dist');
+}
+
+/**
+ * STOREFRONT_DEMO=on: the reference storefront's static build (examples/storefront, `npm run storefront:build`) at
+ * /storefront-demo/, same origin as the API so the visitor cookie just works. Hashed assets are cached for good,
+ * index.html never; any other path under it is the single-page app's own route and gets index.html.
+ */
+export function serveStorefrontDemo(app: NestExpressApplication, config: AppConfig): void {
+  if (!config.STOREFRONT_DEMO) return;
+  const dir = config.STOREFRONT_DEMO_DIR ? resolve(config.STOREFRONT_DEMO_DIR) : defaultBuildDir();
+  const index = join(dir, 'index.html');
+  if (!existsSync(index)) {
+    app.use(STOREFRONT_DEMO_PATH, (_req: Request, res: Response) => {
+      res.status(503).json({ errors: `the storefront demo is not built (${index} is missing): run npm run storefront:build` });
+    });
+    return;
+  }
+  app.useStaticAssets(dir, {
+    prefix: `${STOREFRONT_DEMO_PATH}/`,
+    index: false,
+    setHeaders: (res: Response, path: string) => {
+      res.setHeader('Cache-Control', path.includes(`${join(dir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.use(STOREFRONT_DEMO_PATH, (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.originalUrl === STOREFRONT_DEMO_PATH) return res.redirect(301, `${STOREFRONT_DEMO_PATH}/`);
+    // a missing asset is a 404, not the app
+    if (req.path.startsWith('/assets/')) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+}

@@ -1,0 +1,268 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+
+/**
+ * The reference storefront (examples/storefront) served by the API at /storefront-demo/ (STOREFRONT_DEMO=on), driven
+ * in headless Chromium (Debian's /usr/bin/chromium through playwright-core) against the demo catalogue.
+ * Each test leaves a screenshot of its last page in test-results/storefront/.
+ */
+const OUT = join(process.cwd(), 'test-results', 'storefront');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const COUPON = 'WELCOME10';
+
+describe('reference storefront in a browser (examples/storefront at /storefront-demo/)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let browser: Browser;
+  let base: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    // the SPA's own dependencies, its build and the browser: each only when missing or out of date
+    execFileSync(process.execPath, ['examples/storefront/scripts/prepare.mjs', '--browser'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    mkdirSync(OUT, { recursive: true });
+    t = await createTestApp({ config: { STOREFRONT_DEMO: true } });
+    shop = await t.createShop({ name: 'Demo Wine Shop' });
+    await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(400)).expect(200);
+    await shop.admin.post('/admin/discount_codes', { code: COUPON, type: 'percent', value: 10, is_infinite: true }).expect(201);
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A fresh visitor (own cookies); product images live on another host and are not fetched. */
+  async function visitor(viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    await context.route('**/*', (route) => (new URL(route.request().url()).origin === base ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    return page;
+  }
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+
+  /** Facet value name → count, as the sidebar shows them. */
+  const counts = (page: Page, facet: string) =>
+    page
+      .locator(`fieldset[data-facet="${facet}"] li`)
+      .evaluateAll((items) => Object.fromEntries(items.map((li) => [li.querySelector('.facet-name')!.textContent!, Number(li.querySelector('.count')!.textContent)])));
+
+  /** Clicks a filter and waits for the listing it asks for. */
+  async function filter(page: Page, click: () => Promise<void>, param: string): Promise<void> {
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/2026-04-01/products?') && r.url().includes(param)), click()]);
+    await page.waitForSelector('section.results[aria-busy="false"]');
+  }
+
+  /** From a listing, opens products until one offers an available 75 cl bottle, and selects it. */
+  async function openBuyableProduct(page: Page): Promise<string> {
+    const cards = page.locator('.card .card-link');
+    for (let i = 0; i < 12; i += 1) {
+      await cards.nth(i).click();
+      await page.waitForSelector('.product h1');
+      const option = page.locator('label.variant', { hasText: '75 cl' }).filter({ hasText: 'In stock' });
+      if ((await option.count()) > 0) {
+        await option.first().click();
+        return (await page.locator('.product h1').textContent())!;
+      }
+      await page.goBack();
+      await page.waitForSelector('.card');
+    }
+    throw new Error('no product with an available 75 cl bottle among the first listed');
+  }
+
+  async function fillAddress(page: Page, email: string): Promise<void> {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('First name').fill('Anna');
+    await page.getByLabel('Last name').fill('Keller');
+    await page.getByLabel('Street').fill('Bahnhofstrasse');
+    await page.getByLabel('No.').fill('12');
+    await page.getByLabel('Postcode').fill('8001');
+    await page.getByLabel('City').fill('Zürich');
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/checkouts/')), page.getByLabel('Country').selectOption('CH')]);
+    await page.getByLabel('Swiss Post').check();
+  }
+
+  it('a visitor filters by colour and country and sees the counts change, buys two bottles with a coupon as a guest, pays with the test provider and sees the order', async () => {
+    const page = await visitor();
+    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.waitForSelector('.card');
+    const firstProducts = await page.evaluate(() => performance.getEntriesByName('storefront:first-products')[0]?.startTime ?? null);
+    writeFileSync(join(OUT, 'timings.json'), JSON.stringify({ first_category_page_ms: firstProducts }, null, 2));
+    process.stderr.write(`[storefront] first category page rendered with products after ${Math.round(firstProducts ?? -1)} ms\n`);
+    // the token was taken from the URL and kept
+    expect(page.url()).not.toContain('token=');
+
+    const colours0 = await counts(page, 'colors');
+    const countries0 = await counts(page, 'countries');
+    expect(colours0.Red).toBeGreaterThan(0);
+    expect(countries0.France).toBeGreaterThan(0);
+
+    await filter(page, () => page.locator('fieldset[data-facet="colors"] label', { hasText: 'Red' }).click(), 'color_id');
+    expect(page.url()).toContain('color_id=');
+    const colours1 = await counts(page, 'colors');
+    const countries1 = await counts(page, 'countries');
+    // counts within the filtered dimension exclude its own filter: the other colours stay, unchanged
+    expect(colours1).toEqual(colours0);
+    expect(countries1.France).toBeLessThan(countries0.France);
+    expect(countries1.Germany ?? 0).toBeLessThan(countries0.Germany);
+
+    await filter(page, () => page.locator('fieldset[data-facet="countries"] label', { hasText: 'France' }).click(), 'country_id');
+    const colours2 = await counts(page, 'colors');
+    expect(colours2.Red).toBeLessThan(colours1.Red);
+    expect(colours2.Red).toBe(countries1.France);
+    expect(await counts(page, 'countries')).toEqual(countries1);
+    await expect(page.locator('fieldset[data-facet="colors"] input:checked').count()).resolves.toBe(1);
+
+    await filter(page, () => page.getByLabel('In stock only').check(), 'available=true');
+    await shot(page, 'category-filtered');
+    await page.screenshot({ path: join(OUT, 'category-page.png') }); // the README's picture (examples/storefront/docs/)
+    const title = await openBuyableProduct(page);
+
+    await page.getByLabel('Quantity').fill('2');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByText('Added to your cart.').waitFor();
+    await expect(page.locator('.cart-link .badge').textContent()).resolves.toBe('2');
+    await expect(page.getByRole('link', { name: 'Factsheet (PDF)' }).getAttribute('href')).resolves.toMatch(/^\/storefront\/factsheets\/[0-9a-f-]{36}\.pdf$/);
+
+    await page.locator('.cart-link').click();
+    await page.getByRole('heading', { name: 'Cart' }).waitFor();
+    await expect(page.locator('.line').count()).resolves.toBe(1);
+    await expect(page.locator('.line').textContent()).resolves.toContain(title);
+    // a refused coupon shows why
+    await page.getByLabel('Coupon code').fill('NOPE-2026');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('alert').filter({ hasText: 'We do not know this coupon code.' }).waitFor();
+    await page.getByLabel('Coupon code').fill(COUPON);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText(`Coupon ${COUPON} applied.`).waitFor();
+    await page.getByTestId('discount').waitFor();
+    // the currency switch re-prices the cart (and back)
+    const chf = (await page.getByTestId('cart-total').textContent())!;
+    expect(chf).toContain('CHF');
+    await page.locator('section.cart select').selectOption('EUR');
+    await page.getByTestId('cart-total').filter({ hasText: /€|EUR/ }).waitFor();
+    await page.locator('section.cart select').selectOption('CHF');
+    await page.getByTestId('cart-total').filter({ hasText: chf }).waitFor();
+
+    await page.getByRole('link', { name: 'Go to checkout' }).click();
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await fillAddress(page, 'guest@example.test');
+    await page.getByLabel('Credit card').check();
+    await page.getByLabel(/I accept the terms/).check();
+    await page.getByLabel(/at least 18 years/).check();
+    await page.getByRole('button', { name: 'Place order' }).click();
+
+    // the test provider's payment page (outside the SPA): confirm the payment
+    await page.waitForURL(/\/storefront\/payments\/test\//);
+    await page.getByRole('button', { name: /^(pay|confirm|approve|authori[sz]e)/i }).first().click();
+    await page.waitForURL(/\/storefront-demo\/order\?/);
+    await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
+    const number = (await page.getByTestId('order-number').textContent())!;
+    expect(number).toMatch(/^Order \S+/);
+    await expect(page.getByTestId('payment-status').textContent()).resolves.toContain('paid');
+    await expect(page.getByTestId('receipt').textContent()).resolves.toContain(COUPON);
+    await expect(page.locator('.receipt tbody tr').count()).resolves.toBe(1);
+    await expect(page.locator('.receipt tbody td.num').first().textContent()).resolves.toBe('2');
+    // the cart was turned into the order
+    await expect(page.locator('.cart-link .badge').textContent()).resolves.toBe('0');
+    await shot(page, 'guest-order');
+  }, 180_000);
+
+  it('a shopper signs up, signs in, orders and finds the order in the history', async () => {
+    const page = await visitor();
+    const email = `shopper-${Date.now()}@example.test`;
+    await page.goto(`${base}/storefront-demo/account/sign-up?token=${shop.storefront_token}`);
+    await page.getByLabel('First name').fill('Bruno');
+    await page.getByLabel('Last name').fill('Favre');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByTestId('profile-email').filter({ hasText: email }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Sign in' }).last().click();
+    await page.getByRole('alert').filter({ hasText: 'Email or password is wrong.' }).waitFor();
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).last().click();
+    await page.getByTestId('profile-email').filter({ hasText: email }).waitFor();
+    await page.getByText('No orders yet.').waitFor();
+
+    // a saved address
+    await page.getByRole('button', { name: 'Add address' }).click();
+    await page.locator('.address-form').getByLabel('Street').fill('Rue du Lac');
+    await page.locator('.address-form').getByLabel('City').fill('Sion');
+    await page.getByRole('button', { name: 'Save address' }).click();
+    await page.locator('.addresses li', { hasText: 'Rue du Lac' }).waitFor();
+
+    await page.locator('.brand').click();
+    await page.waitForSelector('.card');
+    await openBuyableProduct(page);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByText('Added to your cart.').waitFor();
+    await page.locator('.cart-link').click();
+    await page.getByRole('link', { name: 'Go to checkout' }).click();
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await fillAddress(page, email);
+    await page.getByLabel('Invoice').check();
+    await page.getByLabel(/I accept the terms/).check();
+    await page.getByLabel(/at least 18 years/).check();
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
+    const number = (await page.getByTestId('order-number').textContent())!.replace(/^Order /, '');
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    const history = page.getByTestId('order-history');
+    await history.waitFor();
+    await history.getByRole('link', { name: number }).click();
+    await expect(page.getByTestId('order-number').textContent()).resolves.toBe(`Order ${number}`);
+    await page.goBack();
+    await history.waitFor();
+    await shot(page, 'shopper-order-history');
+  }, 180_000);
+
+  it('searches, switches the language, fits a phone screen and labels every control', async () => {
+    const page = await visitor({ width: 390, height: 844 });
+    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.waitForSelector('.card');
+    // the search box: `q`, best match first
+    await page.getByRole('searchbox', { name: 'Search wines' }).fill('Margaux');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('heading', { name: 'Results for “Margaux”' }).waitFor();
+    await page.waitForSelector('section.results[aria-busy="false"] .card');
+    await expect(page.locator('.card-title').first().textContent()).resolves.toContain('Margaux');
+    await expect(page.getByLabel('Sort by').inputValue()).resolves.toBe('relevance');
+    await page.locator('.brand').click();
+    await page.getByRole('heading', { name: 'All wines' }).waitFor();
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { name: 'Alle Weine' }).waitFor();
+    await page.locator('summary', { hasText: 'Filter' }).click();
+    await page.locator('fieldset[data-facet="colors"] legend', { hasText: 'Farbe' }).waitFor();
+    // catalogue text comes in German from the API (locale)
+    await page.locator('fieldset[data-facet="colors"] label', { hasText: 'Rot' }).waitFor();
+    // (browser-side expressions as strings: this file is type-checked without the DOM library)
+    await expect(page.evaluate('document.documentElement.lang')).resolves.toBe('de');
+    // no sideways scrolling on a phone
+    await expect(page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).resolves.toBe(true);
+    // every form control has an accessible name
+    const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, button')]
+      .filter((el) => !el.labels?.length && !el.getAttribute('aria-label') && !el.textContent.trim())
+      .map((el) => el.outerHTML.slice(0, 80))`);
+    expect(unlabelled).toEqual([]);
+    await shot(page, 'phone-de');
+  }, 120_000);
+});
