@@ -18,6 +18,7 @@ module.exports = {
       },
     ],
   },
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/openapi-after-each.ts'],
   globalSetup: '<rootDir>/test/helpers/global-setup.mjs',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.mjs',
   maxWorkers: 2,

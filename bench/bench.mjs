@@ -9,12 +9,17 @@
  * 3. The server (built dist) with RATE_LIMIT=off, then autocannon per case: a warm-up, then the measured run.
  * 4. req/s, p50, p99 per case on stdout and in bench/results.json.
  *
+ * 5. (f) 2,000+ distinct filter combinations, each URL once; (g) the category rotation alone, then with guest orders
+ *    completing at 5 per second (every order's stock change checked in the next read); (h) a cold start: a fresh
+ *    server's first catalogue read of the tenant (the index build), and the server's resident memory.
+ *
  * Options (after `npm run bench --`): --products N (100000), --duration S (15), --warmup S (5), --connections C (10),
- * --cases a,b,c,d,e, --no-build, --regenerate. Not part of `npm test` or CI.
+ * --cases a,b,c,d,e,f,g,h, --orders-per-second N (5), --no-build, --regenerate. Not part of `npm test` or CI.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -33,7 +38,8 @@ const { values: opts } = parseArgs({
     duration: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
-    cases: { type: 'string', default: 'a,b,c,d,e' },
+    cases: { type: 'string', default: 'a,b,c,d,e,f,g,h' },
+    'orders-per-second': { type: 'string', default: '5' },
     'no-build': { type: 'boolean', default: false },
     regenerate: { type: 'boolean', default: false },
   },
@@ -53,16 +59,29 @@ async function main() {
   }
   const dbName = `shop_bench_g${GENERATOR_VERSION}_${COUNT}`;
   const db = await openDatabase(dbName);
-  let server;
+  let server = null;
   try {
     const meta = await ensureCatalogue(db.url);
     log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
-    server = await startServer(db.url);
+    // the server's warnings about its catalogue index (rebuilds, gaps) are part of the report
+    server = await startServer(db.url, { onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined) });
     const cases = await buildCases(db.url, server.base, meta);
+    const wanted = opts.cases.split(',');
     const results = {};
     for (const c of cases) {
-      if (!opts.cases.split(',').includes(c.id)) continue;
+      if (!wanted.includes(c.id)) continue;
       results[c.id] = await measure(c, meta.storefront_token);
+    }
+    if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
+    if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
+    const memory = { rss_mb_after_cases: rssMb(server.pid) };
+    log(`server resident memory with the 100k tenant loaded: ${memory.rss_mb_after_cases} MB`);
+    if (wanted.includes('h')) {
+      await server.stop();
+      server = null;
+      results.h = await caseH(db.url, meta);
+      memory.rss_mb_cold_start = results.h.rss_mb;
+      memory.index = results.h.index;
     }
     printTable(results);
     const out = {
@@ -73,6 +92,8 @@ async function main() {
       settings: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, rate_limit: 'off' },
       targets: { p99_ms_below: 100, a_rps_above: 300 },
       cases: results,
+      memory,
+      load_average: loadavg(),
     };
     mkdirSync(resolve(root, 'bench'), { recursive: true });
     writeFileSync(resolve(root, 'bench/results.json'), `${JSON.stringify(out, null, 2)}\n`);
@@ -192,16 +213,23 @@ async function ensureCatalogue(url) {
 
 // ------------------------------------------------------------------ server
 
-async function startServer(url) {
+async function startServer(url, { logLevel = 'warn', onLine } = {}) {
   const port = Number(process.env.BENCH_PORT ?? 3999);
   const child = spawn(process.execPath, [resolve(root, 'dist/src/main.js')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', LOG_LEVEL: logLevel, NODE_ENV: 'development', PAYMENT_TEST_PROVIDER: 'on' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let exited = false;
   child.on('exit', () => (exited = true));
-  child.stdout.on('data', () => undefined);
+  let pending = '';
+  child.stdout.on('data', (chunk) => {
+    if (!onLine) return;
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    for (const line of lines) onLine(line);
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (exited) throw new Error('the server exited during start-up');
@@ -216,6 +244,7 @@ async function startServer(url) {
   log(`server: ${base} (RATE_LIMIT=off, pid ${child.pid})`);
   return {
     base,
+    pid: child.pid,
     stop: () =>
       new Promise((done) => {
         if (exited) return done();
@@ -298,10 +327,187 @@ function printTable(results) {
   log('');
   log('case  req/s     p50 ms  p99 ms  target');
   for (const [id, r] of Object.entries(results)) {
-    const ok = r.requests > 0 && r.p99_ms < 100 && (id !== 'a' || r.rps > 300) && r.non_2xx === 0 && r.errors === 0;
-    log(`${id.padEnd(5)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${ok ? 'met' : 'MISSED'}   ${r.name}`);
+    if (id === 'h') {
+      log(`h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`);
+      continue;
+    }
+    let ok = r.requests > 0 && r.p99_ms < 100 && (id !== 'a' || r.rps > 300) && r.non_2xx === 0 && r.errors === 0;
+    if (id === 'f') ok = ok && r.rps >= 400 && r.p99_ms <= 50;
+    if (id === 'g') ok = ok && r.ratio >= 0.7 && r.orders_failed === 0 && r.stale_reads === 0;
+    const extra = id === 'g' ? ` (${Math.round(r.ratio * 100)} % of g0; ${r.orders} orders, ${r.stale_reads} stale reads, ${r.orders_failed} failed)` : '';
+    log(`${id.padEnd(5)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${ok ? 'met' : 'MISSED'}   ${r.name}${extra}`);
   }
   log('');
+}
+
+function rssMb(pid) {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** autocannon over a list of paths: each connection takes the next path, `amount` requests in all. */
+function runPaths(base, paths, { amount, duration, token }) {
+  let i = 0;
+  return new Promise((done, fail) => {
+    const inst = autocannon(
+      {
+        url: base,
+        connections: CONNECTIONS,
+        ...(amount ? { amount } : { duration }),
+        headers: { authorization: `Bearer ${token}` },
+        requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+      },
+      (err, res) => (err ? fail(err) : done(res)),
+    );
+    autocannon.track(inst, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+function figures(name, r, extra = {}) {
+  return { name, rps: Math.round(r.requests.average * 10) / 10, p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max, requests: r.requests.total, non_2xx: r.non2xx, errors: r.errors + r.timeouts, ...extra };
+}
+
+function shuffle(list, seed = 7) {
+  let a = seed;
+  const rnd = () => ((a = (a * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+  return list;
+}
+
+/** (f) every category × colour × country × size combination (with facets), shuffled, each URL once. */
+async function caseF(url, base, meta) {
+  const t = meta.tenant_id;
+  const ids = async (sql) => (await query(url, sql, [t])).map((r) => r.id);
+  const cats = await ids(`SELECT id FROM categories WHERE tenant_id = $1`);
+  const colors = await ids(`SELECT id FROM facet_values WHERE tenant_id = $1 AND dimension = 'colors'`);
+  const countries = await ids(`SELECT id FROM facet_values WHERE tenant_id = $1 AND dimension = 'countries'`);
+  const sizes = await ids(`SELECT id FROM facet_values WHERE tenant_id = $1 AND dimension = 'sizes'`);
+  const paths = [];
+  // with and without available=true, so that the generated catalogue's 8 categories give 2,000+ combinations
+  for (const c of cats) for (const k of colors) for (const n of countries) for (const s of sizes) for (const a of ['', '&available=true']) paths.push(`/api/2026-04-01/products?limit=24&include=facets&category_id=${c}&color_id=${k}&country_id=${n}&size_id=${s}${a}`);
+  shuffle(paths);
+  log(`case f (distinct filter combinations): ${paths.length} URLs (${cats.length} categories x ${colors.length} colours x ${countries.length} countries x ${sizes.length} sizes x available or not), each once, ${CONNECTIONS} connections`);
+  const r = await runPaths(base, paths, { amount: paths.length, token: meta.storefront_token });
+  return figures(`${paths.length} distinct category x colour x country x size combinations, each once`, r, { urls: paths.length });
+}
+
+/** (g) (a) rotating over every category: alone (g0), then while guest orders complete at N per second (g). */
+async function caseG(url, base, meta) {
+  const t = meta.tenant_id;
+  const cats = (await query(url, `SELECT id FROM categories WHERE tenant_id = $1 ORDER BY key`, [t])).map((r) => r.id);
+  const paths = cats.map((c) => `/api/2026-04-01/products?limit=24&include=facets&category_id=${c}`);
+  const token = meta.storefront_token;
+  log(`case g0 (rotation over ${cats.length} categories, no orders): warm-up ${WARMUP} s, then ${DURATION} s`);
+  if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
+  const alone = figures(`(a) rotating over ${cats.length} categories, no orders`, await runPaths(base, paths, { duration: DURATION, token }));
+  // tracked, in-stock variants of red wine (the rotation's largest category), one order per variant at a time
+  const variants = await query(
+    url,
+    `SELECT vs.variant_id AS id, vs.product_id FROM variant_search vs JOIN variants v ON v.id = vs.variant_id
+     WHERE vs.tenant_id = $1 AND v.track_inventory AND NOT v.allow_backorder AND v.quantity_min = 1 AND v.quantity_increment = 1
+       AND (SELECT sum(delta) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id) > 50
+     ORDER BY vs.variant_id LIMIT 400`,
+    [t],
+  );
+  const [{ id: invoice }] = await query(url, `SELECT id FROM payment_types WHERE tenant_id = $1 AND key = 'invoice'`, [t]);
+  const [{ id: post }] = await query(url, `SELECT id FROM shipping_methods WHERE tenant_id = $1 AND key = 'post'`, [t]);
+  const api = `${base}/api/2026-04-01`;
+  const stats = { orders: 0, failed: 0, stale: 0, checked: 0, errors: [] };
+  const order = async (variant) => {
+    let cookie = '';
+    const call = async (method, path, body) => {
+      const r = await fetch(api + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const set = r.headers.get('set-cookie');
+      if (set && !cookie) cookie = set.split(';')[0];
+      const json = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json).slice(0, 200)}`);
+      return json;
+    };
+    try {
+      const before = (await call('GET', `/products/${variant.product_id}/variants`)).variants.find((v) => v.id === variant.id).inventory_quantity;
+      await call('POST', '/cart/items', { article_id: variant.id, quantity: 1 });
+      const { checkout } = await call('POST', '/checkouts');
+      await call('PUT', `/checkouts/${checkout.id}`, { shipping_address: { first_name: 'Bench', last_name: 'Buyer', street: 'Bahnhofstrasse', house_number: '1', zip_code: '8001', location: 'Zürich', email: 'bench@example.ch', country_code: 'CH' }, shipping_method_id: post });
+      await call('POST', `/checkouts/${checkout.id}/complete`, { payment_type_id: invoice, accepted_terms: true, age_confirmed: true });
+      stats.orders += 1;
+      // the next read shows the stock change
+      const after = (await call('GET', `/products/${variant.product_id}/variants`)).variants.find((v) => v.id === variant.id).inventory_quantity;
+      stats.checked += 1;
+      if (after !== before - 1) stats.stale += 1;
+    } catch (err) {
+      stats.failed += 1;
+      if (stats.errors.length < 3) stats.errors.push(String(err.message ?? err));
+    }
+  };
+  const perSecond = Number(opts['orders-per-second']);
+  log(`case g (the same rotation while guest orders complete at ${perSecond}/s): warm-up ${WARMUP} s, then ${DURATION} s`);
+  let next = 0;
+  let running = true;
+  const inFlight = new Set();
+  const timer = setInterval(() => {
+    if (!running) return;
+    const p = order(variants[next++ % variants.length]);
+    inFlight.add(p);
+    p.finally(() => inFlight.delete(p));
+  }, 1000 / perSecond);
+  try {
+    if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
+    stats.orders = 0;
+    stats.failed = 0;
+    stats.stale = 0;
+    const r = await runPaths(base, paths, { duration: DURATION, token });
+    running = false;
+    await Promise.all([...inFlight]);
+    const during = figures(`(a) rotating over ${cats.length} categories while guest orders complete at ${perSecond}/s`, r, {
+      orders: stats.orders,
+      orders_failed: stats.failed,
+      stale_reads: stats.stale,
+      order_errors: stats.errors,
+      ratio: Math.round((r.requests.average / alone.rps) * 100) / 100,
+    });
+    if (stats.errors.length) log(`  order errors: ${stats.errors.join(' | ')}`);
+    return { g0: alone, g: during };
+  } finally {
+    running = false;
+    clearInterval(timer);
+  }
+}
+
+/** (h) a fresh server: the first catalogue read of the tenant builds its index. */
+async function caseH(url, meta) {
+  let indexLine = null;
+  const server = await startServer(url, { logLevel: 'info', onLine: (line) => (/catalogue index of/.test(line) ? (indexLine = line) : undefined) });
+  try {
+    const t = meta.tenant_id;
+    const [{ id: red }] = await query(url, `SELECT id FROM categories WHERE tenant_id = $1 AND key = 'red-wine'`, [t]);
+    const u = `${server.base}/api/2026-04-01/products?limit=24&include=facets&category_id=${red}`;
+    const headers = { authorization: `Bearer ${meta.storefront_token}` };
+    const t0 = performance.now();
+    const r1 = await fetch(u, { headers });
+    await r1.arrayBuffer();
+    const first = Math.round(performance.now() - t0);
+    const t1 = performance.now();
+    await (await fetch(u, { headers })).arrayBuffer();
+    const second = Math.round(performance.now() - t1);
+    await new Promise((r) => setTimeout(r, 300));
+    const rss = rssMb(server.pid);
+    let index = null;
+    if (indexLine) {
+      const m = /(\d+) products, (\d+) variants, (\d+) bytes \((\d+) per product\) in (\d+) ms/.exec(indexLine);
+      if (m) index = { products: Number(m[1]), variants: Number(m[2]), bytes: Number(m[3]), bytes_per_product: Number(m[4]), build_ms: Number(m[5]) };
+    }
+    log(`case h (cold start): first read ${first} ms (status ${r1.status}), second ${second} ms; rss ${rss} MB; index ${JSON.stringify(index)}`);
+    return { name: 'first catalogue read of the tenant after the server starts (index build)', first_ms: first, second_ms: second, rss_mb: rss, index };
+  } finally {
+    await server.stop();
+  }
 }
 
 main().catch((err) => {

@@ -1,25 +1,15 @@
 #!/usr/bin/env node
-// `npm run shop -- <command>` / `npx shop`: runs the compiled CLI, building it first when the sources are newer.
-import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// `npm run shop -- <command>` / `npx shop`: runs the compiled CLI, building it first when the sources changed
+// (bin/build.mjs, the same build `npm start` uses: safe while a server starts or runs from this checkout).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'dist/src/cli/main.js');
-
-function newest(dir) {
-  let latest = 0;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const st = statSync(path);
-    latest = Math.max(latest, st.isDirectory() ? newest(path) : st.mtimeMs);
-  }
-  return latest;
+try {
+  await ensureBuilt({ root, log: () => undefined });
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
 }
-
-const src = join(root, 'src');
-if (existsSync(src) && (!existsSync(entry) || newest(src) > statSync(entry).mtimeMs)) {
-  execSync('npx nest build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-await import(entry);
+await import(join(root, 'dist/src/cli/main.js'));

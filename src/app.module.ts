@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod, Type } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module.js';
@@ -10,12 +10,13 @@ import { initializeDataSource, replicaUrls, withReplicas } from './database/repl
 import { CommonModule } from './common/common.module.js';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor.js';
 import { ErrorEnvelopeFilter } from './common/http/error-envelope.filter.js';
-import { JsonBodyMiddleware } from './common/http/json-body.middleware.js';
+import { JsonBodyGuard } from './common/http/json-body.guard.js';
 import { ApiValidationPipe } from './common/http/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { dataSourceOptions, DataSourceExtras } from './database/data-source.js';
 import { HealthModule } from './health/health.module.js';
+import { ObservabilityModule } from './observability/observability.module.js';
 import { CollectionsModule } from './collections/collections.module.js';
 import { ContentModule } from './content/content.module.js';
 import { CustomersModule } from './customers/customers.module.js';
@@ -29,9 +30,10 @@ import { InventoryModule } from './inventory/inventory.module.js';
 import { CheckoutModule } from './checkout/checkout.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
+import { MaintenanceModule } from './maintenance/maintenance.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
-export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, CartModule, WishlistModule, EventsModule, WebhooksModule, InventoryModule, CheckoutModule];
+export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, CartModule, WishlistModule, EventsModule, WebhooksModule, InventoryModule, CheckoutModule, MaintenanceModule];
 
 export interface AppModuleOptions extends DataSourceExtras {
   config: AppConfig;
@@ -41,17 +43,18 @@ export interface AppModuleOptions extends DataSourceExtras {
 }
 
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(options.config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => withReplicas(dataSourceOptions(options.databaseUrl, options), replicaUrls(options.config.DATABASE_REPLICA_URLS)),
+          useFactory: () => withReplicas(dataSourceOptions(options.databaseUrl, options, options.config.SLOW_QUERY_MS), replicaUrls(options.config.DATABASE_REPLICA_URLS)),
           dataSourceFactory: async (o) => initializeDataSource(o!),
         }),
         CommonModule,
+        ObservabilityModule,
         ClusterModule,
         ...FEATURE_MODULES,
         ...(options.imports ?? []),
@@ -60,14 +63,12 @@ export class AppModule implements NestModule {
         rateLimitStoreProvider,
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: ApiGuard },
+        // last: bodies are read only once the token is verified
+        { provide: APP_GUARD, useClass: JsonBodyGuard },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
       ],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 }

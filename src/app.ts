@@ -1,14 +1,22 @@
 import { DynamicModule, INestApplication, INestApplicationContext, RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
+import type { DestinationStream } from 'pino';
 import { rateLimitMiddleware, RateLimitStore } from './common/auth/rate-limit.js';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging.js';
 import { AppModule } from './app.module.js';
+import { AuthService } from './auth/auth.service.js';
+import { httpMetricsMiddleware, traceRequestMiddleware } from './observability/http-observer.js';
+import { Metrics } from './observability/metrics.service.js';
 import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
+import { answerClientErrors, trustProxySetting } from './common/http/client-errors.js';
 import { AppConfig } from './config/app-config.js';
+import { finalizeOpenApi } from './common/openapi/finalize-openapi.js';
+import { IMPORT_SCHEMAS } from './catalogue/import/import-schema.js';
 import { DataSourceExtras, runMigrations } from './database/data-source.js';
+import { serveStorefrontDemo } from './storefront-demo/storefront-demo.js';
 
 export const API_VERSION = '2026-04-01';
 export const API_PREFIX = `api/${API_VERSION}`;
@@ -18,27 +26,38 @@ export interface CreateAppOptions extends DataSourceExtras {
   databaseUrl: string;
   /** Extension modules: they may subscribe to events and add endpoints behind the same guards and envelopes. */
   imports?: Array<Type | DynamicModule>;
+  /** Where the JSON log lines go (default stdout). */
+  logDestination?: DestinationStream;
 }
 
 /** Builds the whole service (migrated, configured, not yet listening); main.ts, the CLI and the tests share it. */
 export async function createShopApp(options: CreateAppOptions): Promise<NestExpressApplication> {
   await runMigrations(options.databaseUrl, options);
-  const logger = createRootLogger(options.config.LOG_LEVEL);
+  const logger = createRootLogger(options.config.LOG_LEVEL, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), { bodyParser: false, logger: new PinoNestLogger(logger) });
+  app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(requestLogger(logger));
-  app.use(rateLimitMiddleware(options.config, app.get(RateLimitStore)));
+  serveStorefrontDemo(app, options.config);
+  app.use(traceRequestMiddleware);
+  const auth = app.get(AuthService);
+  app.use(rateLimitMiddleware(options.config, app.get(RateLimitStore), async (req, token) => {
+    const principal = await auth.resolveFor(req, token);
+    return principal ? `${principal.kind}:${principal.tokenId}` : null;
+  }));
   app.disable('x-powered-by');
-  app.set('trust proxy', options.config.TRUST_PROXY);
+  app.set('trust proxy', trustProxySetting(options.config.TRUST_PROXY));
+  answerClientErrors(app.getHttpServer());
   app.set('query parser', 'extended');
   app.use(cookieParser(options.config.APP_SECRET));
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
       { path: 'health', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
+      { path: 'metrics', method: RequestMethod.GET },
       { path: 'storefront/{*path}', method: RequestMethod.ALL },
     ],
   });
-  app.enableShutdownHooks();
+  // signals are main.ts's (src/shutdown.ts: drain requests, close the app, stop the embedded PostgreSQL last)
   setupOpenApi(app);
   await app.init();
   const express = app.getHttpAdapter().getInstance();
@@ -46,6 +65,15 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   express.use(notFoundFallback);
   express.use(errorFallback);
   return app;
+}
+
+const documents = new WeakMap<INestApplication, OpenAPIObject>();
+
+/** The published OpenAPI document of an app (what GET /api/<version>/openapi.json serves). */
+export function openApiDocumentOf(app: INestApplication): OpenAPIObject {
+  const doc = documents.get(app);
+  if (!doc) throw new Error('the app was not created by createShopApp');
+  return doc;
 }
 
 function setupOpenApi(app: INestApplication): void {
@@ -58,7 +86,8 @@ function setupOpenApi(app: INestApplication): void {
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'optional vnstss_ storefront token' }, 'storefront')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'vnscat_ shopper token' }, 'customer')
     .build();
-  const document = SwaggerModule.createDocument(app, doc);
+  const document = finalizeOpenApi(SwaggerModule.createDocument(app, doc), { serverUrl: '/', apiPrefix: API_PREFIX, schemas: IMPORT_SCHEMAS });
+  documents.set(app, document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, useGlobalPrefix: false });
 }
 

@@ -1,40 +1,33 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { createShopApp } from './app.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
-import { startEmbeddedPostgres } from './database/embedded-postgres.js';
+import { StartError, startEmbeddedPostgres } from './database/embedded-postgres.js';
+import { installGracefulShutdown } from './shutdown.js';
 
 async function main(): Promise<void> {
-  let config;
+  const config = loadConfig();
+  // first, so that a signal at any point of the start closes what has been started (src/shutdown.ts)
+  const stop = installGracefulShutdown(config.SHUTDOWN_GRACE_MS);
+  const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT });
+  if (embedded) stop.finally = () => embedded.stop();
+  const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+  let app;
   try {
-    config = loadConfig();
+    app = await createShopApp({ config, databaseUrl });
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
+    await embedded?.stop();
     throw err;
   }
-  const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT });
-  const databaseUrl = config.DATABASE_URL ?? embedded!.url;
-  const app = await createShopApp({ config, databaseUrl });
-  const server = await app.listen(config.PORT, config.HOST);
+  stop.app = app;
+  stop.server = app.getHttpServer() as Server;
+  await app.listen(config.PORT, config.HOST);
   process.stdout.write(`commerce service listening on http://${config.HOST}:${config.PORT} (docs: /api/docs)\n`);
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    process.stdout.write(`${signal}: finishing requests and shutting down\n`);
-    server.closeIdleConnections?.();
-    await app.close();
-    await embedded?.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 void main().catch((err: unknown) => {
-  process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // a configuration or start problem the operator can fix: its one line, no stack
+  if (err instanceof ConfigError || err instanceof StartError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

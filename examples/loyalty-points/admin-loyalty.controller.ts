@@ -8,7 +8,8 @@ import { UuidParam } from '../../src/common/http/uuid-param.js';
 import { Page } from '../../src/common/paging/page.js';
 import { PageQueryDto } from '../../src/common/paging/page-query.dto.js';
 import { Pager } from '../../src/common/paging/pager.service.js';
-import { LoyaltyPointEntryDto, LoyaltyPointsDto, LoyaltyPointsService } from './loyalty-points.service.js';
+import { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
+import { LoyaltyPointsService } from './loyalty-points.service.js';
 
 /** Same guard, scopes, envelopes and pager as the built-in admin endpoints. */
 @ApiTags('admin: loyalty (example extension)')
@@ -22,7 +23,7 @@ export class AdminLoyaltyController {
   /** `{"loyalty_points": {"customer_id", "points"}}`; 404 for an unknown or foreign customer. */
   @Get('points')
   @Auth({ tier: 'admin', scope: 'Shop/loyalty/read' })
-  @Envelope('loyalty_points')
+  @Envelope('loyalty_points', LoyaltyPointsDto)
   points(@Ctx() ctx: RequestContext, @UuidParam('customer_id') customerId: string): Promise<LoyaltyPointsDto> {
     return this.loyalty.balance(ctx, customerId);
   }
@@ -30,7 +31,7 @@ export class AdminLoyaltyController {
   /** The entries behind the balance, newest first; cursored (`Link: <...>; rel="next"`). */
   @Get('points/entries')
   @Auth({ tier: 'admin', scope: 'Shop/loyalty/read' })
-  @Envelope('entries')
+  @Envelope('entries', [LoyaltyPointEntryDto])
   entries(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('customer_id') customerId: string, @Query() _query: PageQueryDto): Promise<Page<LoyaltyPointEntryDto>> {
     return this.loyalty.entries(ctx, customerId, this.pager.request(req, 'admin.loyalty_entries'));
   }

@@ -8,23 +8,14 @@ import { PageRequest, Pager } from '../../src/common/paging/pager.service.js';
 import type { DomainEvent } from '../../src/events/domain-event.js';
 import { OnDomainEvent } from '../../src/events/on-domain-event.decorator.js';
 import { LoyaltyPointEntry } from './loyalty-point-entry.entity.js';
+import type { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
 
 /** The members of the `order.placed` payload this extension reads. */
 interface OrderPlacedPayload {
   order?: { id?: string; customer_id?: string | null; total?: string | number };
 }
 
-export interface LoyaltyPointsDto {
-  customer_id: string;
-  points: number;
-}
-
-export interface LoyaltyPointEntryDto {
-  id: string;
-  order_id: string;
-  points: number;
-  created_at: string;
-}
+export type { LoyaltyPointEntryDto, LoyaltyPointsDto };
 
 /** Whole currency units of a decimal total (`"42.90"` or `42.9` gives 42), without floating-point surprises. */
 export function wholeUnits(total: string | number | undefined): number {

@@ -21,14 +21,14 @@ export class AdminAccessTokensController {
     return (await this.auth.listActive(ctx)).map(mapAccessToken);
   }
 
-  /** Mints a token issued by the caller's issuer; the plaintext appears only in this response. */
+  /** Mints a token issued by the caller's issuer, with at most the caller's own admin scopes; the plaintext appears only in this response. */
   @Post()
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/access_tokens/write' })
   @Envelope('access_token', MintedAccessTokenDto, 201)
   async create(@Ctx() ctx: RequestContext, @Body() body: CreateAccessTokenDto): Promise<MintedAccessTokenDto> {
     if (ctx.actor.type !== 'staff') throw AppError.unauthorized();
-    return mapMinted(await this.auth.mint(ctx, ctx.actor.staffId, body));
+    return mapMinted(await this.auth.mint(ctx, ctx.actor.staffId, body, ctx.scopes));
   }
 
   /** Revokes a token; an already-revoked or foreign id is 404. */

@@ -11,7 +11,7 @@ import { StaffUser } from './entities/staff-user.entity.js';
 
 export type Principal =
   | { kind: 'access_token'; tokenId: string; tenantId: string; tier: TokenTier; scopes: string[]; issuerId: string; issuerPermissions: string[] }
-  | { kind: 'customer'; tokenId: string; tenantId: string; customerId: string };
+  | { kind: 'customer'; tokenId: string; tenantId: string; customerId: string; active: boolean };
 
 /** Resolves another token family (the shoppers' `vnscat_`, say) registered by its own module. */
 export type TokenResolver = (token: string) => Promise<Principal | null>;
@@ -32,6 +32,8 @@ const TOUCH_EVERY_MS = 60_000;
 export class AuthService {
   private readonly logger = new Logger(AuthService.name);
   private readonly resolvers = new Map<string, TokenResolver>();
+  /** One lookup per request and token, shared by the rate limiter and the API guard. */
+  private readonly perRequest = new WeakMap<object, { token: string; principal: Promise<Principal | null> }>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,6 +46,15 @@ export class AuthService {
 
   hash(token: string): Buffer {
     return hashToken(this.config.APP_SECRET, token);
+  }
+
+  /** `resolve`, at most once per request for the same token (the rate limiter verifies it first, the guard reuses it). */
+  resolveFor(req: object, token: string): Promise<Principal | null> {
+    const hit = this.perRequest.get(req);
+    if (hit && hit.token === token) return hit.principal;
+    const principal = this.resolve(token);
+    this.perRequest.set(req, { token, principal });
+    return principal;
   }
 
   /** One indexed lookup by hash, with the issuer's live permissions; null for anything unknown or revoked. */
@@ -73,7 +84,11 @@ export class AuthService {
       .catch((err: unknown) => this.logger.warn({ err }, 'could not record token use'));
   }
 
-  async mint(ctx: RequestContext, issuerId: string, input: { label: string; tier: string; scopes: string[] }): Promise<MintedToken> {
+  /**
+   * `within`: the minting token's effective scopes (its own, narrowed to its issuer's live permissions) when minted
+   * over HTTP; an admin token may carry only those, so a token can never mint a stronger one.
+   */
+  async mint(ctx: RequestContext, issuerId: string, input: { label: string; tier: string; scopes: string[] }, within?: ReadonlySet<string>): Promise<MintedToken> {
     const label = input.label.trim();
     if (!label) throw AppError.unprocessable('label must not be blank');
     if (label.length > 200) throw AppError.unprocessable('label must be at most 200 characters');
@@ -84,6 +99,8 @@ export class AuthService {
     const bad = input.scopes.find((s) => !valid(s));
     if (bad !== undefined) throw AppError.unprocessable(`scopes: "${bad}" is not a ${tier} scope`);
     const scopes = [...new Set(input.scopes)];
+    const beyond = within && tier === 'admin' ? scopes.find((s) => !within.has(s)) : undefined;
+    if (beyond !== undefined) throw AppError.forbidden(`scopes: the minting token does not hold ${beyond}, so it cannot grant it`);
     const token = generateToken(PREFIX[tier]);
     const repo = (ctx.manager ?? this.dataSource.manager).getRepository(AccessToken);
     const saved = await repo.save(repo.create({ tenantId: ctx.tenantId, issuerId, tier, prefix: PREFIX[tier], label, scopes, tokenHash: this.hash(token) }));

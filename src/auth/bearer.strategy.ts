@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthGuard, PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
 import { AppError } from '../common/http/app-error.js';
 import { AuthService, Principal } from './auth.service.js';
@@ -8,11 +9,11 @@ import { AuthService, Principal } from './auth.service.js';
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(private readonly auth: AuthService) {
-    super();
+    super({ passReqToCallback: true });
   }
 
-  async validate(token: string): Promise<Principal> {
-    const principal = await this.auth.resolve(token);
+  async validate(req: Request, token: string): Promise<Principal> {
+    const principal = await this.auth.resolveFor(req, token);
     if (!principal) throw AppError.unauthorized('the access token is unknown, expired or revoked');
     return principal;
   }

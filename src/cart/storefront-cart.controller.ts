@@ -6,6 +6,8 @@ import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { CartService } from './cart.service.js';
 import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
+import { COUPON_REFUSALS } from './cart-pricing.js';
 
 /** SPEC "Storefront: cart": every action answers 200 with the whole cart after the change. */
 @ApiTags('storefront: cart')
@@ -61,6 +63,7 @@ export class StorefrontCartController {
   @Post('discount_code')
   @HttpCode(200)
   @Envelope('cart', CartDto)
+  @ApiErrors({ 422: [...COUPON_REFUSALS] })
   applyDiscountCode(@Ctx() ctx: RequestContext, @Body() dto: ApplyDiscountCodeDto): Promise<CartDto> {
     return this.cart.applyDiscountCode(ctx, dto);
   }

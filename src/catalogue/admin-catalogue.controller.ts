@@ -40,7 +40,7 @@ export class AdminCatalogueController {
       },
     },
   })
-  @ApiBody({ schema: { type: 'object', description: 'CONTRACT 6 import document' } })
+  @ApiBody({ schema: { $ref: '#/components/schemas/CatalogueImportDocument' } })
   import(@Ctx() ctx: RequestContext, @Body() body: unknown): Promise<ImportReport> {
     return this.importer.import(ctx, body);
   }

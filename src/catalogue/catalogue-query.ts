@@ -28,6 +28,8 @@ export interface CatalogueFilters {
   collectionId: string | null;
   /** Normalized search words (unaccented, lower case). */
   words: string[];
+  /** The raw search text (an exact SKU matches only its variants). */
+  q?: string | null;
   dims: Record<FacetKey, string[]>;
   priceMin: number | null;
   priceMax: number | null;
@@ -117,6 +119,7 @@ export function parseFilters(req: Request, kind: 'products' | 'collection' | 'fa
     ids: kind === 'products' && one(req, 'ids') !== null ? uuidList(req, 'ids') : null,
     collectionId: kind !== 'collection' ? (uuidList(req, 'collection_id')[0] ?? null) : null,
     words,
+    q,
     dims,
     priceMin,
     priceMax,

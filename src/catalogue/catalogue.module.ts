@@ -2,7 +2,14 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module.js';
 import { CollectionsService } from '../collections/collections.service.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
-import { CatalogueCache } from './catalogue-cache.service.js';
+import { CatalogueIndexService } from './index/catalogue-index.service.js';
+import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
+import { ProductJsonCache } from './index/product-json-cache.js';
+import { AdminProductsController } from './admin-products.controller.js';
+import { AdminProductsService } from './admin-products.service.js';
+import { CatalogueExportService } from './export/catalogue-export.service.js';
+import { CatalogueChanges } from './catalogue-changes.service.js';
+import { CatalogueIndexStats } from '../observability/catalogue-index-stats.js';
 import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { FactsheetService } from './factsheet.service.js';
 import { CatalogueImportService } from './import/catalogue-import.service.js';
@@ -14,9 +21,23 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 /** Catalogue: import, storefront products/facets/collections, stock ledger, factsheets (issue 5). */
 @Module({
   imports: [CollectionsModule],
-  controllers: [AdminCatalogueController, StorefrontCatalogueController, FactsheetController],
-  providers: [CatalogueCache, CatalogueImportService, SearchIndexService, StockService, FacetNameSnapshot, StorefrontCatalogueService, FactsheetService],
-  exports: [CatalogueImportService, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot],
+  controllers: [AdminCatalogueController, AdminProductsController, StorefrontCatalogueController, FactsheetController],
+  providers: [
+    ProductJsonCache,
+    CatalogueIndexService,
+    { provide: CATALOGUE_SEARCH, useExisting: CatalogueIndexService },
+    { provide: CatalogueIndexStats, useExisting: CatalogueIndexService },
+    CatalogueChanges,
+    AdminProductsService,
+    CatalogueExportService,
+    CatalogueImportService,
+    SearchIndexService,
+    StockService,
+    FacetNameSnapshot,
+    StorefrontCatalogueService,
+    FactsheetService,
+  ],
+  exports: [CatalogueImportService, CatalogueChanges, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot, CatalogueIndexService, CATALOGUE_SEARCH],
 })
 export class CatalogueModule implements OnModuleInit {
   constructor(

@@ -3,11 +3,14 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { ROLLUP_INSERT_SQL } from '../database/migrations/1764000008000-catalogue-speed.js';
-import { CatalogueCache } from './catalogue-cache.service.js';
 import { CacheBus } from '../common/cluster/cache-bus.js';
+import { CatalogueIndexService } from './index/catalogue-index.service.js';
 
-/** Cache-bus topic: a tenant's catalogue changed; every instance drops its catalogue caches and facet-name snapshot. */
+/** Cache-bus topic: a tenant's facet names changed (import); every instance rebuilds its facet-name snapshot. */
 export const CATALOGUE_CACHE_TOPIC = 'catalogue';
+
+/** Product ids per `products` delta; more make one `rebuild` delta (the NOTIFY payload is limited to 8 KB). */
+const MAX_DELTA_PRODUCTS = 150;
 
 /**
  * Maintains `variant_search`: one row per visible variant (published and active, of a published product) with
@@ -15,13 +18,17 @@ export const CATALOGUE_CACHE_TOPIC = 'catalogue';
  * facet ids as columns, categories expanded with their ancestors, gross price (default currency), availability
  * from the stock ledger, and unaccented lower-case text with a tsvector for search. With it `product_search`, the
  * per-product rollup (facet ids of every visible variant in one array, min/max gross, flags) that product-level
- * lists and facet counts read. Every change retires the tenant's cached facet results (`CatalogueCache`).
+ * lists, smart collections and text search read.
+ *
+ * Both methods are also the publishers of catalogue deltas (issue 14): they record in `catalogue_changes` what
+ * changed, in the caller's transaction; at commit a trigger sends the delta through the cache bus to every
+ * instance's in-memory index (`CatalogueIndexService`), and this instance's reads wait for it after the commit.
  */
 @Injectable()
 export class SearchIndexService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly cache: CatalogueCache,
+    private readonly index: CatalogueIndexService,
     @Optional() private readonly bus?: CacheBus,
   ) {}
 
@@ -56,7 +63,9 @@ export class SearchIndexService {
       params,
     );
     await this.refreshRollup(ctx, productIds);
-    this.cache.invalidate(ctx.tenantId);
+    const delta = productIds && productIds.length <= MAX_DELTA_PRODUCTS ? ['products', productIds] : ['rebuild', []];
+    const [change] = await m.query(`INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, $2, $3::uuid[]) RETURNING id`, [ctx.tenantId, ...delta]);
+    this.index.changed(ctx, ctx.tenantId, Number(change.id));
   }
 
   /** Rebuilds the `product_search` rows of the given products (every product of the tenant when null) from `variant_search`. */
@@ -86,12 +95,20 @@ export class SearchIndexService {
        WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available`,
       [ctx.tenantId, variantIds],
     );
-    this.cache.invalidate(ctx.tenantId);
+    const [change] = await managerOf(ctx, this.dataSource).query(`INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, 'stock', $2::uuid[]) RETURNING id`, [ctx.tenantId, variantIds]);
+    this.index.changed(ctx, ctx.tenantId, Number(change.id));
   }
 
-  /** Retires the tenant's cached catalogue results (after a change was committed). */
+  /**
+   * Kept for the writers' after-commit path: nothing to do any more. The deltas travel at commit (see above), and
+   * this instance's reads after the commit already wait for the change ids its transaction recorded.
+   */
   invalidate(tenantId: string): void {
-    this.cache.invalidate(tenantId);
-    this.bus?.publishSoon(CATALOGUE_CACHE_TOPIC, tenantId); // and on every other instance (issue 10)
+    void tenantId;
+  }
+
+  /** Facet, category or manufacturer names may have changed (import): every instance rebuilds its name snapshot. */
+  namesChanged(tenantId: string): void {
+    this.bus?.publishSoon(CATALOGUE_CACHE_TOPIC, tenantId);
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { ReadFromReplica } from '../common/cluster/read-replicas.js';
@@ -7,6 +7,7 @@ import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
+import { CatalogueFacetFiltersQuery, CatalogueListQuery, ProductFacetsQuery, ProductListQuery } from './dto/catalogue-list-query.dto.js';
 import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from './dto/catalogue.dto.js';
 import { FactsheetService } from './factsheet.service.js';
 import { spliceJson } from './preserialized-json.js';
@@ -24,6 +25,7 @@ export class StorefrontCatalogueController {
   @Get('products')
   @Envelope('products')
   @ApiOkResponse({ type: ProductListResponseDto })
+  @ApiQuery({ type: ProductListQuery })
   list(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
     spliceJson(res);
     return this.catalogue.listProducts(ctx, req, 'storefront.products', null);
@@ -32,6 +34,7 @@ export class StorefrontCatalogueController {
   /** Facets and price range of the filtered catalogue. */
   @Get('products/facets')
   @ApiOkResponse({ type: FacetsResponseDto })
+  @ApiQuery({ type: ProductFacetsQuery })
   facets(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
     return this.catalogue.facetsOnly(ctx, req, null);
@@ -64,6 +67,7 @@ export class StorefrontCatalogueController {
   @Get('collections/:id/products')
   @Envelope('products')
   @ApiOkResponse({ type: ProductListResponseDto })
+  @ApiQuery({ type: CatalogueListQuery })
   collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
     spliceJson(res);
     return this.catalogue.collectionProducts(ctx, req, id, false);
@@ -71,6 +75,7 @@ export class StorefrontCatalogueController {
 
   @Get('collections/:id/facets')
   @ApiOkResponse({ type: FacetsResponseDto })
+  @ApiQuery({ type: CatalogueFacetFiltersQuery })
   collectionFacets(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
     return this.catalogue.collectionFacets(ctx, req, id);
@@ -85,11 +90,17 @@ export class StorefrontCatalogueController {
 export class FactsheetController {
   constructor(private readonly factsheets: FactsheetService) {}
 
+  /** The factsheet PDF of a variant (`{variant id}.pdf`), in the active language; ETag and 304 on If-None-Match. */
   @Get(':file')
+  @ApiProduces('application/pdf')
+  @ApiResponse({ status: 200, description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } }, headers: { ETag: { schema: { type: 'string' } }, Vary: { schema: { type: 'string' } } } })
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
   async factsheet(@Ctx() ctx: RequestContext, @Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const { pdf, etag } = await this.factsheets.factsheet(ctx, file.replace(/\.pdf$/i, ''));
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'public, max-age=300');
+    // language, the shop (token or Host) and the visitor's currency (cookie) select the content
+    res.setHeader('Vary', 'Accept-Language, Authorization, Cookie, Host');
     if (req.headers['if-none-match'] === etag) {
       res.status(304).end();
       return;

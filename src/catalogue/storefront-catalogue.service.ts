@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { Collection } from '../collections/entities/collection.entity.js';
@@ -12,13 +13,13 @@ import { translate } from '../common/i18n.js';
 import { convertMinor, fromMinor, toMinor } from '../common/money.js';
 import { Page } from '../common/paging/page.js';
 import { keysetCondition, Pager, SortKey, SortValue } from '../common/paging/pager.service.js';
-import { CatalogueFilters, CatalogueWhere, collectionClause, CollectionScope, collectionOrder, constrainsVariants, FACET_KEYS, FacetKey, filterKey, OrderSpec, Params, parseFilters, priceExpr, ProductWhere, sortKeys, textClause } from './catalogue-query.js';
-import { CatalogueCache } from './catalogue-cache.service.js';
-import { MATCH_SET_MAX, MatchRow, MatchSet } from './match-set.js';
+import { CatalogueFilters, CatalogueWhere, collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, parseFilters, priceExpr } from './catalogue-query.js';
 import { preparedQuery } from './prepared-query.js';
 import { preserialize } from './preserialized-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
-import { StockService } from './stock.service.js';
+import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
+import type { CatalogueSearch, CatalogueSearchResult, VariantStock } from './index/catalogue-search.js';
+import { ProductJsonCache } from './index/product-json-cache.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -85,273 +86,77 @@ export class StorefrontCatalogueService {
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
     private readonly snapshot: FacetNameSnapshot,
-    private readonly stock: StockService,
-    private readonly cache: CatalogueCache,
+    @Inject(CATALOGUE_SEARCH) private readonly search: CatalogueSearch,
+    private readonly productCache: ProductJsonCache,
+    @Optional() private readonly config?: AppConfig,
   ) {}
 
   // ---------------------------------------------------------------- lists
 
   /**
-   * GET /products (and collection products): one page, `price_range`, and `facets` when asked for.
-   * Filters that do not constrain variants (categories, vendor, collection, ids) read the per-product rollup
-   * `product_search` in the order of one of its indexes; any variant-level filter reads `variant_search`, where
-   * every clause is about one variant row (CONTRACT 7), grouped by product.
+   * GET /products (and collection products): one page, `price_range`, and `facets` when asked for, all from the
+   * catalogue engine (`CatalogueSearch`: the in-memory index); the page's products are hydrated from the per-product
+   * JSON cache with the live availability and on-hand overlaid.
    */
   async listProducts(ctx: RequestContext, req: Request, listId: string, scope: CollectionScope | null, options: { facets: boolean; defaultOrder?: OrderSpec } = { facets: true }): Promise<Page<ProductListDto>> {
-    const f = await this.withTextMatches(ctx, parseFilters(req, scope ? 'collection' : 'products'));
+    const f = parseFilters(req, scope ? 'collection' : 'products');
     const page = this.pager.request(req, listId);
     if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
     const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : options.defaultOrder ?? 'created desc');
-    const keys = sortKeys(order === 'manual' && scope?.type !== 'manual' ? 'created desc' : order);
-    const manual = order === 'manual' && scope?.type === 'manual';
-    if (page.after && page.after.length !== keys.length) throw AppError.unprocessable('page_info does not match this list');
-    // variant-level filters: the cached match set of the filter set, when it is small enough to keep
-    const set = !manual && constrainsVariants(f) ? await this.matchSet(ctx, f, scope) : null;
-    const rows: Array<{ id: string; price: string; created: Date; title: string; rating: string; rel?: string; pos?: number }> = set
-      ? set.page(keys, page.after, page.limit + 1)
-      : await this.listQuery(ctx, f, scope, order, keys, page.after, page.limit, manual);
-    const paged = this.pager.page(rows, page, (r) => keys.map((k) => positionValue(r, k.expr.slice(2))));
-    const [products, extras] = await Promise.all([
-      this.hydratePage(ctx, paged.items.map((r) => r.id), f, scope),
-      options.facets && f.includeFacets ? this.facets(ctx, f, scope) : this.priceRange(ctx, f, scope).then((priceRange) => ({ facets: undefined, priceRange })),
-    ]);
-    const result = new Page(products, paged.limit, paged.nextPageInfo);
-    if (extras.facets) return result.with({ facets: extras.facets, price_range: extras.priceRange });
-    return result.with({ price_range: extras.priceRange });
-  }
-
-  /**
-   * The products matching a variant-constrained filter set with their sort keys (one grouped query over
-   * `variant_search`, relevance included with `q`), cached per tenant + filter set + currency like the facet counts.
-   * Null when the scope is not cacheable or the set has more than MATCH_SET_MAX products (then SQL lists each page:
-   * such a set is a large share of the catalogue, so an index-order walk finds a page quickly).
-   */
-  private async matchSet(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<MatchSet | null> {
-    if (!this.cache.enabled || !this.cacheable(scope)) return null;
-    return this.cache.get(
-      ctx.tenantId,
-      `match|${filterKey(f, scope, ctx.activeCurrency)}`,
-      async () => {
-        const params = new Params();
-        const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
-        const rel = f.words.length > 0 ? `, round(max(${where.relevance()})::numeric, 6) AS rel` : '';
-        const rows: MatchRow[] = await managerOf(ctx, this.dataSource).query(
-          `SELECT vs.product_id AS id, min(${where.price_}) AS price, max(vs.product_created_at) AS created, max(vs.title_sort) AS title, max(vs.rating) AS rating${rel}
-           FROM variant_search vs WHERE ${where.sql()} GROUP BY vs.product_id LIMIT ${MATCH_SET_MAX + 1}`,
-          params.values,
-        );
-        return rows.length > MATCH_SET_MAX ? null : new MatchSet(rows);
-      },
-      (set) => set?.size ?? 1,
-    );
-  }
-
-  /** One page (limit + 1 rows) of a list in SQL, after the cursor position `after`. */
-  private async listQuery(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null, order: OrderSpec, keys: SortKey[], after: SortValue[] | null, limit: number, manual: boolean) {
-    const params = new Params();
-    let inner: string;
-    if (!constrainsVariants(f)) {
-      const where = new ProductWhere(params, ctx.tenantId, f, scope);
-      const pos = manual ? `, (SELECT min(cp.position) FROM collection_products cp WHERE cp.collection_id = ${params.add(scope!.id)}::uuid AND cp.product_id = ps.product_id) AS pos` : '';
-      inner = `SELECT ps.product_id AS id, ${priceExpr(ctx.activeCurrency, 'ps', 'min_gross')} AS price, ps.created_at AS created, ps.title_sort AS title, ps.rating AS rating${pos}
-        FROM product_search ps WHERE ${where.sql()}`;
-    } else if (order === 'created desc' || order === 'created asc' || order === 'title asc' || order === 'title desc' || order === 'rating desc') {
-      // product-level sort keys: walk the rollup in index order, keeping products with a variant matching every clause
-      const pw = new ProductWhere(params, ctx.tenantId, f, scope);
-      const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
-      inner = `SELECT ps.product_id AS id, ps.min_gross AS price, ps.created_at AS created, ps.title_sort AS title, ps.rating AS rating
-        FROM product_search ps WHERE ${pw.sql()} AND EXISTS (SELECT 1 FROM variant_search vs WHERE vs.product_id = ps.product_id AND ${where.sql()})`;
-    } else {
-      const where = new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope);
-      const extra: string[] = [];
-      if (order === 'relevance') extra.push(`round(max(${where.relevance()})::numeric, 6) AS rel`);
-      if (manual) extra.push(`min((SELECT cp.position FROM collection_products cp WHERE cp.collection_id = ${params.add(scope!.id)}::uuid AND cp.product_id = vs.product_id)) AS pos`);
-      inner = `SELECT vs.product_id AS id, min(${where.price_}) AS price, max(vs.product_created_at) AS created, max(vs.title_sort) AS title, max(vs.rating) AS rating
-          ${extra.map((e) => `, ${e}`).join('')}
-        FROM variant_search vs WHERE ${where.sql()} GROUP BY vs.product_id`;
-    }
-    let keyset = '';
-    if (after) {
-      if (keys.every((k) => k.dir === keys[0].dir) && after.every((v) => v !== null)) {
-        // one direction: a row comparison, which the order's index serves as a start position
-        keyset = `WHERE (${keys.map((k) => k.expr).join(', ')}) ${keys[0].dir === 'ASC' ? '>' : '<'} (${after.map((v) => params.add(v)).join(', ')})`;
-      } else {
-        const k = keysetCondition(keys, after);
-        keyset = `WHERE ${k.sql.replace(/:ks(\d+)/g, (_, i: string) => params.add(k.params[`ks${i}`]))}`;
-      }
-    }
-    const sql = `SELECT * FROM (${inner}) g ${keyset} ORDER BY ${keys.map((k) => `${k.expr} ${k.dir}`).join(', ')} LIMIT ${limit + 1}`;
-    const rows: Array<{ id: string; price: string; created: Date; title: string; rating: string; rel?: string; pos?: number }> = await managerOf(ctx, this.dataSource).query(sql, params.values);
-    return rows;
+    const resolved: OrderSpec = order === 'manual' && scope?.type !== 'manual' ? 'created desc' : order;
+    if (page.after && page.after.length !== 2) throw AppError.unprocessable('page_info does not match this list');
+    const facets = options.facets && f.includeFacets;
+    const snap = await this.snapshot.get(ctx.tenantId);
+    const result = await this.search.search(ctx, { filters: f, scope, order: resolved, after: page.after, rows: page.limit + 1, facets, rank: rankOf(snap) });
+    const paged = this.pager.page(result.rows, page, (r) => r.position);
+    const products = await this.hydratePage(ctx, snap, paged.items);
+    const priceRange = { min: result.priceRange.min ?? 0, max: result.priceRange.max ?? 0, currency: ctx.activeCurrency.code };
+    const out = new Page(products, paged.limit, paged.nextPageInfo);
+    if (result.facets) return out.with({ facets: this.mapFacets(ctx, snap, result.facets), price_range: priceRange });
+    return out.with({ price_range: priceRange });
   }
 
   /** GET /products/facets and /collections/{id}/facets. */
   async facetsOnly(ctx: RequestContext, req: Request, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
-    const f = await this.withTextMatches(ctx, parseFilters(req, 'facets'));
+    const f = parseFilters(req, 'facets');
     if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
-    const { facets, priceRange } = await this.facets(ctx, f, scope);
-    return { facets, price_range: priceRange };
-  }
-
-  /** Resolves the search words to the matching variant ids once (cached), so the list, facet and range queries reuse them. */
-  private async withTextMatches(ctx: RequestContext, f: CatalogueFilters): Promise<CatalogueFilters> {
-    if (f.words.length === 0) return f;
-    const matches = await this.cache.get(ctx.tenantId, `text|${f.words.join(' ')}`, async () => {
-      const params = new Params();
-      const t = params.add(ctx.tenantId);
-      const rows: Array<{ variant_id: string }> = await this.dataSource.query(
-        `SELECT vs.variant_id FROM variant_search vs WHERE vs.tenant_id = ${t} AND ${f.words.map((w) => textClause(params, w)).join(' AND ')}`,
-        params.values,
-      );
-      return rows.map((r) => r.variant_id);
-    });
-    return { ...f, textMatches: matches };
-  }
-
-  /** A scope whose products can change without a catalogue change (a manual collection's picks) is not cached. */
-  private cacheable(scope: CollectionScope | null): boolean {
-    return !scope || scope.type === 'smart';
-  }
-
-  private async priceRange(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<PriceRangeDto> {
-    const compute = async () => {
-      const params = new Params();
-      let sql: string;
-      if (!constrainsVariants(f, 'price')) {
-        const where = new ProductWhere(params, ctx.tenantId, f, scope);
-        sql = `SELECT min(${priceExpr(ctx.activeCurrency, 'ps', 'min_gross')}) AS min, max(${priceExpr(ctx.activeCurrency, 'ps', 'max_gross')}) AS max FROM product_search ps WHERE ${where.sql('price')}`;
-      } else {
-        const where = new CatalogueWhere(params, ctx.tenantId, { ...f, priceMin: null, priceMax: null }, ctx.activeCurrency, scope);
-        sql = `SELECT min(${where.price_}) AS min, max(${where.price_}) AS max FROM variant_search vs WHERE ${where.sql('price')}`;
-      }
-      const [row] = await managerOf(ctx, this.dataSource).query(sql, params.values);
-      return { min: row?.min == null ? 0 : Number(row.min), max: row?.max == null ? 0 : Number(row.max) };
-    };
-    const range = this.cacheable(scope) ? await this.cache.get(ctx.tenantId, `range|${filterKey(f, scope, ctx.activeCurrency)}`, compute) : await compute();
-    return { ...range, currency: ctx.activeCurrency.code };
-  }
-
-  /**
-   * Facets and price range. The counts of every dimension come from one statement: one "set" of matching products
-   * for the full filter set and one per dimension already filtered on (every filter but its own); each set unnests
-   * the facet ids of its rows once and counts them grouped by id. A set whose filters do not constrain variants
-   * counts `product_search` rows (one per product); otherwise distinct (product, id) pairs of matching variant rows.
-   * Counts are cached (`CatalogueCache`); names are mapped from the snapshot per language. With the cache on, each
-   * set is its own cached statement keyed by the filters it applies (`sharedFacetCounts`); the one statement is for
-   * uncached scopes (manual collections) and a disabled cache.
-   */
-  private async facets(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; priceRange: PriceRangeDto }> {
     const snap = await this.snapshot.get(ctx.tenantId);
-    const key = filterKey(f, scope, ctx.activeCurrency);
-    const compute = async () => this.mapFacets(ctx, await this.facetCounts(ctx, f, scope), snap);
-    const mapped = this.cacheable(scope)
-      ? await this.cache.get(ctx.tenantId, `facets|${key}|${ctx.language}|${snap.at}`, () => this.cache.get(ctx.tenantId, `counts|${key}`, () => this.facetCounts(ctx, f, scope)).then((c) => this.mapFacets(ctx, c, snap)))
-      : await compute();
-    return { facets: mapped.facets, priceRange: { min: mapped.min, max: mapped.max, currency: ctx.activeCurrency.code } };
+    const result = await this.search.search(ctx, { filters: f, scope, order: 'created desc', after: null, rows: 0, facets: true, rank: rankOf(snap) });
+    return {
+      facets: this.mapFacets(ctx, snap, result.facets ?? []),
+      price_range: { min: result.priceRange.min ?? 0, max: result.priceRange.max ?? 0, currency: ctx.activeCurrency.code },
+    };
   }
 
-  private async facetCounts(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<FacetCounts> {
-    if (this.cache.enabled && this.cacheable(scope)) return this.sharedFacetCounts(ctx, f, scope);
-    const params = new Params();
-    let pw: ProductWhere | undefined;
-    let vw: CatalogueWhere | undefined;
-    const productWhere = () => (pw ??= new ProductWhere(params, ctx.tenantId, f, scope));
-    const variantWhere = () => (vw ??= new CatalogueWhere(params, ctx.tenantId, f, ctx.activeCurrency, scope));
-    const ids = `vs.category_ids || vs.option_ids || ARRAY[vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id]`;
-    const countSet = (set: string, without?: FacetKey) =>
-      !constrainsVariants(f, without)
-        ? `SELECT '${set}' AS s, x::text AS id, count(*) AS n FROM product_search ps, unnest(ps.facet_ids) x WHERE ${productWhere().sql(without)} GROUP BY x`
-        : `SELECT '${set}' AS s, d.x::text AS id, count(*) AS n FROM (SELECT DISTINCT vs.product_id, x FROM variant_search vs, unnest(${ids}) x WHERE ${variantWhere().sql(without)} AND x IS NOT NULL) d GROUP BY d.x`;
-    const parts = [countSet('all')];
-    for (const k of FACET_KEYS) if (f.dims[k].length > 0) parts.push(countSet(k, k));
-    const cur = ctx.activeCurrency;
-    parts.push(
-      !constrainsVariants(f, 'price')
-        ? `SELECT 'price', min(${priceExpr(cur, 'ps', 'min_gross')})::text, 0::bigint FROM product_search ps WHERE ${productWhere().sql('price')}
-           UNION ALL SELECT 'price_max', max(${priceExpr(cur, 'ps', 'max_gross')})::text, 0::bigint FROM product_search ps WHERE ${productWhere().sql('price')}`
-        : `SELECT 'price', min(r.p)::text, 0::bigint FROM r UNION ALL SELECT 'price_max', max(r.p)::text, 0::bigint FROM r`,
-    );
-    const withRange = constrainsVariants(f, 'price') ? `WITH r AS MATERIALIZED (SELECT ${priceExpr(cur)} AS p FROM variant_search vs WHERE ${variantWhere().sql('price')}) ` : '';
-    const rows: Array<{ s: string; id: string | null; n: string }> = await managerOf(ctx, this.dataSource).query(`${withRange}${parts.join(' UNION ALL ')}`, params.values);
-    const out: FacetCounts = { sets: new Map(), min: null, max: null };
-    for (const r of rows) {
-      if (r.s === 'price') out.min = r.id === null ? null : Number(r.id);
-      else if (r.s === 'price_max') out.max = r.id === null ? null : Number(r.id);
-      else if (r.id !== null && Number(r.n) > 0) {
-        if (!out.sets.has(r.s)) out.sets.set(r.s, []);
-        out.sets.get(r.s)!.push([r.id, Number(r.n)]);
-      }
-    }
-    return out;
-  }
+  /** Named facets per engine answer and language (an answer is reused while the catalogue content stands). */
+  private readonly named = new WeakMap<object, Map<string, FacetDto[]>>();
 
   /**
-   * `facetCounts` from separately cached sets: each set is keyed by the filters it applies (the set of a dimension
-   * filtered on is the filter set without that dimension), so filter sets share sets: the `categories` set of every
-   * category page is the unfiltered catalogue's `all` set. The price range is the cached `priceRange`.
+   * Facet DTOs (already in SPEC order and ranked by the snapshot): names in the active language. Kept with the
+   * engine's answer and serialized once (`preserialize`: a large category's facets are hundreds of kilobytes).
    */
-  private async sharedFacetCounts(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<FacetCounts> {
-    const cur = ctx.activeCurrency;
-    const sets: Array<[string, CatalogueFilters]> = [['all', f]];
-    for (const k of FACET_KEYS) if (f.dims[k].length > 0) sets.push([k, { ...f, dims: { ...f.dims, [k]: [] } }]);
-    const ids = `vs.category_ids || vs.option_ids || ARRAY[vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id]`;
-    const countSet = async (sf: CatalogueFilters): Promise<Array<[string, number]>> => {
-      const params = new Params();
-      const sql = !constrainsVariants(sf)
-        ? `SELECT x::text AS id, count(*) AS n FROM product_search ps, unnest(ps.facet_ids) x WHERE ${new ProductWhere(params, ctx.tenantId, sf, scope).sql()} GROUP BY x`
-        : `SELECT d.x::text AS id, count(*) AS n FROM (SELECT DISTINCT vs.product_id, x FROM variant_search vs, unnest(${ids}) x WHERE ${new CatalogueWhere(params, ctx.tenantId, sf, cur, scope).sql()} AND x IS NOT NULL) d GROUP BY d.x`;
-      const rows: Array<{ id: string | null; n: string }> = await managerOf(ctx, this.dataSource).query(sql, params.values);
-      return rows.filter((r) => r.id !== null && Number(r.n) > 0).map((r) => [r.id!, Number(r.n)]);
-    };
-    const [range, ...lists] = await Promise.all([
-      this.priceRange(ctx, f, scope),
-      ...sets.map(([, sf]) => this.cache.get(ctx.tenantId, `set|${filterKey(sf, scope, cur)}`, () => countSet(sf))),
-    ]);
-    const out: FacetCounts = { sets: new Map(), min: range.min, max: range.max };
-    sets.forEach(([name], i) => {
-      if (lists[i].length > 0) out.sets.set(name, lists[i]);
-    });
-    return out;
+  private mapFacets(ctx: RequestContext, snap: Snapshot, groups: NonNullable<CatalogueSearchResult['facets']>): FacetDto[] {
+    const key = `${ctx.language}/${ctx.defaultLanguage}|${snap.at}`;
+    let byLang = this.named.get(groups);
+    if (!byLang) this.named.set(groups, (byLang = new Map()));
+    const hit = byLang.get(key);
+    if (hit) return hit;
+    const mapped = preserialize(this.nameFacets(ctx, snap, groups));
+    if (byLang.size > 8) byLang.clear();
+    byLang.set(key, mapped);
+    return mapped;
   }
 
-  /** Facet DTOs in SPEC order: each dimension from its set (its own when filtered on, else `all`), named and ranked by the snapshot. */
-  private async mapFacets(ctx: RequestContext, counts: FacetCounts, snap: Snapshot): Promise<{ facets: FacetDto[]; min: number; max: number }> {
-    const unknown = new Set<string>();
-    for (const list of counts.sets.values()) for (const [id] of list) if (!snap.entries.has(id)) unknown.add(id);
-    const kindOf = new Map<string, string>([...unknown].length ? await this.kindsOf(ctx, [...unknown]) : []);
-    const byKey = new Map<FacetKey, FacetValueDto[]>();
-    for (const k of FACET_KEYS) {
-      const list = counts.sets.get(k) ?? counts.sets.get('all') ?? [];
-      const values: FacetValueDto[] = [];
-      for (const [id, n] of list) {
+  private nameFacets(ctx: RequestContext, snap: Snapshot, groups: NonNullable<CatalogueSearchResult['facets']>): FacetDto[] {
+    return groups.map(({ key, values }) => ({
+      key,
+      values: values.map(({ id, count }): FacetValueDto => {
         const e = snap.entries.get(id);
-        if ((e ? e.kind : kindOf.get(id)) !== k) continue;
-        values.push({ id, name: e ? nameOf(e.name, ctx) : null, value: k === 'custom_fields' ? (e?.value ?? null) : null, count: n });
-      }
-      if (values.length > 0) byKey.set(k, values);
-    }
-    const facets: FacetDto[] = [];
-    for (const k of FACET_KEYS) {
-      const values = byKey.get(k);
-      if (!values) continue;
-      values.sort((a, b) => (snap.entries.get(a.id)?.rank ?? 1e9) - (snap.entries.get(b.id)?.rank ?? 1e9) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      facets.push({ key: k, values });
-    }
-    // shared by every request of the cache entry: serialized once (see preserialize)
-    return { facets: preserialize(facets), min: counts.min ?? 0, max: counts.max ?? 0 };
+        return { id, name: e ? nameOf(e.name, ctx) : null, value: key === 'custom_fields' ? (e?.value ?? null) : null, count };
+      }),
+    }));
   }
 
-  /** The dimension of ids the snapshot does not hold yet (their names stay null until it does). */
-  private async kindsOf(ctx: RequestContext, ids: string[]): Promise<Array<[string, string]>> {
-    const rows: Array<{ id: string; kind: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT id::text, dimension AS kind FROM facet_values WHERE tenant_id = $1 AND id = ANY($2::uuid[])
-       UNION ALL SELECT id::text, 'manufacturers' FROM manufacturers WHERE tenant_id = $1 AND id = ANY($2::uuid[])
-       UNION ALL SELECT id::text, 'categories' FROM categories WHERE tenant_id = $1 AND id = ANY($2::uuid[])
-       UNION ALL SELECT id::text, 'custom_fields' FROM custom_field_options WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-      [ctx.tenantId, ids],
-    );
-    return rows.map((r) => [r.id, r.kind]);
-  }
 
   /**
    * The storefront list projection of these products, in the given order, for other modules (the wishlist).
@@ -366,19 +171,52 @@ export class StorefrontCatalogueService {
   }
 
   /**
-   * `hydrateList` of a page, cached with the tenant's other catalogue results (same generation and TTL, so a stock
-   * movement or import retires it) per product ids, language, currency and facet-name snapshot, and with `q` the
-   * filter set (only matching variants are listed then). The cached array is serialized to JSON once and spliced
-   * into each response (`preserialize`); nothing mutates it.
+   * The list projection of a page: each product's JSON from `ProductJsonCache` (per product, language, currency
+   * and name snapshot; filled from the primary on a miss), with the index's live availability and on-hand of each
+   * variant overlaid; with `q` only the matching variants are listed (and priced).
    */
-  private async hydratePage(ctx: RequestContext, ids: string[], f: CatalogueFilters, scope: CollectionScope | null): Promise<ProductListDto[]> {
-    if (ids.length === 0 || !this.cache.enabled) return this.hydrateList(ctx, ids, f, scope);
-    const snap = await this.snapshot.get(ctx.tenantId);
+  private async hydratePage(ctx: RequestContext, snap: Snapshot, rows: Array<{ id: string; variantIds: string[] | null }>): Promise<ProductListDto[]> {
+    if (rows.length === 0) return [];
     const cur = ctx.activeCurrency;
-    const words = f.words.length > 0 ? filterKey(f, scope, cur) : '';
-    const key = `page|${ctx.language}/${ctx.defaultLanguage}|${cur.code}/${cur.rate}/${cur.precision}|${snap.at}|${words}|${ids.join(',')}`;
-    return this.cache.get(ctx.tenantId, key, async () => preserialize(await this.hydrateList(ctx, ids, f, scope)));
+    const keyOf = (id: string) => `${ctx.tenantId}|${id}|list|${ctx.language}/${ctx.defaultLanguage}|${cur.code}/${cur.rate}/${cur.precision}|${snap.at}`;
+    const cached = new Map<string, ProductListDto>();
+    const missing: string[] = [];
+    for (const r of rows) {
+      const hit = this.productCache.get<ProductListDto>(keyOf(r.id));
+      if (hit) cached.set(r.id, hit);
+      else missing.push(r.id);
+    }
+    if (missing.length > 0) {
+      const noFilters = { ids: null, collectionId: null, words: [], dims: {}, priceMin: null, priceMax: null, available: false, onSale: false, order: null, includeFacets: false } as unknown as CatalogueFilters;
+      for (const p of await this.hydrateList(this.fillContext(ctx, missing), missing, noFilters, null)) {
+        cached.set(p.id, p);
+        this.productCache.set(keyOf(p.id), ctx.tenantId, p.id, p, JSON.stringify(p).length * 2);
+      }
+    }
+    const stock = await this.search.stock(ctx, [...cached.values()].flatMap((p) => p.variants.map((v) => v.id)));
+    const out: ProductListDto[] = [];
+    for (const r of rows) {
+      const p = cached.get(r.id);
+      if (!p) continue; // gone since the index answered
+      let vs = p.variants;
+      if (r.variantIds) {
+        const listed = new Set(r.variantIds);
+        vs = vs.filter((v) => listed.has(v.id));
+      }
+      vs = vs.map((v) => withStock(v, stock.get(v.id)));
+      const prices = vs.map((v) => v.price);
+      out.push({
+        ...p,
+        available: vs.some((v) => v.available),
+        price_min: prices.length ? Math.min(...prices) : 0,
+        price_max: prices.length ? Math.max(...prices) : 0,
+        custom_fields: vs[0]?.custom_fields ?? [],
+        variants: vs,
+      });
+    }
+    return out;
   }
+
 
   /** Products of a page: one statement for the products (flag, first image, visible variant count), one for their variants with on-hand. */
   private async hydrateList(ctx: RequestContext, ids: string[], f: CatalogueFilters, scope: CollectionScope | null): Promise<ProductListDto[]> {
@@ -426,11 +264,35 @@ export class StorefrontCatalogueService {
 
   // ---------------------------------------------------------------- single product
 
+  /** GET /products/{id}: visible per the index; the detail JSON from `ProductJsonCache` with live stock overlaid. */
   async product(ctx: RequestContext, id: string): Promise<ProductDetailDto> {
     if (!UUID.test(id)) throw AppError.notFound('product');
+    const [visible, snap] = await Promise.all([this.search.visible(ctx, [id.toLowerCase()]), this.snapshot.get(ctx.tenantId)]);
+    id = id.toLowerCase();
+    if (!visible.has(id)) throw AppError.notFound('product');
+    const cur = ctx.activeCurrency;
+    const key = `${ctx.tenantId}|${id}|detail|${ctx.language}/${ctx.defaultLanguage}|${cur.code}/${cur.rate}/${cur.precision}|${snap.at}`;
+    let detail = this.productCache.get<ProductDetailDto>(key);
+    if (!detail) {
+      detail = await this.loadProduct(this.fillContext(ctx, [id]), id, snap);
+      this.productCache.set(key, ctx.tenantId, id, detail, JSON.stringify(detail).length * 2);
+    }
+    const stock = await this.search.stock(ctx, detail.variants.map((v) => v.id));
+    const variants = detail.variants.map((v) => withStock(v, stock.get(v.id)));
+    return { ...detail, variants, available: variants.some((v) => v.available) };
+  }
+
+  /**
+   * Where a cache fill reads: the request's replica, unless one of the products changed recently (a replica further
+   * behind than REPLICA_MAX_LAG_MS is not used, so after that window every replica has the change): then the primary.
+   */
+  private fillContext(ctx: RequestContext, productIds: string[]): RequestContext {
+    return this.search.changedRecently(ctx.tenantId, productIds, (this.config?.REPLICA_MAX_LAG_MS ?? 5_000) + 1_000) ? onPrimary(ctx) : ctx;
+  }
+
+  private async loadProduct(ctx: RequestContext, id: string, snap: Snapshot): Promise<ProductDetailDto> {
     const m = managerOf(ctx, this.dataSource);
-    const [snap, variants, products, imageRows] = await Promise.all([
-      this.snapshot.get(ctx.tenantId),
+    const [variants, products, imageRows] = await Promise.all([
       this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = $2`, [ctx.tenantId, id], true, true),
       this.productRows(ctx, [id], false),
       preparedQuery<{ id: string; src: string | null; alt: string | null; position: number; width: number; height: number }>(
@@ -645,6 +507,24 @@ export class StorefrontCatalogueService {
       facets: { color: ref(v.color_id), region: ref(v.region_id), vintage: ref(v.year_id), size: ref(v.size_id), options: options.map((o) => o.option) },
     };
   }
+}
+
+/** Facet values rank by the name snapshot (its build time is the version of the ranks). */
+function rankOf(snap: Snapshot): { version: number; of: (id: string) => number } {
+  return { version: snap.at, of: (id) => snap.entries.get(id)?.rank ?? 1e9 };
+}
+
+/** The context without a replica or transaction manager: cache fills read the primary (never a lagging replica). */
+function onPrimary(ctx: RequestContext): RequestContext {
+  if (!ctx.manager || ctx.manager.queryRunner?.isTransactionActive) return ctx;
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(ctx) as object) as RequestContext, ctx);
+  copy.manager = null;
+  return copy;
+}
+
+/** A variant with the index's live availability and on-hand. */
+function withStock(v: VariantDto, s: VariantStock | undefined): VariantDto {
+  return s ? { ...v, available: s.available, inventory_quantity: s.onHand } : v;
 }
 
 function nameOf(name: Translations, ctx: RequestContext): string | null {

@@ -5,8 +5,8 @@ import type { CheckoutTotals } from './checkout-totals.js';
 import type { CheckoutLineRow } from './checkout-state.service.js';
 import type { AdminCheckoutAddressDto, AdminCheckoutTotalsDto } from './dto/admin-checkout.dto.js';
 import type { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto } from './dto/checkout.dto.js';
-import type { OrderLineDto, OrderReceiptDto, OrderSummaryDto } from './dto/order.dto.js';
-import type { AddressData, Order, OrderLine } from './entities/checkout.entities.js';
+import type { OrderLineDto, OrderReceiptBaseDto, OrderReceiptDto, OrderSummaryDto } from './dto/order.dto.js';
+import type { AddressData, Order, OrderLine, OrderRefund } from './entities/checkout.entities.js';
 
 export const ADDRESS_FIELDS = [
   'first_name', 'last_name', 'company', 'department', 'vat_number', 'street', 'house_number', 'po_box', 'zip_code', 'location', 'email', 'phone_number', 'mobile_number', 'country_code',
@@ -133,7 +133,11 @@ export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean): OrderLine
   };
 }
 
-export function mapReceipt(o: Order, lines: OrderLine[], names: CountryNames): OrderReceiptDto {
+export function mapReceipt(o: Order, lines: OrderLine[], names: CountryNames, refunds: OrderRefund[]): OrderReceiptDto {
+  return { ...mapReceiptBase(o, lines, names), refunds: refunds.map((r) => ({ created_at: r.createdAt.toISOString(), amount: Number(r.amount) })) };
+}
+
+export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames): OrderReceiptBaseDto {
   return {
     id: o.id,
     number: o.number === null ? null : String(o.number),
@@ -153,6 +157,11 @@ export function mapReceipt(o: Order, lines: OrderLine[], names: CountryNames): O
     comments: o.comments,
     payment_type: o.paymentTypeName,
     payment_status: o.paymentStatus,
+    financial_status: o.financialStatus,
+    fulfillment_status: o.fulfillmentStatus,
+    cancelled_at: o.cancelledAt ? o.cancelledAt.toISOString() : null,
+    cancel_reason: o.cancelReason,
+    refunded_amount: Number(o.refundedAmount),
     tracking_url: o.trackingUrl,
     shipping_address: mapAddress(o.shippingAddress, names),
     billing_address: mapAddress(o.billingAddress, names),

@@ -4,7 +4,15 @@ import { CartModule } from '../cart/cart.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
-import { AdminCheckoutsController, AdminOrdersController } from './admin-checkouts.controller.js';
+import { registerAdminResource } from '../common/auth/scopes.js';
+import { AdminCheckoutsController } from './admin-checkouts.controller.js';
+import { AdminOrdersController } from './admin-orders.controller.js';
+import { AdminOrdersService } from './admin-orders.service.js';
+import { OrderFulfillmentsService } from './order-fulfillments.service.js';
+import { OrderLifecycleService } from './order-lifecycle.service.js';
+import { OrderRefundsService } from './order-refunds.service.js';
+import { OrderShippingMail } from './order-shipping-mail.handler.js';
+import { PaymentExpiryJob } from './payments/payment-expiry.job.js';
 import { CheckoutStateService } from './checkout-state.service.js';
 import { CheckoutService } from './checkout.service.js';
 import { CustomerOrdersController } from './customer-orders.controller.js';
@@ -15,6 +23,9 @@ import { PaymentProviders } from './payments/payment-provider.js';
 import { TestPaymentController } from './payments/test-payment.controller.js';
 import { ShippingService } from './shipping.service.js';
 import { StorefrontCheckoutController, StorefrontOrdersController } from './storefront-checkout.controller.js';
+
+// Shop/orders/read and Shop/orders/write (issue 17): held by new shop owners and tenant create's admin token
+registerAdminResource('orders');
 
 /**
  * Checkout, order placement, payments and orders (issue 7); also the `Idempotency-Key` interceptor of every admin
@@ -29,10 +40,16 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     ShippingService,
     OrderPlacementService,
     OrdersService,
+    OrderLifecycleService,
+    OrderRefundsService,
+    OrderFulfillmentsService,
+    AdminOrdersService,
+    PaymentExpiryJob,
+    OrderShippingMail,
     PaymentProviders,
     IdempotencyInterceptor,
     { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
   ],
-  exports: [OrdersService, PaymentProviders, CheckoutService],
+  exports: [OrdersService, OrderLifecycleService, AdminOrdersService, PaymentProviders, CheckoutService],
 })
 export class CheckoutModule {}

@@ -10,7 +10,11 @@ import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
 import { CartService } from '../cart/cart.service.js';
 import { SearchIndexService } from '../catalogue/search-index.service.js';
 import { StockService } from '../catalogue/stock.service.js';
+import { MAX_SAVED_ADDRESSES } from '../customers/customer-account.service.js';
+import { AppConfig } from '../config/app-config.js';
 import { DomainEvents } from '../events/domain-events.service.js';
+import { Metrics } from '../observability/metrics.service.js';
+import { inSpan } from '../observability/tracing.js';
 import { TenancyService, TenantConfig } from '../tenancy/tenancy.service.js';
 import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
@@ -53,13 +57,20 @@ export class OrderPlacementService {
     private readonly cart: CartService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async complete(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string): Promise<CompleteResultDto> {
     // loaded before the transaction: inside it, a cache miss would wait for a second pool connection
     const config = await this.tenancy.config(ctx.tenantId);
     try {
-      return await this.place(ctx, token, dto, baseUrl, config);
+      const placed = await inSpan('checkout.place_order', { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId }, () => this.place(ctx, token, dto, baseUrl, config));
+      this.metrics.ordersPlaced.inc();
+      return placed;
+    } catch (err) {
+      this.metrics.checkoutFailed(err);
+      throw err;
     } finally {
       // after the commit: no storefront result cached while the transaction ran survives the stock change
       this.search.invalidate(ctx.tenantId);
@@ -70,6 +81,8 @@ export class OrderPlacementService {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
+      // a shopper places orders only from its own checkout (or its visitor's): another's is as unknown as a foreign id
+      if (tx.actor.type === 'customer' && !shopperOwns(tx, c, tx.actor.customerId)) throw AppError.notFound('checkout');
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
 
@@ -93,7 +106,7 @@ export class OrderPlacementService {
       if (state.totals.couponRefusal) throw AppError.unprocessable(state.totals.couponRefusalMessage ?? 'the discount code no longer applies', state.totals.couponRefusal);
 
       const orderId = randomUUID();
-      const movements = await this.decrementStock(tx, state, orderId);
+      await this.decrementStock(tx, state, orderId); // each movement emits its inventory_level.updated
       const redeemed = state.totals.couponCode ? await this.redeem(tx, state.totals.couponCode) : null;
 
       const hash = randomBytes(24).toString('base64url');
@@ -121,20 +134,27 @@ export class OrderPlacementService {
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
       const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
-      const customerId = tx.actor.type === 'customer' ? tx.actor.customerId : c.customerId;
+      const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
       const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
       const taxLines = t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, precision) }));
       await m.query(
         `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
            payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
-           shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address)
-         VALUES ($1, $2, $3, $4, $5, $6, 'Open', 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb)`,
+           shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'Open', 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
+           now() + $31::float8 * interval '1 second')`,
         [
           orderId, tx.tenantId, c.id, customerId, number, hash, paymentType.id, translate(paymentType.name, tx), paymentType.kind,
           provider.name, payment.reference, returnUrl, state.currency.code, precision, t.priceIncludesTax, dec(t.subtotalBeforeDiscount), dec(t.discount), t.couponCode, t.couponText,
           dec(t.shippingAmount), t.shippingTaxRate, t.shippingMethodName, dec(t.taxAmount), JSON.stringify(taxLines), dec(t.total), email, c.comments, tx.language,
           JSON.stringify(withName(c.shippingAddress)), JSON.stringify(withName(billing)),
+          // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
+          provider.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
         ],
+      );
+      await m.query(
+        `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'authorization', $3, 'pending', $4, $5)`,
+        [tx.tenantId, orderId, dec(t.total), provider.name, payment.reference],
       );
       const rows = state.lines;
       await m.query(
@@ -161,9 +181,6 @@ export class OrderPlacementService {
       await this.events.emit(tx, 'order.placed', { order: orderPayload });
       await this.events.emit(tx, 'checkout.completed', { checkout: { token: c.id, order_id: orderId, order_number: number } });
       if (redeemed) await this.events.emit(tx, 'discount_code.redeemed', { discount_code: redeemed, order_id: orderId });
-      for (const mv of movements) {
-        await this.events.emit(tx, 'inventory_level.updated', { inventory_level: { inventory_item_id: mv.variantId, location_id: mv.locationId, available: mv.onHand } });
-      }
       return { success: true, payment_url: payment.paymentUrl, order_id: orderId, order_number: number, hash };
     });
   }
@@ -254,7 +271,7 @@ export class OrderPlacementService {
     await this.cart.empty(owner);
   }
 
-  /** CONTRACT 7: a signed-in shopper's delivery address is saved unless an identical one exists. */
+  /** CONTRACT 7: the checkout owner's delivery address is saved unless an identical one exists or the saved-address cap is reached. */
   private async saveAddress(tx: RequestContext, customerId: string, a: AddressData): Promise<void> {
     const m = managerOf(tx, this.dataSource);
     const [country] = a.country_code ? await m.query(`SELECT id FROM countries WHERE tenant_id = $1 AND code = $2`, [tx.tenantId, a.country_code]) : [];
@@ -263,7 +280,8 @@ export class OrderPlacementService {
     await m.query(
       `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, company, department, street, house_number, zip_code, location, country_id, phone_number, mobile_number, email)
        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::uuid, $12, $13, $14
-       WHERE NOT EXISTS (SELECT 1 FROM customer_addresses x WHERE x.tenant_id = $1 AND x.customer_id = $2
+       WHERE (SELECT count(*) FROM customer_addresses y WHERE y.tenant_id = $1 AND y.customer_id = $2) < ${MAX_SAVED_ADDRESSES}
+         AND NOT EXISTS (SELECT 1 FROM customer_addresses x WHERE x.tenant_id = $1 AND x.customer_id = $2
          AND x.first_name IS NOT DISTINCT FROM $3 AND x.last_name IS NOT DISTINCT FROM $4 AND x.company IS NOT DISTINCT FROM $5
          AND x.department IS NOT DISTINCT FROM $6 AND x.street IS NOT DISTINCT FROM $7 AND x.house_number IS NOT DISTINCT FROM $8
          AND x.zip_code IS NOT DISTINCT FROM $9 AND x.location IS NOT DISTINCT FROM $10 AND x.country_id IS NOT DISTINCT FROM $11::uuid
@@ -271,4 +289,10 @@ export class OrderPlacementService {
       [tx.tenantId, customerId, ...values],
     );
   }
+}
+
+/** The checkout is the shopper's own, or was opened by the visitor the shopper is now signed in as. */
+function shopperOwns(ctx: RequestContext, c: Checkout, customerId: string): boolean {
+  if (c.customerId) return c.customerId === customerId;
+  return c.visitorId !== null && c.visitorId === ctx.visitorId;
 }

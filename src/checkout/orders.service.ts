@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
-import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
-import { DomainEvents } from '../events/domain-events.service.js';
 import { CountryNames, mapOrderSummary, mapReceipt } from './checkout-mappers.js';
 import { OrderReceiptDto, OrderSummaryDto } from './dto/order.dto.js';
-import { returning } from './sql.js';
-import { Order, OrderLine } from './entities/checkout.entities.js';
+import { Order, OrderLine, OrderRefund } from './entities/checkout.entities.js';
+import { OrderLifecycleService } from './order-lifecycle.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,13 +16,13 @@ export type PaymentOutcome = 'paid' | 'cancelled';
 
 /**
  * Placed orders: the receipt (SPEC "Placed order"), read by id and hash (guest, CONTRACT 4), by the owning
- * shopper (`listForCustomer`, `getForCustomer`, for GET /customers/me/orders), by staff; payment outcomes and shipping.
+ * shopper (`listForCustomer`, `getForCustomer`, for GET /customers/me/orders), payment outcomes (issue 17: through the order lifecycle).
  */
 @Injectable()
 export class OrdersService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly events: DomainEvents,
+    private readonly lifecycle: OrderLifecycleService,
   ) {}
 
   /** GET /orders/{id}?hash=: a wrong or missing hash is 404, like an unknown id. */
@@ -60,50 +58,21 @@ export class OrdersService {
     return this.receipt(ctx, order);
   }
 
-  async adminGet(ctx: RequestContext, id: string): Promise<OrderReceiptDto> {
-    const order = await this.findOrder(ctx, id);
-    if (!order) throw AppError.notFound('order');
-    return this.receipt(ctx, order);
-  }
-
-  /** Marks an order shipped with its tracking URL (status `Shipped`); repeatable to correct the URL. */
-  async fulfill(ctx: RequestContext, id: string, trackingUrl: string): Promise<OrderReceiptDto> {
-    const url = trackingUrl.trim();
-    if (!isHttpUrl(url)) throw AppError.unprocessable('tracking_url must be an absolute http(s) URL');
-    const order = await inTransaction(ctx, this.dataSource, async (tx) => {
-      const rows = await returning<{ id: string; number: string }>(
-        managerOf(tx, this.dataSource),
-        `UPDATE orders SET tracking_url = $3, status = CASE WHEN status = 'Open' THEN 'Shipped' ELSE status END, shipped_at = coalesce(shipped_at, now()), updated_at = now()
-         WHERE id = $1 AND tenant_id = $2 AND status <> 'Cancelled' RETURNING id, number`,
-        [id, tx.tenantId, url],
-      );
-      if (rows.length === 0) {
-        if (await this.findOrder(tx, id)) throw AppError.conflict('a cancelled order cannot ship');
-        throw AppError.notFound('order');
-      }
-      await this.events.emit(tx, 'order.shipped', { order: { id, number: String(rows[0].number), tracking_url: url } });
-      return (await this.findOrder(tx, id))!;
-    });
-    return this.receipt(ctx, order);
-  }
-
   /**
-   * Records a provider's payment outcome: `paid` from pending or cancelled (emits order.paid), `cancelled` from
-   * pending only; anything else leaves the order as it is. Returns the order after the change.
+   * Records a provider's payment outcome on the locked order. `paid`: captured through the provider (order.paid)
+   * while the order is pending and not cancelled; a confirmation arriving after a cancel or expiry changes nothing.
+   * `cancelled` (the buyer abandoned the redirect payment): the order is cancelled at once like an expired payment
+   * (stock and code released, authorization voided, order.cancelled with reason `payment_cancelled`).
+   * Returns the order after the change.
    */
   async recordPayment(ctx: RequestContext, id: string, outcome: PaymentOutcome): Promise<Order> {
-    return inTransaction(ctx, this.dataSource, async (tx) => {
-      const m = managerOf(tx, this.dataSource);
-      const rows =
-        outcome === 'paid'
-          ? await returning<{ id: string }>(m, `UPDATE orders SET payment_status = 'paid', paid_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND payment_status IN ('pending', 'cancelled') RETURNING id`, [id, tx.tenantId])
-          : await returning<{ id: string }>(m, `UPDATE orders SET payment_status = 'cancelled', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND payment_status = 'pending' RETURNING id`, [id, tx.tenantId]);
-      const order = await this.findOrder(tx, id);
-      if (!order) throw AppError.notFound('order');
-      if (rows.length > 0 && outcome === 'paid') {
-        await this.events.emit(tx, 'order.paid', { order: { id, number: String(order.number), total: Number(order.total), currency: order.currencyCode } });
+    return this.lifecycle.run(ctx, async (tx) => {
+      const order = await this.lifecycle.lock(tx, id);
+      if (outcome === 'paid') await this.lifecycle.capture(tx, order);
+      else if (!order.cancelledAt && order.financialStatus === 'pending') {
+        await this.lifecycle.cancelLocked(tx, order, { reason: 'payment_cancelled', restock: true, refund: true, note: null });
       }
-      return order;
+      return this.lifecycle.lock(tx, id);
     });
   }
 
@@ -118,7 +87,8 @@ export class OrdersService {
     const lines = await repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
     const countries: Array<{ code: string; name: Record<string, string> }> = await managerOf(ctx, this.dataSource).query(`SELECT code, name FROM countries WHERE tenant_id = $1`, [ctx.tenantId]);
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
-    return mapReceipt(order, lines, names);
+    const refunds = await repoOf(ctx, this.dataSource, OrderRefund).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return mapReceipt(order, lines, names, refunds);
   }
 
   private async findOrder(ctx: RequestContext, id: string): Promise<Order | null> {

@@ -4,13 +4,17 @@ import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
+import { publicBaseUrl } from '../common/http/url.js';
 import { UuidParam } from '../common/http/uuid-param.js';
+import { AppConfig } from '../config/app-config.js';
 import { CheckoutService } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { OrderReceiptDto } from './dto/order.dto.js';
 import { Idempotent } from './idempotency/idempotency.interceptor.js';
 import { OrderPlacementService } from './order-placement.service.js';
 import { OrdersService } from './orders.service.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
+import { COUPON_REFUSALS } from '../cart/cart-pricing.js';
 
 const IDEMPOTENCY_DOC = { name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' };
 
@@ -22,6 +26,7 @@ export class StorefrontCheckoutController {
   constructor(
     private readonly checkouts: CheckoutService,
     private readonly placement: OrderPlacementService,
+    private readonly config: AppConfig,
   ) {}
 
   /** A checkout from the visitor's cart; 422 when the cart is empty. */
@@ -30,6 +35,7 @@ export class StorefrontCheckoutController {
   @Idempotent()
   @ApiHeader(IDEMPOTENCY_DOC)
   @Envelope('checkout', StorefrontCheckoutDto)
+  @ApiErrors({ 401: ['guest_checkout_disabled'] })
   create(@Ctx() ctx: RequestContext): Promise<StorefrontCheckoutDto> {
     return this.checkouts.create(ctx);
   }
@@ -43,6 +49,7 @@ export class StorefrontCheckoutController {
 
   @Put(':token')
   @Envelope('checkout', StorefrontCheckoutDto)
+  @ApiErrors({ 401: ['guest_checkout_disabled'], 409: [], 422: ['shipping_method_not_offered'] })
   update(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: UpdateCheckoutDto): Promise<StorefrontCheckoutDto> {
     return this.checkouts.update(ctx, token, dto);
   }
@@ -53,8 +60,13 @@ export class StorefrontCheckoutController {
   @Idempotent()
   @ApiHeader(IDEMPOTENCY_DOC)
   @Envelope('checkout', CompleteResultDto)
+  @ApiErrors({
+    401: ['guest_checkout_disabled'],
+    409: [],
+    422: ['payment_type_unavailable', 'return_url_required', 'checkout_empty', 'terms_acceptance_required', 'age_verification_required', 'shipping_method_required', 'shipping_method_not_offered', 'insufficient_stock', ...COUPON_REFUSALS],
+  })
   complete(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: CompleteCheckoutDto, @Req() req: Request): Promise<CompleteResultDto> {
-    return this.placement.complete(ctx, token, dto, `${req.protocol}://${req.get('host')}`);
+    return this.placement.complete(ctx, token, dto, publicBaseUrl(req, this.config.PUBLIC_URL));
   }
 }
 

@@ -4,12 +4,14 @@ import { parseArgs } from 'node:util';
 import { createShopContext } from '../app.js';
 import { AuthService } from '../auth/auth.service.js';
 import { CatalogueImportService } from '../catalogue/import/catalogue-import.service.js';
+import { ordersListCommand } from '../checkout/orders.cli.js';
 import { generateDemoCatalogue } from '../catalogue/import/demo-catalogue.js';
 import { ProvisioningService } from '../auth/provisioning.service.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
+import { STOREFRONT_DEMO_PATH } from '../storefront-demo/storefront-demo.js';
 import { TenancyService } from '../tenancy/tenancy.service.js';
 import { mapTheme } from '../themes/dto/theme.dto.js';
 import { listLibraryThemes, ThemesService } from '../themes/themes.service.js';
@@ -157,13 +159,23 @@ export const commands: CliCommand[] = [
         shop = await provisioning.createShop({ name: 'Demo Wine Shop', handle: 'demo' });
       }
       const report = await app.get(CatalogueImportService).import(RequestContext.forTenant(shop.tenant.id, 'cli'), generateDemoCatalogue(count));
+      const url = storefrontDemoUrl(app.get(AppConfig), shop.storefront_token);
       return {
-        json: { ...shop, import: report },
-        text: `demo shop ${shop.tenant.id}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}\n${importSummary(report)}`,
+        json: { ...shop, import: report, storefront_demo_url: url },
+        text: `demo shop ${shop.tenant.id}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}\n${importSummary(report)}\nstorefront demo: ${url}\n` +
+          '  (served while the API runs with STOREFRONT_DEMO=on; the card payment type needs the test provider: PAYMENT_TEST_PROVIDER=on, never in production;\n' +
+          '   e.g. STOREFRONT_DEMO=on PAYMENT_TEST_PROVIDER=on npm start)',
       };
     },
   },
+  ordersListCommand,
 ];
+
+/** The reference storefront on this API (README: Reference storefront); the public token names the shop. */
+function storefrontDemoUrl(config: AppConfig, storefrontToken: string): string {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return `http://${host}:${config.PORT}${STOREFRONT_DEMO_PATH}/?token=${encodeURIComponent(storefrontToken)}`;
+}
 
 function importSummary(report: { created: Record<string, number>; updated: Record<string, number> }): string {
   const fmt = (m: Record<string, number>) => Object.entries(m).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing';

@@ -1,9 +1,13 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+/** `TRUST_PROXY`: empty, a hop count, or addresses/CIDRs (IPv4 or IPv6) separated by commas. */
+const TRUST_PROXY_PATTERN = /^$|^\d{1,2}$|^[0-9A-Fa-f.:]+(\/\d{1,3})?(\s*,\s*[0-9A-Fa-f.:]+(\/\d{1,3})?)*$/;
 
 export const DEV_SECRET = 'dev-only-secret-change-me-in-production';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toNumber = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'boolean') return value;
@@ -51,9 +55,26 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
-  /** Trust X-Forwarded-* from a proxy in front (for the Link header's absolute URL and client IPs). */
+  /**
+   * Which proxies in front may set X-Forwarded-* (client IP, scheme, host): empty = none; a hop count (`1`) or a
+   * comma-separated list of proxy addresses / CIDRs (`10.0.0.0/8,127.0.0.1`). Never "trust every hop".
+   */
+  @Transform(({ value }: { value: unknown }) => (value === undefined ? undefined : String(value).trim()))
+  @IsString()
+  @Matches(TRUST_PROXY_PATTERN, { message: 'TRUST_PROXY must be empty, a hop count (1) or a comma-separated list of addresses/CIDRs (10.0.0.0/8)' })
+  TRUST_PROXY = '';
+
+  /** `on` registers the built-in test payment provider for `redirect` payment types (tests, demo); never in production. */
   @Transform(toBool) @IsBoolean()
-  TRUST_PROXY = false;
+  PAYMENT_TEST_PROVIDER = false;
+
+  /** `on` lets webhooks target loopback, private, link-local and other internal addresses (tests, on-premise). */
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
+
+  /** Scheme and host of the service as the public sees it (`https://shop.example`); links use it instead of the request's Host. */
+  @IsOptional() @Matches(/^https?:\/\/[^/?#\s]+$/, { message: 'PUBLIC_URL must be scheme://host[:port] without a path' })
+  PUBLIC_URL?: string;
 
   @IsOptional() @IsString()
   SMTP_URL?: string;
@@ -98,9 +119,73 @@ export class AppConfig {
   @IsString()
   REDIS_URL = '';
 
-  /** How long a cached storefront catalogue result (facet counts, price range, match sets) is served (ms); 0 = no cache. */
+  /** How often the cleanup job runs (ms); 0 = never (it runs on one instance at a time). */
   @Transform(toInt) @IsInt() @Min(0)
-  CATALOGUE_CACHE_TTL_MS = 10_000;
+  CLEANUP_INTERVAL_MS = 3_600_000;
+
+  /** Rows deleted per cleanup statement. */
+  @Transform(toInt) @IsInt() @Min(1)
+  CLEANUP_BATCH_SIZE = 1_000;
+
+  /** Expired shopper tokens and one-time codes are deleted this long after expiry (ms). */
+  @Transform(toInt) @IsInt() @Min(0)
+  CLEANUP_EXPIRED_TOKENS_AFTER_MS = 0;
+
+  /** Idempotency keys (and their sealed answers) are deleted this long after creation (ms; 24 h). */
+  @Transform(toInt) @IsInt() @Min(0)
+  CLEANUP_IDEMPOTENCY_KEYS_AFTER_MS = 86_400_000;
+
+  /** Outbox events nothing waits on any more, and webhook delivery attempts, are deleted after this age (ms; 30 days). */
+  @Transform(toInt) @IsInt() @Min(0)
+  CLEANUP_EVENTS_AFTER_MS = 2_592_000_000;
+
+  /** Anonymous carts untouched this long are deleted (ms; 90 days). */
+  @Transform(toInt) @IsInt() @Min(0)
+  CLEANUP_ANONYMOUS_CARTS_AFTER_MS = 7_776_000_000;
+
+  /** An unconfirmed redirect payment is voided this many minutes after placement (order cancelled, stock and code released). */
+  @Transform(toNumber) @IsNumber() @Min(0.001)
+  PAYMENT_PENDING_TTL_MINUTES = 60;
+
+  /** How often the payment-expiry job looks for expired redirect payments (ms). */
+  @Transform(toInt) @IsInt() @Min(10)
+  PAYMENT_EXPIRY_CHECK_MS = 60_000;
+
+  /** Memory budget (MB) of the in-memory catalogue indexes of all tenants together; the least recently used tenant is dropped beyond it. */
+  @Transform(toInt) @IsNumber() @Min(1)
+  CATALOGUE_INDEX_MEMORY_MB = 512;
+
+  /** Memory budget (MB) of the hydrated product JSON cache (per product, language and currency). */
+  @Transform(toInt) @IsNumber() @Min(1)
+  CATALOGUE_PRODUCT_CACHE_MB = 64;
+
+  /** Bearer token that opens GET /metrics on the API port; empty = /metrics is not served there (404). */
+  @IsString()
+  METRICS_TOKEN = '';
+
+  /** Serve GET /metrics on a port of its own (on METRICS_HOST); 0 = no metrics port. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  METRICS_PORT = 0;
+
+  /** Interface of the metrics port. */
+  @IsString()
+  METRICS_HOST = '127.0.0.1';
+
+  /** A query slower than this (ms) writes one `slow query` log line with its statement (never its values). */
+  @Transform(toInt) @IsInt() @Min(1)
+  SLOW_QUERY_MS = 500;
+
+  /** On SIGTERM/SIGINT, how long in-flight requests may take before the remaining connections are cut (ms). */
+  @Transform(toInt) @IsInt() @Min(0)
+  SHUTDOWN_GRACE_MS = 10_000;
+
+  /** `on`: serve the reference storefront's build (examples/storefront/dist) at /storefront-demo/. */
+  @Transform(toBool) @IsBoolean()
+  STOREFRONT_DEMO = false;
+
+  /** Directory of that build; empty means examples/storefront/dist of this checkout. */
+  @IsString()
+  STOREFRONT_DEMO_DIR = '';
 }
 
 export class ConfigError extends Error {}
@@ -110,7 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const key of Object.keys(new AppConfig())) {
     if (env[key] !== undefined) raw[key] = env[key];
   }
-  for (const key of ['DATABASE_URL', 'SMTP_URL'] as const) if (env[key]) raw[key] = env[key];
+  for (const key of ['DATABASE_URL', 'SMTP_URL', 'PUBLIC_URL'] as const) if (env[key]) raw[key] = env[key];
   const config = plainToInstance(AppConfig, { ...raw, ...overrides });
   const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
   if (errors.length > 0) {
@@ -119,6 +204,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.NODE_ENV === 'production' && config.APP_SECRET === DEV_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET must be set to a private value when NODE_ENV=production');
+  }
+  if (config.NODE_ENV === 'production' && !config.SMTP_URL) {
+    throw new ConfigError('Invalid configuration:\n  SMTP_URL must be set when NODE_ENV=production: shopper mail carries sign-in codes, and the log transport is for development only');
+  }
+  if (config.NODE_ENV === 'production' && config.PAYMENT_TEST_PROVIDER) {
+    throw new ConfigError('Invalid configuration:\n  PAYMENT_TEST_PROVIDER=on is refused when NODE_ENV=production: it lets buyers mark orders paid');
   }
   return config;
 }

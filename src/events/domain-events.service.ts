@@ -3,6 +3,13 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, traceCarrier } from '../observability/tracing.js';
+
+const traceCarrierJson = (requestId: string): string | null => {
+  const carrier = traceCarrier(requestId);
+  return carrier ? JSON.stringify(carrier) : null;
+};
 import type { DomainEvent, DomainEventHandler } from './domain-event.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
@@ -103,10 +110,15 @@ export class DomainEvents implements OnModuleInit {
       this.notifyCommitted();
       return event;
     }
-    const [row] = (await open.query(
-      `INSERT INTO outbox_events (tenant_id, topic, payload) VALUES ($1, $2, $3::jsonb) RETURNING id, occurred_at`,
-      [ctx.tenantId, topic, JSON.stringify(payload)],
-    )) as Array<{ id: string; occurred_at: Date }>;
+    // the event carries the trace of the request that caused it: its handlers and webhook deliveries continue it
+    const [row] = await inSpan(`outbox.emit ${topic}`, { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId, 'event.topic': topic }, async (span) => {
+      const rows = (await open.query(
+        `INSERT INTO outbox_events (tenant_id, topic, payload, trace_context) VALUES ($1, $2, $3::jsonb, $4::jsonb) RETURNING id, occurred_at`,
+        [ctx.tenantId, topic, JSON.stringify(payload), traceCarrierJson(ctx.requestId)],
+      )) as Array<{ id: string; occurred_at: Date }>;
+      span.setAttribute('event.id', rows[0].id);
+      return rows;
+    }, SpanKind.PRODUCER);
     const event: DomainEvent<P> = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at };
     const names = [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name);
     if (names.length > 0) {

@@ -8,6 +8,8 @@ import type { DomainEvent } from './domain-event.js';
 import { DomainEvents } from './domain-events.service.js';
 import type { EventTopic } from './event-topics.js';
 import { PollingWorker } from './polling-worker.js';
+import { Metrics } from '../observability/metrics.service.js';
+import { continueTrace } from '../observability/tracing.js';
 
 interface ClaimedJob {
   id: string;
@@ -19,6 +21,7 @@ interface ClaimedJob {
   topic: EventTopic;
   payload: Record<string, unknown>;
   occurred_at: Date;
+  trace_context: Record<string, string> | null;
 }
 
 /**
@@ -38,6 +41,7 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
     private readonly events: DomainEvents,
     private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly metrics: Metrics,
   ) {
     this.worker = new PollingWorker('domain event handlers', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
     events.onCommitted(() => this.worker.kick());
@@ -50,6 +54,11 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.worker.stop();
+  }
+
+  /** Polling (for /health/ready). */
+  get running(): boolean {
+    return this.worker.isRunning;
   }
 
   start(): void {
@@ -74,7 +83,7 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
   private runOne(names: string[]): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const [job] = (await manager.query(
-        `SELECT j.id, j.handler, j.attempts, j.created_at, e.id AS event_id, e.tenant_id, e.topic, e.payload, e.occurred_at
+        `SELECT j.id, j.handler, j.attempts, j.created_at, e.id AS event_id, e.tenant_id, e.topic, e.payload, e.occurred_at, e.trace_context
            FROM event_handler_jobs j JOIN outbox_events e ON e.id = j.event_id
           WHERE j.status = 'pending' AND j.next_attempt_at <= clock_timestamp() AND j.handler = ANY($1::text[])
           ORDER BY j.next_attempt_at, j.id
@@ -89,8 +98,12 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
       const ctx = RequestContext.forTenant(job.tenant_id, `event:${job.event_id}`).withManager(manager);
       await manager.query('SAVEPOINT domain_event_handler');
       try {
-        await handler.fn(event, ctx);
+        const attributes = { 'tenant.id': job.tenant_id, 'event.id': job.event_id, 'event.topic': job.topic, 'event.handler': job.handler };
+        await continueTrace(job.trace_context, `event.handle ${job.handler}`, attributes, async () => {
+          await handler.fn(event, ctx);
+        });
         await manager.query('RELEASE SAVEPOINT domain_event_handler');
+        this.metrics.eventHandlerRuns.inc({ outcome: 'done' });
         await manager.query(`UPDATE event_handler_jobs SET status = 'done', attempts = attempts + 1, last_error = NULL, updated_at = clock_timestamp() WHERE id = $1`, [job.id]);
       } catch (err) {
         await manager.query('ROLLBACK TO SAVEPOINT domain_event_handler');
@@ -99,6 +112,7 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
         const deadline = job.created_at.getTime() + this.config.WEBHOOK_RETRY_WINDOW_MS;
         const next = Date.now() + retryDelayMs(attempts, this.config.WEBHOOK_RETRY_BASE_MS);
         const gaveUp = Date.now() >= deadline;
+        this.metrics.eventHandlerRuns.inc({ outcome: gaveUp ? 'failed' : 'retry' });
         this.logger[gaveUp ? 'error' : 'warn'](
           `handler ${job.handler} failed on ${job.topic} event ${job.event_id} (attempt ${attempts}${gaveUp ? ', giving up' : ''}): ${message}`,
         );

@@ -9,6 +9,9 @@
  * | `order.placed` | `{order: {id, customer_id, email, total, currency, ...}}` |
  * | `order.paid` | `{order: {id, ...}}` |
  * | `order.shipped` | `{order: {id, tracking_url, ...}}` |
+ * | `order.cancelled` | `{order: {id, number, reason, note, cancelled_at, financial_status, refunded_amount, currency, restocked_quantity, discount_code_released}, refund: {id, amount} \| null}` |
+ * | `order.refunded` | `{order: {id, number, financial_status, refunded_amount, currency}, refund: {id, created_at, amount, shipping, lines, note}}` |
+ * | `order.fulfilled` | `{order: {id, number, email, fulfillment_status}, fulfillment: {id, created_at, lines, tracking_number, tracking_url, carrier}, notify_customer}` |
  * | `checkout.completed` | `{checkout: {token, order_id, ...}}` |
  * | `customer.created` / `customer.updated` | `{customer: <admin customer>}` |
  * | `inventory_level.updated` | `{inventory_level: {inventory_item_id, location_id, available}}` |
@@ -17,11 +20,16 @@
  * | `discount_code.redeemed` | `{discount_code: {id, code}, order_id}` |
  * | `theme.published` | `{theme: {id, name, role}}` |
  * | `catalogue.imported` | `{import: {created, updated}}` |
+ * | `product.created` / `product.updated` | `{product: <admin product>}` (a variant's change updates its product) |
+ * | `product.deleted` | `{product: {id, key, archived}}` (archived: kept, unpublished, for its orders) |
  */
 export const EVENT_TOPICS = [
   'order.placed',
   'order.paid',
   'order.shipped',
+  'order.cancelled',
+  'order.refunded',
+  'order.fulfilled',
   'checkout.completed',
   'customer.created',
   'customer.updated',
@@ -32,6 +40,9 @@ export const EVENT_TOPICS = [
   'discount_code.redeemed',
   'theme.published',
   'catalogue.imported',
+  'product.created',
+  'product.updated',
+  'product.deleted',
 ] as const;
 
 export type EventTopic = (typeof EVENT_TOPICS)[number];

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { EventsModule } from '../events/events.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { HealthController } from './health.controller.js';
 
-@Module({ imports: [TerminusModule], controllers: [HealthController] })
+@Module({ imports: [TerminusModule, EventsModule, WebhooksModule], controllers: [HealthController] })
 export class HealthModule {}

@@ -5,6 +5,7 @@ import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { AdjustInventoryLevelDto, InventoryLevelDto, SetInventoryLevelDto } from './dto/inventory-level.dto.js';
 import { InventoryService } from './inventory.service.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 
 /** SPEC "Admin: inventory levels". */
 @ApiTags('admin: inventory levels')
@@ -27,6 +28,7 @@ export class AdminInventoryController {
   @HttpCode(200)
   @Auth({ tier: 'admin', scope: 'Shop/inventory/write' })
   @Envelope('inventory_level', InventoryLevelDto)
+  @ApiErrors({ 404: [] })
   set(@Ctx() ctx: RequestContext, @Body() dto: SetInventoryLevelDto): Promise<InventoryLevelDto> {
     return this.inventory.set(ctx, dto.inventory_item_id, dto.location_id, dto.available);
   }
@@ -36,6 +38,7 @@ export class AdminInventoryController {
   @HttpCode(200)
   @Auth({ tier: 'admin', scope: 'Shop/inventory/write' })
   @Envelope('inventory_level', InventoryLevelDto)
+  @ApiErrors({ 404: [] })
   adjust(@Ctx() ctx: RequestContext, @Body() dto: AdjustInventoryLevelDto): Promise<InventoryLevelDto> {
     return this.inventory.adjust(ctx, dto.inventory_item_id, dto.location_id, dto.available_adjustment);
   }

@@ -5,7 +5,6 @@ import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { SearchIndexService } from '../catalogue/search-index.service.js';
 import { StockService } from '../catalogue/stock.service.js';
-import { DomainEvents } from '../events/domain-events.service.js';
 import { InventoryLevelDto, mapInventoryLevel, MAX_LEVEL } from './dto/inventory-level.dto.js';
 
 export const MAX_INVENTORY_ITEM_IDS = 250;
@@ -23,7 +22,6 @@ export class InventoryService {
     private readonly dataSource: DataSource,
     private readonly stock: StockService,
     private readonly search: SearchIndexService,
-    private readonly events: DomainEvents,
   ) {}
 
   /** GET: one row per stocked pair among the requested items (and locations). */
@@ -67,9 +65,8 @@ export class InventoryService {
       const delta = roundMilli(deltaOf(current));
       if (Math.abs(current + delta) > MAX_LEVEL * 10) throw AppError.unprocessable('the resulting level is out of range');
       const onHand = await this.stock.recordMovement(tx, variantId, locationId, delta, reason);
-      const level = mapInventoryLevel({ variantId, locationId, onHand });
-      if (delta !== 0) await this.events.emit(tx, 'inventory_level.updated', { inventory_level: level });
-      return level;
+      // recordMovement emits inventory_level.updated: one event per movement
+      return mapInventoryLevel({ variantId, locationId, onHand });
     });
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
@@ -97,9 +97,11 @@ export class AdminThemesController {
     description: 'without key `{assets}` (binary assets); with key the raw bytes with the stored Content-Type',
     content: {
       'application/json': { schema: { type: 'object', required: ['assets'], properties: { assets: { type: 'array', items: { $ref: getSchemaPath(ThemeBinaryAssetDto) } } } } },
-      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+      '*/*': { schema: { type: 'string', format: 'binary' } },
     },
+    headers: { ETag: { schema: { type: 'string' } } },
   })
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
   async binaryAssets(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Query('key') key: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (key === undefined) {
       res.status(200).json({ assets: (await this.assets.list(ctx, id, 'binary')).map(mapBinaryAsset) });

@@ -10,6 +10,7 @@ import { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { Pager } from '../common/paging/pager.service.js';
 import { CreatedWebhookDto, CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryAttemptDto, WebhookDto, WebhookListQueryDto } from './dto/webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 
 @ApiTags('admin: webhooks')
 @Controller('admin/webhooks')
@@ -32,6 +33,7 @@ export class AdminWebhooksController {
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/webhooks/write' })
   @Envelope('webhook', CreatedWebhookDto, 201)
+  @ApiErrors({ 422: ['webhook_address_not_allowed'] })
   create(@Ctx() ctx: RequestContext, @Body() body: CreateWebhookDto): Promise<CreatedWebhookDto> {
     return this.webhooks.create(ctx, body);
   }
@@ -47,6 +49,7 @@ export class AdminWebhooksController {
   @Put(':id')
   @Auth({ tier: 'admin', scope: 'Shop/webhooks/write' })
   @Envelope('webhook', WebhookDto)
+  @ApiErrors({ 422: ['webhook_address_not_allowed'] })
   update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookDto> {
     return this.webhooks.update(ctx, id, body);
   }

@@ -5,7 +5,13 @@ import { AppConfig } from '../config/app-config.js';
 import { retryDelayMs } from '../events/backoff.js';
 import { DomainEvents } from '../events/domain-events.service.js';
 import { PollingWorker } from '../events/polling-worker.js';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Metrics } from '../observability/metrics.service.js';
+import { continueTrace } from '../observability/tracing.js';
+import { SpanKind } from '@opentelemetry/api';
 import { signWebhook } from './signature.js';
+import { BlockedTargetError, checkedLookup, checkLiteralHost } from './target-address.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const BATCH = 20;
@@ -24,6 +30,7 @@ interface Claimed {
   secret_box: Buffer;
   payload: Record<string, unknown>;
   occurred_at: Date;
+  trace_context: Record<string, string> | null;
 }
 
 interface Outcome {
@@ -54,6 +61,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
     events: DomainEvents,
+    private readonly metrics: Metrics,
   ) {
     this.worker = new PollingWorker('webhook delivery', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
     events.onCommitted(() => this.worker.kick());
@@ -69,6 +77,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     const stopping = this.worker.stop();
     this.shutdown.abort();
     await stopping;
+  }
+
+  /** Polling (for /health/ready). */
+  get running(): boolean {
+    return this.worker.isRunning;
   }
 
   start(): void {
@@ -92,7 +105,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     const [rows] = (await this.dataSource.query(
       `UPDATE webhook_deliveries d
           SET attempts = d.attempts + 1, next_attempt_at = clock_timestamp() + $2 * interval '1 millisecond', updated_at = clock_timestamp()
-         FROM (SELECT d2.id, s.address, s.secret_box, e.payload, e.occurred_at
+         FROM (SELECT d2.id, s.address, s.secret_box, e.payload, e.occurred_at, e.trace_context
                  FROM webhook_deliveries d2
                  JOIN webhook_subscriptions s ON s.id = d2.subscription_id
                  JOIN outbox_events e ON e.id = d2.event_id
@@ -101,13 +114,18 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
                 LIMIT $1
                 FOR UPDATE OF d2 SKIP LOCKED) c
         WHERE d.id = c.id
-       RETURNING d.id, d.tenant_id, d.subscription_id, d.event_id, d.topic, d.attempts, d.created_at, c.address, c.secret_box, c.payload, c.occurred_at`,
+       RETURNING d.id, d.tenant_id, d.subscription_id, d.event_id, d.topic, d.attempts, d.created_at, c.address, c.secret_box, c.payload, c.occurred_at, c.trace_context`,
       [BATCH, leaseMs],
     )) as [Claimed[], number];
     return rows;
   }
 
-  private async deliver(d: Claimed): Promise<void> {
+  private deliver(d: Claimed): Promise<void> {
+    const attributes = { 'tenant.id': d.tenant_id, 'event.id': d.event_id, 'event.topic': d.topic, 'webhook.subscription_id': d.subscription_id, 'webhook.attempt': d.attempts };
+    return continueTrace(d.trace_context, 'webhook.deliver', attributes, () => this.deliverNow(d), SpanKind.PRODUCER);
+  }
+
+  private async deliverNow(d: Claimed): Promise<void> {
     const body = JSON.stringify({ id: d.event_id, topic: d.topic, shop_id: d.tenant_id, occurred_at: d.occurred_at.toISOString(), data: d.payload });
     const timestamp = String(Math.floor(Date.now() / 1000));
     let outcome: Outcome;
@@ -131,19 +149,52 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     }
   }
 
+  /**
+   * POSTs with node:http(s): the host is resolved once by `checkedLookup`, which refuses internal addresses (unless
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS) and connects to the address it checked; redirects are not followed. The error kept
+   * for the admin is "timeout after N ms" or "connection failed", never the OS's text.
+   */
   private async post(address: string, headers: Record<string, string>, body: string): Promise<Outcome> {
     const started = performance.now();
-    const timeout = AbortSignal.timeout(this.config.WEBHOOK_TIMEOUT_MS);
+    const allowPrivate = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+    let timedOut = false;
     try {
-      const res = await fetch(address, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([timeout, this.shutdown.signal]) });
-      await res.body?.cancel().catch(() => undefined);
-      return { statusCode: res.status, error: null, durationMs: Math.round(performance.now() - started), aborted: false };
+      const url = new URL(address);
+      checkLiteralHost(url.hostname, allowPrivate);
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const statusCode = await new Promise<number>((resolve, reject) => {
+        const req = send(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, lookup: checkedLookup(allowPrivate) as never });
+        // the timeout covers the answer's status line; the body that follows is drained and ignored
+        const timer = setTimeout(() => {
+          timedOut = true;
+          req.destroy(new Error('timeout'));
+        }, this.config.WEBHOOK_TIMEOUT_MS);
+        const onShutdown = () => req.destroy(new Error('aborted'));
+        this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+        const done = () => {
+          clearTimeout(timer);
+          this.shutdown.signal.removeEventListener('abort', onShutdown);
+        };
+        req.on('response', (res) => {
+          done();
+          res.on('error', () => undefined);
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', (err) => {
+          done();
+          reject(err);
+        });
+        if (this.shutdown.signal.aborted) onShutdown();
+        req.end(body);
+      });
+      return { statusCode, error: null, durationMs: Math.round(performance.now() - started), aborted: false };
     } catch (err) {
       const durationMs = Math.round(performance.now() - started);
       if (this.shutdown.signal.aborted) return { statusCode: null, error: 'aborted: the service was shutting down', durationMs, aborted: true };
-      if (timeout.aborted) return { statusCode: null, error: `timeout after ${this.config.WEBHOOK_TIMEOUT_MS} ms`, durationMs, aborted: false };
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      return { statusCode: null, error: cause?.code ?? cause?.message ?? (err as Error).message, durationMs, aborted: false };
+      if (timedOut) return { statusCode: null, error: `timeout after ${this.config.WEBHOOK_TIMEOUT_MS} ms`, durationMs, aborted: false };
+      if (err instanceof BlockedTargetError) return { statusCode: null, error: 'connection failed: the address is not allowed', durationMs, aborted: false };
+      return { statusCode: null, error: 'connection failed', durationMs, aborted: false };
     }
   }
 
@@ -161,6 +212,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
         [d.tenant_id, d.id, d.subscription_id, d.event_id, d.topic, d.attempts, o.statusCode, o.error?.slice(0, 1000) ?? null, o.durationMs],
       );
       const status = ok ? 'delivered' : gaveUp ? 'failed' : 'pending';
+      this.metrics.webhookDeliveries.inc({ outcome: ok ? 'delivered' : gaveUp ? 'failed' : o.aborted ? 'aborted' : 'retry' });
       const [, updated] = (await m.query(
         `UPDATE webhook_deliveries
             SET status = $3, last_status_code = $4, last_error = $5, next_attempt_at = $6,

@@ -13,6 +13,7 @@ import { CreatedWebhookDto, CreateWebhookDto, mapDeliveryAttempt, mapWebhook, Up
 import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity.js';
 import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
 import { newWebhookSecret, SecretBox } from './signature.js';
+import { isBlockedAddress, resolveAll } from './target-address.js';
 
 const ADDRESS_TAKEN = AppError.unprocessable('address is already subscribed to this topic');
 
@@ -24,7 +25,7 @@ export class WebhooksService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
-    config: AppConfig,
+    private readonly config: AppConfig,
     events: DomainEvents,
   ) {
     this.secrets = new SecretBox(config.APP_SECRET);
@@ -61,7 +62,7 @@ export class WebhooksService {
   /** The secret is generated here and returned only by this call. */
   async create(ctx: RequestContext, dto: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const topic = checkedTopic(dto.topic);
-    const address = checkedAddress(dto.address);
+    const address = await this.reachableAddress(checkedAddress(dto.address));
     const secret = newWebhookSecret();
     const repo = repoOf(ctx, this.dataSource, WebhookSubscription);
     try {
@@ -74,11 +75,12 @@ export class WebhooksService {
   }
 
   async update(ctx: RequestContext, id: string, dto: UpdateWebhookDto): Promise<WebhookDto> {
+    const address = dto.address !== undefined ? await this.reachableAddress(checkedAddress(dto.address)) : undefined;
     try {
       return await inTransaction(ctx, this.dataSource, async (tx) => {
         const s = await this.find(tx, id, true);
         if (dto.topic !== undefined) s.topic = checkedTopic(dto.topic);
-        if (dto.address !== undefined) s.address = checkedAddress(dto.address);
+        if (address !== undefined) s.address = address;
         if (dto.is_active !== undefined) {
           if (dto.is_active === null) throw AppError.unprocessable('is_active must be a boolean');
           if (dto.is_active && !s.isActive) s.failingSince = null;
@@ -91,6 +93,24 @@ export class WebhooksService {
       if (isUniqueViolation(err)) throw ADDRESS_TAKEN;
       throw err;
     }
+  }
+
+  /**
+   * 422 for an address whose host is, or resolves to, an internal address (SSRF): loopback, private, link-local,
+   * CGNAT, unique-local, unspecified. WEBHOOK_ALLOW_PRIVATE_TARGETS=on allows them. Delivery checks again.
+   */
+  private async reachableAddress(address: string): Promise<string> {
+    if (this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS) return address;
+    let resolved: { address: string }[];
+    try {
+      resolved = await resolveAll(new URL(address).hostname);
+    } catch {
+      return address; // not resolvable yet: delivery resolves and checks again
+    }
+    if (resolved.some((a) => isBlockedAddress(a.address))) {
+      throw AppError.unprocessable('address: the host is or resolves to a loopback, private, link-local or otherwise internal address, which webhooks may not reach', 'webhook_address_not_allowed');
+    }
+    return address;
   }
 
   /** Deletes the subscription with its pending deliveries and its log. */

@@ -264,7 +264,7 @@ describe('storefront checkout', () => {
     // a cancelled payment on another order; cancel after paid changes nothing
     const c2 = await ready(visitor(), [[juice(), 1]]);
     const r2 = (await visitor().post(`/checkouts/${c2.id}/complete`, { payment_type_id: card, accepted_terms: true, return_url: 'https://shop.example/back' }).expect(200)).body.checkout;
-    const cancel = await t.http().get(`/storefront/payments/test/${r2.order_id}/cancel?hash=${encodeURIComponent(r2.hash)}`).expect(303);
+    const cancel = await t.http().post(`/storefront/payments/test/${r2.order_id}/cancel?hash=${encodeURIComponent(r2.hash)}`).expect(303);
     expect(new URL(cancel.headers.location).searchParams.get('payment_status')).toBe('cancelled');
     await t.http().post(`/storefront/payments/test/${r.order_id}/cancel?hash=${encodeURIComponent(r.hash)}`).expect(303);
     expect((await client.get(`/orders/${r.order_id}?hash=${encodeURIComponent(r.hash)}`).expect(200)).body.order.payment_status).toBe('paid');

@@ -5,6 +5,8 @@ import type { Strategy } from 'passport';
 import { BearerStrategy } from '../../src/auth/bearer.strategy.js';
 import { runCli } from '../../src/cli/cli.js';
 import { API, createTestApp, TestApp } from '../helpers/test-app.js';
+import { importShop } from './checkout.fixture.js';
+import { placeOrder } from './orders.fixture.js';
 
 /** Runs the CLI in-process against this file's database; returns stdout lines, stderr lines and the exit code. */
 async function cli(t: TestApp, ...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -106,12 +108,33 @@ describe('CLI (CONTRACT 2)', () => {
     const body = JSON.parse(first.out[0]);
     expect(body).toEqual(expect.objectContaining({ tenant: { id: expect.any(String), handle: 'demo' }, admin_token: expect.stringMatching(/^vnstat_/), storefront_token: expect.stringMatching(/^vnstss_/) }));
     expect(body.import.created.products).toBe(40);
+    // the reference storefront's address, with the public token that names the shop
+    expect(body.storefront_demo_url).toBe(`http://${t.config.HOST}:${t.config.PORT}/storefront-demo/?token=${body.storefront_token}`);
     const products = await t.client(body.storefront_token).get('/products?limit=5').expect(200);
     expect(products.body.products.length).toBeGreaterThan(0);
     const second = JSON.parse((await cli(t, 'demo', '--products', '40', '--json')).out[0]);
     expect(second.tenant.id).toBe(body.tenant.id);
     expect(second.import.created.products).toBe(0);
+    const text = await cli(t, 'demo', '--products', '40');
+    expect(text.out.join('\n')).toMatch(/storefront demo: http:\/\/\S+\/storefront-demo\/\?token=vnstss_\w+/);
     await t.client(second.admin_token).get('/admin/access_tokens').expect(200);
+  });
+
+  it('orders list prints the newest orders of a shop (issue 17)', async () => {
+    const shop = await t.createShop();
+    const ids = await importShop(shop.admin);
+    const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]], { email: 'cli@example.test' });
+    const res = await cli(t, 'orders', 'list', '--tenant', shop.tenant.handle, '--json');
+    expect(res.code).toBe(0);
+    expect(res.out).toHaveLength(1);
+    expect(JSON.parse(res.out[0])).toEqual({
+      orders: [{ id: p.order_id, number: p.order_number, created_at: expect.any(String), email: 'cli@example.test', total: expect.any(Number), currency: 'CHF', status: 'Open', financial_status: 'pending', fulfillment_status: 'unfulfilled' }],
+    });
+    const text = await cli(t, 'orders', 'list', '--tenant', shop.tenant.id);
+    expect(text.out[0]).toContain(`#${p.order_number}`);
+    expect(JSON.parse((await cli(t, 'orders', 'list', '--tenant', shop.tenant.id, '--financial-status', 'paid', '--json')).out[0])).toEqual({ orders: [] });
+    const bad = await cli(t, 'orders', 'list', '--json');
+    expect([bad.code, JSON.parse(bad.out[0]).errors]).toEqual([1, expect.stringContaining('--tenant')]);
   });
 
   it('reports bad input as an error envelope with a non-zero exit code', async () => {

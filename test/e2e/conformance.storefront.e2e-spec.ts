@@ -38,6 +38,8 @@ const COMPLETE_KEYS = sorted('success', 'payment_url', 'order_id', 'order_number
 const RECEIPT_KEYS = sorted(
   'id', 'number', 'status', 'date', 'currency', 'price_includes_tax', 'line_items', 'subtotal', 'discount', 'discount_code', 'shipping_amount', 'shipping_method_name', 'total',
   'comments', 'payment_type', 'tracking_url', 'shipping_address', 'billing_address', 'tax_amount', 'tax_lines', 'payment_status',
+  // issue 17: payment and fulfillment state, cancellation, refund amounts
+  'financial_status', 'fulfillment_status', 'cancelled_at', 'cancel_reason', 'refunded_amount', 'refunds',
 );
 const ORDER_LINE_KEYS = sorted('id', 'variant_id', 'product_id', 'title', 'sku', 'description', 'quantity', 'unit_price', 'unit_price_with_tax', 'line_total');
 const ORDER_SUMMARY_KEYS = sorted('id', 'number', 'status', 'date', 'total', 'line_items');
@@ -238,6 +240,10 @@ function expectReceipt(o: Record<string, unknown>) {
   expect(typeof o.price_includes_tax).toBe('boolean');
   for (const k of ['subtotal', 'discount', 'shipping_amount', 'total']) expect([k, isNum(o[k])]).toEqual([k, true]);
   for (const k of ['discount_code', 'shipping_method_name', 'comments', 'payment_type', 'tracking_url']) expect([k, isStrOrNull(o[k])]).toEqual([k, true]);
+  expect(['pending', 'paid', 'partially_refunded', 'refunded', 'voided']).toContain(o.financial_status);
+  expect(['unfulfilled', 'partial', 'fulfilled']).toContain(o.fulfillment_status);
+  expect(isStrOrNull(o.cancelled_at) && isStrOrNull(o.cancel_reason) && isNum(o.refunded_amount)).toBe(true);
+  for (const r of o.refunds as Array<Record<string, unknown>>) expect(keys(r)).toEqual(['amount', 'created_at']);
   for (const l of o.line_items as Array<Record<string, unknown>>) {
     expect(keys(l)).toEqual(ORDER_LINE_KEYS);
     for (const k of ['quantity', 'unit_price', 'unit_price_with_tax', 'line_total']) expect([k, isNum(l[k])]).toEqual([k, true]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 import { CH_ADDRESS, checkoutWith, Ids, importShop } from './checkout.fixture.js';
 import { createCustomersApp, register, signIn } from './customers.helpers.js';
+import { placeOrder } from './orders.fixture.js';
 
 /** GET /customers/me/orders and /customers/me/orders/{id}: the signed-in shopper's own orders (SPEC tier C). */
 describe('customer orders', () => {
@@ -79,5 +80,22 @@ describe('customer orders', () => {
     const res = await ben.get('/customers/me/orders').expect(403);
     expect(res.body).toEqual({ errors: expect.any(String), code: 'account_disabled' });
     await ben.get('/customers/me').expect(200);
+  });
+
+  it('shows financial_status, fulfillment_status, cancellation and the refunds (amounts only) of the shopper\'s orders (issue 17)', async () => {
+    const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 2]], { paid: true, client: ana });
+    const line = (await shop.admin.get(`/admin/orders/${p.order_id}`).expect(200)).body.order.line_items[0];
+    await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: line.id, quantity: 1 }] }).expect(201);
+    await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1.5, note: 'staff only' }).expect(201);
+    const mine = (await ana.get(`/customers/me/orders/${p.order_id}`).expect(200)).body.order;
+    expect(mine).toMatchObject({ financial_status: 'partially_refunded', fulfillment_status: 'partial', cancelled_at: null, cancel_reason: null, refunded_amount: 1.5 });
+    expect(mine.refunds).toEqual([{ created_at: expect.any(String), amount: 1.5 }]);
+    for (const hidden of ['transactions', 'note', 'tags', 'fulfillments']) expect(mine).not.toHaveProperty(hidden);
+    const q = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]], { client: ana });
+    await shop.admin.post(`/admin/orders/${q.order_id}/cancel`, { reason: 'customer' }).expect(200);
+    const cancelled = (await ana.get(`/customers/me/orders/${q.order_id}`).expect(200)).body.order;
+    expect(cancelled).toMatchObject({ status: 'Cancelled', cancel_reason: 'customer', cancelled_at: expect.any(String), financial_status: 'voided' });
+    const summary = (await ana.get('/customers/me/orders?limit=1').expect(200)).body.orders[0];
+    expect(summary).toMatchObject({ id: q.order_id, status: 'Cancelled' });
   });
 });

@@ -55,7 +55,7 @@ describe('configuration shared by every instance', () => {
   it('refuses the development APP_SECRET under NODE_ENV=production, accepts a private one', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: DEV_SECRET })).toThrow(/APP_SECRET must be set/);
-    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-private-secret-of-the-deployment' }).APP_SECRET).toBe('a-private-secret-of-the-deployment');
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-private-secret-of-the-deployment', SMTP_URL: 'smtp://mail.example:587' }).APP_SECRET).toBe('a-private-secret-of-the-deployment');
     expect(loadConfig({ NODE_ENV: 'development' }).APP_SECRET).toBe(DEV_SECRET);
   });
 

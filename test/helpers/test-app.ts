@@ -1,12 +1,14 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { DestinationStream } from 'pino';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { DataSource } from 'typeorm';
-import { createShopApp } from '../../src/app.js';
+import { createShopApp, openApiDocumentOf } from '../../src/app.js';
 import { ProvisionedShop, ProvisioningService } from '../../src/auth/provisioning.service.js';
 import { AppConfig, loadConfig } from '../../src/config/app-config.js';
 import { createTestDatabase } from './database.js';
+import { ResponseValidator } from './openapi-validator.js';
 
 export const API = '/api/2026-04-01';
 
@@ -64,13 +66,14 @@ export interface TestApp {
 let counter = 0;
 
 /** The whole service on a database of its own, cloned from the migrated template. One per test file. */
-export async function createTestApp(options: { config?: Partial<AppConfig>; imports?: Array<Type | DynamicModule>; entities?: unknown[]; migrations?: unknown[] } = {}): Promise<TestApp> {
+export async function createTestApp(options: { config?: Partial<AppConfig>; imports?: Array<Type | DynamicModule>; entities?: unknown[]; migrations?: unknown[]; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const server = process.env.TEST_DATABASE_SERVER;
   if (!server) throw new Error('TEST_DATABASE_SERVER is not set: run the tests through `npm test`');
   const database = await createTestDatabase(server);
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off' }, options.config ?? {});
-  const app = await createShopApp({ config, databaseUrl: database.url, imports: options.imports, entities: options.entities as never, migrations: options.migrations as never });
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off', PAYMENT_TEST_PROVIDER: 'on', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' }, options.config ?? {});
+  const app = await createShopApp({ config, databaseUrl: database.url, imports: options.imports, entities: options.entities as never, migrations: options.migrations as never, logDestination: options.logDestination });
   const httpServer = app.getHttpServer();
+  new ResponseValidator(openApiDocumentOf(app)).install(httpServer);
   const t: TestApp = {
     app,
     server: httpServer,

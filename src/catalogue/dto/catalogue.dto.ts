@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ImageDto } from '../../collections/dto/image.dto.js';
-import type { FacetKey } from '../catalogue-query.js';
+import { FACET_KEYS, type FacetKey } from '../catalogue-query.js';
 
 /** Storefront catalogue shapes of SPEC (product list projection, detail, variant, facets, price range, collection). */
 
@@ -16,7 +16,7 @@ export class FacetValueDto {
 }
 
 export class FacetDto {
-  /** `manufacturers`, `categories`, `colors`, `sizes`, `years`, `countries`, `regions` or `custom_fields`. */
+  @ApiProperty({ enum: FACET_KEYS, description: 'The dimension; its filter parameter is vendor, category_id, color_id, size_id, year_id, country_id, region_id or custom_field_id.' })
   key: FacetKey;
   @ApiProperty({ type: () => [FacetValueDto] })
   values: FacetValueDto[];

@@ -83,6 +83,8 @@ export class Product extends TenantEntity {
   @Column({ type: 'boolean' }) published: boolean;
   @Column({ type: 'numeric', precision: 4, scale: 2 }) rating: string;
   @Column({ type: 'int' }) ratingCount: number;
+  /** Set when deleted with order history: kept unpublished for the orders' sake. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) archivedAt: Date | null;
   @Column({ type: 'text', nullable: true, select: false }) importHash: string | null;
 }
 
@@ -121,6 +123,8 @@ export class Variant extends TenantEntity {
   @Column({ type: 'uuid', array: true }) optionIds: string[];
   @Column({ type: 'boolean' }) trackInventory: boolean;
   @Column({ type: 'boolean' }) allowBackorder: boolean;
+  /** Set when deleted with order history: kept unpublished for the orders' sake. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) archivedAt: Date | null;
   @Column({ type: 'text', nullable: true, select: false }) importHash: string | null;
 }
 

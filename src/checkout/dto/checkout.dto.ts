@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsEmail, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEmail, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 
 const TEXT = 200;
 
@@ -31,11 +31,13 @@ export class CheckoutAddressDto {
 
 /** PUT /checkouts/{token}; every member optional. */
 export class UpdateCheckoutDto {
-  @IsOptional() @ValidateNested() @Type(() => CheckoutAddressDto)
+  /** An object (an array is 422: ValidateNested alone would take `[]` as "every element valid"). */
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => CheckoutAddressDto)
   shipping_address?: CheckoutAddressDto | null;
-  @IsOptional() @ValidateNested() @Type(() => CheckoutAddressDto)
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => CheckoutAddressDto)
   billing_address?: CheckoutAddressDto | null;
-  @IsOptional() @IsBoolean()
+  /** true or false; null is refused (the column cannot be empty). */
+  @ValidateIf((_, v) => v !== undefined) @IsBoolean()
   billing_same_as_shipping?: boolean;
   /** Must be offered for the shipping country (`shipping_options`). */
   @ValidateIf((_, v) => v !== undefined && v !== null) @IsUUID()

@@ -19,8 +19,15 @@ export class OrderLineDto {
   line_total: number;
 }
 
-/** SPEC "Placed order (receipt)", plus tax_amount, tax_lines and payment_status. */
-export class OrderReceiptDto {
+/** A refund as the buyer sees it (amounts only). */
+export class OrderRefundSummaryDto {
+  created_at: string;
+  /** Tax included, in the order's currency. */
+  amount: number;
+}
+
+/** What every tier's receipt has in common (the refunds differ: amounts only for the buyer). */
+export class OrderReceiptBaseDto {
   id: string;
   number: string | null;
   /** `Open`, `Shipped`, ... (treat unknown values as unrecognised). */
@@ -43,13 +50,28 @@ export class OrderReceiptDto {
   comments: string | null;
   /** The payment type's name, e.g. `Invoice`. */
   payment_type: string | null;
-  /** `pending`, `paid` or `cancelled`. */
+  /** `pending`, `paid` or `cancelled` (kept; `financial_status` says more). */
   payment_status: string;
+  /** `pending`, `paid`, `partially_refunded`, `refunded` or `voided`. */
+  financial_status: string;
+  /** `unfulfilled`, `partial` or `fulfilled`. */
+  fulfillment_status: string;
+  cancelled_at: string | null;
+  /** e.g. `customer`, `payment_expired`, `payment_cancelled`; null unless cancelled. */
+  cancel_reason: string | null;
+  /** Sum of the refunds. */
+  refunded_amount: number;
   tracking_url: string | null;
   @ApiProperty({ type: () => CheckoutAddressDto })
   shipping_address: CheckoutAddressDto;
   @ApiProperty({ type: () => CheckoutAddressDto })
   billing_address: CheckoutAddressDto;
+}
+
+/** SPEC "Placed order (receipt)", plus tax_amount, tax_lines, payment and fulfillment state and the refunds' amounts. */
+export class OrderReceiptDto extends OrderReceiptBaseDto {
+  @ApiProperty({ type: () => [OrderRefundSummaryDto] })
+  refunds: OrderRefundSummaryDto[];
 }
 
 /** SPEC "Order summary" (customer tier). */

@@ -97,6 +97,21 @@ export class Order extends TenantEntity {
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) shippedAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) paidAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3 }) placedAt: Date;
+  /** `pending`, `paid`, `partially_refunded`, `refunded`, `voided` (issue 17). */
+  @Column({ type: 'text' }) financialStatus: FinancialStatus;
+  /** `unfulfilled`, `partial`, `fulfilled`. */
+  @Column({ type: 'text' }) fulfillmentStatus: FulfillmentStatus;
+  /** Captured so far (decimal in the order's currency). */
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) paidAmount: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) refundedAmount: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) refundedShipping: string;
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) cancelledAt: Date | null;
+  @Column({ type: 'text', nullable: true }) cancelReason: string | null;
+  /** Staff's internal note. */
+  @Column({ type: 'text', nullable: true }) note: string | null;
+  @Column({ type: 'text', array: true }) tags: string[];
+  /** Deadline of an unconfirmed redirect payment (PAYMENT_PENDING_TTL_MINUTES after placement); null otherwise. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) paymentExpiresAt: Date | null;
 }
 
 @Entity('order_lines')
@@ -115,6 +130,64 @@ export class OrderLine extends TenantEntity {
   @Column({ type: 'numeric', precision: 18, scale: 4 }) unitPriceWithTax: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotal: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotalWithTax: string;
+  @Column({ type: 'numeric', precision: 14, scale: 3 }) fulfilledQuantity: string;
+  @Column({ type: 'numeric', precision: 14, scale: 3 }) refundedQuantity: string;
+  @Column({ type: 'numeric', precision: 14, scale: 3 }) restockedQuantity: string;
 }
 
-export const checkoutEntities = [Checkout, CheckoutLine, Order, OrderLine];
+export type FinancialStatus = 'pending' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
+export type FulfillmentStatus = 'unfulfilled' | 'partial' | 'fulfilled';
+export const FINANCIAL_STATUSES: FinancialStatus[] = ['pending', 'paid', 'partially_refunded', 'refunded', 'voided'];
+export const FULFILLMENT_STATUSES: FulfillmentStatus[] = ['unfulfilled', 'partial', 'fulfilled'];
+export const ORDER_STATUSES = ['Open', 'Shipped', 'Cancelled'] as const;
+
+export interface RefundLineData {
+  line_id: string;
+  quantity: number;
+  restock: boolean;
+  /** Decimal in the order's currency. */
+  amount: number;
+}
+
+/** A refund: money returned through the payment provider, with the lines it covers. */
+@Entity('order_refunds')
+export class OrderRefund extends TenantEntity {
+  @Column({ type: 'uuid' }) orderId: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) amount: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) shipping: string;
+  @Column({ type: 'jsonb' }) lines: RefundLineData[];
+  @Column({ type: 'text', nullable: true }) note: string | null;
+}
+
+export interface FulfillmentLineData {
+  line_id: string;
+  quantity: number;
+}
+
+/** A (partial) shipment of an order's lines. */
+@Entity('order_fulfillments')
+export class OrderFulfillment extends TenantEntity {
+  @Column({ type: 'uuid' }) orderId: string;
+  @Column({ type: 'jsonb' }) lines: FulfillmentLineData[];
+  @Column({ type: 'text', nullable: true }) trackingNumber: string | null;
+  @Column({ type: 'text', nullable: true }) trackingUrl: string | null;
+  @Column({ type: 'text', nullable: true }) carrier: string | null;
+  @Column({ type: 'boolean' }) notifyCustomer: boolean;
+}
+
+export type TransactionKind = 'authorization' | 'capture' | 'refund' | 'void';
+export type TransactionStatus = 'pending' | 'succeeded' | 'failed';
+
+/** One exchange with the payment provider. */
+@Entity('order_transactions')
+export class OrderTransaction extends TenantEntity {
+  @Column({ type: 'uuid' }) orderId: string;
+  @Column({ type: 'text' }) kind: TransactionKind;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) amount: string;
+  @Column({ type: 'text' }) status: TransactionStatus;
+  @Column({ type: 'text', nullable: true }) provider: string | null;
+  @Column({ type: 'text', nullable: true }) reference: string | null;
+  @Column({ type: 'uuid', nullable: true }) refundId: string | null;
+}
+
+export const checkoutEntities = [Checkout, CheckoutLine, Order, OrderLine, OrderRefund, OrderFulfillment, OrderTransaction];

@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { catchError, concatMap, from, Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,7 @@ import { AUTH_KEY, AuthOptions } from '../../common/auth/auth.decorator.js';
 import { contextOf, RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
 import { Page } from '../../common/paging/page.js';
+import { AppConfig } from '../../config/app-config.js';
 
 export const IDEMPOTENT_KEY = 'idempotency:enabled';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -24,6 +25,8 @@ const POLL_MS = 25;
 export const Idempotent = () => SetMetadata(IDEMPOTENT_KEY, true);
 
 type Stored = { type: 'result'; value: unknown } | { type: 'error'; status: number; message: string; code?: string };
+/** What the `response` column holds: the Stored answer, encrypted. */
+type Sealed = { sealed: string };
 
 /**
  * `Idempotency-Key` (up to 255 characters) on every admin POST and on POST routes marked `@Idempotent()`; kept 24 h
@@ -33,16 +36,21 @@ type Stored = { type: 'result'; value: unknown } | { type: 'error'; status: numb
  * stored. A retry with the same key and the same request (method, path and query, body) gets that answer again
  * without the work being redone; with a different request it is 422 `idempotency_key_reused`; while the first still
  * runs, the retry waits for it (up to 15 s, then 409 `idempotency_key_in_progress`). A 5xx or unexpected failure
- * releases the key, so the retry runs again.
+ * releases the key, so the retry runs again. The stored answer may hold a secret shown once (a minted token, a
+ * webhook secret): it is kept sealed (AES-256-GCM, key derived from APP_SECRET), never as plaintext.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
+  private readonly key: Buffer;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly dataSource: DataSource,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.key = createHmac('sha256', config.APP_SECRET).update('idempotency-response').digest();
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> | Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
@@ -94,7 +102,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
       if (!row) continue; // released by a failed first attempt: claim again
       if (row.request_hash !== hash) throw AppError.unprocessable('this Idempotency-Key was used with a different request', 'idempotency_key_reused');
-      if (row.state === 'done' && row.response) return row.response;
+      if (row.state === 'done' && row.response) return this.open(row.response as unknown as Sealed);
       if (Date.now() > deadline) throw AppError.conflict('a request with this Idempotency-Key is still in progress', 'idempotency_key_in_progress');
       await sleep(POLL_MS);
     }
@@ -103,8 +111,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async finish(id: KeyId, answer: Stored): Promise<void> {
     await this.dataSource.query(
       `UPDATE idempotency_keys SET state = 'done', response = $4::jsonb, updated_at = now() WHERE tenant_id = $1 AND caller = $2 AND key = $3`,
-      [id.tenant, id.caller, id.key, JSON.stringify(answer)],
+      [id.tenant, id.caller, id.key, JSON.stringify(this.seal(answer))],
     );
+  }
+
+  private seal(answer: Stored): Sealed {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(JSON.stringify(answer), 'utf8'), cipher.final()]);
+    return { sealed: Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64') };
+  }
+
+  private open(stored: Sealed): Stored {
+    const box = Buffer.from(stored.sealed, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, box.subarray(0, 12));
+    decipher.setAuthTag(box.subarray(12, 28));
+    return JSON.parse(Buffer.concat([decipher.update(box.subarray(28)), decipher.final()]).toString('utf8')) as Stored;
   }
 
   private async release(id: KeyId): Promise<void> {

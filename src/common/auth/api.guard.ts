@@ -8,7 +8,7 @@ import { TenancyService, TenantConfig } from '../../tenancy/tenancy.service.js';
 import { ContextHooks } from '../context/context-hooks.js';
 import { contextOf, RequestContext } from '../context/request-context.js';
 import { AppError } from '../http/app-error.js';
-import { AUTH_KEY, AuthOptions } from './auth.decorator.js';
+import { ALLOW_DISABLED_SHOPPER, AUTH_KEY, AuthOptions } from './auth.decorator.js';
 
 export const VISITOR_COOKIE = 'visitor_id';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -37,6 +37,9 @@ export class ApiGuard implements CanActivate {
     ctx.tier = options.tier;
 
     const principal = await this.principal(context, req, options);
+    if (options.tier !== 'admin' && principal?.kind === 'customer' && !principal.active && !this.reflector.get<boolean>(ALLOW_DISABLED_SHOPPER, context.getHandler())) {
+      throw AppError.forbidden('the account is disabled: only its profile can be read', 'account_disabled');
+    }
     if (options.tier === 'admin') this.admitAdmin(ctx, principal, options);
     else if (options.tier === 'customer') this.admitCustomer(ctx, principal);
     else await this.admitStorefront(ctx, principal, options, req);
@@ -67,7 +70,7 @@ export class ApiGuard implements CanActivate {
     ctx.actor = { type: 'staff', staffId: principal.issuerId, tokenId: principal.tokenId };
     const live = new Set(principal.issuerPermissions);
     ctx.scopes = new Set(principal.scopes.filter((s) => live.has(s)));
-    if (options.scope && !ctx.scopes.has(options.scope)) {
+    if (options.scope && !ctx.scopes.has(options.scope) && !options.deprecatedScopes?.some((s) => ctx.scopes.has(s))) {
       const why = principal.scopes.includes(options.scope) ? "the token's issuer no longer holds" : 'the token lacks';
       throw AppError.forbidden(`${why} the scope ${options.scope}`);
     }

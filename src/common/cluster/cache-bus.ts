@@ -10,7 +10,14 @@ export const CACHE_CHANNEL = 'vinoshop_cache';
  * Drops cached state: of one tenant, or of every tenant when `tenantId` is null (after the listener reconnected and
  * may have missed notifications).
  */
-export type CacheDropHandler = (tenantId: string | null) => void;
+export type CacheDropHandler = (tenantId: string | null, message?: BusMessage) => void;
+
+/** A received message: topic, tenant, origin and any further members the publisher (or a trigger) added. */
+export interface BusMessage extends Record<string, unknown> {
+  t: string;
+  id: string | null;
+  o: string;
+}
 
 interface Message {
   /** topic, e.g. `tenancy` or `catalogue` */
@@ -185,13 +192,13 @@ export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     }
     if (typeof msg?.t !== 'string') return;
     this.received += 1;
-    this.dispatch(msg.t, typeof msg.id === 'string' ? msg.id : null);
+    this.dispatch(msg.t, typeof msg.id === 'string' ? msg.id : null, msg as BusMessage);
   }
 
-  private dispatch(topic: string, tenantId: string | null): void {
+  private dispatch(topic: string, tenantId: string | null, message?: BusMessage): void {
     for (const handler of this.handlers.get(topic) ?? []) {
       try {
-        handler(tenantId);
+        handler(tenantId, message);
       } catch (err) {
         this.logger.error(`cache handler of ${topic} failed: ${(err as Error).message}`);
       }

@@ -2,13 +2,18 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, Observable } from 'rxjs';
+import { AppConfig } from '../../config/app-config.js';
 import { Page } from '../paging/page.js';
+import { publicBaseUrl } from './url.js';
 import { ENVELOPE_KEY } from './envelope.js';
 
 /** Wraps handler results in their one-member envelope; a Page also gets its `Link: <next>; rel="next"`. */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: AppConfig,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const member = this.reflector.getAllAndOverride<string | undefined>(ENVELOPE_KEY, [context.getHandler(), context.getClass()]);
@@ -18,7 +23,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
           const http = context.switchToHttp();
           const req = http.getRequest<Request>();
           const res = http.getResponse<Response>();
-          if (result.nextPageInfo) res.setHeader('Link', `<${nextUrl(req, result.limit, result.nextPageInfo)}>; rel="next"`);
+          if (result.nextPageInfo) res.setHeader('Link', `<${nextUrl(req, result.limit, result.nextPageInfo, this.config.PUBLIC_URL)}>; rel="next"`);
           return { [member ?? 'items']: result.items, ...result.extras };
         }
         if (!member || result === undefined) return result;
@@ -28,7 +33,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
   }
 }
 
-function nextUrl(req: Request, limit: number, pageInfo: string): string {
+function nextUrl(req: Request, limit: number, pageInfo: string, publicUrl: string | undefined): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(req.query)) {
     if (k === 'limit' || k === 'page_info') continue;
@@ -36,5 +41,5 @@ function nextUrl(req: Request, limit: number, pageInfo: string): string {
   }
   params.set('limit', String(limit));
   params.set('page_info', pageInfo);
-  return `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path}?${params.toString()}`;
+  return `${publicBaseUrl(req, publicUrl)}${req.baseUrl}${req.path}?${params.toString()}`;
 }

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { AppError, ErrorEnvelope } from './app-error.js';
@@ -11,6 +11,9 @@ const CLIENT_SQLSTATES: Record<string, number> = {
   '23505': HttpStatus.UNPROCESSABLE_ENTITY, // unique violation
   '23503': HttpStatus.UNPROCESSABLE_ENTITY, // foreign key
   '23514': HttpStatus.UNPROCESSABLE_ENTITY, // check
+  '23502': HttpStatus.UNPROCESSABLE_ENTITY, // not null: a member sent as null that cannot be empty
+  '22021': HttpStatus.UNPROCESSABLE_ENTITY, // invalid byte sequence (NUL) for the text encoding
+  '54001': HttpStatus.UNPROCESSABLE_ENTITY, // statement too complex (stack depth)
   '22P02': HttpStatus.UNPROCESSABLE_ENTITY, // invalid text representation
   '22003': HttpStatus.UNPROCESSABLE_ENTITY, // numeric out of range
   '22001': HttpStatus.UNPROCESSABLE_ENTITY, // string too long
@@ -21,8 +24,6 @@ const CLIENT_SQLSTATES: Record<string, number> = {
 /** Writes `{errors, code}` for every non-2xx, whatever raised it; one table maps error kinds to statuses. */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
@@ -33,9 +34,12 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     }
     const { status, body, headers } = this.describe(exception, req);
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    // refused before its body was read (401 on an upload): close rather than drain what is still arriving
+    if (!req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)) res.setHeader('Connection', 'close');
     if (status >= 500) {
       body.request_id = String(req.id ?? '');
-      this.logger.error({ err: exception, request_id: req.id }, 'unhandled error');
+      // logged once, by the request's own log line (with the request id and the stack): see logging.ts
+      (res as Response & { err?: unknown }).err = exception instanceof Error ? exception : new Error(String(exception));
     }
     res.status(status).json(body);
   }

@@ -1,18 +1,24 @@
 import { LoggerService } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pino, Logger as Pino } from 'pino';
+import { pino, DestinationStream, Logger as Pino } from 'pino';
 import { pinoHttp, HttpLogger } from 'pino-http';
+import type { Request } from 'express';
+import { routeTemplate, tierOf } from '../../observability/http-observer.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function createRootLogger(level: string): Pino {
-  return pino({ level, base: { service: 'commerce' }, timestamp: pino.stdTimeFunctions.isoTime });
+/** The process's logger: JSON lines on stdout, or on `destination` (tests read the lines from a stream). */
+export function createRootLogger(level: string, destination?: DestinationStream): Pino {
+  const options = { level, base: { service: 'commerce' }, timestamp: pino.stdTimeFunctions.isoTime };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**
- * One JSON line per request: method, path, status, duration, request id, tenant id. Never headers, bodies or query
- * strings, so no token, password or card number reaches the log. X-Request-Id is echoed or generated.
+ * One JSON line per request: method, path, route template, tier, status, duration, request id, tenant id. Never
+ * headers, bodies or query strings, so no token, password or card number reaches the log. X-Request-Id is echoed
+ * or generated. A 500's line is the one error entry: it carries the error with its stack (`res.err`, set by the
+ * error filter), so an error is logged once, with its request id.
  */
 export function requestLogger(logger: Pino): HttpLogger {
   return pinoHttp({
@@ -23,9 +29,12 @@ export function requestLogger(logger: Pino): HttpLogger {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    customProps: (req: IncomingMessage) => {
+    // called at the start (nothing known yet: no fields) and at the end of the request
+    customProps: (req: IncomingMessage, res: ServerResponse) => {
+      if (!res.headersSent) return {};
       const ctx = (req as IncomingMessage & { ctx?: { hasTenant: boolean; tenantId: string } }).ctx;
-      return { tenant_id: ctx?.hasTenant ? ctx.tenantId : null };
+      const route = routeTemplate(req as Request);
+      return { route, tier: tierOf(req as Request, route), tenant_id: ctx?.hasTenant ? ctx.tenantId : null };
     },
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),

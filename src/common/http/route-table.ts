@@ -1,9 +1,9 @@
 import type { Application, NextFunction, Request, Response } from 'express';
 
-interface RouteLayer { match: (path: string) => boolean; methods: Set<string> }
+interface RouteLayer { match: (path: string) => boolean; methods: Set<string>; path: string }
 let routes: RouteLayer[] = [];
 
-interface Layer { match?: (path: string) => boolean; route?: { methods?: Record<string, boolean> } }
+interface Layer { match?: (path: string) => boolean; route?: { path?: string; methods?: Record<string, boolean> } }
 
 /** Records the app's routes once it is initialised, so an unknown method on a known path answers 405, not 404. */
 export function captureRoutes(app: Application): void {
@@ -14,8 +14,13 @@ export function captureRoutes(app: Application): void {
     const methods = Object.entries(layer.route.methods).filter(([m, on]) => on && m !== '_all').map(([m]) => m.toUpperCase());
     // middleware bound to every method is not a route of the API
     if (layer.route.methods._all || methods.length > 8) continue;
-    routes.push({ match: layer.match.bind(layer), methods: new Set(methods) });
+    routes.push({ match: layer.match.bind(layer), methods: new Set(methods), path: String(layer.route.path ?? '') });
   }
+}
+
+/** Every captured route as `{method, path}` (Express patterns, `:id` parameters), e.g. for request sweeps in tests. */
+export function routeList(): Array<{ method: string; path: string }> {
+  return routes.flatMap((r) => [...r.methods].map((method) => ({ method, path: r.path })));
 }
 
 export function allowedMethods(path: string): string[] {
@@ -44,5 +49,7 @@ export function errorFallback(err: unknown, _req: Request, res: Response, next: 
     res.status(status).json({ errors: status === 413 ? 'request body too large' : 'bad request' });
     return;
   }
-  res.status(500).json({ errors: 'internal error' });
+  // logged once, by the request's log line (logging.ts)
+  (res as Response & { err?: unknown }).err = err instanceof Error ? err : new Error(String(err));
+  res.status(500).json({ errors: 'internal error', request_id: String((_req as Request & { id?: unknown }).id ?? '') });
 }

@@ -3,6 +3,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
+import { contextOf } from '../context/request-context.js';
 import { AppError } from '../http/app-error.js';
 import { Page } from './page.js';
 
@@ -108,8 +109,10 @@ export class Pager {
       for (const item of Array.isArray(v) ? v : [v]) entries.push(`${k}=${String(item)}`);
     }
     entries.sort();
-    // the path holds the tenant-specific ids (e.g. a collection id), so a cursor stays with its list
-    return createHash('sha256').update(`${listId}\n${req.baseUrl}${req.path}\n${entries.join('&')}`).digest('base64url').slice(0, 22);
+    // the path holds the tenant-specific ids (e.g. a collection id), so a cursor stays with its list; the tenant binds it to its shop
+    const ctx = contextOf(req);
+    const tenant = ctx.hasTenant ? ctx.tenantId : '';
+    return createHash('sha256').update(`${tenant}\n${listId}\n${req.baseUrl}${req.path}\n${entries.join('&')}`).digest('base64url').slice(0, 22);
   }
 }
 

@@ -56,12 +56,13 @@ export class CustomerAuthService implements OnModuleInit {
 
   /** A live (unrevoked, unexpired) shopper token, by hash. */
   async resolve(token: string): Promise<Principal | null> {
-    const rows: { id: string; tenant_id: string; customer_id: string }[] = await this.dataSource.query(
-      `SELECT id, tenant_id, customer_id FROM customer_tokens WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()`,
+    const rows: { id: string; tenant_id: string; customer_id: string; is_active: boolean }[] = await this.dataSource.query(
+      `SELECT t.id, t.tenant_id, t.customer_id, c.is_active FROM customer_tokens t JOIN customers c ON c.id = t.customer_id AND c.tenant_id = t.tenant_id
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
       [this.auth.hash(token)],
     );
     const row = rows[0];
-    return row ? { kind: 'customer', tokenId: row.id, tenantId: row.tenant_id, customerId: row.customer_id } : null;
+    return row ? { kind: 'customer', tokenId: row.id, tenantId: row.tenant_id, customerId: row.customer_id, active: row.is_active } : null;
   }
 
   /** A new account (active, unconfirmed) with the names on its billing address; mails a confirmation code. */

@@ -17,12 +17,24 @@ export abstract class MailTransport {
   abstract send(message: MailMessage): Promise<void>;
 }
 
-/** Development and tests without SMTP: each message becomes one log line (it does carry the code: dev only). */
+/**
+ * Development and tests without SMTP: each message becomes one log line carrying its text (and so its code). With
+ * `production` the line holds neither the text nor the data: a code or a link with one never reaches a production
+ * log (and production refuses to start without SMTP_URL anyway, see loadConfig).
+ */
 export class LogMailTransport extends MailTransport {
   private readonly logger = new Logger('Mail');
 
+  constructor(
+    private readonly production = false,
+    private readonly write: (entry: object, message: string) => void = (entry, message) => this.logger.log(entry, message),
+  ) {
+    super();
+  }
+
   async send(message: MailMessage): Promise<void> {
-    this.logger.log({ mail: { to: message.to, subject: message.subject, kind: message.kind, text: message.text } }, 'mail (no SMTP_URL: logged, not sent)');
+    const mail = { to: message.to, subject: message.subject, kind: message.kind, ...(this.production ? {} : { text: message.text }) };
+    this.write({ mail }, 'mail (no SMTP_URL: logged, not sent)');
   }
 }
 

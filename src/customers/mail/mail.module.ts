@@ -11,7 +11,7 @@ export const MAIL_TRANSPORT_OVERRIDE = Symbol('MAIL_TRANSPORT_OVERRIDE');
     {
       provide: MailTransport,
       inject: [AppConfig, { token: MAIL_TRANSPORT_OVERRIDE, optional: true }],
-      useFactory: (config: AppConfig, override?: MailTransport) => override ?? (config.SMTP_URL ? new SmtpMailTransport(config.SMTP_URL) : new LogMailTransport()),
+      useFactory: (config: AppConfig, override?: MailTransport) => override ?? (config.SMTP_URL ? new SmtpMailTransport(config.SMTP_URL) : new LogMailTransport(config.NODE_ENV === 'production')),
     },
   ],
   exports: [MailTransport],
