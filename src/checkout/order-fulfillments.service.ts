@@ -23,7 +23,7 @@ export class OrderFulfillmentsService {
 
   /**
    * A (partial) shipment, under the order's row lock: 409 for a cancelled order or when nothing is left to fulfil;
-   * each line's quantity at most what is left (422 naming the member); `fulfillment_status` follows; emits
+   * each line's quantity at most what is left (ordered, less shipped, less what refunds returned to stock) (422 naming the member); `fulfillment_status` follows; emits
    * `order.fulfilled`, and `order.shipped` when the whole order has now shipped (status `Shipped`).
    */
   create(ctx: RequestContext, id: string, dto: CreateFulfillmentDto): Promise<Order> {
@@ -33,7 +33,8 @@ export class OrderFulfillmentsService {
       const trackingUrl = dto.tracking_url?.trim() || null;
       if (trackingUrl && !isHttpUrl(trackingUrl)) throw AppError.unprocessable('tracking_url must be an absolute http(s) URL');
       const lines = await this.lifecycle.lines(tx, order.id);
-      const left = new Map(lines.map((l) => [l.id, milli(l.quantity) - milli(l.fulfilledQuantity)]));
+      // units a refund returned to stock are not shipped any more: a restock counts against the unshipped units first
+      const left = new Map(lines.map((l) => [l.id, Math.max(0, milli(l.quantity) - milli(l.fulfilledQuantity) - milli(l.restockedQuantity))]));
       const take: FulfillmentLineData[] = [];
       if (dto.lines === undefined || dto.lines === null) {
         for (const l of lines) if (left.get(l.id)! > 0) take.push({ line_id: l.id, quantity: left.get(l.id)! / 1000 });

@@ -324,6 +324,18 @@ describe('admin orders', () => {
       expect(sent[0].text).toContain('TN1');
     });
 
+    it('units a refund returned to stock are not fulfilled any more; a refund without restock still ships', async () => {
+      const p = await placeOrder(t, shop, ids, [[ids.variants['v-wine'], 3], [ids.variants['v-juice'], 2]], { paid: true });
+      const [wine, juice] = (await order(p.order_id)).line_items;
+      await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: wine.id, quantity: 2, restock: true }, { line_id: juice.id, quantity: 1, restock: false }] }).expect(201);
+      const over = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: wine.id, quantity: 2 }] }).expect(422);
+      expect(over.body.errors).toContain('what is left to fulfil of this line (1)');
+      const rest = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, {}).expect(201);
+      expect(rest.body.order.fulfillments[0].lines).toEqual([{ line_id: wine.id, quantity: 1 }, { line_id: juice.id, quantity: 2 }]);
+      expect(rest.body.order.fulfillment_status).toBe('fulfilled');
+      await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, {}).expect(409);
+    });
+
     it('a cancelled order cannot be fulfilled (409); unknown and foreign orders are 404', async () => {
       const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]]);
       await shop.admin.post(`/admin/orders/${p.order_id}/cancel`, {}).expect(200);
