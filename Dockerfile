@@ -22,7 +22,9 @@ RUN mkdir -p /data && chown -R node:node /data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# Set DATABASE_URL and APP_SECRET in production; without DATABASE_URL an embedded PostgreSQL runs under /data.
+# Set DATABASE_URL, APP_SECRET and SMTP_URL (NODE_ENV=production refuses to start without a mail transport);
+# without DATABASE_URL an embedded PostgreSQL runs under /data. The reference storefront (STOREFRONT_DEMO) is not in
+# this image: it is a development demo.
 # The preload starts OpenTelemetry only when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Operating it").
 # SIGTERM (docker stop) drains requests for up to SHUTDOWN_GRACE_MS (10 s): give docker stop a longer --time.
 STOPSIGNAL SIGTERM
