@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
@@ -38,6 +38,8 @@ const milli = (q: string | number) => toMinor(q, 3);
  */
 @Injectable()
 export class OrderLifecycleService {
+  private readonly logger = new Logger('OrderLifecycle');
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly stock: StockService,
@@ -194,16 +196,26 @@ export class OrderLifecycleService {
     return refund;
   }
 
-  /** Drops an unpaid order's authorization through its provider (financial status `voided`). */
+  /**
+   * Drops an unpaid order's authorization through its provider (financial status `voided`). When the provider that
+   * took the authorization is no longer registered (configuration changed since), no money moved: the void is
+   * recorded without a provider call (reference null) so the order can still be cancelled or expire.
+   */
   private async voidPayment(tx: RequestContext, order: Order): Promise<void> {
     if (order.financialStatus === 'voided') return;
-    const provider = this.provider(order);
-    const total = toMinor(order.total, order.currencyPrecision);
-    const result = await provider.void(tx, this.operation(order, total));
-    if (result.status !== 'succeeded') throw AppError.unprocessable(`the payment provider declined the void${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+    const provider = this.findProvider(order);
+    let reference: string | null = null;
+    if (provider) {
+      const total = toMinor(order.total, order.currencyPrecision);
+      const result = await provider.void(tx, this.operation(order, total));
+      if (result.status !== 'succeeded') throw AppError.unprocessable(`the payment provider declined the void${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+      reference = result.reference;
+    } else {
+      this.logger.warn(`order ${order.id}: payment provider "${order.paymentProvider}" is not registered; its pending authorization is voided without a provider call`);
+    }
     const m = managerOf(tx, this.dataSource);
     await m.query(`INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'void', $3, 'succeeded', $4, $5)`, [
-      tx.tenantId, order.id, order.total, provider.name, result.reference,
+      tx.tenantId, order.id, order.total, provider?.name ?? order.paymentProvider, reference,
     ]);
     await m.query(`UPDATE order_transactions SET status = 'failed', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`, [tx.tenantId, order.id]);
     await m.query(`UPDATE orders SET financial_status = 'voided', updated_at = now() WHERE id = $1 AND tenant_id = $2`, [order.id, tx.tenantId]);
@@ -234,8 +246,12 @@ export class OrderLifecycleService {
     return true;
   }
 
+  private findProvider(order: Order): PaymentProvider | null {
+    return this.providers.named(order.paymentProvider) ?? (order.paymentKind ? this.providers.forKind(order.paymentKind) : null);
+  }
+
   private provider(order: Order): PaymentProvider {
-    const provider = this.providers.named(order.paymentProvider) ?? (order.paymentKind ? this.providers.forKind(order.paymentKind) : null);
+    const provider = this.findProvider(order);
     if (!provider) throw AppError.unprocessable(`the order's payment provider "${order.paymentProvider}" is not available`, 'payment_provider_unavailable');
     return provider;
   }

@@ -53,6 +53,22 @@ describe('order payments: capture, expiry and abandonment', () => {
     expect((await order(card.order_id)).transactions.some((x: { kind: string }) => x.kind === 'capture')).toBe(false);
   });
 
+  it('an authorization whose provider is no longer registered still expires (voided without a provider call) and can be cancelled', async () => {
+    const wine = ids.variants['v-wine'];
+    const start = total(await levels(shop, wine));
+    const [expiring, cancelled] = [await placeOrder(t, shop, ids, [[wine, 1]], { pay: 'card' }), await placeOrder(t, shop, ids, [[wine, 1]], { pay: 'card' })];
+    // the shop's configuration changed since: the provider that took these authorizations is gone
+    await t.db.query(`UPDATE orders SET payment_provider = 'retired-psp', payment_kind = 'retired' WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [shop.tenant.id, [expiring.order_id, cancelled.order_id]]);
+    const now = await shop.admin.post(`/admin/orders/${cancelled.order_id}/cancel`, { reason: 'customer' }).expect(200);
+    expect(now.body.order).toMatchObject({ status: 'Cancelled', financial_status: 'voided' });
+    const expired = await waitFor(() => order(expiring.order_id), (o) => o.status === 'Cancelled', 20_000);
+    expect(expired).toMatchObject({ cancel_reason: 'payment_expired', financial_status: 'voided' });
+    for (const o of [expired, now.body.order]) {
+      expect(o.transactions.map((x: { kind: string; status: string; reference: string | null }) => [x.kind, x.status])).toEqual([['authorization', 'failed'], ['void', 'succeeded']]);
+    }
+    expect(total(await levels(shop, wine))).toBe(start);
+  });
+
   it('a cancelled redirect payment cancels the order at once and releases its stock; the receipt says so', async () => {
     const wine = ids.variants['v-wine'];
     const start = total(await levels(shop, wine));
