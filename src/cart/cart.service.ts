@@ -6,12 +6,12 @@ import type { Translations } from '../common/db/base.entity.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor } from '../common/money.js';
+import { fromMinor } from '../pricing/money.js';
 import { DiscountCode } from '../discounts/entities/discount-code.entity.js';
 import { DiscountCodesService } from '../discounts/discount-codes.service.js';
 import { TenancyService } from '../tenancy/tenancy.service.js';
 import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
-import { CatalogueLine, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from './cart-pricing.js';
+import { CatalogueLine, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/cart-pricing.js';
 import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, CartLineDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
 
 /** Catalogue facts of a line, beside its price (for the cart response and the checkout's line items). */

@@ -5,7 +5,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import type { Translations } from '../common/db/base.entity.js';
 import { isUniqueViolation, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { convertMinor, fromMinor, toMinor } from '../common/money.js';
+import { convertMinor, fromMinor, toMinor } from '../pricing/money.js';
 import { Page } from '../common/paging/page.js';
 import type { PageRequest, SortValue } from '../common/paging/pager.service.js';
 import { Pager } from '../common/paging/pager.service.js';

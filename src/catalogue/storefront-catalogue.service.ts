@@ -10,7 +10,7 @@ import { managerOf } from '../common/db/tenant-scope.js';
 import type { ImageDto } from '../collections/dto/image.dto.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
-import { convertMinor, fromMinor, toMinor } from '../common/money.js';
+import { convertMinor, fromMinor, toMinor } from '../pricing/money.js';
 import { Page } from '../common/paging/page.js';
 import { keysetCondition, Pager, SortKey, SortValue } from '../common/paging/pager.service.js';
 import { CatalogueFilters, CatalogueWhere, collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, parseFilters, priceExpr } from './catalogue-query.js';

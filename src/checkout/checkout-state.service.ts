@@ -4,11 +4,11 @@ import type { CurrencyInfo, RequestContext } from '../common/context/request-con
 import type { Translations } from '../common/db/base.entity.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
-import type { CatalogueLine, CouponInput } from '../cart/cart-pricing.js';
+import type { CatalogueLine, CouponInput } from '../pricing/cart-pricing.js';
 import { DiscountCodesService } from '../discounts/discount-codes.service.js';
 import type { TenantSettings } from '../tenancy/entities/tenant.entity.js';
 import { TenancyService, TenantConfig } from '../tenancy/tenancy.service.js';
-import { CheckoutTotals, computeTotals } from './checkout-totals.js';
+import { CheckoutTotals, computeTotals } from '../pricing/checkout-totals.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';

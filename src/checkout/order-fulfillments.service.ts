@@ -4,7 +4,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
-import { toMinor } from '../common/money.js';
+import { toMinor } from '../pricing/money.js';
 import { DomainEvents } from '../events/domain-events.service.js';
 import type { CreateFulfillmentDto } from './dto/admin-order.dto.js';
 import { FulfillmentLineData, FulfillmentStatus, Order, OrderFulfillment } from './entities/checkout.entities.js';

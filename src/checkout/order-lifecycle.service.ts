@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
+import { fromMinor, minorToDecimalString, toMinor } from '../pricing/money.js';
 import { SearchIndexService } from '../catalogue/search-index.service.js';
 import { StockService } from '../catalogue/stock.service.js';
 import { DomainEvents } from '../events/domain-events.service.js';

@@ -6,7 +6,7 @@ import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
+import { fromMinor, minorToDecimalString, toMinor } from '../pricing/money.js';
 import { CartService } from '../cart/cart.service.js';
 import { SearchIndexService } from '../catalogue/search-index.service.js';
 import { StockService } from '../catalogue/stock.service.js';
