@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AuthService, Principal } from './auth.service.js';
 import { BearerAuthGuard } from './bearer.strategy.js';
-import { TenancyService, TenantConfig } from '../tenancy/tenancy.service.js';
+import { TenancyService, TenantConfig } from '../tenancy/index.js';
 import { ContextHooks } from '../common/context/context-hooks.js';
 import { contextOf, RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';

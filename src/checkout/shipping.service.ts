@@ -4,8 +4,8 @@ import type { CurrencyInfo, RequestContext } from '../common/context/request-con
 import type { Translations } from '../common/db/base.entity.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor } from '../pricing/money.js';
-import { unitMinor } from '../pricing/cart-pricing.js';
+import { fromMinor } from '../pricing/index.js';
+import { unitMinor } from '../pricing/index.js';
 import type { CountryOptionDto, PaymentTypeOptionDto, ShippingOptionDto } from './dto/checkout.dto.js';
 
 export interface ShippingMethodRow {

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { SearchIndexService } from '../catalogue/search-index.service.js';
-import { StockService } from '../catalogue/stock.service.js';
+import { SearchIndexService } from '../catalogue/index.js';
+import { StockService } from '../catalogue/index.js';
 import { InventoryLevelDto, mapInventoryLevel, MAX_LEVEL } from './dto/inventory-level.dto.js';
 
 export const MAX_INVENTORY_ITEM_IDS = 250;
