@@ -142,6 +142,27 @@ export function lockVariants(m: EntityManager, tenantId: string, variantIds: str
   ]);
 }
 
+/** Locks one variant row of the shop for the caller's transaction (every stock movement of it waits); false when there is none. */
+export async function lockVariant(m: EntityManager, tenantId: string, variantId: string): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT id FROM variants WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [variantId, tenantId]);
+  return rows.length > 0;
+}
+
+/** True when `locationId` is a stock location of the shop. */
+export async function isStockLocationOf(m: EntityManager, tenantId: string, locationId: string): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT id FROM stock_locations WHERE id = $1 AND tenant_id = $2`, [locationId, tenantId]);
+  return rows.length > 0;
+}
+
+/** On-hand of one (variant, location) pair (0 without movements). */
+export async function onHandAt(m: EntityManager, tenantId: string, variantId: string, locationId: string): Promise<number> {
+  const [row]: Array<{ on_hand: string }> = await m.query(
+    `SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`,
+    [tenantId, variantId, locationId],
+  );
+  return Number(row.on_hand);
+}
+
 /** On-hand of a (variant, location) pair as the ledger sums it (numeric string). */
 export interface StockLevelRow {
   variant_id: string;
@@ -171,4 +192,40 @@ export function openMovementsByLocation(m: EntityManager, tenantId: string, vari
      WHERE tenant_id = $1 AND variant_id = $2 AND reason IN ($3, $4) GROUP BY location_id ORDER BY location_id`,
     [tenantId, variantId, ...reasons],
   );
+}
+
+/** A shipping method of the shop (imported with the catalogue): default-currency decimals in the shop basis. */
+export interface ShippingMethodRow {
+  id: string;
+  name: Translations;
+  price: string;
+  tax_rate: string;
+  countries: string[];
+  free_over: string | null;
+  delivery_days: number | null;
+}
+
+/** A payment type of the shop (imported with the catalogue). */
+export interface PaymentTypeRow {
+  id: string;
+  key: string;
+  name: Translations;
+  kind: string;
+  image_url: string | null;
+}
+
+/** The shop's shipping methods, cheapest first. */
+export function shippingMethodsOf(m: EntityManager, tenantId: string): Promise<ShippingMethodRow[]> {
+  return m.query(`SELECT id, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY price, key`, [tenantId]);
+}
+
+/** The shop's payment types, by key. */
+export function paymentTypesOf(m: EntityManager, tenantId: string): Promise<PaymentTypeRow[]> {
+  return m.query(`SELECT id, key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 ORDER BY key`, [tenantId]);
+}
+
+/** One payment type of the shop, or null. */
+export async function paymentTypeOf(m: EntityManager, tenantId: string, id: string): Promise<PaymentTypeRow | null> {
+  const rows: PaymentTypeRow[] = await m.query(`SELECT id, key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  return rows[0] ?? null;
 }

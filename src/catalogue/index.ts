@@ -10,12 +10,18 @@ export {
   facetIdsSql,
   firstStockLocationId,
   isListedProduct,
+  isStockLocationOf,
   listedProductSql,
+  lockVariant,
   lockVariants,
+  onHandAt,
   openMovementsByLocation,
+  paymentTypeOf,
+  paymentTypesOf,
   sellableVariantRule,
   sellableVariants,
+  shippingMethodsOf,
   stockLevelsFullestFirst,
   visibleVariantSql,
 } from './catalogue.repository.js';
-export type { LockedVariantRow, QuantityRuleRow, SellableVariantRow, StockLevelRow } from './catalogue.repository.js';
+export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, ShippingMethodRow, StockLevelRow } from './catalogue.repository.js';

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
-import type { Translations } from '../common/db/base.entity.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
 import type { CatalogueLine, CouponInput } from '../pricing/index.js';
-import { sellableVariants } from '../catalogue/index.js';
+import { sellableVariants, type SellableVariantRow } from '../catalogue/index.js';
 import { couponInputOf, DiscountCodesService } from '../discounts/index.js';
 import type { TenantSettings } from '../tenancy/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
@@ -14,25 +13,8 @@ import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 
-/** A checkout line joined with the catalogue as it is now. */
-export interface CheckoutLineRow {
-  id: string;
-  variant_id: string;
-  product_id: string;
-  quantity: string;
-  gross: string;
-  net: string;
-  tax_rate: string;
-  grams: number | null;
-  sku: string | null;
-  title: Translations;
-  variant_title: Translations;
-  description: Translations;
-  alcohol_volume: string | null;
-  track_inventory: boolean;
-  allow_backorder: boolean;
-  image_src: string | null;
-}
+/** A checkout line (its id and quantity) with the catalogue's row of its variant as it is now. */
+export type CheckoutLineRow = SellableVariantRow & { id: string; quantity: string };
 
 /** Everything a checkout read or placement needs, priced now. */
 export interface CheckoutState {
@@ -111,11 +93,7 @@ export class CheckoutStateService {
     return own.flatMap((l) => {
       const v = sold.get(l.variant_id);
       if (!v) return [];
-      return [{
-        id: l.id, variant_id: l.variant_id, product_id: v.product_id, quantity: l.quantity, gross: v.gross, net: v.net, tax_rate: v.tax_rate, grams: v.grams,
-        sku: v.sku, title: v.title, variant_title: v.variant_title, description: v.description, alcohol_volume: v.alcohol_volume,
-        track_inventory: v.track_inventory, allow_backorder: v.allow_backorder, image_src: v.image_src,
-      }];
+      return [{ ...v, id: l.id, quantity: l.quantity }];
     });
   }
 }

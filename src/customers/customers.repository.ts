@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { olderThan, type CleanupSweep } from '../common/db/sweep.js';
+import { countryIdByCode } from '../tenancy/index.js';
 
 /**
  * The customers module owns `customers`, `customer_addresses`, `customer_tokens` and `customer_one_time_tokens`: it
@@ -58,8 +60,8 @@ export async function defaultAddressName(m: EntityManager, tenantId: string, cus
  * or the shopper has `MAX_SAVED_ADDRESSES` (one statement, so concurrent saves cannot pass the cap twice).
  */
 export async function saveAddressUnlessKnown(m: EntityManager, tenantId: string, customerId: string, a: AddressToSave): Promise<void> {
-  const [country]: Array<{ id: string }> = a.country_code ? await m.query(`SELECT id FROM countries WHERE tenant_id = $1 AND code = $2`, [tenantId, a.country_code]) : [];
-  const values = [a.first_name, a.last_name, a.company, a.department, a.street, a.house_number, a.zip_code, a.location, country?.id ?? null, a.phone_number, a.mobile_number, a.email];
+  const countryId = a.country_code ? await countryIdByCode(m, tenantId, a.country_code) : null;
+  const values = [a.first_name, a.last_name, a.company, a.department, a.street, a.house_number, a.zip_code, a.location, countryId, a.phone_number, a.mobile_number, a.email];
   if (values.every((v) => v === null)) return;
   await m.query(
     `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, company, department, street, house_number, zip_code, location, country_id, phone_number, mobile_number, email)
@@ -73,3 +75,15 @@ export async function saveAddressUnlessKnown(m: EntityManager, tenantId: string,
     [tenantId, customerId, ...values],
   );
 }
+
+/** Cleanup (maintenance job): expired or revoked shopper tokens and expired one-time codes. */
+export const CUSTOMER_SWEEPS: CleanupSweep[] = [
+  {
+    name: 'customer_tokens',
+    table: 'customer_tokens',
+    key: 'id',
+    age: (c) => c.CLEANUP_EXPIRED_TOKENS_AFTER_MS,
+    select: `${olderThan('customer_tokens', 'expires_at')} OR revoked_at < now() - $2::interval`,
+  },
+  { name: 'customer_one_time_tokens', table: 'customer_one_time_tokens', key: 'id', age: (c) => c.CLEANUP_EXPIRED_TOKENS_AFTER_MS, select: olderThan('customer_one_time_tokens', 'expires_at') },
+];

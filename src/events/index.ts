@@ -9,3 +9,4 @@ export { EventsModule } from './events.module.js';
 export { OnDomainEvent } from './on-domain-event.decorator.js';
 export { PollingWorker } from './polling-worker.js';
 export { retryDelayMs } from './backoff.js';
+export { EVENT_SWEEPS } from './events.repository.js';
