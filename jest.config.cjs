@@ -8,7 +8,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testRegex: ['(test|examples)/.*\\.e2e-spec\\.ts$', 'src/.*\\.spec\\.ts$'],
+  testRegex: ['(test|examples)/.*\\.e2e-spec\\.ts$', '(src|test/unit)/.*\\.spec\\.ts$'],
   transform: {
     '^.+\\.ts$': [
       'ts-jest',
