@@ -2,7 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module.js';
-import { ApiGuard } from './common/auth/api.guard.js';
+import { ApiGuard } from './auth/api.guard.js';
 import { RateLimitGuard } from './common/auth/rate-limit.js';
 import { ClusterModule } from './common/cluster/cluster.module.js';
 import { rateLimitStoreProvider } from './common/cluster/redis-rate-limit.store.js';

@@ -5,7 +5,7 @@ import { generateToken, hashToken } from '../common/auth/token-hash.js';
 import { adminScopes, isAdminScope, isStorefrontScope, STOREFRONT_SCOPES } from '../common/auth/scopes.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
-import { isUuid } from '../tenancy/tenancy.service.js';
+import { isUuid } from '../tenancy/index.js';
 import { AccessToken, TokenTier } from './entities/access-token.entity.js';
 import { StaffUser } from './entities/staff-user.entity.js';
 

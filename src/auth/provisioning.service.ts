@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../common/context/request-context.js';
 import { STOREFRONT_SCOPES } from '../common/auth/scopes.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { TenancyService } from '../tenancy/index.js';
 import { AuthService } from './auth.service.js';
 
 export interface ProvisionedShop {

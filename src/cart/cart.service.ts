@@ -2,17 +2,16 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { ContextHooks } from '../common/context/context-hooks.js';
-import type { Translations } from '../common/db/base.entity.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { translate } from '../common/i18n.js';
-import { fromMinor } from '../common/money.js';
-import { DiscountCode } from '../discounts/entities/discount-code.entity.js';
-import { DiscountCodesService } from '../discounts/discount-codes.service.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { sellableVariantRule, sellableVariants, type QuantityRuleRow } from '../catalogue/index.js';
+import { customerType } from '../customers/index.js';
+import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/index.js';
+import { TenancyService } from '../tenancy/index.js';
 import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
-import { CatalogueLine, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from './cart-pricing.js';
-import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, CartLineDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
+import { CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
+import { detailsOf, type LineRow, mapCart, toCatalogueLine } from './cart-mappers.js';
+import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
 
 /** Catalogue facts of a line, beside its price (for the cart response and the checkout's line items). */
 export interface CartLineDetails {
@@ -45,29 +44,6 @@ interface CartRow {
   currency_id: string | null;
   discount_code: string | null;
   discount_code_error: CouponRefusal | null;
-}
-
-interface LineRow {
-  variant_id: string;
-  product_id: string;
-  quantity: string;
-  gross: string;
-  net: string;
-  tax_rate: string;
-  grams: number | null;
-  sku: string | null;
-  title: Translations;
-  handle: string | null;
-  vendor: string | null;
-  image_id: string | null;
-  image_src: string | null;
-  image_alt: string | null;
-  image_position: number | null;
-  image_width: number | null;
-  image_height: number | null;
-  year: Translations | null;
-  size: Translations | null;
-  color: Translations | null;
 }
 
 const NUMERIC_OVERFLOW = '22003';
@@ -127,7 +103,7 @@ export class CartService implements OnModuleInit {
     if (cart && discountCode) {
       const config = await this.tenancy.config(ctx.tenantId);
       const row = await this.discounts.findByCode(ctx, discountCode);
-      const result = evaluateCoupon(row ? couponInput(row) : null, base.subtotal, currency, config.defaultCurrency.id);
+      const result = evaluateCoupon(row ? couponInputOf(row) : null, base.subtotal, currency, config.defaultCurrency.id);
       if (result.ok) {
         discount = result.discount;
         coupon = row;
@@ -255,7 +231,7 @@ export class CartService implements OnModuleInit {
     const priced = await this.priceCart(ctx);
     const config = await this.tenancy.config(ctx.tenantId);
     const row = await this.discounts.findByCode(ctx, dto.code);
-    const result = evaluateCoupon(row ? couponInput(row) : null, priced.subtotal, priced.currency, config.defaultCurrency.id);
+    const result = evaluateCoupon(row ? couponInputOf(row) : null, priced.subtotal, priced.currency, config.defaultCurrency.id);
     if (!result.ok) throw AppError.unprocessable(result.message, result.code);
     const o = ownerColumns(ownerOf(ctx));
     await managerOf(ctx, this.dataSource).query(
@@ -326,41 +302,29 @@ export class CartService implements OnModuleInit {
     const config = await this.tenancy.config(ctx.tenantId);
     if (config.settings.show_net_prices) return true;
     if (ctx.actor.type !== 'customer') return false;
-    const rows: Array<{ type: string }> = await managerOf(ctx, this.dataSource).query(`SELECT type FROM customers WHERE id = $1 AND tenant_id = $2`, [ctx.actor.customerId, ctx.tenantId]);
-    return rows[0]?.type === 'corporate' || rows[0]?.type === 'reseller';
+    const type = await customerType(managerOf(ctx, this.dataSource), ctx.tenantId, ctx.actor.customerId);
+    return type === 'corporate' || type === 'reseller';
   }
 
-  /** The quantity rule of a variant the storefront may sell (published, active, of a published product of this shop), else 422. */
-  private async visibleVariant(ctx: RequestContext, variantId: string): Promise<{ min: string; max: string | null; increment: string }> {
-    const rows: Array<{ min: string; max: string | null; increment: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT v.quantity_min AS min, v.quantity_max AS max, v.quantity_increment AS increment
-       FROM variants v JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
-       WHERE v.id = $1 AND v.tenant_id = $2 AND v.published AND v.active AND p.published`,
-      [variantId, ctx.tenantId],
-    );
-    if (!rows[0]) throw AppError.unprocessable('article_id does not name a published, active variant of this shop');
-    return rows[0];
+  /** The quantity rule of a variant the storefront may sell (a visible variant of this shop, per the catalogue), else 422. */
+  private async visibleVariant(ctx: RequestContext, variantId: string): Promise<QuantityRuleRow> {
+    const rule = await sellableVariantRule(managerOf(ctx, this.dataSource), ctx.tenantId, variantId);
+    if (!rule) throw AppError.unprocessable('article_id does not name a published, active variant of this shop');
+    return rule;
   }
 
-  /** The cart's lines whose variant is still visible, oldest first, with what the response shows. */
-  private lineRows(ctx: RequestContext, cartId: string): Promise<LineRow[]> {
-    return managerOf(ctx, this.dataSource).query(
-      `SELECT ci.variant_id, v.product_id, ci.quantity, v.gross, v.net, v.tax_rate, v.grams, v.sku, p.title, p.handle, m.name AS vendor,
-              img.id AS image_id, img.src AS image_src, img.alt AS image_alt, img.position AS image_position, img.width AS image_width, img.height AS image_height,
-              fy.name AS year, fs.name AS size, fc.name AS color
-       FROM cart_items ci
-       JOIN variants v ON v.id = ci.variant_id AND v.tenant_id = ci.tenant_id AND v.published AND v.active
-       JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id AND p.published
-       LEFT JOIN manufacturers m ON m.id = p.manufacturer_id
-       LEFT JOIN LATERAL (SELECT i.id, i.src, i.alt, i.position, i.width, i.height FROM product_images i
-                          WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) img ON true
-       LEFT JOIN facet_values fy ON fy.id = v.year_id
-       LEFT JOIN facet_values fs ON fs.id = v.size_id
-       LEFT JOIN facet_values fc ON fc.id = v.color_id
-       WHERE ci.tenant_id = $1 AND ci.cart_id = $2
-       ORDER BY ci.created_at, ci.id`,
+  /** The cart's lines whose variant is still visible (per the catalogue), oldest first, with what the response shows. */
+  private async lineRows(ctx: RequestContext, cartId: string): Promise<LineRow[]> {
+    const m = managerOf(ctx, this.dataSource);
+    const items: Array<{ variant_id: string; quantity: string }> = await m.query(
+      `SELECT ci.variant_id, ci.quantity FROM cart_items ci WHERE ci.tenant_id = $1 AND ci.cart_id = $2 ORDER BY ci.created_at, ci.id`,
       [ctx.tenantId, cartId],
     );
+    const sold = await sellableVariants(m, ctx.tenantId, items.map((i) => i.variant_id));
+    return items.flatMap((i) => {
+      const v = sold.get(i.variant_id);
+      return v ? [{ ...v, quantity: i.quantity }] : [];
+    });
   }
 
   private async guardOverflow<T>(work: () => Promise<T>): Promise<T> {
@@ -372,67 +336,4 @@ export class CartService implements OnModuleInit {
       throw err;
     }
   }
-}
-
-function toCatalogueLine(r: LineRow): CatalogueLine {
-  return { variantId: r.variant_id, productId: r.product_id, quantity: r.quantity, gross: r.gross, net: r.net, taxRate: r.tax_rate, grams: r.grams, discountPercent: 0 };
-}
-
-function detailsOf(r: LineRow, ctx: RequestContext): CartLineDetails {
-  return {
-    sku: r.sku,
-    title: translate(r.title, ctx),
-    handle: r.handle,
-    vendor: r.vendor,
-    image: r.image_id ? { id: r.image_id, src: r.image_src, alt: r.image_alt, position: r.image_position ?? 0, width: r.image_width ?? 0, height: r.image_height ?? 0 } : null,
-    year: r.year ? translate(r.year, ctx) : null,
-    size: r.size ? translate(r.size, ctx) : null,
-    color: r.color ? translate(r.color, ctx) : null,
-  };
-}
-
-function couponInput(d: DiscountCode) {
-  return { code: d.code, type: d.type, value: d.value, isActive: d.isActive, isUsed: d.isUsed, isInfinite: d.isInfinite, expiryDate: d.expiryDate, currencyId: d.currencyId, minValue: d.minValue };
-}
-
-export function mapCartLine(l: PricedCartLine, precision: number): CartLineDto {
-  const money = (minor: number) => fromMinor(minor, precision);
-  const d = l.details;
-  return {
-    id: l.variantId,
-    product_id: l.productId,
-    sku: d.sku,
-    title: d.title,
-    url: `/products/${d.handle ?? l.productId}`,
-    quantity: l.quantity,
-    price: money(l.unit),
-    net_price: money(l.unitNet),
-    gross_price: money(l.unitGross),
-    discount_percent: l.discountPercent,
-    line_price: money(l.line),
-    image: d.image
-      ? { id: d.image.id, src: d.image.src, preview_src: d.image.src, alt: d.image.alt, position: d.image.position, width: d.image.width, height: d.image.height }
-      : { id: l.productId, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 }, // SPEC Image.id uuid: the product's id without an image
-    vendor: d.vendor,
-    grams: l.grams,
-    year: d.year,
-    size: d.size,
-    color: d.color,
-  };
-}
-
-export function mapCart(c: PricedCart): CartDto {
-  const p = c.currency.precision;
-  return {
-    currency: c.currency.code,
-    show_net_prices: c.showNet,
-    item_count: c.itemCount,
-    items: c.lines.map((l) => mapCartLine(l, p)),
-    items_subtotal_price: fromMinor(c.subtotal, p),
-    total_discount: fromMinor(c.discount, p),
-    total_price: fromMinor(c.total, p),
-    total_weight: c.totalGrams,
-    discount_code: c.discountCode,
-    discount_code_error: c.discountCodeError,
-  };
 }

@@ -7,7 +7,7 @@ import { UuidParam } from '../common/http/uuid-param.js';
 import { CartService } from './cart.service.js';
 import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
 import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
-import { COUPON_REFUSALS } from './cart-pricing.js';
+import { COUPON_REFUSALS } from '../pricing/index.js';
 
 /** SPEC "Storefront: cart": every action answers 200 with the whole cart after the change. */
 @ApiTags('storefront: cart')

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { TenancyService } from '../tenancy/index.js';
 import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { SearchIndexService } from './search-index.service.js';
 

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { parseCollectionRules } from '../collections/collection-rules.js';
+import { parseCollectionRules } from '../collections/index.js';
 import type { CurrencyInfo } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import type { SortKey } from '../common/paging/pager.service.js';

@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module.js';
-import { CollectionsService } from '../collections/collections.service.js';
+import { CollectionsService } from '../collections/index.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
@@ -9,7 +9,7 @@ import { AdminProductsController } from './admin-products.controller.js';
 import { AdminProductsService } from './admin-products.service.js';
 import { CatalogueExportService } from './export/catalogue-export.service.js';
 import { CatalogueChanges } from './catalogue-changes.service.js';
-import { CatalogueIndexStats } from '../observability/catalogue-index-stats.js';
+import { CatalogueIndexStats } from '../observability/index.js';
 import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { FactsheetService } from './factsheet.service.js';
 import { CatalogueImportService } from './import/catalogue-import.service.js';

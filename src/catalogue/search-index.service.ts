@@ -2,7 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
-import { ROLLUP_INSERT_SQL } from '../database/migrations/1764000008000-catalogue-speed.js';
+import { availableSql, ROLLUP_INSERT_SQL, visibleVariantSql } from './catalogue.repository.js';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
 
@@ -47,8 +47,7 @@ export class SearchIndexService {
          lower(unaccent(coalesce(p.title->>$2, (SELECT min(t.value) FROM jsonb_each_text(p.title) t), ''))),
          p.rating, v.gross,
          v.compare_at_gross IS NOT NULL AND v.compare_at_gross > v.gross,
-         NOT v.track_inventory OR v.allow_backorder
-           OR coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = v.tenant_id AND sm.variant_id = v.id), 0) > 0,
+         ${availableSql('v')},
          p.manufacturer_id, v.color_id, v.region_id, v.year_id, v.size_id, v.country_id, v.option_ids,
          coalesce((SELECT array_agg(DISTINCT a) FROM categories c, unnest(c.path) a WHERE c.tenant_id = p.tenant_id AND c.id = ANY(p.category_ids)), '{}'),
          p.tags, x.txt, to_tsvector('simple', x.txt)
@@ -59,7 +58,7 @@ export class SearchIndexService {
            (SELECT string_agg(t.value, ' ') FROM jsonb_each_text(p.title) t),
            (SELECT string_agg(t.value, ' ') FROM jsonb_each_text(v.title) t),
            v.sku, mf.name))) AS txt) x
-       WHERE v.tenant_id = $1 AND p.published AND v.published AND v.active ${scope}`,
+       WHERE v.tenant_id = $1 AND ${visibleVariantSql('v', 'p')} ${scope}`,
       params,
     );
     await this.refreshRollup(ctx, productIds);
@@ -82,8 +81,7 @@ export class SearchIndexService {
   async refreshAvailability(ctx: RequestContext, variantIds: string[]): Promise<void> {
     if (variantIds.length === 0) return;
     await managerOf(ctx, this.dataSource).query(
-      `UPDATE variant_search vs SET available = NOT v.track_inventory OR v.allow_backorder
-           OR coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = v.tenant_id AND sm.variant_id = v.id), 0) > 0
+      `UPDATE variant_search vs SET available = ${availableSql('v')}
        FROM variants v WHERE v.id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1 AND vs.variant_id = ANY($2::uuid[])`,
       [ctx.tenantId, variantIds],
     );

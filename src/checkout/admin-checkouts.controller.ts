@@ -1,13 +1,12 @@
-import { Body, Controller, Get, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
-import { Pager } from '../common/paging/pager.service.js';
+import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { CheckoutService } from './checkout.service.js';
 import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } from './dto/admin-checkout.dto.js';
 import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
@@ -25,8 +24,8 @@ export class AdminCheckoutsController {
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/checkouts/read' })
   @Envelope('checkouts', [AdminCheckoutSummaryDto])
-  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<AdminCheckoutSummaryDto>> {
-    return this.checkouts.list(ctx, this.pager.request(req, 'admin.checkouts'));
+  list(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() _query: PageQueryDto): Promise<Page<AdminCheckoutSummaryDto>> {
+    return this.checkouts.list(ctx, this.pager.request(list, 'admin.checkouts'));
   }
 
   @Get(':token')

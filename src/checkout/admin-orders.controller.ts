@@ -1,12 +1,11 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
-import { Pager } from '../common/paging/pager.service.js';
+import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { AdminOrdersService } from './admin-orders.service.js';
 import { AdminOrderDto, AdminOrderListQueryDto, AdminOrderSummaryDto, CancelOrderDto, CreateFulfillmentDto, CreateRefundDto, UpdateOrderDto } from './dto/admin-order.dto.js';
 import { FulfillOrderDto } from './dto/order.dto.js';
@@ -34,8 +33,8 @@ export class AdminOrdersController {
   @Get()
   @Auth(READ)
   @Envelope('orders', [AdminOrderSummaryDto])
-  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() query: AdminOrderListQueryDto): Promise<Page<AdminOrderSummaryDto>> {
-    return this.orders.list(ctx, this.pager.request(req, 'admin.orders'), query);
+  list(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() query: AdminOrderListQueryDto): Promise<Page<AdminOrderSummaryDto>> {
+    return this.orders.list(ctx, this.pager.request(list, 'admin.orders'), query);
   }
 
   /** The receipt plus statuses, refunds, fulfillments, transactions, note and tags. `Shop/checkouts/read` is still accepted (deprecated). */

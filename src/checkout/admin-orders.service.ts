@@ -4,6 +4,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
+import { countriesOf } from '../tenancy/index.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CountryNames, mapReceiptBase } from './checkout-mappers.js';
@@ -78,7 +79,7 @@ export class AdminOrdersService {
       m.getRepository(OrderRefund).find(where),
       m.getRepository(OrderFulfillment).find(where),
       m.getRepository(OrderTransaction).find(where),
-      m.query(`SELECT code, name FROM countries WHERE tenant_id = $1`, [ctx.tenantId]) as Promise<Array<{ code: string; name: Record<string, string> }>>,
+      countriesOf(m, ctx.tenantId),
     ]);
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
     return {

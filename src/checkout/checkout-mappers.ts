@@ -1,7 +1,7 @@
 import type { RequestContext } from '../common/context/request-context.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor } from '../common/money.js';
-import type { CheckoutTotals } from './checkout-totals.js';
+import { fromMinor } from '../pricing/index.js';
+import type { CheckoutTotals } from '../pricing/index.js';
 import type { CheckoutLineRow } from './checkout-state.service.js';
 import type { AdminCheckoutAddressDto, AdminCheckoutTotalsDto } from './dto/admin-checkout.dto.js';
 import type { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto } from './dto/checkout.dto.js';

@@ -1,37 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
-import type { Translations } from '../common/db/base.entity.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
-import type { CatalogueLine, CouponInput } from '../cart/cart-pricing.js';
-import { DiscountCodesService } from '../discounts/discount-codes.service.js';
-import type { TenantSettings } from '../tenancy/entities/tenant.entity.js';
-import { TenancyService, TenantConfig } from '../tenancy/tenancy.service.js';
-import { CheckoutTotals, computeTotals } from './checkout-totals.js';
+import type { CatalogueLine, CouponInput } from '../pricing/index.js';
+import { sellableVariants, type SellableVariantRow } from '../catalogue/index.js';
+import { couponInputOf, DiscountCodesService } from '../discounts/index.js';
+import type { TenantSettings } from '../tenancy/index.js';
+import { TenancyService, TenantConfig } from '../tenancy/index.js';
+import { CheckoutTotals, computeTotals } from '../pricing/index.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 
-/** A checkout line joined with the catalogue as it is now. */
-export interface CheckoutLineRow {
-  id: string;
-  variant_id: string;
-  product_id: string;
-  quantity: string;
-  gross: string;
-  net: string;
-  tax_rate: string;
-  grams: number | null;
-  sku: string | null;
-  title: Translations;
-  variant_title: Translations;
-  description: Translations;
-  alcohol_volume: string | null;
-  track_inventory: boolean;
-  allow_backorder: boolean;
-  image_src: string | null;
-}
+/** A checkout line (its id and quantity) with the catalogue's row of its variant as it is now. */
+export type CheckoutLineRow = SellableVariantRow & { id: string; quantity: string };
 
 /** Everything a checkout read or placement needs, priced now. */
 export interface CheckoutState {
@@ -74,9 +57,7 @@ export class CheckoutStateService {
     let coupon: CouponInput | null = null;
     if (checkout.discountCode) {
       const row = await this.discounts.findByCode(ctx, checkout.discountCode);
-      coupon = row
-        ? { code: row.code, type: row.type, value: row.value, isActive: row.isActive, isUsed: row.isUsed, isInfinite: row.isInfinite, expiryDate: row.expiryDate, currencyId: row.currencyId, minValue: row.minValue }
-        : null;
+      coupon = row ? couponInputOf(row) : null;
     }
     const totals = computeTotals({
       lines: lines.map(toCatalogueLine),
@@ -101,19 +82,19 @@ export class CheckoutStateService {
     };
   }
 
-  /** The checkout's lines whose variant is still sold (published, active, of a published product), in order. */
-  lineRows(ctx: RequestContext, checkoutId: string): Promise<CheckoutLineRow[]> {
-    return managerOf(ctx, this.dataSource).query(
-      `SELECT cl.id, cl.variant_id, v.product_id, cl.quantity, v.gross, v.net, v.tax_rate, v.grams, v.sku, p.title, v.title AS variant_title,
-              v.description, v.alcohol_volume, v.track_inventory, v.allow_backorder, img.src AS image_src
-       FROM checkout_lines cl
-       JOIN variants v ON v.id = cl.variant_id AND v.tenant_id = cl.tenant_id AND v.published AND v.active
-       JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id AND p.published
-       LEFT JOIN LATERAL (SELECT i.src FROM product_images i WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) img ON true
-       WHERE cl.tenant_id = $1 AND cl.checkout_id = $2
-       ORDER BY cl.position, cl.id`,
+  /** The checkout's lines whose variant is still sold (a visible variant, through the catalogue), in order. */
+  async lineRows(ctx: RequestContext, checkoutId: string): Promise<CheckoutLineRow[]> {
+    const m = managerOf(ctx, this.dataSource);
+    const own: Array<{ id: string; variant_id: string; quantity: string }> = await m.query(
+      `SELECT cl.id, cl.variant_id, cl.quantity FROM checkout_lines cl WHERE cl.tenant_id = $1 AND cl.checkout_id = $2 ORDER BY cl.position, cl.id`,
       [ctx.tenantId, checkoutId],
     );
+    const sold = await sellableVariants(m, ctx.tenantId, own.map((l) => l.variant_id));
+    return own.flatMap((l) => {
+      const v = sold.get(l.variant_id);
+      if (!v) return [];
+      return [{ ...v, id: l.id, quantity: l.quantity }];
+    });
   }
 }
 

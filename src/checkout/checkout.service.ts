@@ -6,8 +6,9 @@ import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
-import { CartService } from '../cart/cart.service.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { CartService } from '../cart/index.js';
+import { customerEmail, defaultAddressName } from '../customers/index.js';
+import { TenancyService } from '../tenancy/index.js';
 import { adminTotals, ADDRESS_FIELDS, CountryNames, mapAddress, mapAdminAddress, mapLiveLines, mapLiveTotals, mapOrderLinesAsCheckoutLines, mapOrderTotals } from './checkout-mappers.js';
 import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
 import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } from './dto/admin-checkout.dto.js';
@@ -45,8 +46,7 @@ export class CheckoutService {
       const customerId = tx.actor.type === 'customer' ? tx.actor.customerId : null;
       let email: string | null = null;
       if (customerId) {
-        const [c] = await m.query(`SELECT email FROM customers WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId]);
-        email = c?.email ?? null;
+        email = await customerEmail(m, tx.tenantId, customerId);
       }
       const [row] = await m.query(
         `INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
@@ -222,12 +222,8 @@ export class CheckoutService {
     const fromAddress = [billing?.first_name, billing?.last_name].filter((x) => x && x.trim()).join(' ');
     if (fromAddress) return fromAddress;
     if (!c.customerId) return null;
-    const rows: Array<{ first_name: string | null; last_name: string | null }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT a.first_name, a.last_name FROM customers c JOIN customer_addresses a ON a.id = c.default_address_id AND a.tenant_id = c.tenant_id
-       WHERE c.id = $1 AND c.tenant_id = $2`,
-      [c.customerId, ctx.tenantId],
-    );
-    const name = [rows[0]?.first_name, rows[0]?.last_name].filter((x) => x && x.trim()).join(' ');
+    const row = await defaultAddressName(managerOf(ctx, this.dataSource), ctx.tenantId, c.customerId);
+    const name = [row?.first_name, row?.last_name].filter((x) => x && x.trim()).join(' ');
     return name || null;
   }
 }

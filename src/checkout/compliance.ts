@@ -1,4 +1,4 @@
-import type { TenantSettings } from '../tenancy/entities/tenant.entity.js';
+import type { TenantSettings } from '../tenancy/index.js';
 
 export interface Compliance {
   terms: { required: boolean; terms_url: string; privacy_url: string };

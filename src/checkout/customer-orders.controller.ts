@@ -5,7 +5,7 @@ import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { offsetPage } from '../common/paging/offset-page.js';
-import { CustomerAccountService } from '../customers/customer-account.service.js';
+import { CustomerAccountService } from '../customers/index.js';
 import { OrderReceiptDto, OrderSummaryDto } from './dto/order.dto.js';
 import { OrdersService } from './orders.service.js';
 

@@ -3,13 +3,13 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
-import { SearchIndexService } from '../catalogue/search-index.service.js';
-import { StockService } from '../catalogue/stock.service.js';
-import { DomainEvents } from '../events/domain-events.service.js';
+import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
+import { openMovementsByLocation, SearchIndexService, StockService } from '../catalogue/index.js';
+import { releaseDiscountCode } from '../discounts/index.js';
+import { DomainEvents } from '../events/index.js';
 import { FinancialStatus, Order, OrderLine, OrderRefund, RefundLineData } from './entities/checkout.entities.js';
 import { PaymentOperation, PaymentProvider, PaymentProviders } from './payments/payment-provider.js';
-import { returning } from './sql.js';
+import { returning } from '../common/db/returning.js';
 
 export interface CancelInput {
   reason: string | null;
@@ -127,12 +127,8 @@ export class OrderLifecycleService {
     if (left <= 0) return 0;
     const taken = `order ${order.id}`;
     const back = `restock order ${order.id}`;
-    const rows: Array<{ location_id: string; open: string }> = await managerOf(tx, this.dataSource).query(
-      // taken movements are negative, earlier restocks positive: -sum is what is still out
-      `SELECT location_id, -sum(delta) AS open FROM stock_movements
-       WHERE tenant_id = $1 AND variant_id = $2 AND reason IN ($3, $4) GROUP BY location_id ORDER BY location_id`,
-      [tx.tenantId, line.variantId, taken, back],
-    );
+    // taken movements are negative, earlier restocks positive: -sum is what is still out
+    const rows = await openMovementsByLocation(managerOf(tx, this.dataSource), tx.tenantId, line.variantId, [taken, back]);
     let returned = 0;
     for (const r of rows) {
       const give = Math.min(left, milli(r.open));
@@ -154,12 +150,7 @@ export class OrderLifecycleService {
   /** A single-use code this order redeemed becomes usable again. True when one was released. */
   private async releaseCode(tx: RequestContext, order: Order): Promise<boolean> {
     if (!order.discountCode) return false;
-    const rows = await returning<{ id: string }>(
-      managerOf(tx, this.dataSource),
-      `UPDATE discount_codes SET is_used = false, using_date = NULL, updated_at = now() WHERE tenant_id = $1 AND code = $2 AND NOT is_infinite AND is_used RETURNING id`,
-      [tx.tenantId, order.discountCode],
-    );
-    return rows.length > 0;
+    return releaseDiscountCode(managerOf(tx, this.dataSource), tx.tenantId, order.discountCode);
   }
 
   /**

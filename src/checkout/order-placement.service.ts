@@ -6,23 +6,22 @@ import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor, minorToDecimalString, toMinor } from '../common/money.js';
-import { CartService } from '../cart/cart.service.js';
-import { SearchIndexService } from '../catalogue/search-index.service.js';
-import { StockService } from '../catalogue/stock.service.js';
-import { MAX_SAVED_ADDRESSES } from '../customers/customer-account.service.js';
+import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
+import { CartService } from '../cart/index.js';
+import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
+import { firstStockLocationId, lockVariants, SearchIndexService, StockService, stockLevelsFullestFirst } from '../catalogue/index.js';
+import { saveAddressUnlessKnown } from '../customers/index.js';
 import { AppConfig } from '../config/app-config.js';
-import { DomainEvents } from '../events/domain-events.service.js';
-import { Metrics } from '../observability/metrics.service.js';
-import { inSpan } from '../observability/tracing.js';
-import { TenancyService, TenantConfig } from '../tenancy/tenancy.service.js';
+import { DomainEvents } from '../events/index.js';
+import { Metrics } from '../observability/index.js';
+import { inSpan } from '../observability/index.js';
+import { TenancyService, TenantConfig } from '../tenancy/index.js';
 import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
-import { returning } from './sql.js';
 
 interface Movement {
   variantId: string;
@@ -196,15 +195,8 @@ export class OrderPlacementService {
     for (const r of state.lines) if (r.track_inventory) need.set(r.variant_id, (need.get(r.variant_id) ?? 0) + toMinor(r.quantity, 3));
     if (need.size === 0) return [];
     const ids = [...need.keys()].sort();
-    const locked: Array<{ id: string; sku: string | null; allow_backorder: boolean; track_inventory: boolean }> = await m.query(
-      `SELECT id, sku, allow_backorder, track_inventory FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
-      [tx.tenantId, ids],
-    );
-    const levels: Array<{ variant_id: string; location_id: string; on_hand: string }> = await m.query(
-      `SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[])
-       GROUP BY variant_id, location_id ORDER BY sum(delta) DESC, location_id`,
-      [tx.tenantId, ids],
-    );
+    const locked = await lockVariants(m, tx.tenantId, ids);
+    const levels = await stockLevelsFullestFirst(m, tx.tenantId, ids);
     const plan: Array<{ variantId: string; locationId: string; milli: number }> = [];
     let fallbackLocation: string | null | undefined;
     for (const v of locked) {
@@ -229,8 +221,7 @@ export class OrderPlacementService {
         let loc: string | null = mine[0]?.locationId ?? null;
         if (!loc) {
           if (fallbackLocation === undefined) {
-            const [first] = await m.query(`SELECT id FROM stock_locations WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1`, [tx.tenantId]);
-            fallbackLocation = first?.id ?? null;
+            fallbackLocation = await firstStockLocationId(m, tx.tenantId);
           }
           loc = fallbackLocation ?? null;
         }
@@ -250,14 +241,8 @@ export class OrderPlacementService {
   }
 
   /** Redeems the coupon: single-use codes only while unused (a conditional UPDATE: exactly one concurrent winner). */
-  private async redeem(tx: RequestContext, code: string): Promise<{ id: string; code: string } | null> {
-    const rows = await returning<{ id: string; code: string }>(
-      managerOf(tx, this.dataSource),
-      `UPDATE discount_codes SET is_used = CASE WHEN is_infinite THEN is_used ELSE true END, using_date = now(), updated_at = now()
-       WHERE tenant_id = $1 AND code = $2 AND (is_infinite OR NOT is_used) RETURNING id, code`,
-      [tx.tenantId, code],
-    );
-    const hit = rows[0];
+  private async redeem(tx: RequestContext, code: string): Promise<RedeemedCodeRow> {
+    const hit = await redeemDiscountCode(managerOf(tx, this.dataSource), tx.tenantId, code);
     if (!hit) throw AppError.unprocessable(`discount code ${code} has already been used`, 'discount_code_already_used');
     return hit;
   }
@@ -273,21 +258,20 @@ export class OrderPlacementService {
 
   /** CONTRACT 7: the checkout owner's delivery address is saved unless an identical one exists or the saved-address cap is reached. */
   private async saveAddress(tx: RequestContext, customerId: string, a: AddressData): Promise<void> {
-    const m = managerOf(tx, this.dataSource);
-    const [country] = a.country_code ? await m.query(`SELECT id FROM countries WHERE tenant_id = $1 AND code = $2`, [tx.tenantId, a.country_code]) : [];
-    const values = [a.first_name ?? null, a.last_name ?? null, a.company ?? null, a.department ?? null, a.street ?? null, a.house_number ?? null, a.zip_code ?? null, a.location ?? null, country?.id ?? null, a.phone_number ?? null, a.mobile_number ?? null, a.email ?? null];
-    if (values.every((v) => v === null)) return;
-    await m.query(
-      `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, company, department, street, house_number, zip_code, location, country_id, phone_number, mobile_number, email)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::uuid, $12, $13, $14
-       WHERE (SELECT count(*) FROM customer_addresses y WHERE y.tenant_id = $1 AND y.customer_id = $2) < ${MAX_SAVED_ADDRESSES}
-         AND NOT EXISTS (SELECT 1 FROM customer_addresses x WHERE x.tenant_id = $1 AND x.customer_id = $2
-         AND x.first_name IS NOT DISTINCT FROM $3 AND x.last_name IS NOT DISTINCT FROM $4 AND x.company IS NOT DISTINCT FROM $5
-         AND x.department IS NOT DISTINCT FROM $6 AND x.street IS NOT DISTINCT FROM $7 AND x.house_number IS NOT DISTINCT FROM $8
-         AND x.zip_code IS NOT DISTINCT FROM $9 AND x.location IS NOT DISTINCT FROM $10 AND x.country_id IS NOT DISTINCT FROM $11::uuid
-         AND x.phone_number IS NOT DISTINCT FROM $12 AND x.mobile_number IS NOT DISTINCT FROM $13 AND x.email IS NOT DISTINCT FROM $14)`,
-      [tx.tenantId, customerId, ...values],
-    );
+    await saveAddressUnlessKnown(managerOf(tx, this.dataSource), tx.tenantId, customerId, {
+      first_name: a.first_name ?? null,
+      last_name: a.last_name ?? null,
+      company: a.company ?? null,
+      department: a.department ?? null,
+      street: a.street ?? null,
+      house_number: a.house_number ?? null,
+      zip_code: a.zip_code ?? null,
+      location: a.location ?? null,
+      country_code: a.country_code ?? null,
+      phone_number: a.phone_number ?? null,
+      mobile_number: a.mobile_number ?? null,
+      email: a.email ?? null,
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { fromMinor, toMinor } from '../common/money.js';
+import { fromMinor, toMinor } from '../pricing/index.js';
 import type { CreateRefundDto } from './dto/admin-order.dto.js';
 import type { Order, OrderLine, RefundLineData } from './entities/checkout.entities.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context.js';
-import { MailTransport } from '../customers/mail/mail-transport.js';
-import type { DomainEvent } from '../events/domain-event.js';
-import { OnDomainEvent } from '../events/on-domain-event.decorator.js';
+import { MailTransport } from '../customers/index.js';
+import type { DomainEvent } from '../events/index.js';
+import { OnDomainEvent } from '../events/index.js';
 
 interface OrderFulfilledPayload {
   order: { id: string; number: string; email: string | null; fulfillment_status: string };

@@ -1,6 +1,6 @@
-import type { CliCommand } from '../cli/cli.js';
+import type { CliCommand } from '../cli/index.js';
 import { RequestContext } from '../common/context/request-context.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { TenancyService } from '../tenancy/index.js';
 import { AdminOrdersService } from './admin-orders.service.js';
 
 /** `orders list --tenant T [--limit N] [--json]`: the newest orders of a shop, for a quick look (issue 17). */

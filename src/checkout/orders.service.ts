@@ -5,6 +5,7 @@ import { RequestContext } from '../common/context/request-context.js';
 import { managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
+import { countriesOf } from '../tenancy/index.js';
 import { CountryNames, mapOrderSummary, mapReceipt } from './checkout-mappers.js';
 import { OrderReceiptDto, OrderSummaryDto } from './dto/order.dto.js';
 import { Order, OrderLine, OrderRefund } from './entities/checkout.entities.js';
@@ -85,7 +86,7 @@ export class OrdersService {
 
   async receipt(ctx: RequestContext, order: Order): Promise<OrderReceiptDto> {
     const lines = await repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
-    const countries: Array<{ code: string; name: Record<string, string> }> = await managerOf(ctx, this.dataSource).query(`SELECT code, name FROM countries WHERE tenant_id = $1`, [ctx.tenantId]);
+    const countries = await countriesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
     const refunds = await repoOf(ctx, this.dataSource, OrderRefund).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return mapReceipt(order, lines, names, refunds);

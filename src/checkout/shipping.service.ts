@@ -1,35 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
-import type { Translations } from '../common/db/base.entity.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor } from '../common/money.js';
-import { unitMinor } from '../cart/cart-pricing.js';
+import { fromMinor, unitMinor } from '../pricing/index.js';
+import { shippingCountriesOf, type CountryRow } from '../tenancy/index.js';
+import { paymentTypeOf, paymentTypesOf, shippingMethodsOf, type PaymentTypeRow, type ShippingMethodRow } from '../catalogue/index.js';
 import type { CountryOptionDto, PaymentTypeOptionDto, ShippingOptionDto } from './dto/checkout.dto.js';
 
-export interface ShippingMethodRow {
-  id: string;
-  name: Translations;
-  price: string;
-  tax_rate: string;
-  countries: string[];
-  free_over: string | null;
-  delivery_days: number | null;
-}
-
-export interface CountryRow {
-  code: string;
-  name: Translations;
-}
-
-export interface PaymentTypeRow {
-  id: string;
-  key: string;
-  name: Translations;
-  kind: string;
-  image_url: string | null;
-}
+export type { CountryRow, PaymentTypeRow, ShippingMethodRow };
 
 /** The shop's shipping configuration (imported: shipping_methods, countries) and payment types, as checkout options. */
 @Injectable()
@@ -37,10 +16,7 @@ export class ShippingService {
   constructor(private readonly dataSource: DataSource) {}
 
   methods(ctx: RequestContext): Promise<ShippingMethodRow[]> {
-    return managerOf(ctx, this.dataSource).query(
-      `SELECT id, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY price, key`,
-      [ctx.tenantId],
-    );
+    return shippingMethodsOf(managerOf(ctx, this.dataSource), ctx.tenantId);
   }
 
   /** A method serves a country when it lists it (a method listing none serves every country); no country: all. */
@@ -51,16 +27,15 @@ export class ShippingService {
 
   /** Countries the shop ships to. */
   countries(ctx: RequestContext): Promise<CountryRow[]> {
-    return managerOf(ctx, this.dataSource).query(`SELECT code, name FROM countries WHERE tenant_id = $1 AND shipping ORDER BY code`, [ctx.tenantId]);
+    return shippingCountriesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
   }
 
   paymentTypes(ctx: RequestContext): Promise<PaymentTypeRow[]> {
-    return managerOf(ctx, this.dataSource).query(`SELECT id, key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 ORDER BY key`, [ctx.tenantId]);
+    return paymentTypesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
   }
 
   async paymentType(ctx: RequestContext, id: string): Promise<PaymentTypeRow | null> {
-    const rows: PaymentTypeRow[] = await managerOf(ctx, this.dataSource).query(`SELECT id, key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, id]);
-    return rows[0] ?? null;
+    return paymentTypeOf(managerOf(ctx, this.dataSource), ctx.tenantId, id);
   }
 
   /** The option list of a checkout: price for this checkout (0 over the free threshold), expected delivery date. */

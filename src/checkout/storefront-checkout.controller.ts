@@ -14,7 +14,7 @@ import { Idempotent } from './idempotency/idempotency.interceptor.js';
 import { OrderPlacementService } from './order-placement.service.js';
 import { OrdersService } from './orders.service.js';
 import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
-import { COUPON_REFUSALS } from '../cart/cart-pricing.js';
+import { COUPON_REFUSALS } from '../pricing/index.js';
 
 const IDEMPOTENCY_DOC = { name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' };
 

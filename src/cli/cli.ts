@@ -2,19 +2,19 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createShopContext } from '../app.js';
-import { AuthService } from '../auth/auth.service.js';
-import { CatalogueImportService } from '../catalogue/import/catalogue-import.service.js';
-import { ordersListCommand } from '../checkout/orders.cli.js';
-import { generateDemoCatalogue } from '../catalogue/import/demo-catalogue.js';
-import { ProvisioningService } from '../auth/provisioning.service.js';
+import { AuthService } from '../auth/index.js';
+import { CatalogueImportService } from '../catalogue/index.js';
+import { ordersListCommand } from '../checkout/index.js';
+import { generateDemoCatalogue } from '../catalogue/index.js';
+import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
-import { STOREFRONT_DEMO_PATH } from '../storefront-demo/storefront-demo.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
-import { mapTheme } from '../themes/dto/theme.dto.js';
-import { listLibraryThemes, ThemesService } from '../themes/themes.service.js';
+import { STOREFRONT_DEMO_PATH } from '../storefront-demo/index.js';
+import { TenancyService } from '../tenancy/index.js';
+import { mapTheme } from '../themes/index.js';
+import { listLibraryThemes, ThemesService } from '../themes/index.js';
 
 export interface CliIo {
   out: (text: string) => void;

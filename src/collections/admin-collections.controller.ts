@@ -1,12 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
-import { Pager } from '../common/paging/pager.service.js';
+import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { CollectionsService } from './collections.service.js';
 import { CollectionDto, CollectionListQueryDto, CreateCollectionDto, UpdateCollectionDto } from './dto/collection.dto.js';
 import type { CollectionType } from './entities/collection.entity.js';
@@ -23,8 +22,8 @@ export class AdminCollectionsController {
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/collections/read' })
   @Envelope('collections', [CollectionDto])
-  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() query: CollectionListQueryDto): Promise<Page<CollectionDto>> {
-    const page = this.pager.request(req, 'admin.collections');
+  list(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() query: CollectionListQueryDto): Promise<Page<CollectionDto>> {
+    const page = this.pager.request(list, 'admin.collections');
     return this.collections.list(ctx, page, {
       published: query.published === undefined ? undefined : query.published === 'true',
       collectionType: query.collection_type as CollectionType | undefined,

@@ -1,13 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
-import { Pager } from '../common/paging/pager.service.js';
+import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { ContentService } from './content.service.js';
 import { ArticleDto, CreateArticleDto, UpdateArticleDto } from './dto/article.dto.js';
 import { CreatePageDto, PageDto, UpdatePageDto } from './dto/page.dto.js';
@@ -25,8 +24,8 @@ export class AdminContentController {
   @Get('pages')
   @Auth({ tier: 'admin', scope: 'Shop/content/read' })
   @Envelope('pages', [PageDto])
-  listPages(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<PageDto>> {
-    return this.content.listPages(ctx, this.pager.request(req, 'admin.content.pages'));
+  listPages(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() _query: PageQueryDto): Promise<Page<PageDto>> {
+    return this.content.listPages(ctx, this.pager.request(list, 'admin.content.pages'));
   }
 
   /** 422 on a missing or duplicate handle. */
@@ -64,8 +63,8 @@ export class AdminContentController {
   @Get('articles')
   @Auth({ tier: 'admin', scope: 'Shop/content/read' })
   @Envelope('articles', [ArticleDto])
-  listArticles(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<ArticleDto>> {
-    return this.content.listArticles(ctx, this.pager.request(req, 'admin.content.articles'));
+  listArticles(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() _query: PageQueryDto): Promise<Page<ArticleDto>> {
+    return this.content.listArticles(ctx, this.pager.request(list, 'admin.content.articles'));
   }
 
   /** 422 on a missing title. */

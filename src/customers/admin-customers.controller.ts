@@ -1,13 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
-import { Pager } from '../common/paging/pager.service.js';
+import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { CustomersService } from './customers.service.js';
 import { CreateCustomerDto, CustomerDto, UpdateCustomerDto } from './dto/customer.dto.js';
 
@@ -23,8 +22,8 @@ export class AdminCustomersController {
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/customers/read' })
   @Envelope('customers', [CustomerDto])
-  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<CustomerDto>> {
-    return this.customers.list(ctx, this.pager.request(req, 'admin.customers'));
+  list(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() _query: PageQueryDto): Promise<Page<CustomerDto>> {
+    return this.customers.list(ctx, this.pager.request(list, 'admin.customers'));
   }
 
   /** 422 on a duplicate email (case-insensitive). */

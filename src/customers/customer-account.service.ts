@@ -3,13 +3,12 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { isUuid } from '../tenancy/tenancy.service.js';
+import { isCountryOf, isUuid } from '../tenancy/index.js';
 import { ADDRESS_FIELDS, AddressBodyDto, mapProfile, mapSavedAddress, ProfileDto, SavedAddressDto } from './dto/account.dto.js';
 import { CustomerAddress } from './entities/customer-address.entity.js';
 import { Customer } from './entities/customer.entity.js';
 
-/** At most this many saved addresses per shopper (422 beyond). */
-export const MAX_SAVED_ADDRESSES = 100;
+import { MAX_SAVED_ADDRESSES } from './customers.repository.js';
 
 /**
  * The customer tier (SPEC "Customer tier"): the signed-in shopper's own profile and saved addresses. Every query is
@@ -104,8 +103,7 @@ export class CustomerAccountService {
   }
 
   private async assertCountry(ctx: RequestContext, countryId: string): Promise<void> {
-    const rows = await managerOf(ctx, this.dataSource).query(`SELECT 1 FROM countries WHERE id = $1 AND tenant_id = $2`, [countryId, ctx.tenantId]);
-    if (rows.length === 0) throw AppError.unprocessable('country_id is not a country of this shop');
+    if (!(await isCountryOf(managerOf(ctx, this.dataSource), ctx.tenantId, countryId))) throw AppError.unprocessable('country_id is not a country of this shop');
   }
 }
 

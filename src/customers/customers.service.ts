@@ -5,8 +5,8 @@ import { getOrThrow, inTransaction, isUniqueViolation, repoOf } from '../common/
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
-import { DomainEvents } from '../events/domain-events.service.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { DomainEvents } from '../events/index.js';
+import { TenancyService } from '../tenancy/index.js';
 import { CreateCustomerDto, CustomerDto, mapCustomer, UpdateCustomerDto } from './dto/customer.dto.js';
 import { CustomerAddress } from './entities/customer-address.entity.js';
 import { Customer, CustomerType } from './entities/customer.entity.js';

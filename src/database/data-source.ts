@@ -2,7 +2,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 import { SnakeNamingStrategy } from './naming-strategy.js';
-import { SlowQueryLogger } from '../observability/slow-query-logger.js';
+import { SlowQueryLogger } from '../observability/index.js';
 
 export interface DataSourceExtras {
   /** Entities and migrations contributed by extension modules. */

@@ -1,13 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
-import { Pager } from '../common/paging/pager.service.js';
+import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { DiscountCodesService } from './discount-codes.service.js';
 import { CreateDiscountCodeDto, DiscountCodeDto, UpdateDiscountCodeDto } from './dto/discount-code.dto.js';
 
@@ -23,8 +22,8 @@ export class AdminDiscountCodesController {
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/discount_codes/read' })
   @Envelope('discount_codes', [DiscountCodeDto])
-  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<DiscountCodeDto>> {
-    return this.codes.list(ctx, this.pager.request(req, 'admin.discount_codes'));
+  list(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() _query: PageQueryDto): Promise<Page<DiscountCodeDto>> {
+    return this.codes.list(ctx, this.pager.request(list, 'admin.discount_codes'));
   }
 
   /** 422 on a missing or duplicate code, a value not above 0, a percent above 100 or a negative min_value. */

@@ -5,7 +5,7 @@ import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { TenancyService } from '../tenancy/index.js';
 import { CreateDiscountCodeDto, DiscountCodeDto, mapDiscountCode, UpdateDiscountCodeDto } from './dto/discount-code.dto.js';
 import { DiscountCode, DiscountType } from './entities/discount-code.entity.js';
 

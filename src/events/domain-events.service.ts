@@ -4,7 +4,7 @@ import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } fro
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
 import { SpanKind } from '@opentelemetry/api';
-import { inSpan, traceCarrier } from '../observability/tracing.js';
+import { inSpan, traceCarrier } from '../observability/index.js';
 
 const traceCarrierJson = (requestId: string): string | null => {
   const carrier = traceCarrier(requestId);

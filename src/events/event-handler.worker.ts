@@ -8,8 +8,8 @@ import type { DomainEvent } from './domain-event.js';
 import { DomainEvents } from './domain-events.service.js';
 import type { EventTopic } from './event-topics.js';
 import { PollingWorker } from './polling-worker.js';
-import { Metrics } from '../observability/metrics.service.js';
-import { continueTrace } from '../observability/tracing.js';
+import { Metrics } from '../observability/index.js';
+import { continueTrace } from '../observability/index.js';
 
 interface ClaimedJob {
   id: string;

@@ -7,3 +7,6 @@ export { EVENT_TOPICS, isEventTopic } from './event-topics.js';
 export type { EventTopic } from './event-topics.js';
 export { EventsModule } from './events.module.js';
 export { OnDomainEvent } from './on-domain-event.decorator.js';
+export { PollingWorker } from './polling-worker.js';
+export { retryDelayMs } from './backoff.js';
+export { EVENT_SWEEPS } from './events.repository.js';

@@ -3,9 +3,9 @@ import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { SkipRateLimit } from '../common/auth/rate-limit.js';
-import { EventHandlerWorker } from '../events/event-handler.worker.js';
-import { Metrics } from '../observability/metrics.service.js';
-import { WebhookDeliveryWorker } from '../webhooks/webhook-delivery.worker.js';
+import { EventHandlerWorker } from '../events/index.js';
+import { Metrics } from '../observability/index.js';
+import { WebhookDeliveryWorker } from '../webhooks/index.js';
 
 /** A due outbox item waiting longer than this means the workers do not keep up: the member is degraded. */
 const OUTBOX_OVERDUE_S = 60;

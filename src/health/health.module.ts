@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { EventsModule } from '../events/events.module.js';
+import { EventsModule } from '../events/index.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { HealthController } from './health.controller.js';
 

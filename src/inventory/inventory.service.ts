@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { SearchIndexService } from '../catalogue/search-index.service.js';
-import { StockService } from '../catalogue/stock.service.js';
+import { isStockLocationOf, lockVariant, onHandAt, SearchIndexService, StockService } from '../catalogue/index.js';
 import { InventoryLevelDto, mapInventoryLevel, MAX_LEVEL } from './dto/inventory-level.dto.js';
 
 export const MAX_INVENTORY_ITEM_IDS = 250;
@@ -56,12 +55,9 @@ export class InventoryService {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       // the row lock serializes every movement of this variant until commit
-      const variant = await m.query(`SELECT id FROM variants WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [variantId, tx.tenantId]);
-      if (variant.length === 0) throw AppError.notFound('inventory item');
-      const location = await m.query(`SELECT id FROM stock_locations WHERE id = $1 AND tenant_id = $2`, [locationId, tx.tenantId]);
-      if (location.length === 0) throw AppError.notFound('location');
-      const [row] = await m.query(`SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`, [tx.tenantId, variantId, locationId]);
-      const current = Number(row.on_hand);
+      if (!(await lockVariant(m, tx.tenantId, variantId))) throw AppError.notFound('inventory item');
+      if (!(await isStockLocationOf(m, tx.tenantId, locationId))) throw AppError.notFound('location');
+      const current = await onHandAt(m, tx.tenantId, variantId, locationId);
       const delta = roundMilli(deltaOf(current));
       if (Math.abs(current + delta) > MAX_LEVEL * 10) throw AppError.unprocessable('the resulting level is out of range');
       const onHand = await this.stock.recordMovement(tx, variantId, locationId, delta, reason);

@@ -1,24 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Metrics } from './metrics.service.js';
+import { routeTemplate, tierOf } from '../common/http/route-template.js';
 import { activeSpan } from './tracing.js';
-
-/**
- * The route template that answered the request (`/api/2026-04-01/admin/collections/:id`), never the raw path: a
- * request no route answered is `unmatched`. Bounded, so it can be a metric label and a log field.
- */
-export function routeTemplate(req: Request): string {
-  const path = (req as Request & { route?: { path?: unknown } }).route?.path;
-  if (typeof path === 'string') return `${req.baseUrl ?? ''}${path}`;
-  return 'unmatched';
-}
-
-/** The API tier of a request: the tier its guard admitted it to, else what its route template says. */
-export function tierOf(req: Request, route = routeTemplate(req)): string {
-  const tier = (req as Request & { ctx?: { tier?: string | null } }).ctx?.tier;
-  if (tier) return tier;
-  const m = /^\/(?:api\/[^/]+\/)?(admin|storefront|customer|health|metrics)(?:\/|$)/.exec(route);
-  return m ? m[1] : 'none';
-}
 
 /**
  * Puts the request id (now) and the tenant id and tier (once answered) on the request's server span when tracing

@@ -1,5 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { TenancyService } from '../tenancy/tenancy.service.js';
+import { TenancyService } from '../tenancy/index.js';
 import { AdminThemesController } from './admin-themes.controller.js';
 import { StorefrontThemesController } from './storefront-themes.controller.js';
 import { AssetStores } from './storage/asset-store.js';

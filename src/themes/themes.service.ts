@@ -1,4 +1,4 @@
-import { DomainEvents } from '../events/domain-events.service.js';
+import { DomainEvents } from '../events/index.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';

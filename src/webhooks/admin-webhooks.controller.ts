@@ -1,13 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
-import { Pager } from '../common/paging/pager.service.js';
+import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { CreatedWebhookDto, CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryAttemptDto, WebhookDto, WebhookListQueryDto } from './dto/webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
@@ -24,8 +23,8 @@ export class AdminWebhooksController {
   @Get()
   @Auth({ tier: 'admin', scope: 'Shop/webhooks/read' })
   @Envelope('webhooks', [WebhookDto])
-  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() query: WebhookListQueryDto): Promise<Page<WebhookDto>> {
-    return this.webhooks.list(ctx, this.pager.request(req, 'admin.webhooks'), { topic: query.topic });
+  list(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() query: WebhookListQueryDto): Promise<Page<WebhookDto>> {
+    return this.webhooks.list(ctx, this.pager.request(list, 'admin.webhooks'), { topic: query.topic });
   }
 
   /** Subscribes an http(s) address to a topic; the signing `secret` appears only in this response. */
@@ -66,7 +65,7 @@ export class AdminWebhooksController {
   @Get(':id/deliveries')
   @Auth({ tier: 'admin', scope: 'Shop/webhooks/read' })
   @Envelope('deliveries', [WebhookDeliveryAttemptDto])
-  deliveries(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Query() _query: PageQueryDto): Promise<Page<WebhookDeliveryAttemptDto>> {
-    return this.webhooks.attempts(ctx, id, this.pager.request(req, 'admin.webhook_deliveries'));
+  deliveries(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @UuidParam('id') id: string, @Query() _query: PageQueryDto): Promise<Page<WebhookDeliveryAttemptDto>> {
+    return this.webhooks.attempts(ctx, id, this.pager.request(list, 'admin.webhook_deliveries'));
   }
 }

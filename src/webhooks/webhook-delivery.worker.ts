@@ -2,13 +2,13 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { HttpAdapterHost } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { retryDelayMs } from '../events/backoff.js';
-import { DomainEvents } from '../events/domain-events.service.js';
-import { PollingWorker } from '../events/polling-worker.js';
+import { retryDelayMs } from '../events/index.js';
+import { DomainEvents } from '../events/index.js';
+import { PollingWorker } from '../events/index.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Metrics } from '../observability/metrics.service.js';
-import { continueTrace } from '../observability/tracing.js';
+import { Metrics } from '../observability/index.js';
+import { continueTrace } from '../observability/index.js';
 import { SpanKind } from '@opentelemetry/api';
 import { signWebhook } from './signature.js';
 import { BlockedTargetError, checkedLookup, checkLiteralHost } from './target-address.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ownerClause, ownerOf } from '../cart/cart-owner.js';
-import { StorefrontCatalogueService } from '../catalogue/storefront-catalogue.service.js';
+import { ownerClause, ownerOf } from '../cart/index.js';
+import { isListedProduct, listedProductSql, StorefrontCatalogueService } from '../catalogue/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
@@ -27,7 +27,7 @@ export class WishlistService {
     const rows: Array<{ product_id: string; added_at: Date }> = await m.query(
       `SELECT w.product_id, w.added_at FROM wishlist_items w
        WHERE w.tenant_id = $1 AND ${owner}
-         AND EXISTS (SELECT 1 FROM variant_search vs WHERE vs.tenant_id = w.tenant_id AND vs.product_id = w.product_id)
+         AND ${listedProductSql('w.product_id', 'w.tenant_id')}
        ORDER BY w.added_at DESC, w.id DESC
        LIMIT ${page.limit} OFFSET ${page.offset}`,
       params,
@@ -42,8 +42,7 @@ export class WishlistService {
   /** Saves a published product of this shop; saving it again changes nothing (idempotent). */
   async add(ctx: RequestContext, dto: AddWishlistItemDto): Promise<WishlistDto> {
     const m = managerOf(ctx, this.dataSource);
-    const visible = await m.query(`SELECT 1 FROM variant_search WHERE tenant_id = $1 AND product_id = $2 LIMIT 1`, [ctx.tenantId, dto.product_id]);
-    if (visible.length === 0) throw AppError.unprocessable('product_id does not name a published product of this shop');
+    if (!(await isListedProduct(m, ctx.tenantId, dto.product_id))) throw AppError.unprocessable('product_id does not name a published product of this shop');
     const owner = ownerOf(ctx);
     const conflict = owner.kind === 'customer' ? '(tenant_id, customer_id, product_id) WHERE customer_id IS NOT NULL' : '(tenant_id, visitor_id, product_id) WHERE customer_id IS NULL';
     await m.query(`INSERT INTO wishlist_items (tenant_id, visitor_id, customer_id, product_id) VALUES ($1, $2, $3, $4) ON CONFLICT ${conflict} DO NOTHING`, [

@@ -15,7 +15,7 @@ import { DataSource } from 'typeorm';
 import { createShopApp } from '../../src/app.js';
 import { CacheBus } from '../../src/common/cluster/cache-bus.js';
 import { runExclusive } from '../../src/common/cluster/exclusive-job.js';
-import { ReadReplicas } from '../../src/common/cluster/read-replicas.js';
+import { ReadReplicas } from '../../src/database/read-replicas.js';
 import { RedisRateLimitStore } from '../../src/common/cluster/redis-rate-limit.store.js';
 import { RateLimitStore } from '../../src/common/auth/rate-limit.js';
 import { RequestContext } from '../../src/common/context/request-context.js';

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
-import { ImageDto } from '../../collections/dto/image.dto.js';
-import { COUPON_REFUSALS, type CouponRefusal } from '../cart-pricing.js';
+import { ImageDto } from '../../collections/index.js';
+import { COUPON_REFUSALS, type CouponRefusal } from '../../pricing/index.js';
 
 const QUANTITY = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 3 };
 const MAX_QUANTITY = 1_000_000;

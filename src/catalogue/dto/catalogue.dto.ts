@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ImageDto } from '../../collections/dto/image.dto.js';
+import { ImageDto } from '../../collections/index.js';
 import { FACET_KEYS, type FacetKey } from '../catalogue-query.js';
 
 /** Storefront catalogue shapes of SPEC (product list projection, detail, variant, facets, price range, collection). */

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
-import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/entities/tenant.entity.js';
+import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { readProductDocuments } from './catalogue-document.js';
 

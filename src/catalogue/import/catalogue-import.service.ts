@@ -1,13 +1,13 @@
-import { DomainEvents } from '../../events/domain-events.service.js';
+import { DomainEvents } from '../../events/index.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { parseCollectionRules } from '../../collections/collection-rules.js';
+import { parseCollectionRules } from '../../collections/index.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import type { Translations } from '../../common/db/base.entity.js';
 import { isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
-import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/entities/tenant.entity.js';
-import { slugify, TenancyService } from '../../tenancy/tenancy.service.js';
+import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/index.js';
+import { slugify, TenancyService } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { checkImportDocument } from './import-schema.js';
 import { CatalogueChanges, CatalogueWrite } from '../catalogue-changes.service.js';

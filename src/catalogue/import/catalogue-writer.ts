@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { slugify } from '../../tenancy/tenancy.service.js';
+import { slugify } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { arr, bad, bool, date, dec, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans } from './import-input.js';
 

@@ -1,4 +1,4 @@
-import { convertMinor, toMinor } from '../../common/money.js';
+import { convertMinor, toMinor } from '../../pricing/index.js';
 import type { SortValue } from '../../common/paging/pager.service.js';
 import { FACET_KEYS, FacetKey } from '../catalogue-query.js';
 

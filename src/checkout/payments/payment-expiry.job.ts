@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { runExclusive } from '../../common/cluster/exclusive-job.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppConfig } from '../../config/app-config.js';
-import { PollingWorker } from '../../events/polling-worker.js';
+import { PollingWorker } from '../../events/index.js';
 import { OrderLifecycleService } from '../order-lifecycle.service.js';
 
 const BATCH = 50;

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CacheBus } from './cache-bus.js';
-import { ReadReplicas, ReplicaReadsInterceptor } from './read-replicas.js';
+import { ReadReplicas, ReplicaReadsInterceptor } from '../../database/read-replicas.js';
 
 /** Running as many instances (issue 10): the cache-invalidation bus and the read replicas. */
 @Global()

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, DestinationStream, Logger as Pino } from 'pino';
 import { pinoHttp, HttpLogger } from 'pino-http';
 import type { Request } from 'express';
-import { routeTemplate, tierOf } from '../../observability/http-observer.js';
+import { routeTemplate, tierOf } from './route-template.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
@@ -18,6 +18,30 @@ export interface SortKey {
   expr: string;
   dir: 'ASC' | 'DESC';
 }
+
+/**
+ * What the pager needs of a list request, as plain values (no HTTP types): the tenant, the path (it holds the
+ * list's own ids, e.g. a collection id) and the raw query parameters (every one but limit and page_info binds the
+ * cursor). Controllers take it with `@ListParams()` and pass it on; services and the pager never see the request.
+ */
+export interface ListParams {
+  tenantId: string;
+  path: string;
+  query: Record<string, unknown>;
+}
+
+/** The `ListParams` of an HTTP request (controller layer only). */
+export function listParamsOf(req: Request): ListParams {
+  const ctx = contextOf(req);
+  return { tenantId: ctx.hasTenant ? ctx.tenantId : '', path: `${req.baseUrl}${req.path}`, query: { ...(req.query as Record<string, unknown>) } };
+}
+
+function isListParams(x: ListParams | Request): x is ListParams {
+  return typeof (x as ListParams).tenantId === 'string' && typeof (x as Request).get !== 'function';
+}
+
+/** `@ListParams() list: ListParams` in a controller: the request's list parameters for `Pager.request`. */
+export const ListParams = createParamDecorator((_: unknown, host: ExecutionContext): ListParams => listParamsOf(host.switchToHttp().getRequest<Request>()));
 
 export interface PageRequest {
   limit: number;
@@ -39,11 +63,16 @@ export class Pager {
     this.key = createHmac('sha256', config.APP_SECRET).update('page_info').digest();
   }
 
-  /** Reads limit and page_info of the request for the list `listId` (e.g. `admin.collections`). */
-  request(req: Request, listId: string): PageRequest {
-    const fingerprint = this.fingerprint(req, listId);
-    const limit = clampLimit(req.query.limit);
-    const raw = req.query.page_info;
+  /**
+   * Reads limit and page_info of a list request for the list `listId` (e.g. `admin.collections`). Passing the
+   * express `Request` itself is deprecated: it remains only for `StorefrontCatalogueService` until its list query
+   * is a typed DTO (issue 14); everything else passes `ListParams`.
+   */
+  request(list: ListParams | Request, listId: string): PageRequest {
+    if (!isListParams(list)) list = listParamsOf(list);
+    const fingerprint = this.fingerprint(list, listId);
+    const limit = clampLimit(list.query.limit);
+    const raw = list.query.page_info;
     if (raw === undefined || raw === '') return { limit, after: null, fingerprint };
     if (typeof raw !== 'string') throw AppError.unprocessable('page_info is invalid');
     const after = this.decode(raw, fingerprint);
@@ -102,17 +131,15 @@ export class Pager {
     return createHmac('sha256', this.key).update(payload).digest('base64url').slice(0, 32);
   }
 
-  private fingerprint(req: Request, listId: string): string {
+  private fingerprint(list: ListParams, listId: string): string {
     const entries: string[] = [];
-    for (const [k, v] of Object.entries(req.query)) {
+    for (const [k, v] of Object.entries(list.query)) {
       if (k === 'limit' || k === 'page_info') continue;
       for (const item of Array.isArray(v) ? v : [v]) entries.push(`${k}=${String(item)}`);
     }
     entries.sort();
     // the path holds the tenant-specific ids (e.g. a collection id), so a cursor stays with its list; the tenant binds it to its shop
-    const ctx = contextOf(req);
-    const tenant = ctx.hasTenant ? ctx.tenantId : '';
-    return createHash('sha256').update(`${tenant}\n${listId}\n${req.baseUrl}${req.path}\n${entries.join('&')}`).digest('base64url').slice(0, 22);
+    return createHash('sha256').update(`${list.tenantId}\n${listId}\n${list.path}\n${entries.join('&')}`).digest('base64url').slice(0, 22);
   }
 }
 

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
-import { ImageDto, mapImage } from '../../collections/dto/image.dto.js';
+import { ImageDto, mapImage } from '../../collections/index.js';
 import type { BlogArticle } from '../entities/blog-article.entity.js';
 
 export class CreateArticleDto {

@@ -1,7 +1,7 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
-import { HANDLE_MESSAGE, HANDLE_PATTERN } from '../../collections/dto/collection.dto.js';
+import { HANDLE_MESSAGE, HANDLE_PATTERN } from '../../collections/index.js';
 import type { ContentPage } from '../entities/content-page.entity.js';
 
 export const PAGE_TYPES = ['common', 'liquid'] as const;

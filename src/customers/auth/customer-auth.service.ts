@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AuthService, Principal } from '../../auth/auth.service.js';
+import { AuthService, Principal } from '../../auth/index.js';
 import { generateToken } from '../../common/auth/token-hash.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { inTransaction, isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
-import { DomainEvents } from '../../events/domain-events.service.js';
-import { TenancyService } from '../../tenancy/tenancy.service.js';
+import { DomainEvents } from '../../events/index.js';
+import { TenancyService } from '../../tenancy/index.js';
 import { CustomerAccountService } from '../customer-account.service.js';
 import { CustomerAccessTokenDto, ProfileDto, RegisterCustomerDto } from '../dto/account.dto.js';
 import type { OneTimePurpose } from '../entities/customer-one-time-token.entity.js';

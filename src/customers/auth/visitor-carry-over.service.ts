@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { CartService } from '../../cart/cart.service.js';
+import { CartService } from '../../cart/index.js';
 import type { RequestContext } from '../../common/context/request-context.js';
-import { WishlistService } from '../../wishlist/wishlist.service.js';
+import { WishlistService } from '../../wishlist/index.js';
 
 interface Mergeable {
   mergeVisitorIntoCustomer(ctx: RequestContext, visitorId: string, customerId: string): Promise<void>;

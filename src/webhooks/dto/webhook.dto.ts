@@ -1,6 +1,6 @@
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
-import { EVENT_TOPICS } from '../../events/event-topics.js';
+import { EVENT_TOPICS } from '../../events/index.js';
 import type { WebhookDeliveryAttempt } from '../entities/webhook-delivery-attempt.entity.js';
 import type { WebhookSubscription } from '../entities/webhook-subscription.entity.js';
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import type { ProductListDto } from '../../catalogue/storefront-catalogue.service.js';
+import type { ProductListDto } from '../../catalogue/index.js';
 
 /** One saved product; `product` is the storefront product list projection (SPEC "Storefront product (list projection)"). */
 export class WishlistItemDto {

@@ -1,5 +1,5 @@
 /**
- * Checkout totals (CONTRACT 7), pure: the cart's pricing (`priceLines`, `evaluateCoupon` of src/cart/cart-pricing.ts)
+ * Checkout totals (CONTRACT 7), pure: the cart's pricing (`priceLines`, `evaluateCoupon` of ./cart-pricing.ts)
  * for the lines and the coupon, plus shipping and tax per rate. Everything in minor units of the checkout currency.
  *
  * - lines are priced in the shop's basis: gross when `prices_include_tax`, net otherwise;
@@ -13,8 +13,8 @@
  * - total = subtotal + shipping (+ tax_amount only when prices exclude tax).
  */
 import type { CurrencyInfo } from '../common/context/request-context.js';
-import { fromMinor, toMinor } from '../common/money.js';
-import { CatalogueLine, CouponInput, CouponRefusal, evaluateCoupon, PricedLine, priceLines, unitMinor } from '../cart/cart-pricing.js';
+import { fromMinor, toMinor } from './money.js';
+import { CatalogueLine, CouponInput, CouponRefusal, evaluateCoupon, PricedLine, priceLines, unitMinor } from './cart-pricing.js';
 
 export interface ShippingInput {
   name: string | null;

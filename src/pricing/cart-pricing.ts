@@ -9,7 +9,7 @@
  * total = subtotal - discount. Every member therefore adds up exactly.
  */
 import type { CurrencyInfo } from '../common/context/request-context.js';
-import { convertMinor, percentOf, toMinor } from '../common/money.js';
+import { convertMinor, percentOf, toMinor } from './money.js';
 
 /** A cart line as the catalogue prices it now (default-currency decimals as stored). */
 export interface CatalogueLine {

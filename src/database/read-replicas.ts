@@ -3,9 +3,9 @@ import type { Request } from 'express';
 import pg from 'pg';
 import { catchError, defer, finalize, from, Observable, switchMap, throwError } from 'rxjs';
 import { DataSource, QueryRunner } from 'typeorm';
-import { AppConfig } from '../../config/app-config.js';
-import { replicaPickerOf, replicaUrls } from '../../database/replication.js';
-import { contextOf, RequestContext } from '../context/request-context.js';
+import { AppConfig } from '../config/app-config.js';
+import { replicaPickerOf, replicaUrls } from './replication.js';
+import { contextOf, RequestContext } from '../common/context/request-context.js';
 
 export interface ReplicaHealth {
   url: string;

@@ -1,0 +1,231 @@
+import type { EntityManager } from 'typeorm';
+import type { Translations } from '../common/db/base.entity.js';
+
+/**
+ * The catalogue owns `products`, `variants`, `product_images`, `facet_values`, `manufacturers`, `stock_locations`,
+ * `stock_movements`, `variant_search` and `product_search`: it alone writes them, and other modules read them
+ * through the typed functions of this file (each takes the caller's `EntityManager`, so it runs in the caller's
+ * transaction). The SQL fragments every such read shares are named here once.
+ */
+
+/** "Visible variant": a published, active variant of a published product (what the storefront may show and sell). */
+export function visibleVariantSql(v = 'v', p = 'p'): string {
+  return `${v}.published AND ${v}.active AND ${p}.published`;
+}
+
+/** "Available": the variant is not stock-tracked, may be backordered, or has stock on hand (the ledger's sum). */
+export function availableSql(v = 'v'): string {
+  return `NOT ${v}.track_inventory OR ${v}.allow_backorder
+           OR coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = ${v}.tenant_id AND sm.variant_id = ${v}.id), 0) > 0`;
+}
+
+/** "Facet ids": every facet value, category, option and manufacturer id a `variant_search` row is filtered by. */
+export function facetIdsSql(vs = 'vs'): string {
+  return `${vs}.category_ids || ${vs}.option_ids || ARRAY[${vs}.manufacturer_id, ${vs}.color_id, ${vs}.region_id, ${vs}.year_id, ${vs}.size_id, ${vs}.country_id]`;
+}
+
+/** "Listed product": the product (`productIdExpr`, of tenant `tenantIdExpr`) has a visible variant (a `variant_search` row). */
+export function listedProductSql(productIdExpr: string, tenantIdExpr: string): string {
+  return `EXISTS (SELECT 1 FROM variant_search vs WHERE vs.tenant_id = ${tenantIdExpr} AND vs.product_id = ${productIdExpr})`;
+}
+
+/** True when the product is listed on the storefront (has a visible variant). */
+export async function isListedProduct(m: EntityManager, tenantId: string, productId: string): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT 1 FROM variant_search WHERE tenant_id = $1 AND product_id = $2 LIMIT 1`, [tenantId, productId]);
+  return rows.length > 0;
+}
+
+/**
+ * Rebuilds `product_search` rows from `variant_search` (`__SCOPE__` narrows both scans, e.g.
+ * `AND vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])`). Migration 1764000008000 keeps its own frozen copy.
+ */
+export const ROLLUP_INSERT_SQL = `
+  INSERT INTO product_search (product_id, tenant_id, created_at, title_sort, rating, min_gross, max_gross, available, on_sale, variants_count, manufacturer_id, facet_ids)
+  SELECT a.product_id, a.tenant_id, a.created_at, a.title_sort, a.rating, a.min_gross, a.max_gross, a.available, a.on_sale, a.variants_count, a.manufacturer_id,
+    coalesce(f.ids, '{}')
+  FROM (
+    SELECT vs.product_id, min(vs.tenant_id::text)::uuid AS tenant_id, max(vs.product_created_at) AS created_at, max(vs.title_sort) AS title_sort, max(vs.rating) AS rating,
+      min(vs.gross) AS min_gross, max(vs.gross) AS max_gross, bool_or(vs.available) AS available, bool_or(vs.on_sale) AS on_sale, count(*)::int AS variants_count,
+      min(vs.manufacturer_id::text)::uuid AS manufacturer_id
+    FROM variant_search vs WHERE true __SCOPE__ GROUP BY vs.product_id) a
+  LEFT JOIN (
+    SELECT e.product_id, array_agg(DISTINCT e.x ORDER BY e.x) AS ids
+    FROM (SELECT vs.product_id, x FROM variant_search vs
+          CROSS JOIN LATERAL unnest(${facetIdsSql('vs')}) x
+          WHERE x IS NOT NULL __SCOPE__) e
+    GROUP BY e.product_id) f ON f.product_id = a.product_id`;
+
+/** The quantity rule of a variant (decimal strings as stored). */
+export interface QuantityRuleRow {
+  min: string;
+  max: string | null;
+  increment: string;
+}
+
+/** A visible variant as the cart and the checkout sell it now: price, weight, stock flags and what they display. */
+export interface SellableVariantRow {
+  variant_id: string;
+  product_id: string;
+  /** Default-currency unit prices and tax rate (numeric strings). */
+  gross: string;
+  net: string;
+  tax_rate: string;
+  grams: number | null;
+  sku: string | null;
+  /** The product's title, and the variant's own. */
+  title: Translations;
+  variant_title: Translations;
+  description: Translations;
+  alcohol_volume: string | null;
+  track_inventory: boolean;
+  allow_backorder: boolean;
+  handle: string | null;
+  vendor: string | null;
+  /** The product's first image (by position), if any. */
+  image_id: string | null;
+  image_src: string | null;
+  image_alt: string | null;
+  image_position: number | null;
+  image_width: number | null;
+  image_height: number | null;
+  year: Translations | null;
+  size: Translations | null;
+  color: Translations | null;
+}
+
+/** The quantity rule of `variantId` when it is a visible variant of the tenant, else null. */
+export async function sellableVariantRule(m: EntityManager, tenantId: string, variantId: string): Promise<QuantityRuleRow | null> {
+  const rows: QuantityRuleRow[] = await m.query(
+    `SELECT v.quantity_min AS min, v.quantity_max AS max, v.quantity_increment AS increment
+     FROM variants v JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
+     WHERE v.id = $1 AND v.tenant_id = $2 AND ${visibleVariantSql('v', 'p')}`,
+    [variantId, tenantId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The visible variants among `variantIds`, by id (a variant no longer sold is absent). */
+export async function sellableVariants(m: EntityManager, tenantId: string, variantIds: string[]): Promise<Map<string, SellableVariantRow>> {
+  if (variantIds.length === 0) return new Map();
+  const rows: SellableVariantRow[] = await m.query(
+    `SELECT v.id AS variant_id, v.product_id, v.gross, v.net, v.tax_rate, v.grams, v.sku, p.title, v.title AS variant_title, v.description,
+            v.alcohol_volume, v.track_inventory, v.allow_backorder, p.handle, mf.name AS vendor,
+            img.id AS image_id, img.src AS image_src, img.alt AS image_alt, img.position AS image_position, img.width AS image_width, img.height AS image_height,
+            fy.name AS year, fs.name AS size, fc.name AS color
+     FROM variants v
+     JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
+     LEFT JOIN manufacturers mf ON mf.id = p.manufacturer_id
+     LEFT JOIN LATERAL (SELECT i.id, i.src, i.alt, i.position, i.width, i.height FROM product_images i
+                        WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) img ON true
+     LEFT JOIN facet_values fy ON fy.id = v.year_id
+     LEFT JOIN facet_values fs ON fs.id = v.size_id
+     LEFT JOIN facet_values fc ON fc.id = v.color_id
+     WHERE v.tenant_id = $1 AND v.id = ANY($2::uuid[]) AND ${visibleVariantSql('v', 'p')}`,
+    [tenantId, [...new Set(variantIds)]],
+  );
+  return new Map(rows.map((r) => [r.variant_id, r]));
+}
+
+/** Stock flags of a variant, locked for the caller's transaction. */
+export interface LockedVariantRow {
+  id: string;
+  sku: string | null;
+  allow_backorder: boolean;
+  track_inventory: boolean;
+}
+
+/** Locks the variants (sorted by id, so concurrent lockers never deadlock) and returns their stock flags. */
+export function lockVariants(m: EntityManager, tenantId: string, variantIds: string[]): Promise<LockedVariantRow[]> {
+  return m.query(`SELECT id, sku, allow_backorder, track_inventory FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [
+    tenantId,
+    [...variantIds].sort(),
+  ]);
+}
+
+/** Locks one variant row of the shop for the caller's transaction (every stock movement of it waits); false when there is none. */
+export async function lockVariant(m: EntityManager, tenantId: string, variantId: string): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT id FROM variants WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [variantId, tenantId]);
+  return rows.length > 0;
+}
+
+/** True when `locationId` is a stock location of the shop. */
+export async function isStockLocationOf(m: EntityManager, tenantId: string, locationId: string): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT id FROM stock_locations WHERE id = $1 AND tenant_id = $2`, [locationId, tenantId]);
+  return rows.length > 0;
+}
+
+/** On-hand of one (variant, location) pair (0 without movements). */
+export async function onHandAt(m: EntityManager, tenantId: string, variantId: string, locationId: string): Promise<number> {
+  const [row]: Array<{ on_hand: string }> = await m.query(
+    `SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`,
+    [tenantId, variantId, locationId],
+  );
+  return Number(row.on_hand);
+}
+
+/** On-hand of a (variant, location) pair as the ledger sums it (numeric string). */
+export interface StockLevelRow {
+  variant_id: string;
+  location_id: string;
+  on_hand: string;
+}
+
+/** On-hand per stocked (variant, location) of `variantIds`, fullest first (then by location id). */
+export function stockLevelsFullestFirst(m: EntityManager, tenantId: string, variantIds: string[]): Promise<StockLevelRow[]> {
+  return m.query(
+    `SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[])
+     GROUP BY variant_id, location_id ORDER BY sum(delta) DESC, location_id`,
+    [tenantId, variantIds],
+  );
+}
+
+/** The shop's first stock location (by creation), or null when it has none. */
+export async function firstStockLocationId(m: EntityManager, tenantId: string): Promise<string | null> {
+  const [first]: Array<{ id: string }> = await m.query(`SELECT id FROM stock_locations WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1`, [tenantId]);
+  return first?.id ?? null;
+}
+
+/** What is still out per location of the movements whose reason is one of `reasons` (taken negative, returned positive). */
+export function openMovementsByLocation(m: EntityManager, tenantId: string, variantId: string, reasons: [string, string]): Promise<Array<{ location_id: string; open: string }>> {
+  return m.query(
+    `SELECT location_id, -sum(delta) AS open FROM stock_movements
+     WHERE tenant_id = $1 AND variant_id = $2 AND reason IN ($3, $4) GROUP BY location_id ORDER BY location_id`,
+    [tenantId, variantId, ...reasons],
+  );
+}
+
+/** A shipping method of the shop (imported with the catalogue): default-currency decimals in the shop basis. */
+export interface ShippingMethodRow {
+  id: string;
+  name: Translations;
+  price: string;
+  tax_rate: string;
+  countries: string[];
+  free_over: string | null;
+  delivery_days: number | null;
+}
+
+/** A payment type of the shop (imported with the catalogue). */
+export interface PaymentTypeRow {
+  id: string;
+  key: string;
+  name: Translations;
+  kind: string;
+  image_url: string | null;
+}
+
+/** The shop's shipping methods, cheapest first. */
+export function shippingMethodsOf(m: EntityManager, tenantId: string): Promise<ShippingMethodRow[]> {
+  return m.query(`SELECT id, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY price, key`, [tenantId]);
+}
+
+/** The shop's payment types, by key. */
+export function paymentTypesOf(m: EntityManager, tenantId: string): Promise<PaymentTypeRow[]> {
+  return m.query(`SELECT id, key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 ORDER BY key`, [tenantId]);
+}
+
+/** One payment type of the shop, or null. */
+export async function paymentTypeOf(m: EntityManager, tenantId: string, id: string): Promise<PaymentTypeRow | null> {
+  const rows: PaymentTypeRow[] = await m.query(`SELECT id, key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  return rows[0] ?? null;
+}

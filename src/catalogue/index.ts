@@ -1,0 +1,27 @@
+/** The public surface of `catalogue` for other modules (feature -> feature imports go through this file only). */
+export { SearchIndexService } from './search-index.service.js';
+export { StockService } from './stock.service.js';
+export { CatalogueImportService } from './import/catalogue-import.service.js';
+export { generateDemoCatalogue } from './import/demo-catalogue.js';
+export { StorefrontCatalogueService } from './storefront-catalogue.service.js';
+export type { ProductListDto } from './storefront-catalogue.service.js';
+export {
+  availableSql,
+  facetIdsSql,
+  firstStockLocationId,
+  isListedProduct,
+  isStockLocationOf,
+  listedProductSql,
+  lockVariant,
+  lockVariants,
+  onHandAt,
+  openMovementsByLocation,
+  paymentTypeOf,
+  paymentTypesOf,
+  sellableVariantRule,
+  sellableVariants,
+  shippingMethodsOf,
+  stockLevelsFullestFirst,
+  visibleVariantSql,
+} from './catalogue.repository.js';
+export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, ShippingMethodRow, StockLevelRow } from './catalogue.repository.js';

@@ -1,0 +1,6 @@
+/** The public surface of `collections` for other modules (feature -> feature imports go through this file only). */
+export { ImageDto, mapImage } from './dto/image.dto.js';
+export { HANDLE_MESSAGE, HANDLE_PATTERN } from './dto/collection.dto.js';
+export { Collection } from './entities/collection.entity.js';
+export { parseCollectionRules } from './collection-rules.js';
+export { CollectionsService } from './collections.service.js';

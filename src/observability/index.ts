@@ -1,0 +1,5 @@
+/** The public surface of `observability` for other modules (feature -> feature imports go through this file only). */
+export { SlowQueryLogger } from './slow-query-logger.js';
+export { continueTrace, inSpan, traceCarrier } from './tracing.js';
+export { Metrics } from './metrics.service.js';
+export { CatalogueIndexStats } from './catalogue-index-stats.js';
