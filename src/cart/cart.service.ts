@@ -1,7 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
-import { ContextHooks } from '../common/context/context-hooks.js';
 import type { Translations } from '../common/db/base.entity.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
@@ -78,19 +77,14 @@ const NUMERIC_OVERFLOW = '22003';
  * re-prices from the catalogue in the cart's currency and re-checks the coupon (`priceCart`).
  */
 @Injectable()
-export class CartService implements OnModuleInit {
+export class CartService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
-    private readonly hooks: ContextHooks,
   ) {}
 
-  /** Tells the API guard the visitor's cart currency (CONTRACT 4: the storefront's active currency after `?currency`). */
-  onModuleInit(): void {
-    this.hooks.visitorCurrencyId = (ctx) => this.cartCurrencyId(ctx);
-  }
-
+  /** The visitor's cart currency, for the API guard (`CartCurrency`; CONTRACT 4: the storefront's active currency after `?currency`). */
   async cartCurrencyId(ctx: RequestContext): Promise<string | null> {
     if (ctx.actor.type !== 'customer' && !ctx.visitorId) return null;
     const row = await this.findCart(ctx, ownerOf(ctx));

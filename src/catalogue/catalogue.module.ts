@@ -1,7 +1,7 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module.js';
-import { CollectionsService } from '../collections/collections.service.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
+import { CatalogueProductCounts } from './catalogue-product-counts.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
 import { ProductJsonCache } from './index/product-json-cache.js';
@@ -36,17 +36,8 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     FacetNameSnapshot,
     StorefrontCatalogueService,
     FactsheetService,
+    CatalogueProductCounts,
   ],
   exports: [CatalogueImportService, CatalogueChanges, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot, CatalogueIndexService, CATALOGUE_SEARCH],
 })
-export class CatalogueModule implements OnModuleInit {
-  constructor(
-    private readonly collections: CollectionsService,
-    private readonly catalogue: StorefrontCatalogueService,
-  ) {}
-
-  /** The collections module counts 0 until the catalogue exists; it asks the catalogue from now on. */
-  onModuleInit(): void {
-    this.collections.productsCounts = (ctx, ids) => this.catalogue.productsCountsByIds(ctx, ids);
-  }
-}
+export class CatalogueModule {}

@@ -5,7 +5,8 @@ import type { Request, Response } from 'express';
 import { AuthService, Principal } from '../../auth/auth.service.js';
 import { BearerAuthGuard } from '../../auth/bearer.strategy.js';
 import { TenancyService, TenantConfig } from '../../tenancy/tenancy.service.js';
-import { ContextHooks } from '../context/context-hooks.js';
+import { CartCurrencyResolver } from '../../extensions/extension-points.js';
+import { Extensions } from '../../extensions/extensions.service.js';
 import { contextOf, RequestContext } from '../context/request-context.js';
 import { AppError } from '../http/app-error.js';
 import { ALLOW_DISABLED_SHOPPER, AUTH_KEY, AuthOptions } from './auth.decorator.js';
@@ -24,7 +25,7 @@ export class ApiGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tenancy: TenancyService,
-    private readonly hooks: ContextHooks,
+    private readonly extensions: Extensions,
     readonly auth: AuthService,
   ) {}
 
@@ -126,8 +127,9 @@ export class ApiGuard implements CanActivate {
       ctx.currency = hit;
       return;
     }
-    if (ctx.tier !== 'admin' && this.hooks.visitorCurrencyId) {
-      const id = await this.hooks.visitorCurrencyId(ctx);
+    const cartCurrency = ctx.tier !== 'admin' ? this.extensions.one(CartCurrencyResolver) : null;
+    if (cartCurrency) {
+      const id = await cartCurrency.cartCurrencyId(ctx);
       const hit = id ? config.currencies.find((c) => c.id === id && c.published) : undefined;
       if (hit) {
         ctx.currency = hit;

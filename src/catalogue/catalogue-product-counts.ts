@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import type { RequestContext } from '../common/context/request-context.js';
+import { ProductCountSource } from '../extensions/extension-points.js';
+import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
+
+/** The catalogue's `ProductCountSource`: the admin collections' `products_count`. */
+@Injectable()
+export class CatalogueProductCounts extends ProductCountSource {
+  constructor(private readonly catalogue: StorefrontCatalogueService) {
+    super();
+  }
+
+  productsCounts(ctx: RequestContext, collectionIds: string[]): Promise<Map<string, number>> {
+    return this.catalogue.productsCountsByIds(ctx, collectionIds);
+  }
+}
