@@ -11,6 +11,7 @@ const traceCarrierJson = (requestId: string): string | null => {
   return carrier ? JSON.stringify(carrier) : null;
 };
 import type { DomainEvent, DomainEventHandler } from './domain-event.js';
+import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
 
@@ -74,7 +75,7 @@ export class DomainEvents implements OnModuleInit {
    * Registers an in-process handler for a topic or `'*'`. Register at start-up (a module's constructor or
    * onModuleInit): events recorded before a handler exists are not replayed to it. Returns an unsubscribe function.
    */
-  subscribe(topic: EventTopic | '*', fn: DomainEventHandler, options: { name?: string } = {}): () => void {
+  subscribe<T extends EventTopic>(topic: T | '*', fn: DomainEventHandler<T>, options: { name?: string } = {}): () => void {
     if (topic !== '*' && !isEventTopic(topic)) throw new Error(`unknown domain event topic "${String(topic)}"`);
     const name = options.name ?? (fn.name && fn.name !== 'anonymous' ? `${fn.name}@${topic}` : null);
     if (!name) throw new Error('subscribe: give the handler a stable name ({name})');
@@ -101,8 +102,8 @@ export class DomainEvents implements OnModuleInit {
     this.committedListeners.push(listener);
   }
 
-  /** Records an event in the caller's transaction; see the class comment. */
-  async emit<P extends object>(ctx: RequestContext, topic: EventTopic, payload: P): Promise<DomainEvent<P>> {
+  /** Records an event in the caller's transaction; see the class comment. The payload is the topic's `DomainEventMap` entry. */
+  async emit<T extends EventTopic>(ctx: RequestContext, topic: T, payload: DomainEventMap[T]): Promise<DomainEvent<T>> {
     if (!isEventTopic(topic)) throw new Error(`unknown domain event topic "${String(topic)}"`);
     const open = ctx.manager?.queryRunner?.isTransactionActive ? ctx.manager : null;
     if (!open) {
@@ -119,7 +120,7 @@ export class DomainEvents implements OnModuleInit {
       span.setAttribute('event.id', rows[0].id);
       return rows;
     }, SpanKind.PRODUCER);
-    const event: DomainEvent<P> = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at };
+    const event = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at } as DomainEvent<T>;
     const names = [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name);
     if (names.length > 0) {
       await open.query(

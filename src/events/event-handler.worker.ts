@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppConfig } from '../config/app-config.js';
 import { retryDelayMs } from './backoff.js';
+import type { DomainEventMap } from './event-map.js';
 import type { DomainEvent } from './domain-event.js';
 import { DomainEvents } from './domain-events.service.js';
 import type { EventTopic } from './event-topics.js';
@@ -19,7 +20,8 @@ interface ClaimedJob {
   event_id: string;
   tenant_id: string;
   topic: EventTopic;
-  payload: Record<string, unknown>;
+  /** As emitted for `topic` (the emitter is typed by DomainEventMap). */
+  payload: DomainEventMap[EventTopic];
   occurred_at: Date;
   trace_context: Record<string, string> | null;
 }
@@ -94,7 +96,7 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
       if (!job) return false;
       const handler = this.events.handler(job.handler);
       if (!handler) return false; // unsubscribed meanwhile: leave the job for an instance that has it
-      const event: DomainEvent = { id: job.event_id, tenantId: job.tenant_id, topic: job.topic, payload: job.payload, occurredAt: job.occurred_at };
+      const event = { id: job.event_id, tenantId: job.tenant_id, topic: job.topic, payload: job.payload, occurredAt: job.occurred_at } as DomainEvent;
       const ctx = RequestContext.forTenant(job.tenant_id, `event:${job.event_id}`).withManager(manager);
       await manager.query('SAVEPOINT domain_event_handler');
       try {
