@@ -8,6 +8,7 @@ import { translate } from '../common/i18n.js';
 import { fromMinor } from '../common/money.js';
 import { DiscountCode } from '../discounts/entities/discount-code.entity.js';
 import { DiscountCodesService } from '../discounts/discount-codes.service.js';
+import { PriceAdjustments } from '../extensions/price-adjustments.service.js';
 import { TenancyService } from '../tenancy/tenancy.service.js';
 import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
 import { CatalogueLine, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from './cart-pricing.js';
@@ -82,6 +83,7 @@ export class CartService {
     private readonly dataSource: DataSource,
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
+    private readonly prices: PriceAdjustments,
   ) {}
 
   /** The visitor's cart currency, for the API guard (`CartCurrency`; CONTRACT 4: the storefront's active currency after `?currency`). */
@@ -112,7 +114,9 @@ export class CartService {
     const cart = await this.findCart(ctx, owner);
     const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
     const rows = cart ? await this.lineRows(ctx, cart.id) : [];
-    const base = priceLines(rows.map(toCatalogueLine), currency, showNet);
+    // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
+    const catalogueLines = await this.prices.apply(ctx, owner.kind === 'customer' ? owner.customerId : null, rows.map(toCatalogueLine));
+    const base = priceLines(catalogueLines, currency, showNet);
     const lines: PricedCartLine[] = base.lines.map((l, i) => ({ ...l, details: detailsOf(rows[i], ctx) }));
     let discount = 0;
     let coupon: DiscountCode | null = null;

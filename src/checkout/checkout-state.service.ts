@@ -12,6 +12,7 @@ import { CheckoutTotals, computeTotals } from './checkout-totals.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
+import { PriceAdjustments } from '../extensions/price-adjustments.service.js';
 
 /** A checkout line joined with the catalogue as it is now. */
 export interface CheckoutLineRow {
@@ -60,6 +61,7 @@ export class CheckoutStateService {
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
     private readonly shipping: ShippingService,
+    private readonly prices: PriceAdjustments,
   ) {}
 
   /** `config`: pass it when calling inside a transaction (loading it then would need a second pool connection). */
@@ -78,8 +80,11 @@ export class CheckoutStateService {
         ? { code: row.code, type: row.type, value: row.value, isActive: row.isActive, isUsed: row.isUsed, isInfinite: row.isInfinite, expiryDate: row.expiryDate, currencyId: row.currencyId, minValue: row.minValue }
         : null;
     }
+    // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
+    const customerId = checkout.customerId ?? (ctx.actor.type === 'customer' ? ctx.actor.customerId : null);
+    const catalogueLines = await this.prices.apply(ctx, customerId, lines.map(toCatalogueLine));
     const totals = computeTotals({
-      lines: lines.map(toCatalogueLine),
+      lines: catalogueLines,
       currency: { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault },
       pricesIncludeTax: config.settings.prices_include_tax,
       couponCode: checkout.discountCode,

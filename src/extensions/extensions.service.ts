@@ -1,5 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
+import { PriceAdjustments } from './price-adjustments.service.js';
 
 /** An extension point: an abstract (or concrete) class whose instances implement it. */
 export type ExtensionPoint<T> = abstract new (...args: never[]) => T;
@@ -40,7 +41,7 @@ export class Extensions {
   }
 }
 
-/** Global: any module may ask for the implementations of a point. */
+/** Global: any module may ask for the implementations of a point; `PriceAdjustments` runs the price adjusters. */
 @Global()
-@Module({ imports: [DiscoveryModule], providers: [Extensions], exports: [Extensions] })
+@Module({ imports: [DiscoveryModule], providers: [Extensions, PriceAdjustments], exports: [Extensions, PriceAdjustments] })
 export class ExtensionsModule {}
