@@ -1,6 +1,5 @@
-import { Global, Injectable, Module } from '@nestjs/common';
-import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
-import { PriceAdjustments } from './price-adjustments.service.js';
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 
 /** An extension point: an abstract (or concrete) class whose instances implement it. */
 export type ExtensionPoint<T> = abstract new (...args: never[]) => T;
@@ -40,8 +39,3 @@ export class Extensions {
     return all.length ? all[all.length - 1] : null;
   }
 }
-
-/** Global: any module may ask for the implementations of a point; `PriceAdjustments` runs the price adjusters. */
-@Global()
-@Module({ imports: [DiscoveryModule], providers: [Extensions, PriceAdjustments], exports: [Extensions, PriceAdjustments] })
-export class ExtensionsModule {}
