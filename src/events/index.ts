@@ -4,6 +4,7 @@ export { DomainEvents } from './domain-events.service.js';
 export type { OutboxSink, RegisteredHandler } from './domain-events.service.js';
 export { EventHandlerWorker } from './event-handler.worker.js';
 export { EVENT_TOPICS, isEventTopic } from './event-topics.js';
-export type { EventTopic } from './event-topics.js';
+export { DOMAIN_EVENT_PAYLOADS } from './event-map.js';
+export type * from './event-map.js';
 export { EventsModule } from './events.module.js';
 export { OnDomainEvent } from './on-domain-event.decorator.js';
