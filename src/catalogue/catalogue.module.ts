@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
-import { CatalogueProductCounts } from './catalogue-product-counts.js';
+import { CatalogueIndexStatistics, CatalogueProductCounts } from './catalogue.extensions.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
 import { ProductJsonCache } from './index/product-json-cache.js';
@@ -9,7 +9,6 @@ import { AdminProductsController } from './admin-products.controller.js';
 import { AdminProductsService } from './admin-products.service.js';
 import { CatalogueExportService } from './export/catalogue-export.service.js';
 import { CatalogueChanges } from './catalogue-changes.service.js';
-import { CatalogueIndexStats } from '../observability/catalogue-index-stats.js';
 import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { FactsheetService } from './factsheet.service.js';
 import { CatalogueImportService } from './import/catalogue-import.service.js';
@@ -26,7 +25,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     ProductJsonCache,
     CatalogueIndexService,
     { provide: CATALOGUE_SEARCH, useExisting: CatalogueIndexService },
-    { provide: CatalogueIndexStats, useExisting: CatalogueIndexService },
+    CatalogueIndexStatistics,
     CatalogueChanges,
     AdminProductsService,
     CatalogueExportService,

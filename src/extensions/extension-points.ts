@@ -199,5 +199,7 @@ export { MailTransport, type MailMessage } from '../customers/mail/mail-transpor
 export { MailTransportOverrideModule } from '../customers/mail/mail.module.js';
 /** **Asset store** (one, injected as `AssetStores`): where theme asset bytes live (`THEME_ASSET_STORE`). */
 export { AssetStores, type AssetStore } from '../themes/storage/asset-store.js';
+/** **Catalogue index statistics** (one): figures of the in-memory catalogue for metrics. Built in: the catalogue. */
+export { CatalogueIndexStats, type CatalogueIndexSnapshot } from '../observability/catalogue-index-stats.js';
 /** **Catalogue search** (one, injected with `@Inject(CATALOGUE_SEARCH)`): the storefront catalogue engine. */
 export { CATALOGUE_SEARCH, type CatalogueSearch } from '../catalogue/index/catalogue-search.js';

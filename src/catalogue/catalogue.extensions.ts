@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context.js';
 import { ProductCountSource } from '../extensions/extension-points.js';
+import { CatalogueIndexSnapshot, CatalogueIndexStats } from '../observability/catalogue-index-stats.js';
+import { CatalogueIndexService } from './index/catalogue-index.service.js';
 import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** The catalogue's `ProductCountSource`: the admin collections' `products_count`. */
@@ -12,5 +14,17 @@ export class CatalogueProductCounts extends ProductCountSource {
 
   productsCounts(ctx: RequestContext, collectionIds: string[]): Promise<Map<string, number>> {
     return this.catalogue.productsCountsByIds(ctx, collectionIds);
+  }
+}
+
+/** The in-memory catalogue index's statistics, for metrics (`CatalogueIndexStats`). */
+@Injectable()
+export class CatalogueIndexStatistics extends CatalogueIndexStats {
+  constructor(private readonly index: CatalogueIndexService) {
+    super();
+  }
+
+  stats(): CatalogueIndexSnapshot {
+    return this.index.stats();
   }
 }
