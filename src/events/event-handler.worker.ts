@@ -7,6 +7,7 @@ import { retryDelayMs } from './backoff.js';
 import type { DomainEventMap } from './event-map.js';
 import type { DomainEvent } from './domain-event.js';
 import { DomainEvents } from './domain-events.service.js';
+import { OutboxCommitListener } from '../extensions/extension-points.js';
 import type { EventTopic } from './event-topics.js';
 import { PollingWorker } from './polling-worker.js';
 import { Metrics } from '../observability/metrics.service.js';
@@ -34,7 +35,7 @@ interface ClaimedJob {
  * The request that emitted the event never sees a handler's failure. Instances only claim jobs of handlers they have.
  */
 @Injectable()
-export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class EventHandlerWorker extends OutboxCommitListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DomainEventHandlers');
   private readonly worker: PollingWorker;
 
@@ -45,8 +46,13 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
     private readonly adapterHost: HttpAdapterHost,
     private readonly metrics: Metrics,
   ) {
+    super();
     this.worker = new PollingWorker('domain event handlers', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
-    events.onCommitted(() => this.worker.kick());
+  }
+
+  /** Events were committed: run now (an `OutboxCommitListener`). */
+  outboxCommitted(): void {
+    this.worker.kick();
   }
 
   /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves the work to the server, or calls start(). */

@@ -13,8 +13,10 @@
  * (cart currency, product counts) the last registered implementation wins, so an extension module may replace the
  * built-in one.
  */
+import type { EntityManager } from 'typeorm';
 import type { Principal } from '../auth/auth.service.js';
 import type { RequestContext } from '../common/context/request-context.js';
+import type { DomainEvent } from '../events/domain-event.js';
 
 // ------------------------------------------------------------------------------------------ payment providers
 
@@ -147,6 +149,25 @@ export abstract class VisitorCarryOverParticipant {
  */
 export abstract class ProductCountSource {
   abstract productsCounts(ctx: RequestContext, collectionIds: string[]): Promise<Map<string, number>>;
+}
+
+// ------------------------------------------------------------------------------------------ domain events
+
+/**
+ * **Outbox sink** (several). Work recorded in the emitting transaction beside each domain event (`manager` is that
+ * transaction): a rolled-back change leaves neither. Built in: the webhooks module's pending deliveries.
+ */
+export abstract class OutboxSink {
+  abstract record(manager: EntityManager, event: DomainEvent): Promise<void>;
+}
+
+/**
+ * **Outbox commit listener** (several). Told after a transaction that recorded events has committed, so a worker
+ * starts at once instead of at its next poll. Must not throw or block (a failure is logged). Built in: the event
+ * handler and webhook delivery workers.
+ */
+export abstract class OutboxCommitListener {
+  abstract outboxCommitted(): void;
 }
 
 // ------------------------------------------------------------------------------------------ pricing

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { retryDelayMs } from '../events/backoff.js';
 import type { DomainEvent } from '../events/domain-event.js';
-import { DomainEvents } from '../events/domain-events.service.js';
+import { OutboxCommitListener } from '../extensions/extension-points.js';
 import type { DomainEventMap, EventTopic } from '../events/event-map.js';
 import { PollingWorker } from '../events/polling-worker.js';
 import { request as httpRequest } from 'node:http';
@@ -67,7 +67,7 @@ interface Outcome {
  * a failure after that marks the subscription failing (inactive, `failing_since`) and drops its pending deliveries.
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly worker: PollingWorker;
   private shutdown = new AbortController();
@@ -77,11 +77,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     private readonly webhooks: WebhooksService,
     private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
-    events: DomainEvents,
     private readonly metrics: Metrics,
   ) {
+    super();
     this.worker = new PollingWorker('webhook delivery', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
-    events.onCommitted(() => this.worker.kick());
+  }
+
+  /** Events were committed: deliver now (an `OutboxCommitListener`). */
+  outboxCommitted(): void {
+    this.worker.kick();
   }
 
   /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves delivery to the server, or calls start(). */
