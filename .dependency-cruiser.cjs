@@ -11,7 +11,9 @@
  *   cycle) and `src/<module>/<module>.module.ts` (the Nest module, for another module's `imports:`);
  * - infrastructure imports features only through their public file, except the entity registry
  *   (`src/database/entities.ts`), which lists every module's `entities/`;
- * - live code never imports from `src/database/migrations/` (a migration keeps its own frozen SQL).
+ * - live code never imports from `src/database/migrations/` (a migration keeps its own frozen SQL);
+ * - extensions (examples/) use only the public surface: `src/index.ts` and the test helpers' entry
+ *   `test/helpers/testing.ts` (package.json "exports": "." and "./testing").
  */
 const INFRA = '(common|config|database)';
 
@@ -28,7 +30,9 @@ module.exports = {
       name: 'feature-through-public-file',
       comment: "A feature imports another feature only through its public files src/<module>/index.ts and src/<module>/<module>.module.ts.",
       severity: 'error',
-      from: { path: '^src/([^/]+)/', pathNot: `^src/${INFRA}/` },
+      // src/extensions/extension-points.ts is the one place listing every extension point: it re-exports the tokens
+      // their owning modules define (mail transport, asset store, catalogue search, index stats) from their files
+      from: { path: '^src/([^/]+)/', pathNot: [`^src/${INFRA}/`, '^src/extensions/extension-points\\.ts$'] },
       to: { path: '^src/([^/]+)/', pathNot: ['^src/$1/', `^src/${INFRA}/`, '^src/[^/]+/index\\.ts$', '^src/[^/]+/[a-z-]+\\.module\\.ts$'] },
     },
     {
@@ -52,13 +56,22 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/database/migrations/', '^src/database/data-source\\.ts$'] },
       to: { path: '^src/database/migrations/' },
     },
+    {
+      name: 'examples-only-public-surface',
+      comment: 'An example extension imports the service only through src/index.ts (and test/helpers/testing.ts in tests), never a deep path.',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(src|test)/', pathNot: '^(src/index\\.ts|test/helpers/testing\\.ts)$' },
+    },
   ],
   allowed: [],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^src/',
-    exclude: { path: '\\.spec\\.ts$' },
+    includeOnly: '^(src|examples|test/helpers)/',
+    exclude: { path: ['\\.spec\\.ts$', '^examples/(storefront|openapi-client)/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    moduleSystems: ['es6', 'cjs'],
   },
 };

@@ -8,6 +8,7 @@ import { ClusterModule } from './common/cluster/cluster.module.js';
 import { rateLimitStoreProvider } from './common/cluster/redis-rate-limit.store.js';
 import { initializeDataSource, replicaUrls, withReplicas } from './database/replication.js';
 import { CommonModule } from './common/common.module.js';
+import { ExtensionsModule } from './extensions/extensions.module.js';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor.js';
 import { ErrorEnvelopeFilter } from './common/http/error-envelope.filter.js';
 import { JsonBodyGuard } from './common/http/json-body.guard.js';
@@ -54,6 +55,7 @@ export class AppModule {
           dataSourceFactory: async (o) => initializeDataSource(o!),
         }),
         CommonModule,
+        ExtensionsModule,
         ObservabilityModule,
         ClusterModule,
         ...FEATURE_MODULES,

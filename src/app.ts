@@ -16,6 +16,7 @@ import { AppConfig } from './config/app-config.js';
 import { finalizeOpenApi } from './common/openapi/finalize-openapi.js';
 import { IMPORT_SCHEMAS } from './catalogue/import/import-schema.js';
 import { DataSourceExtras, runMigrations } from './database/data-source.js';
+import { DOMAIN_EVENT_PAYLOADS } from './events/event-map.js';
 import { serveStorefrontDemo } from './storefront-demo/storefront-demo.js';
 
 export const API_VERSION = '2026-04-01';
@@ -87,6 +88,8 @@ function setupOpenApi(app: INestApplication): void {
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'vnscat_ shopper token' }, 'customer')
     .build();
   const document = finalizeOpenApi(SwaggerModule.createDocument(app, doc), { serverUrl: '/', apiPrefix: API_PREFIX, schemas: IMPORT_SCHEMAS });
+  // the webhook payload of every topic (`data` of a delivery), from DomainEventMap's documentation (README, "Domain events")
+  Object.assign(document, { 'x-webhook-payloads': DOMAIN_EVENT_PAYLOADS });
   documents.set(app, document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, useGlobalPrefix: false });
 }

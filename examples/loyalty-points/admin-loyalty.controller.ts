@@ -1,13 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Auth } from '../../src/common/auth/auth.decorator.js';
-import { Ctx, RequestContext } from '../../src/common/context/request-context.js';
-import { Envelope } from '../../src/common/http/envelope.js';
-import { UuidParam } from '../../src/common/http/uuid-param.js';
-import { Page } from '../../src/common/paging/page.js';
-import { PageQueryDto } from '../../src/common/paging/page-query.dto.js';
-import { Pager } from '../../src/common/paging/pager.service.js';
+import { Auth, Ctx, Envelope, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
 import { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
 import { LoyaltyPointsService } from './loyalty-points.service.js';
 

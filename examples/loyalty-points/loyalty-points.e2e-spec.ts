@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { RequestContext } from '../../src/common/context/request-context.js';
-import { inTransaction } from '../../src/common/db/tenant-scope.js';
-import { DomainEvents } from '../../src/events/domain-events.service.js';
-import { createTestApp, TestApp, TestShop } from '../../test/helpers/test-app.js';
+import { inTransaction, RequestContext } from '../../src/index.js';
+import { createTestApp, DomainEvents, TestApp, TestShop } from '../../test/helpers/testing.js';
 import { loyaltyPointsExtension } from './loyalty-points.module.js';
 import { wholeUnits } from './loyalty-points.service.js';
 

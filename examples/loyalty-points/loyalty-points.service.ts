@@ -1,19 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RequestContext } from '../../src/common/context/request-context.js';
-import { managerOf, repoOf } from '../../src/common/db/tenant-scope.js';
-import { AppError } from '../../src/common/http/app-error.js';
-import { Page } from '../../src/common/paging/page.js';
-import { PageRequest, Pager } from '../../src/common/paging/pager.service.js';
-import type { DomainEvent } from '../../src/events/domain-event.js';
-import { OnDomainEvent } from '../../src/events/on-domain-event.decorator.js';
+import { AppError, managerOf, OnDomainEvent, Page, Pager, repoOf } from '../../src/index.js';
+import type { DomainEvent, PageRequest, RequestContext } from '../../src/index.js';
 import { LoyaltyPointEntry } from './loyalty-point-entry.entity.js';
 import type { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
-
-/** The members of the `order.placed` payload this extension reads. */
-interface OrderPlacedPayload {
-  order?: { id?: string; customer_id?: string | null; total?: string | number };
-}
 
 export type { LoyaltyPointEntryDto, LoyaltyPointsDto };
 
@@ -39,10 +29,10 @@ export class LoyaltyPointsService {
    * together, and the unique (tenant, order) index makes a replay harmless.
    */
   @OnDomainEvent('order.placed')
-  async earnOnOrderPlaced(event: DomainEvent<OrderPlacedPayload>, ctx: RequestContext): Promise<void> {
-    const order = event.payload.order;
-    const points = wholeUnits(order?.total);
-    if (!order?.id || !order.customer_id || points <= 0) return; // guest order or nothing to earn
+  async earnOnOrderPlaced(event: DomainEvent<'order.placed'>, ctx: RequestContext): Promise<void> {
+    const { order } = event.payload; // OrderPlacedPayload of DomainEventMap
+    const points = wholeUnits(order.total);
+    if (!order.customer_id || points <= 0) return; // guest order or nothing to earn
     const res = (await managerOf(ctx, this.dataSource).query(
       `INSERT INTO loyalty_point_entries (tenant_id, customer_id, order_id, points)
        SELECT c.tenant_id, c.id, $3, $4 FROM customers c WHERE c.tenant_id = $1 AND c.id = $2

@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { AuthService, Principal } from './auth.service.js';
 import { BearerAuthGuard } from './bearer.strategy.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
-import { ContextHooks } from '../common/context/context-hooks.js';
+import { CartCurrencyResolver, Extensions } from '../extensions/index.js';
 import { contextOf, RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { ALLOW_DISABLED_SHOPPER, AUTH_KEY, AuthOptions } from '../common/auth/auth.decorator.js';
@@ -24,7 +24,7 @@ export class ApiGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tenancy: TenancyService,
-    private readonly hooks: ContextHooks,
+    private readonly extensions: Extensions,
     readonly auth: AuthService,
   ) {}
 
@@ -126,8 +126,9 @@ export class ApiGuard implements CanActivate {
       ctx.currency = hit;
       return;
     }
-    if (ctx.tier !== 'admin' && this.hooks.visitorCurrencyId) {
-      const id = await this.hooks.visitorCurrencyId(ctx);
+    const cartCurrency = ctx.tier !== 'admin' ? this.extensions.one(CartCurrencyResolver) : null;
+    if (cartCurrency) {
+      const id = await cartCurrency.cartCurrencyId(ctx);
       const hit = id ? config.currencies.find((c) => c.id === id && c.published) : undefined;
       if (hit) {
         ctx.currency = hit;

@@ -2,7 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { generateToken, hashToken } from '../common/auth/token-hash.js';
-import { adminScopes, isAdminScope, isStorefrontScope, STOREFRONT_SCOPES } from '../common/auth/scopes.js';
+import { adminScopes, BUILT_IN_ADMIN_RESOURCES, isAdminScope, isStorefrontScope, STOREFRONT_SCOPES } from '../common/auth/scopes.js';
+import { AdminResource, TokenResolver } from '../extensions/index.js';
+import { Extensions } from '../extensions/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { isUuid } from '../tenancy/index.js';
@@ -13,8 +15,6 @@ export type Principal =
   | { kind: 'access_token'; tokenId: string; tenantId: string; tier: TokenTier; scopes: string[]; issuerId: string; issuerPermissions: string[] }
   | { kind: 'customer'; tokenId: string; tenantId: string; customerId: string; active: boolean };
 
-/** Resolves another token family (the shoppers' `vnscat_`, say) registered by its own module. */
-export type TokenResolver = (token: string) => Promise<Principal | null>;
 
 export interface MintedToken {
   id: string;
@@ -31,17 +31,27 @@ const TOUCH_EVERY_MS = 60_000;
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger(AuthService.name);
-  private readonly resolvers = new Map<string, TokenResolver>();
+  private resolvers: Map<string, TokenResolver> | null = null;
+  private resources: ReadonlySet<string> | null = null;
   /** One lookup per request and token, shared by the rate limiter and the API guard. */
   private readonly perRequest = new WeakMap<object, { token: string; principal: Promise<Principal | null> }>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly extensions: Extensions,
   ) {}
 
-  registerTokenResolver(prefix: string, resolver: TokenResolver): void {
-    this.resolvers.set(prefix, resolver);
+  /** The `TokenResolver` extension providers by prefix (the last registered wins for a prefix). */
+  private resolverFor(prefix: string): TokenResolver | undefined {
+    this.resolvers ??= new Map(this.extensions.all(TokenResolver).map((r) => [r.prefix, r]));
+    return this.resolvers.get(prefix);
+  }
+
+  /** The admin resources: the built-in ones and every `AdminResource` extension provider. */
+  adminResources(): ReadonlySet<string> {
+    this.resources ??= new Set([...BUILT_IN_ADMIN_RESOURCES, ...this.extensions.all(AdminResource).map((r) => r.name)]);
+    return this.resources;
   }
 
   hash(token: string): Buffer {
@@ -61,8 +71,8 @@ export class AuthService {
   async resolve(token: string): Promise<Principal | null> {
     const prefix = token.split('_', 1)[0];
     if (prefix !== 'vnstat' && prefix !== 'vnstss') {
-      const resolver = this.resolvers.get(prefix);
-      return resolver ? resolver(token) : null;
+      const resolver = this.resolverFor(prefix);
+      return resolver ? resolver.resolve(token) : null;
     }
     const rows: { id: string; tenant_id: string; tier: TokenTier; prefix: string; scopes: string[]; issuer_id: string; permissions: string[]; last_used_at: Date | null }[] =
       await this.dataSource.query(
@@ -95,7 +105,7 @@ export class AuthService {
     if (input.tier !== 'admin' && input.tier !== 'storefront') throw AppError.unprocessable('tier must be one of: admin, storefront');
     const tier: TokenTier = input.tier;
     if (input.scopes.length === 0) throw AppError.unprocessable('scopes must not be empty');
-    const valid = tier === 'admin' ? isAdminScope : isStorefrontScope;
+    const valid = tier === 'admin' ? (s: string) => isAdminScope(s, this.adminResources()) : isStorefrontScope;
     const bad = input.scopes.find((s) => !valid(s));
     if (bad !== undefined) throw AppError.unprocessable(`scopes: "${bad}" is not a ${tier} scope`);
     const scopes = [...new Set(input.scopes)];
@@ -159,7 +169,7 @@ export class AuthService {
   }
 
   allAdminScopes(): string[] {
-    return adminScopes();
+    return adminScopes(this.adminResources());
   }
 
   allStorefrontScopes(): string[] {
@@ -167,7 +177,7 @@ export class AuthService {
   }
 
   private checkPermissions(permissions: string[]): void {
-    const bad = permissions.find((p) => !isAdminScope(p));
+    const bad = permissions.find((p) => !isAdminScope(p, this.adminResources()));
     if (bad !== undefined) throw AppError.unprocessable(`"${bad}" is not an admin permission`);
   }
 }

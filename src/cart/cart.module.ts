@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscountsModule } from '../discounts/discounts.module.js';
+import { CartCarryOver, CartCurrency } from './cart.extensions.js';
 import { CartService } from './cart.service.js';
 import { StorefrontCartController } from './storefront-cart.controller.js';
 
@@ -7,7 +8,7 @@ import { StorefrontCartController } from './storefront-cart.controller.js';
 @Module({
   imports: [DiscountsModule],
   controllers: [StorefrontCartController],
-  providers: [CartService],
+  providers: [CartService, CartCurrency, CartCarryOver],
   exports: [CartService],
 })
 export class CartModule {}

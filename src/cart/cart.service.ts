@@ -1,13 +1,13 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
-import { ContextHooks } from '../common/context/context-hooks.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { sellableVariantRule, sellableVariants, type QuantityRuleRow } from '../catalogue/index.js';
 import { customerType } from '../customers/index.js';
 import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/index.js';
 import { TenancyService } from '../tenancy/index.js';
+import { PriceAdjustments } from '../extensions/index.js';
 import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
 import { CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
 import { detailsOf, type LineRow, mapCart, toCatalogueLine } from './cart-mappers.js';
@@ -54,19 +54,15 @@ const NUMERIC_OVERFLOW = '22003';
  * re-prices from the catalogue in the cart's currency and re-checks the coupon (`priceCart`).
  */
 @Injectable()
-export class CartService implements OnModuleInit {
+export class CartService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
-    private readonly hooks: ContextHooks,
+    private readonly prices: PriceAdjustments,
   ) {}
 
-  /** Tells the API guard the visitor's cart currency (CONTRACT 4: the storefront's active currency after `?currency`). */
-  onModuleInit(): void {
-    this.hooks.visitorCurrencyId = (ctx) => this.cartCurrencyId(ctx);
-  }
-
+  /** The visitor's cart currency, for the API guard (`CartCurrency`; CONTRACT 4: the storefront's active currency after `?currency`). */
   async cartCurrencyId(ctx: RequestContext): Promise<string | null> {
     if (ctx.actor.type !== 'customer' && !ctx.visitorId) return null;
     const row = await this.findCart(ctx, ownerOf(ctx));
@@ -94,7 +90,9 @@ export class CartService implements OnModuleInit {
     const cart = await this.findCart(ctx, owner);
     const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
     const rows = cart ? await this.lineRows(ctx, cart.id) : [];
-    const base = priceLines(rows.map(toCatalogueLine), currency, showNet);
+    // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
+    const catalogueLines = await this.prices.apply(ctx, owner.kind === 'customer' ? owner.customerId : null, rows.map(toCatalogueLine));
+    const base = priceLines(catalogueLines, currency, showNet);
     const lines: PricedCartLine[] = base.lines.map((l, i) => ({ ...l, details: detailsOf(rows[i], ctx) }));
     let discount = 0;
     let coupon: DiscountCode | null = null;

@@ -1,7 +1,7 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module.js';
-import { CollectionsService } from '../collections/index.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
+import { CatalogueIndexStatistics, CatalogueProductCounts } from './catalogue.extensions.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
 import { ProductJsonCache } from './index/product-json-cache.js';
@@ -9,7 +9,6 @@ import { AdminProductsController } from './admin-products.controller.js';
 import { AdminProductsService } from './admin-products.service.js';
 import { CatalogueExportService } from './export/catalogue-export.service.js';
 import { CatalogueChanges } from './catalogue-changes.service.js';
-import { CatalogueIndexStats } from '../observability/index.js';
 import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { FactsheetService } from './factsheet.service.js';
 import { CatalogueImportService } from './import/catalogue-import.service.js';
@@ -26,7 +25,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     ProductJsonCache,
     CatalogueIndexService,
     { provide: CATALOGUE_SEARCH, useExisting: CatalogueIndexService },
-    { provide: CatalogueIndexStats, useExisting: CatalogueIndexService },
+    CatalogueIndexStatistics,
     CatalogueChanges,
     AdminProductsService,
     CatalogueExportService,
@@ -36,17 +35,8 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     FacetNameSnapshot,
     StorefrontCatalogueService,
     FactsheetService,
+    CatalogueProductCounts,
   ],
   exports: [CatalogueImportService, CatalogueChanges, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot, CatalogueIndexService, CATALOGUE_SEARCH],
 })
-export class CatalogueModule implements OnModuleInit {
-  constructor(
-    private readonly collections: CollectionsService,
-    private readonly catalogue: StorefrontCatalogueService,
-  ) {}
-
-  /** The collections module counts 0 until the catalogue exists; it asks the catalogue from now on. */
-  onModuleInit(): void {
-    this.collections.productsCounts = (ctx, ids) => this.catalogue.productsCountsByIds(ctx, ids);
-  }
-}
+export class CatalogueModule {}

@@ -25,3 +25,4 @@ export {
   visibleVariantSql,
 } from './catalogue.repository.js';
 export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, ShippingMethodRow, StockLevelRow } from './catalogue.repository.js';
+export type { AdminProductDto } from './dto/admin-product.dto.js';

@@ -12,6 +12,7 @@ import { CheckoutTotals, computeTotals } from '../pricing/index.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
+import { PriceAdjustments } from '../extensions/index.js';
 
 /** A checkout line (its id and quantity) with the catalogue's row of its variant as it is now. */
 export type CheckoutLineRow = SellableVariantRow & { id: string; quantity: string };
@@ -43,6 +44,7 @@ export class CheckoutStateService {
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
     private readonly shipping: ShippingService,
+    private readonly prices: PriceAdjustments,
   ) {}
 
   /** `config`: pass it when calling inside a transaction (loading it then would need a second pool connection). */
@@ -59,8 +61,11 @@ export class CheckoutStateService {
       const row = await this.discounts.findByCode(ctx, checkout.discountCode);
       coupon = row ? couponInputOf(row) : null;
     }
+    // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
+    const customerId = checkout.customerId ?? (ctx.actor.type === 'customer' ? ctx.actor.customerId : null);
+    const catalogueLines = await this.prices.apply(ctx, customerId, lines.map(toCatalogueLine));
     const totals = computeTotals({
-      lines: lines.map(toCatalogueLine),
+      lines: catalogueLines,
       currency: { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault },
       pricesIncludeTax: config.settings.prices_include_tax,
       couponCode: checkout.discountCode,

@@ -4,7 +4,7 @@ import { CartModule } from '../cart/cart.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
-import { registerAdminResource } from '../common/auth/scopes.js';
+import { adminResource } from '../extensions/index.js';
 import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
 import { AdminOrdersService } from './admin-orders.service.js';
@@ -19,17 +19,15 @@ import { CustomerOrdersController } from './customer-orders.controller.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { OrderPlacementService } from './order-placement.service.js';
 import { OrdersService } from './orders.service.js';
-import { PaymentProviders } from './payments/payment-provider.js';
+import { BUILT_IN_PAYMENT_PROVIDERS, PaymentProviders } from './payments/payment-provider.js';
 import { TestPaymentController } from './payments/test-payment.controller.js';
 import { ShippingService } from './shipping.service.js';
 import { StorefrontCheckoutController, StorefrontOrdersController } from './storefront-checkout.controller.js';
 
-// Shop/orders/read and Shop/orders/write (issue 17): held by new shop owners and tenant create's admin token
-registerAdminResource('orders');
-
 /**
  * Checkout, order placement, payments and orders (issue 7); also the `Idempotency-Key` interceptor of every admin
- * POST and of the storefront POSTs marked `@Idempotent()`. Payment providers register with `PaymentProviders`.
+ * POST and of the storefront POSTs marked `@Idempotent()`. Payment providers are `PaymentProvider`
+ * extension providers (src/extensions/extension-points.ts); the offline and test ones are built in.
  */
 @Module({
   imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule],
@@ -47,6 +45,9 @@ registerAdminResource('orders');
     PaymentExpiryJob,
     OrderShippingMail,
     PaymentProviders,
+    ...BUILT_IN_PAYMENT_PROVIDERS,
+    // Shop/orders/read and Shop/orders/write (issue 17): held by new shop owners and tenant create's admin token
+    adminResource('orders'),
     IdempotencyInterceptor,
     { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
   ],

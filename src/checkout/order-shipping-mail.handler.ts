@@ -4,12 +4,6 @@ import { MailTransport } from '../customers/index.js';
 import type { DomainEvent } from '../events/index.js';
 import { OnDomainEvent } from '../events/index.js';
 
-interface OrderFulfilledPayload {
-  order: { id: string; number: string; email: string | null; fulfillment_status: string };
-  fulfillment: { id: string; lines: Array<{ line_id: string; quantity: number }>; tracking_number: string | null; tracking_url: string | null; carrier: string | null };
-  notify_customer: boolean;
-}
-
 /**
  * `notify_customer: true` on a fulfillment: the buyer gets a shipping notice by mail (kind `order_fulfilled`). Sent from
  * the outbox after the fulfillment committed, so a failed send is retried and never undoes the shipment.
@@ -19,7 +13,7 @@ export class OrderShippingMail {
   constructor(private readonly mail: MailTransport) {}
 
   @OnDomainEvent('order.fulfilled')
-  async notify(event: DomainEvent<OrderFulfilledPayload>, _ctx: RequestContext): Promise<void> {
+  async notify(event: DomainEvent<'order.fulfilled'>, _ctx: RequestContext): Promise<void> {
     const { order, fulfillment, notify_customer } = event.payload;
     if (!notify_customer || !order?.email) return;
     const whole = order.fulfillment_status === 'fulfilled';

@@ -8,6 +8,7 @@ import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { DomainEvents } from '../events/index.js';
 import { slugify } from '../tenancy/index.js';
+import { Extensions, ProductCountSource } from '../extensions/index.js';
 import { parseCollectionRules } from './collection-rules.js';
 import { CollectionDto, CreateCollectionDto, mapCollection, UpdateCollectionDto } from './dto/collection.dto.js';
 import { Collection, CollectionType } from './entities/collection.entity.js';
@@ -19,13 +20,14 @@ export interface CollectionListFilter {
 
 const HANDLE_TAKEN = (handle: string) => AppError.unprocessable(`handle "${handle}" is already taken by another collection`);
 
-/** Admin CRUD of collections. The catalogue module fills in `productsCounts` once collection products exist. */
+/** Admin CRUD of collections; `products_count` comes from the catalogue (a `ProductCountSource`). */
 @Injectable()
 export class CollectionsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
     private readonly events: DomainEvents,
+    private readonly extensions: Extensions,
   ) {}
 
   /** Every collection of the shop, published or not, oldest first. */
@@ -47,9 +49,10 @@ export class CollectionsService {
     return getOrThrow(ctx, this.dataSource, Collection, id, 'collection');
   }
 
-  /** Products per collection; 0 until the catalogue exists (the catalogue module replaces this). */
-  async productsCounts(_ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
-    return new Map(ids.map((id) => [id, 0]));
+  /** Products per collection from the `ProductCountSource` extension provider (the catalogue); 0 without one. */
+  async productsCounts(ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
+    const source = this.extensions.one(ProductCountSource);
+    return source ? source.productsCounts(ctx, ids) : new Map(ids.map((id) => [id, 0]));
   }
 
   async create(ctx: RequestContext, dto: CreateCollectionDto): Promise<CollectionDto> {

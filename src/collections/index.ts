@@ -4,3 +4,4 @@ export { HANDLE_MESSAGE, HANDLE_PATTERN } from './dto/collection.dto.js';
 export { Collection } from './entities/collection.entity.js';
 export { parseCollectionRules } from './collection-rules.js';
 export { CollectionsService } from './collections.service.js';
+export type { CollectionDto } from './dto/collection.dto.js';

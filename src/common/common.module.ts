@@ -1,8 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { ContextHooks } from './context/context-hooks.js';
 import { Pager } from './paging/pager.service.js';
 
-/** The cross-cutting services every feature module uses: one pager, one set of context hooks. */
+/** The cross-cutting services every feature module uses: one pager. */
 @Global()
-@Module({ providers: [Pager, ContextHooks], exports: [Pager, ContextHooks] })
+@Module({ providers: [Pager], exports: [Pager] })
 export class CommonModule {}

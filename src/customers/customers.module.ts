@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminCustomersController } from './admin-customers.controller.js';
-import { CustomerAuthService } from './auth/customer-auth.service.js';
+import { CustomerAuthService, CustomerTokenResolver } from './auth/customer-auth.service.js';
 import { VisitorCarryOverService } from './auth/visitor-carry-over.service.js';
 import { CustomerAccountController } from './customer-account.controller.js';
 import { CustomerAccountService } from './customer-account.service.js';
@@ -16,7 +16,7 @@ import { StorefrontCustomersController } from './storefront-customers.controller
 @Module({
   imports: [MailModule],
   controllers: [AdminCustomersController, StorefrontCustomersController, CustomerAuthController, CustomerAccountController],
-  providers: [CustomersService, CustomerAuthService, CustomerAccountService, VisitorCarryOverService],
+  providers: [CustomersService, CustomerAuthService, CustomerTokenResolver, CustomerAccountService, VisitorCarryOverService],
   exports: [CustomersService, CustomerAccountService, MailModule],
 })
 export class CustomersModule {}

@@ -4,3 +4,4 @@ export { MailTransport } from './mail/mail-transport.js';
 export { customerEmail, customerType, defaultAddressName, MAX_SAVED_ADDRESSES, saveAddressUnlessKnown } from './customers.repository.js';
 export type { AddressToSave, CustomerNameRow } from './customers.repository.js';
 export { CUSTOMER_SWEEPS } from './customers.repository.js';
+export type { CustomerDto } from './dto/customer.dto.js';

@@ -1,14 +1,10 @@
 import type { RequestContext } from '../common/context/request-context.js';
-import type { EventTopic } from './event-topics.js';
+import type { DomainEventMap, EventTopic } from './event-map.js';
 
-/** One recorded domain event (a row of `outbox_events`). */
-export interface DomainEvent<P = Record<string, unknown>> {
-  id: string;
-  tenantId: string;
-  topic: EventTopic;
-  payload: P;
-  occurredAt: Date;
-}
+/** One recorded domain event (a row of `outbox_events`); `DomainEvent` alone is any topic (narrow on `topic`). */
+export type DomainEvent<T extends EventTopic = EventTopic> = {
+  [K in T]: { id: string; tenantId: string; topic: K; payload: DomainEventMap[K]; occurredAt: Date };
+}[T];
 
 /**
  * An in-process handler. It runs after the emitting transaction committed, in a transaction of its own bound to
@@ -16,4 +12,4 @@ export interface DomainEvent<P = Record<string, unknown>> {
  * handler's completion mark, so database effects happen exactly once; other side effects are at-least-once.
  * Throwing rolls its writes back and schedules a retry with backoff.
  */
-export type DomainEventHandler<P = Record<string, unknown>> = (event: DomainEvent<P>, ctx: RequestContext) => Promise<void> | void;
+export type DomainEventHandler<T extends EventTopic = EventTopic> = (event: DomainEvent<T>, ctx: RequestContext) => Promise<void> | void;

@@ -11,6 +11,9 @@ const traceCarrierJson = (requestId: string): string | null => {
   return carrier ? JSON.stringify(carrier) : null;
 };
 import type { DomainEvent, DomainEventHandler } from './domain-event.js';
+import { OutboxCommitListener, OutboxSink } from '../extensions/index.js';
+import { Extensions } from '../extensions/index.js';
+import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
 
@@ -21,8 +24,8 @@ export interface RegisteredHandler {
   fn: DomainEventHandler;
 }
 
-/** Work recorded in the emitting transaction beside the event itself (the webhooks module adds its deliveries). */
-export type OutboxSink = (manager: EntityManager, event: DomainEvent) => Promise<void>;
+/** Work recorded in the emitting transaction beside the event itself: an extension point (the webhooks module's deliveries). */
+export { OutboxSink };
 
 /**
  * Domain events through a transactional outbox.
@@ -37,8 +40,6 @@ export type OutboxSink = (manager: EntityManager, event: DomainEvent) => Promise
 export class DomainEvents implements OnModuleInit {
   private readonly logger = new Logger('DomainEvents');
   private readonly handlers = new Map<string, RegisteredHandler>();
-  private readonly sinks: OutboxSink[] = [];
-  private readonly committedListeners: Array<() => void> = [];
   /** Transactions (by query runner) that recorded events and have not finished yet. */
   private readonly pending = new WeakSet<QueryRunner>();
 
@@ -46,6 +47,7 @@ export class DomainEvents implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
+    private readonly extensions: Extensions,
   ) {
     const subscriber: EntitySubscriberInterface = {
       afterTransactionCommit: ({ queryRunner }) => this.finished(queryRunner, true),
@@ -74,7 +76,7 @@ export class DomainEvents implements OnModuleInit {
    * Registers an in-process handler for a topic or `'*'`. Register at start-up (a module's constructor or
    * onModuleInit): events recorded before a handler exists are not replayed to it. Returns an unsubscribe function.
    */
-  subscribe(topic: EventTopic | '*', fn: DomainEventHandler, options: { name?: string } = {}): () => void {
+  subscribe<T extends EventTopic>(topic: T | '*', fn: DomainEventHandler<T>, options: { name?: string } = {}): () => void {
     if (topic !== '*' && !isEventTopic(topic)) throw new Error(`unknown domain event topic "${String(topic)}"`);
     const name = options.name ?? (fn.name && fn.name !== 'anonymous' ? `${fn.name}@${topic}` : null);
     if (!name) throw new Error('subscribe: give the handler a stable name ({name})');
@@ -91,18 +93,8 @@ export class DomainEvents implements OnModuleInit {
     return [...this.handlers.keys()];
   }
 
-  /** Lets a module record its own work for each event in the emitting transaction. */
-  addOutboxSink(sink: OutboxSink): void {
-    this.sinks.push(sink);
-  }
-
-  /** Called after a transaction that recorded events has committed (workers use it to start at once). */
-  onCommitted(listener: () => void): void {
-    this.committedListeners.push(listener);
-  }
-
-  /** Records an event in the caller's transaction; see the class comment. */
-  async emit<P extends object>(ctx: RequestContext, topic: EventTopic, payload: P): Promise<DomainEvent<P>> {
+  /** Records an event in the caller's transaction; see the class comment. The payload is the topic's `DomainEventMap` entry. */
+  async emit<T extends EventTopic>(ctx: RequestContext, topic: T, payload: DomainEventMap[T]): Promise<DomainEvent<T>> {
     if (!isEventTopic(topic)) throw new Error(`unknown domain event topic "${String(topic)}"`);
     const open = ctx.manager?.queryRunner?.isTransactionActive ? ctx.manager : null;
     if (!open) {
@@ -119,7 +111,7 @@ export class DomainEvents implements OnModuleInit {
       span.setAttribute('event.id', rows[0].id);
       return rows;
     }, SpanKind.PRODUCER);
-    const event: DomainEvent<P> = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at };
+    const event = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at } as DomainEvent<T>;
     const names = [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name);
     if (names.length > 0) {
       await open.query(
@@ -129,7 +121,8 @@ export class DomainEvents implements OnModuleInit {
         [ctx.tenantId, event.id, names],
       );
     }
-    for (const sink of this.sinks) await sink(open, event as DomainEvent);
+    // every `OutboxSink` extension provider records its work in this transaction (the webhooks module: its deliveries)
+    for (const sink of this.extensions.all(OutboxSink)) await sink.record(open, event as DomainEvent);
     this.pending.add(open.queryRunner!);
     return event;
   }
@@ -142,9 +135,9 @@ export class DomainEvents implements OnModuleInit {
   }
 
   private notifyCommitted(): void {
-    for (const listener of this.committedListeners) {
+    for (const listener of this.extensions.all(OutboxCommitListener)) {
       try {
-        listener();
+        listener.outboxCommitted();
       } catch (err) {
         this.logger.error(`after-commit listener failed: ${(err as Error).message}`);
       }

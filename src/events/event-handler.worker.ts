@@ -4,8 +4,10 @@ import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppConfig } from '../config/app-config.js';
 import { retryDelayMs } from './backoff.js';
+import type { DomainEventMap } from './event-map.js';
 import type { DomainEvent } from './domain-event.js';
 import { DomainEvents } from './domain-events.service.js';
+import { OutboxCommitListener } from '../extensions/index.js';
 import type { EventTopic } from './event-topics.js';
 import { PollingWorker } from './polling-worker.js';
 import { Metrics } from '../observability/index.js';
@@ -19,7 +21,8 @@ interface ClaimedJob {
   event_id: string;
   tenant_id: string;
   topic: EventTopic;
-  payload: Record<string, unknown>;
+  /** As emitted for `topic` (the emitter is typed by DomainEventMap). */
+  payload: DomainEventMap[EventTopic];
   occurred_at: Date;
   trace_context: Record<string, string> | null;
 }
@@ -32,7 +35,7 @@ interface ClaimedJob {
  * The request that emitted the event never sees a handler's failure. Instances only claim jobs of handlers they have.
  */
 @Injectable()
-export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class EventHandlerWorker extends OutboxCommitListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DomainEventHandlers');
   private readonly worker: PollingWorker;
 
@@ -43,8 +46,13 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
     private readonly adapterHost: HttpAdapterHost,
     private readonly metrics: Metrics,
   ) {
+    super();
     this.worker = new PollingWorker('domain event handlers', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
-    events.onCommitted(() => this.worker.kick());
+  }
+
+  /** Events were committed: run now (an `OutboxCommitListener`). */
+  outboxCommitted(): void {
+    this.worker.kick();
   }
 
   /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves the work to the server, or calls start(). */
@@ -94,7 +102,7 @@ export class EventHandlerWorker implements OnApplicationBootstrap, BeforeApplica
       if (!job) return false;
       const handler = this.events.handler(job.handler);
       if (!handler) return false; // unsubscribed meanwhile: leave the job for an instance that has it
-      const event: DomainEvent = { id: job.event_id, tenantId: job.tenant_id, topic: job.topic, payload: job.payload, occurredAt: job.occurred_at };
+      const event = { id: job.event_id, tenantId: job.tenant_id, topic: job.topic, payload: job.payload, occurredAt: job.occurred_at } as DomainEvent;
       const ctx = RequestContext.forTenant(job.tenant_id, `event:${job.event_id}`).withManager(manager);
       await manager.query('SAVEPOINT domain_event_handler');
       try {

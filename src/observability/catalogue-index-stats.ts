@@ -11,9 +11,8 @@ export interface CatalogueIndexSnapshot {
 }
 
 /**
- * Injection token of the catalogue index's statistics. The service holding the storefront catalogue in memory
- * provides it (today the CatalogueCache, see catalogue.module.ts); metrics and /health/ready read it, and go without
- * when no provider is bound.
+ * Extension point (src/extensions/extension-points.ts): the catalogue index's statistics. The catalogue module
+ * provides it (`CatalogueIndexStatistics`); metrics read it through `Extensions`, and go without when none exists.
  */
 export abstract class CatalogueIndexStats {
   abstract stats(): CatalogueIndexSnapshot;

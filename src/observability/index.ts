@@ -2,4 +2,4 @@
 export { SlowQueryLogger } from './slow-query-logger.js';
 export { continueTrace, inSpan, traceCarrier } from './tracing.js';
 export { Metrics } from './metrics.service.js';
-export { CatalogueIndexStats } from './catalogue-index-stats.js';
+export { CatalogueIndexStats, type CatalogueIndexSnapshot } from './catalogue-index-stats.js';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { Extensions } from '../extensions/index.js';
 import { CatalogueIndexStats } from './catalogue-index-stats.js';
 import { SlowQueryLogger } from './slow-query-logger.js';
 
@@ -83,7 +83,7 @@ export class Metrics implements OnModuleInit {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly moduleRef: ModuleRef,
+    private readonly extensions: Extensions,
   ) {
     collectDefaultMetrics({ register: this.registry });
     const metrics = this;
@@ -149,11 +149,8 @@ export class Metrics implements OnModuleInit {
   onModuleInit(): void {
     const logger = this.dataSource.logger as unknown as SlowQueryLogger;
     if (logger instanceof SlowQueryLogger) logger.onSlow = () => this.slowQueries.inc();
-    try {
-      this.catalogueIndex = this.moduleRef.get(CatalogueIndexStats, { strict: false });
-    } catch {
-      this.catalogueIndex = null;
-    }
+    // the `CatalogueIndexStats` extension provider (the catalogue module's), if any
+    this.catalogueIndex = this.extensions.one(CatalogueIndexStats);
   }
 
   /** The catalogue index's statistics, or null when no index is bound. */

@@ -3,6 +3,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
+import { TenantCreatedHook } from '../extensions/index.js';
+import { Extensions } from '../extensions/index.js';
 import { Currency } from './entities/currency.entity.js';
 import { DEFAULT_SETTINGS, Tenant, TenantSettings } from './entities/tenant.entity.js';
 
@@ -20,8 +22,6 @@ export interface CurrencyInfoWithState extends CurrencyInfo {
   published: boolean;
 }
 
-export type TenantCreatedHook = (ctx: RequestContext, tenant: Tenant) => Promise<void>;
-
 const CACHE_MS = 5_000;
 /** Cache-bus topic: a shop's settings, languages or currencies changed (or a shop was created). */
 export const TENANCY_CACHE_TOPIC = 'tenancy';
@@ -30,22 +30,18 @@ export const TENANCY_CACHE_TOPIC = 'tenancy';
 @Injectable()
 export class TenancyService {
   private readonly cache = new Map<string, { at: number; config: Promise<TenantConfig> }>();
-  private readonly createdHooks: TenantCreatedHook[] = [];
   private soleTenant: { at: number; id: string | null } | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly extensions: Extensions,
     @Optional() private readonly bus?: CacheBus,
   ) {
     // every instance drops its copy when any instance changes a shop (issue 10)
     bus?.subscribe(TENANCY_CACHE_TOPIC, (tenantId) => this.drop(tenantId));
   }
 
-  /** Other modules add what a new shop needs (its default theme, say) inside the creating transaction. */
-  onTenantCreated(hook: TenantCreatedHook): void {
-    this.createdHooks.push(hook);
-  }
-
+  /** Creates a shop; every `TenantCreatedHook` extension provider adds what a new shop needs (its default theme, say) in the same transaction. */
   async createTenant(input: { name: string; handle?: string; domain?: string; currency?: string }): Promise<Tenant> {
     const handle = slugify(input.handle ?? input.name);
     if (!handle) throw AppError.unprocessable('handle must contain letters or digits');
@@ -56,7 +52,7 @@ export class TenancyService {
       const code = (input.currency ?? 'CHF').toUpperCase();
       await manager.save(manager.create(Currency, { tenantId: tenant.id, key: code, code, name: code, symbol: code, rate: '1', precision: 2, published: true, isDefault: true }));
       const ctx = RequestContext.forTenant(tenant.id).withManager(manager);
-      for (const hook of this.createdHooks) await hook(ctx, tenant);
+      for (const hook of this.extensions.all(TenantCreatedHook)) await hook.onTenantCreated(ctx, { id: tenant.id, handle: tenant.handle, name: tenant.name });
       this.soleTenant = null;
       await this.bus?.publish(TENANCY_CACHE_TOPIC, tenant.id, manager);
       return tenant;

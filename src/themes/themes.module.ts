@@ -1,5 +1,6 @@
-import { Module, OnModuleInit } from '@nestjs/common';
-import { TenancyService } from '../tenancy/index.js';
+import { Injectable, Module } from '@nestjs/common';
+import type { RequestContext } from '../common/context/request-context.js';
+import { TenantCreatedHook } from '../extensions/index.js';
 import { AdminThemesController } from './admin-themes.controller.js';
 import { StorefrontThemesController } from './storefront-themes.controller.js';
 import { AssetStores } from './storage/asset-store.js';
@@ -7,21 +8,21 @@ import { ConfiguredAssetStores } from './storage/asset-stores.provider.js';
 import { ThemeAssetsService } from './theme-assets.service.js';
 import { ThemesService } from './themes.service.js';
 
-@Module({
-  controllers: [AdminThemesController, StorefrontThemesController],
-  providers: [ThemesService, ThemeAssetsService, { provide: AssetStores, useClass: ConfiguredAssetStores }],
-  exports: [ThemesService, ThemeAssetsService, AssetStores],
-})
-export class ThemesModule implements OnModuleInit {
-  constructor(
-    private readonly tenancy: TenancyService,
-    private readonly themes: ThemesService,
-  ) {}
+/** Every new shop gets its default theme, copied from the library inside the creating transaction. */
+@Injectable()
+export class DefaultThemeOnTenantCreated extends TenantCreatedHook {
+  constructor(private readonly themes: ThemesService) {
+    super();
+  }
 
-  /** Every new shop gets its default theme, copied from the library inside the creating transaction. */
-  onModuleInit(): void {
-    this.tenancy.onTenantCreated(async (ctx) => {
-      await this.themes.createDefault(ctx);
-    });
+  async onTenantCreated(ctx: RequestContext): Promise<void> {
+    await this.themes.createDefault(ctx);
   }
 }
+
+@Module({
+  controllers: [AdminThemesController, StorefrontThemesController],
+  providers: [ThemesService, ThemeAssetsService, { provide: AssetStores, useClass: ConfiguredAssetStores }, DefaultThemeOnTenantCreated],
+  exports: [ThemesService, ThemeAssetsService, AssetStores],
+})
+export class ThemesModule {}

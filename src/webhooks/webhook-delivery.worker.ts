@@ -2,9 +2,9 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { HttpAdapterHost } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { retryDelayMs } from '../events/index.js';
-import { DomainEvents } from '../events/index.js';
-import { PollingWorker } from '../events/index.js';
+import { PollingWorker, retryDelayMs } from '../events/index.js';
+import type { DomainEvent, DomainEventMap, EventTopic } from '../events/index.js';
+import { OutboxCommitListener } from '../extensions/index.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Metrics } from '../observability/index.js';
@@ -18,17 +18,32 @@ const BATCH = 20;
 /** Margin of a claim's lease beyond the request timeout before another instance may try the same delivery. */
 const LEASE_MARGIN_MS = 30_000;
 
+/** The JSON body of a webhook delivery of a topic: the event's envelope and its payload as `data`. */
+export interface WebhookBody<T extends EventTopic = EventTopic> {
+  id: string;
+  topic: T;
+  shop_id: string;
+  occurred_at: string;
+  data: DomainEventMap[T];
+}
+
+/** The webhook serializer: what a subscriber of the event's topic receives. */
+export function webhookBody<T extends EventTopic>(event: DomainEvent<T>): WebhookBody<T> {
+  return { id: event.id, topic: event.topic as T, shop_id: event.tenantId, occurred_at: event.occurredAt.toISOString(), data: event.payload as DomainEventMap[T] };
+}
+
 interface Claimed {
   id: string;
   tenant_id: string;
   subscription_id: string;
   event_id: string;
-  topic: string;
+  topic: EventTopic;
   attempts: number;
   created_at: Date;
   address: string;
   secret_box: Buffer;
-  payload: Record<string, unknown>;
+  /** As emitted for `topic` (the emitter is typed by DomainEventMap). */
+  payload: DomainEventMap[EventTopic];
   occurred_at: Date;
   trace_context: Record<string, string> | null;
 }
@@ -50,7 +65,7 @@ interface Outcome {
  * a failure after that marks the subscription failing (inactive, `failing_since`) and drops its pending deliveries.
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly worker: PollingWorker;
   private shutdown = new AbortController();
@@ -60,11 +75,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     private readonly webhooks: WebhooksService,
     private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
-    events: DomainEvents,
     private readonly metrics: Metrics,
   ) {
+    super();
     this.worker = new PollingWorker('webhook delivery', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
-    events.onCommitted(() => this.worker.kick());
+  }
+
+  /** Events were committed: deliver now (an `OutboxCommitListener`). */
+  outboxCommitted(): void {
+    this.worker.kick();
   }
 
   /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves delivery to the server, or calls start(). */
@@ -126,7 +145,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   }
 
   private async deliverNow(d: Claimed): Promise<void> {
-    const body = JSON.stringify({ id: d.event_id, topic: d.topic, shop_id: d.tenant_id, occurred_at: d.occurred_at.toISOString(), data: d.payload });
+    const body = JSON.stringify(webhookBody({ id: d.event_id, tenantId: d.tenant_id, topic: d.topic, payload: d.payload, occurredAt: d.occurred_at } as DomainEvent));
     const timestamp = String(Math.floor(Date.now() / 1000));
     let outcome: Outcome;
     try {

@@ -1,16 +1,14 @@
 import { Module } from '@nestjs/common';
-import { registerAdminResource } from '../common/auth/scopes.js';
+import { adminResource } from '../extensions/index.js';
 import { AdminWebhooksController } from './admin-webhooks.controller.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
 import { WebhooksService } from './webhooks.service.js';
 
-// at import time, so `tenant create` owners (auth.allAdminScopes()) hold Shop/webhooks/read and /write
-registerAdminResource('webhooks');
-
 /** Admin webhook subscriptions and the delivery worker (needs the global EventsModule). */
 @Module({
   controllers: [AdminWebhooksController],
-  providers: [WebhooksService, WebhookDeliveryWorker],
+  // Shop/webhooks/read and /write: new shop owners (auth.allAdminScopes()) hold them
+  providers: [WebhooksService, WebhookDeliveryWorker, adminResource('webhooks')],
   exports: [WebhooksService, WebhookDeliveryWorker],
 })
 export class WebhooksModule {}

@@ -7,8 +7,8 @@ import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { AppConfig } from '../config/app-config.js';
 import type { DomainEvent } from '../events/index.js';
-import { DomainEvents } from '../events/index.js';
 import { isEventTopic } from '../events/index.js';
+import { OutboxSink } from '../extensions/index.js';
 import { CreatedWebhookDto, CreateWebhookDto, mapDeliveryAttempt, mapWebhook, UpdateWebhookDto, WebhookDeliveryAttemptDto, WebhookDto } from './dto/webhook.dto.js';
 import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity.js';
 import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
@@ -19,17 +19,21 @@ const ADDRESS_TAKEN = AppError.unprocessable('address is already subscribed to t
 
 /** Admin CRUD of webhook subscriptions, their delivery log, and the recording of deliveries with each event. */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService extends OutboxSink {
   readonly secrets: SecretBox;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
     private readonly config: AppConfig,
-    events: DomainEvents,
   ) {
+    super();
     this.secrets = new SecretBox(config.APP_SECRET);
-    events.addOutboxSink((manager, event) => this.recordDeliveries(manager, event));
+  }
+
+  /** As an `OutboxSink`: the deliveries of each event, in the emitting transaction. */
+  record(manager: EntityManager, event: DomainEvent): Promise<void> {
+    return this.recordDeliveries(manager, event);
   }
 
   /** In the emitting transaction: one pending delivery per active subscription of the event's topic. */

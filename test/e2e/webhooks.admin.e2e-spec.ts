@@ -4,7 +4,7 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RequestContext } from '../../src/common/context/request-context.js';
 import { inTransaction } from '../../src/common/db/tenant-scope.js';
-import { DomainEvents } from '../../src/events/domain-events.service.js';
+import { DomainEvents } from '../helpers/testing.js';
 import type { EventTopic } from '../../src/events/event-topics.js';
 import { WebhookDeliveryWorker } from '../../src/webhooks/webhook-delivery.worker.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';

@@ -1,20 +1,19 @@
-/** Admin resources of CONTRACT 3; extension modules may add their own with `registerAdminResource`. */
-const adminResources = new Set(['collections', 'themes', 'customers', 'content', 'discount_codes', 'checkouts', 'access_tokens', 'inventory', 'catalogue']);
+/**
+ * Admin resources of CONTRACT 3 built into the service; modules add their own as `AdminResource` extension
+ * providers (src/extensions/extension-points.ts), gathered by `AuthService.adminResources()`.
+ */
+export const BUILT_IN_ADMIN_RESOURCES: readonly string[] = ['collections', 'themes', 'customers', 'content', 'discount_codes', 'checkouts', 'access_tokens', 'inventory', 'catalogue'];
 
 export const STOREFRONT_SCOPES = ['storefront/catalogue', 'storefront/cart', 'storefront/wishlist', 'storefront/checkout', 'storefront/customers'] as const;
 export type StorefrontScope = (typeof STOREFRONT_SCOPES)[number];
 
-export function registerAdminResource(resource: string): void {
-  adminResources.add(resource);
+export function adminScopes(resources: ReadonlySet<string>): string[] {
+  return [...resources].flatMap((r) => [`Shop/${r}/read`, `Shop/${r}/write`]);
 }
 
-export function adminScopes(): string[] {
-  return [...adminResources].flatMap((r) => [`Shop/${r}/read`, `Shop/${r}/write`]);
-}
-
-export function isAdminScope(scope: string): boolean {
+export function isAdminScope(scope: string, resources: ReadonlySet<string>): boolean {
   const m = /^Shop\/([a-z_]+)\/(read|write)$/.exec(scope);
-  return !!m && adminResources.has(m[1]);
+  return !!m && resources.has(m[1]);
 }
 
 export function isStorefrontScope(scope: string): boolean {

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthService, Principal } from '../../auth/index.js';
 import { generateToken } from '../../common/auth/token-hash.js';
@@ -7,6 +7,7 @@ import { inTransaction, isUniqueViolation, managerOf } from '../../common/db/ten
 import { AppError } from '../../common/http/app-error.js';
 import { DomainEvents } from '../../events/index.js';
 import { TenancyService } from '../../tenancy/index.js';
+import { TokenResolver } from '../../extensions/index.js';
 import { CustomerAccountService } from '../customer-account.service.js';
 import { CustomerAccessTokenDto, ProfileDto, RegisterCustomerDto } from '../dto/account.dto.js';
 import type { OneTimePurpose } from '../entities/customer-one-time-token.entity.js';
@@ -37,7 +38,7 @@ interface SignInRow {
  * password reset by mailed single-use codes. The tokens resolve through AuthService's resolver hook.
  */
 @Injectable()
-export class CustomerAuthService implements OnModuleInit {
+export class CustomerAuthService {
   private readonly logger = new Logger(CustomerAuthService.name);
 
   constructor(
@@ -49,10 +50,6 @@ export class CustomerAuthService implements OnModuleInit {
     private readonly carryOver: VisitorCarryOverService,
     private readonly events: DomainEvents,
   ) {}
-
-  onModuleInit(): void {
-    this.auth.registerTokenResolver(CUSTOMER_TOKEN_PREFIX, (token) => this.resolve(token));
-  }
 
   /** A live (unrevoked, unexpired) shopper token, by hash. */
   async resolve(token: string): Promise<Principal | null> {
@@ -225,4 +222,18 @@ function confirmText(code: string): string {
 
 function resetText(code: string): string {
   return `Someone asked to reset the password of your account. If it was you, use this code (valid 2 hours):\n\n${code}\n\nThe shop sends it as POST /customers/reset_password {"token": "...", "password": "..."}. If it was not you, ignore this mail.\n`;
+}
+
+/** The shoppers' `vnscat_` tokens, as a `TokenResolver` extension provider of the customers module. */
+@Injectable()
+export class CustomerTokenResolver extends TokenResolver {
+  readonly prefix = CUSTOMER_TOKEN_PREFIX;
+
+  constructor(private readonly customers: CustomerAuthService) {
+    super();
+  }
+
+  resolve(token: string): Promise<Principal | null> {
+    return this.customers.resolve(token);
+  }
 }

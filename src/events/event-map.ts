@@ -1,0 +1,175 @@
+/**
+ * The domain events of the service, in one place: topic → payload. The emitter (`DomainEvents.emit`), the handler
+ * decorator (`@OnDomainEvent`), the webhook serializer (`webhookBody`) and the published list of webhook payloads
+ * (OpenAPI `x-webhook-payloads`, README "Domain events") all derive from this map, so emitting a payload of the
+ * wrong shape is a type error and a topic cannot be added without its documentation.
+ *
+ * Each payload holds the resource under its own member, in its admin representation where one exists (ids, decimal
+ * money as numbers in the order's currency, ISO timestamps).
+ */
+import type { AdminProductDto } from '../catalogue/index.js';
+import type { CollectionDto } from '../collections/index.js';
+import type { CustomerDto } from '../customers/index.js';
+
+export interface OrderPlacedPayload {
+  order: {
+    id: string;
+    number: string;
+    /** Null for a guest order. */
+    customer_id: string | null;
+    email: string | null;
+    /** Decimal total in `currency`. */
+    total: number;
+    currency: string;
+    /** The payment type's name in the shop's language. */
+    payment_type: string | null;
+    checkout_token: string;
+  };
+}
+
+export interface OrderPaidPayload {
+  order: { id: string; number: string; total: number; currency: string };
+}
+
+export interface OrderShippedPayload {
+  order: { id: string; number: string; tracking_url: string | null };
+}
+
+export interface OrderCancelledPayload {
+  order: {
+    id: string;
+    number: string;
+    reason: string | null;
+    note: string | null;
+    cancelled_at: string;
+    financial_status: string;
+    refunded_amount: number;
+    currency: string;
+    restocked_quantity: number;
+    discount_code_released: boolean;
+  };
+  refund: { id: string; amount: number } | null;
+}
+
+export interface OrderRefundedPayload {
+  order: { id: string; number: string; financial_status: string; refunded_amount: number; currency: string };
+  refund: {
+    id: string;
+    created_at: string;
+    amount: number;
+    shipping: number;
+    lines: Array<{ line_id: string; quantity: number; restock: boolean; amount: number }>;
+    note: string | null;
+  };
+}
+
+export interface OrderFulfilledPayload {
+  order: { id: string; number: string; email: string | null; fulfillment_status: string };
+  fulfillment: {
+    id: string;
+    created_at: string;
+    lines: Array<{ line_id: string; quantity: number }>;
+    tracking_number: string | null;
+    tracking_url: string | null;
+    carrier: string | null;
+  };
+  notify_customer: boolean;
+}
+
+export interface CheckoutCompletedPayload {
+  checkout: { token: string; order_id: string; order_number: string };
+}
+
+/** The admin customer (a self-registration carries the members known then). */
+export interface CustomerPayload {
+  customer: Pick<CustomerDto, 'id' | 'email' | 'is_active' | 'is_email_confirmed' | 'type'> & Partial<CustomerDto>;
+}
+
+export interface InventoryLevelUpdatedPayload {
+  inventory_level: { inventory_item_id: string; location_id: string; available: number };
+  /** The stock movement's reason (`import`, `order`, `restock`, ...). */
+  reason: string;
+}
+
+export interface CollectionPayload {
+  collection: CollectionDto;
+}
+
+export interface CollectionDeletedPayload {
+  collection: { id: string };
+}
+
+export interface DiscountCodeRedeemedPayload {
+  discount_code: { id: string; code: string };
+  order_id: string;
+}
+
+export interface ThemePublishedPayload {
+  theme: { id: string; name: string | null; role: string | null };
+}
+
+export interface CatalogueImportedPayload {
+  /** Rows created and updated per kind (`products`, `variants`, ...). */
+  import: { created: Record<string, number>; updated: Record<string, number> };
+}
+
+export interface ProductPayload {
+  product: AdminProductDto;
+}
+
+export interface ProductDeletedPayload {
+  /** `archived`: kept, unpublished, for its orders. */
+  product: { id: string; key: string; archived: boolean };
+}
+
+/** Topic → payload of every domain event. */
+export interface DomainEventMap {
+  'order.placed': OrderPlacedPayload;
+  'order.paid': OrderPaidPayload;
+  'order.shipped': OrderShippedPayload;
+  'order.cancelled': OrderCancelledPayload;
+  'order.refunded': OrderRefundedPayload;
+  'order.fulfilled': OrderFulfilledPayload;
+  'checkout.completed': CheckoutCompletedPayload;
+  'customer.created': CustomerPayload;
+  'customer.updated': CustomerPayload;
+  'inventory_level.updated': InventoryLevelUpdatedPayload;
+  'collection.created': CollectionPayload;
+  'collection.updated': CollectionPayload;
+  'collection.deleted': CollectionDeletedPayload;
+  'discount_code.redeemed': DiscountCodeRedeemedPayload;
+  'theme.published': ThemePublishedPayload;
+  'catalogue.imported': CatalogueImportedPayload;
+  'product.created': ProductPayload;
+  'product.updated': ProductPayload;
+  'product.deleted': ProductDeletedPayload;
+}
+
+export type EventTopic = keyof DomainEventMap;
+
+/**
+ * The published description of each topic's payload (`data` of a webhook delivery), in topic order: typed over the
+ * map, so a topic without a description does not compile. Served as `x-webhook-payloads` in the OpenAPI document
+ * and listed in README.
+ */
+export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
+  'order.placed': '{order: {id, number, customer_id, email, total, currency, payment_type, checkout_token}}',
+  'order.paid': '{order: {id, number, total, currency}}',
+  'order.shipped': '{order: {id, number, tracking_url}}',
+  'order.cancelled': '{order: {id, number, reason, note, cancelled_at, financial_status, refunded_amount, currency, restocked_quantity, discount_code_released}, refund: {id, amount} | null}',
+  'order.refunded': '{order: {id, number, financial_status, refunded_amount, currency}, refund: {id, created_at, amount, shipping, lines: [{line_id, quantity, restock, amount}], note}}',
+  'order.fulfilled': '{order: {id, number, email, fulfillment_status}, fulfillment: {id, created_at, lines: [{line_id, quantity}], tracking_number, tracking_url, carrier}, notify_customer}',
+  'checkout.completed': '{checkout: {token, order_id, order_number}}',
+  'customer.created': '{customer: <admin customer>}',
+  'customer.updated': '{customer: <admin customer>}',
+  'inventory_level.updated': '{inventory_level: {inventory_item_id, location_id, available}, reason}',
+  'collection.created': '{collection: <admin collection>}',
+  'collection.updated': '{collection: <admin collection>}',
+  'collection.deleted': '{collection: {id}}',
+  'discount_code.redeemed': '{discount_code: {id, code}, order_id}',
+  'theme.published': '{theme: {id, name, role}}',
+  'catalogue.imported': '{import: {created, updated}}',
+  'product.created': '{product: <admin product>}',
+  'product.updated': '{product: <admin product>} (a variant\'s change updates its product)',
+  'product.deleted': '{product: {id, key, archived}}',
+};

@@ -1,0 +1,226 @@
+/**
+ * The extension points of the service, in one place (README "Architecture", "Extension points").
+ *
+ * One pattern for all of them: an extension point is an abstract class (used as the Nest injection token where a
+ * single implementation is injected directly). A module implements a point by listing a provider in its own
+ * `providers` whose instance extends that class; `Extensions` (src/extensions/extensions.service.ts) gathers every
+ * such instance of the whole app through Nest's discovery (`extensions.all(Point)`, `extensions.one(Point)`).
+ * No registries, no mutable slots, no method replacement, no import-time globals, no `ModuleRef` lookups.
+ *
+ * Where several implementations may exist (payment providers, token resolvers, tenant-created hooks, admin
+ * resources, visitor carry-over, price adjusters) all of them are consulted, in the order the modules were
+ * registered (built-in modules first, then `createShopApp({imports})` in order). Where one answer is needed
+ * (cart currency, product counts) the last registered implementation wins, so an extension module may replace the
+ * built-in one.
+ */
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../auth/index.js';
+import type { RequestContext } from '../common/context/request-context.js';
+import type { DomainEvent } from '../events/index.js';
+
+// ------------------------------------------------------------------------------------------ payment providers
+
+/** What a provider gets when an order is placed (inside the placing transaction, before the order is numbered). */
+export interface PaymentRequest {
+  orderId: string;
+  hash: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  precision: number;
+  paymentType: { id: string; key: string; kind: string };
+  /** Where the buyer returns; null for offline kinds. */
+  returnUrl: string | null;
+  /** Scheme and host the request came in on (for URLs back into this service). */
+  baseUrl: string;
+}
+
+export interface PaymentInitiation {
+  /** Where to send the buyer (null: no redirect). */
+  paymentUrl: string | null;
+  /** The provider's reference (session id, ...), stored on the order. */
+  reference: string | null;
+}
+
+/** A capture, refund or void of an order's payment (issue 17). */
+export interface PaymentOperation {
+  orderId: string;
+  /** The provider's reference from `initiate()` (or of the capture being refunded). */
+  reference: string | null;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  precision: number;
+}
+
+export interface PaymentOperationResult {
+  /** `failed` leaves the order unchanged: the caller answers 422 `payment_provider_declined`. */
+  status: 'succeeded' | 'failed';
+  /** The provider's reference of this operation, stored on the order's transaction. */
+  reference: string | null;
+  /** Why it failed, for the error message. */
+  message?: string;
+}
+
+/**
+ * **Payment provider** (several). Serves payment types by `kind` (the import's `payment_types[].kind`); for a kind
+ * served by several providers the last registered wins (an extension replaces the built-in `redirect` test
+ * provider). A provider reports the outcome later by calling `OrdersService.recordPayment(ctx, orderId, 'paid' |
+ * 'cancelled')` (the built-in test provider does so from its test page).
+ */
+export abstract class PaymentProvider {
+  /** Stable name, stored on the order. */
+  abstract readonly name: string;
+  /** Payment type kinds it serves. */
+  abstract readonly kinds: readonly string[];
+  /** True when the buyer must be redirected (return_url then required). */
+  abstract readonly redirects: boolean;
+  abstract initiate(ctx: RequestContext, request: PaymentRequest): Promise<PaymentInitiation>;
+  /** Takes the authorized money when the payment is confirmed (`OrdersService.recordPayment(..., 'paid')`). */
+  abstract capture(ctx: RequestContext, op: PaymentOperation): Promise<PaymentOperationResult>;
+  /** Returns captured money (a refund or a cancellation of a paid order). */
+  abstract refund(ctx: RequestContext, op: PaymentOperation): Promise<PaymentOperationResult>;
+  /** Drops an authorization that was never captured (a cancelled or expired unpaid order). */
+  abstract void(ctx: RequestContext, op: PaymentOperation): Promise<PaymentOperationResult>;
+}
+
+// ------------------------------------------------------------------------------------------ authentication
+
+/**
+ * **Token resolver** (several, one per prefix). Resolves bearer tokens of another family than the built-in
+ * `vnstat_`/`vnstss_` access tokens (the shoppers' `vnscat_`, say): `prefix` is the part before the first `_`.
+ * Returns null for an unknown, revoked or expired token (401). Called once per request and token.
+ */
+export abstract class TokenResolver {
+  abstract readonly prefix: string;
+  abstract resolve(token: string): Promise<Principal | null>;
+}
+
+/**
+ * **Admin resource** (several). Each instance makes `Shop/<name>/read` and `Shop/<name>/write` valid admin scopes
+ * (CONTRACT 3); new shop owners hold them (existing staff: `shop staff permissions --set ...`). Register it with
+ * `providers: [adminResource('loyalty')]`. `name`: lower-case letters and `_`.
+ */
+export class AdminResource {
+  constructor(readonly name: string) {
+    if (!/^[a-z_]+$/.test(name)) throw new Error(`admin resource "${name}": use lower-case letters and _`);
+  }
+}
+
+/** The provider of an admin resource for a module's `providers`. */
+export function adminResource(name: string): { provide: string; useValue: AdminResource } {
+  return { provide: `AdminResource:${name}`, useValue: new AdminResource(name) };
+}
+
+// ------------------------------------------------------------------------------------------ shops
+
+/**
+ * **Tenant-created hook** (several). Runs inside the transaction that creates a shop (`ctx.manager` open, tenant
+ * set): whatever a new shop needs (its default theme, say). Throwing rolls the shop back.
+ */
+export abstract class TenantCreatedHook {
+  abstract onTenantCreated(ctx: RequestContext, tenant: { id: string; handle: string; name: string }): Promise<void>;
+}
+
+// ------------------------------------------------------------------------------------------ storefront
+
+/**
+ * **Cart-currency resolver** (one). Which currency the request's visitor or shopper cart is in (CONTRACT 4: the
+ * storefront's active currency when no `currency` parameter is given); null: none, the shop's default applies.
+ * The API guard consults it for storefront and customer requests. Built in: the cart module.
+ */
+export abstract class CartCurrencyResolver {
+  abstract cartCurrencyId(ctx: RequestContext): Promise<string | null>;
+}
+
+/**
+ * **Visitor carry-over** (several). At sign-in, moves what the anonymous visitor had (cart, wishlist) to the
+ * shopper. A failing participant is logged and never fails the sign-in. Built in: cart and wishlist.
+ */
+export abstract class VisitorCarryOverParticipant {
+  /** For the log line (`cart`, `wishlist`). */
+  abstract readonly name: string;
+  abstract mergeVisitorIntoCustomer(ctx: RequestContext, visitorId: string, customerId: string): Promise<void>;
+}
+
+/**
+ * **Product-count source** (one). Products per collection id (the admin collections' `products_count`); absent
+ * ids count 0. Built in: the catalogue; without any, every collection counts 0.
+ */
+export abstract class ProductCountSource {
+  abstract productsCounts(ctx: RequestContext, collectionIds: string[]): Promise<Map<string, number>>;
+}
+
+// ------------------------------------------------------------------------------------------ domain events
+
+/**
+ * **Outbox sink** (several). Work recorded in the emitting transaction beside each domain event (`manager` is that
+ * transaction): a rolled-back change leaves neither. Built in: the webhooks module's pending deliveries.
+ */
+export abstract class OutboxSink {
+  abstract record(manager: EntityManager, event: DomainEvent): Promise<void>;
+}
+
+/**
+ * **Outbox commit listener** (several). Told after a transaction that recorded events has committed, so a worker
+ * starts at once instead of at its next poll. Must not throw or block (a failure is logged). Built in: the event
+ * handler and webhook delivery workers.
+ */
+export abstract class OutboxCommitListener {
+  abstract outboxCommitted(): void;
+}
+
+// ------------------------------------------------------------------------------------------ pricing
+
+/** One line as the catalogue prices it now: unit prices in the shop's default currency (decimal strings). */
+export interface PriceLine {
+  variantId: string;
+  productId: string;
+  /** Decimal quantity. */
+  quantity: number;
+  /** Unit gross and net in the default currency. */
+  gross: string;
+  net: string;
+  /** Percent, e.g. 8.1. */
+  taxRate: number;
+}
+
+export interface PriceAdjustmentRequest {
+  /** The signed-in shopper the cart or checkout belongs to; null for a guest or visitor. */
+  customerId: string | null;
+  /** The lines after the adjusters registered before this one. */
+  lines: readonly PriceLine[];
+}
+
+/** A line's new unit prices in the default currency (non-negative decimal strings). */
+export interface PriceOverride {
+  gross: string;
+  net: string;
+}
+
+/**
+ * **Price adjuster** (several). Consulted whenever the cart and the checkout price their lines (every cart read,
+ * checkout read and order placement, so all three always agree), before currency conversion, coupons, shipping
+ * and taxes. Returns one entry per request line, in order: a replacement unit price or null to keep it. Adjusters
+ * run in registration order, each seeing the previous ones' result. Reads run in the caller's transaction
+ * (`ctx.manager` when open). An answer of the wrong length or a negative/invalid price is a programming error
+ * (500), never silently applied.
+ */
+export abstract class PriceAdjuster {
+  abstract adjust(ctx: RequestContext, request: PriceAdjustmentRequest): Promise<ReadonlyArray<PriceOverride | null>>;
+}
+
+// ------------------------------------------------------------------------------------------ replaceable services
+
+/**
+ * **Mail transport** (one, injected as `MailTransport`): SMTP by `SMTP_URL`, else the log. Replace it for the whole
+ * app with `createShopApp({imports: [MailTransportOverrideModule.use(transport)]})`.
+ */
+export { MailTransport, type MailMessage } from '../customers/mail/mail-transport.js';
+export { MailTransportOverrideModule } from '../customers/mail/mail.module.js';
+/** **Asset store** (one, injected as `AssetStores`): where theme asset bytes live (`THEME_ASSET_STORE`). */
+export { AssetStores, type AssetStore } from '../themes/storage/asset-store.js';
+/** **Catalogue index statistics** (one): figures of the in-memory catalogue for metrics. Built in: the catalogue. */
+export { CatalogueIndexStats, type CatalogueIndexSnapshot } from '../observability/catalogue-index-stats.js';
+/** **Catalogue search** (one, injected with `@Inject(CATALOGUE_SEARCH)`): the storefront catalogue engine. */
+export { CATALOGUE_SEARCH, type CatalogueSearch } from '../catalogue/index/catalogue-search.js';
