@@ -9,7 +9,8 @@ import { AppError } from '../../common/http/app-error.js';
 import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/entities/tenant.entity.js';
 import { slugify, TenancyService } from '../../tenancy/tenancy.service.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
-import { checkImportDocument } from './import-schema.js';
+import { documentFromLines, withLine } from './ndjson-document.js';
+import { checkImportDocument } from './schema-check.js';
 import { CatalogueChanges, CatalogueWrite } from '../catalogue-changes.service.js';
 import { arr, bad, bool, dec, isObj, Json, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans, uniqueKeys } from './import-input.js';
 import { chunks, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
@@ -46,6 +47,16 @@ export class CatalogueImportService {
     } catch (err) {
       if (isUniqueViolation(err)) throw AppError.unprocessable(`the import conflicts with existing data: ${(err as { driverError?: { detail?: string } }).driverError?.detail ?? 'duplicate value'}`);
       throw err;
+    }
+  }
+
+  /** The NDJSON form: the values of its lines (`ndjson-document.ts`), imported as the document they make; a 422 names the line too. */
+  async importLines(ctx: RequestContext, values: unknown[]): Promise<ImportReport> {
+    const { document, lines } = documentFromLines(values);
+    try {
+      return await this.import(ctx, document);
+    } catch (err) {
+      throw withLine(err, lines);
     }
   }
 
