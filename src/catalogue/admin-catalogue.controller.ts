@@ -45,6 +45,8 @@ export class AdminCatalogueController {
     },
   })
   @ApiOperation({
+    summary: 'The catalogue import of CONTRACT 6 (upsert by key, one transaction, idempotent)',
+    description: 'The body is the JSON document, or its NDJSON form (what `GET /admin/catalogue/export?format=ndjson` streams).',
     requestBody: {
       required: true,
       description: 'The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line, read line by line as it arrives (same limit and validation).',
