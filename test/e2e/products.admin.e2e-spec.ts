@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request as httpRequest, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 import { CatalogueImportService } from '../../src/catalogue/import/catalogue-import.service.js';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
@@ -536,6 +538,27 @@ describe('admin catalogue API: products, variants, export', () => {
       // the last line may end without a newline; application/jsonl is read the same
       const ok = await copy.admin.post('/admin/catalogue/import').set('Content-Type', 'application/jsonl').send(lines(product('a', 1), product('b', 2))).expect(200);
       expect(ok.body.import.created.products).toBe(2);
+    });
+
+    it('an NDJSON import announcing more than 50 MB is 413 before its body is read', async () => {
+      const server = t.server as Server;
+      if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const port = (server.address() as AddressInfo).port;
+      const headers = { 'Content-Type': 'application/x-ndjson', 'Content-Length': String(60 * 1024 * 1024), Authorization: `Bearer ${shop.admin.token}` };
+      const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `${API}/admin/catalogue/import`, headers }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, body });
+          });
+        });
+        req.on('error', reject);
+        req.write('{"products": []}\n');
+      });
+      expect(result.status).toBe(413);
+      expect(JSON.parse(result.body)).toEqual({ errors: expect.any(String) });
     });
   });
 
