@@ -22,9 +22,11 @@ import { CatalogueSchema, checkCatalogueBody } from './import/schema-check.js';
 
 /**
  * The admin catalogue API (issue 18): products and variants read as CONTRACT 6 members plus read-only facts, and
- * changed member by member. Every write merges the request into the stored document and hands the whole product to
- * the import's writer (`writeProducts`: same validation, same SQL), inside `CatalogueChanges.write`, the import's
- * path to the storefront.
+ * changed member by member. A body is checked against the import's member schemas (`ImportProduct`, `ImportVariant`,
+ * and for POST `AdminProductCreate`/`AdminVariantCreate`), merged into the stored document (`admin-product-merge.ts`)
+ * and the whole product handed to the import's writer (`writeProducts`: same checks of references, same SQL), inside
+ * `CatalogueChanges.write`, the import's path to the storefront. Reads: `admin-product-reads.ts`; shapes:
+ * `admin-product.mapper.ts`; list query: `admin-product-filters.ts`.
  */
 @Injectable()
 export class AdminProductsService {
