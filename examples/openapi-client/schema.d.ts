@@ -511,7 +511,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import */
+        /**
+         * The catalogue import of CONTRACT 6 (upsert by key, one transaction, idempotent)
+         * @description The body is the JSON document, or its NDJSON form (what `GET /admin/catalogue/export?format=ndjson` streams).
+         */
         post: operations["AdminCatalogueController_import"];
         delete?: never;
         options?: never;
@@ -1988,168 +1991,6 @@ export interface components {
             /** @description Read-only. */
             rating: components["schemas"]["RatingSummaryDto"];
         };
-        ImageInputDto: {
-            src: string;
-            alt?: string | null;
-            width?: number;
-            height?: number;
-        };
-        QuantityRuleInputDto: {
-            /** @description Default 1. */
-            min?: number;
-            max?: number | null;
-            /** @description Default 1. */
-            increment?: number;
-        };
-        ProductVariantInputDto: {
-            title?: string | {
-                [key: string]: string | null;
-            };
-            description?: string | {
-                [key: string]: string | null;
-            };
-            description_additional?: string | {
-                [key: string]: string | null;
-            };
-            quantity_rule?: components["schemas"]["QuantityRuleInputDto"] | null;
-            /** @description `{field_key: [option keys]}`. */
-            custom_fields?: {
-                [key: string]: string[];
-            } | null;
-            /** @description On-hand per location key; a location left out keeps its stock. */
-            stock?: {
-                [key: string]: number;
-            } | null;
-            /** @description PUT /admin/products/{id}: the variant to change (else matched by `key`; an unmatched entry is a new variant). */
-            id?: string;
-            /** @description Unique per shop; generated when omitted on create. */
-            key?: string;
-            handle?: string | null;
-            sku?: string | null;
-            /** @description Default currency, gross when the shop's prices include tax, net otherwise. Required on create. */
-            price?: number;
-            compare_at_price?: number | null;
-            /** @description Percent, 0..100; default 0. */
-            tax_rate?: number;
-            /** @description Default true. */
-            published?: boolean;
-            /** @description Default true. */
-            active?: boolean;
-            /** @description Facet value keys. */
-            color?: string | null;
-            region?: string | null;
-            year?: string | null;
-            size?: string | null;
-            country?: string | null;
-            alcohol_volume?: number | null;
-            grams?: number | null;
-            option_group?: string | null;
-            area?: string | null;
-            /** @description Default true. */
-            track_inventory?: boolean;
-            /** @description Default false. */
-            allow_backorder?: boolean;
-        };
-        ProductInputDto: {
-            /** @description required on create */
-            title?: string | {
-                [key: string]: string | null;
-            };
-            body_html?: string | {
-                [key: string]: string | null;
-            };
-            summary_html?: string | {
-                [key: string]: string | null;
-            };
-            /** @description Category keys. */
-            categories?: string[] | null;
-            tags?: string[] | null;
-            images?: components["schemas"]["ImageInputDto"][] | null;
-            /** @description Approved ratings, 1..5. */
-            ratings?: number[] | null;
-            /** @description On PUT: each entry changes the variant of its `id` or `key` (absent members unchanged) or adds one; variants left out are unchanged. */
-            variants?: components["schemas"]["ProductVariantInputDto"][];
-            /** @description Unique per shop; generated when omitted on create. */
-            key?: string;
-            /** @description Default: from the title. */
-            handle?: string | null;
-            /** @description Manufacturer key. */
-            manufacturer?: string | null;
-            /** @description Flag key. */
-            flag?: string | null;
-            /** @description Default true. */
-            published?: boolean;
-            /** @description ISO 8601. */
-            created_at?: string;
-        };
-        VariantInputDto: {
-            title?: string | {
-                [key: string]: string | null;
-            };
-            description?: string | {
-                [key: string]: string | null;
-            };
-            description_additional?: string | {
-                [key: string]: string | null;
-            };
-            quantity_rule?: components["schemas"]["QuantityRuleInputDto"] | null;
-            /** @description `{field_key: [option keys]}`. */
-            custom_fields?: {
-                [key: string]: string[];
-            } | null;
-            /** @description On-hand per location key; a location left out keeps its stock. */
-            stock?: {
-                [key: string]: number;
-            } | null;
-            /** @description Unique per shop; generated when omitted on create. */
-            key?: string;
-            handle?: string | null;
-            sku?: string | null;
-            /** @description Default currency, gross when the shop's prices include tax, net otherwise. Required on create. */
-            price?: number;
-            compare_at_price?: number | null;
-            /** @description Percent, 0..100; default 0. */
-            tax_rate?: number;
-            /** @description Default true. */
-            published?: boolean;
-            /** @description Default true. */
-            active?: boolean;
-            /** @description Facet value keys. */
-            color?: string | null;
-            region?: string | null;
-            year?: string | null;
-            size?: string | null;
-            country?: string | null;
-            alcohol_volume?: number | null;
-            grams?: number | null;
-            option_group?: string | null;
-            area?: string | null;
-            /** @description Default true. */
-            track_inventory?: boolean;
-            /** @description Default false. */
-            allow_backorder?: boolean;
-        };
-        CatalogueDocumentDto: {
-            /** @description shop settings (languages, default currency, prices_include_tax, …) */
-            settings?: {
-                [key: string]: unknown;
-            };
-            currencies?: Record<string, never>[];
-            countries?: Record<string, never>[];
-            locations?: Record<string, never>[];
-            manufacturers?: Record<string, never>[];
-            categories?: Record<string, never>[];
-            /** @description facet values per dimension: colors, regions, sizes, years, countries */
-            facets?: {
-                [key: string]: unknown;
-            };
-            custom_fields?: Record<string, never>[];
-            flags?: Record<string, never>[];
-            shipping_methods?: Record<string, never>[];
-            payment_types?: Record<string, never>[];
-            products?: components["schemas"]["ProductInputDto"][];
-            collections?: Record<string, never>[];
-        };
         FacetsResponseDto: {
             facets: components["schemas"]["FacetDto"][];
             price_range: components["schemas"]["PriceRangeDto"];
@@ -2771,7 +2612,7 @@ export interface components {
             /** @description Number of lines. */
             line_items: number;
         };
-        /** @description Text keyed by language code, or a plain string in the default language. */
+        /** @description Text keyed by language code, or a plain string in the default language. On PUT it merges per language: `{"de": null}` removes one. */
         ImportTranslated: string | {
             [key: string]: string | null;
         } | null;
@@ -2892,19 +2733,23 @@ export interface components {
             width?: number | null;
             height?: number | null;
         };
+        /** @description A variant's members (CONTRACT 6). The import requires `key` and `price`; `POST /admin/products/{id}/variants` requires `price` (a key is generated when none is given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published`, `active`, `price`, `tax_rate`, `track_inventory` and `allow_backorder` unchanged). */
         ImportVariant: {
-            /** @description Unique per kind and shop; the upsert key. */
-            key: string;
+            /** @description `PUT /admin/products/{id}` only: the variant to change (else matched by `key`; an unmatched entry adds a variant). The import ignores it. */
+            id?: string | null;
+            /** @description Unique per shop; the upsert key. */
+            key?: string | null;
             handle?: string | null;
             sku?: string | null;
             title?: components["schemas"]["ImportTranslated"];
             /** @description Default currency; gross when prices_include_tax, net otherwise. */
-            price: number;
+            price?: number | null;
             /** @description Default currency; gross when prices_include_tax, net otherwise. */
             compare_at_price?: number | null;
             tax_rate?: number | null;
             published?: boolean | null;
             active?: boolean | null;
+            /** @description Facet value key. */
             color?: string | null;
             region?: string | null;
             year?: string | null;
@@ -2932,15 +2777,19 @@ export interface components {
                 [key: string]: number;
             } | null;
         };
+        /** @description A product's members (CONTRACT 6). The import requires `key` and `title`; `POST /admin/products` requires `title` (keys are generated when none are given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published` and `created_at` unchanged), and `variants` entries change the variant of their `id` or `key` or add one. */
         ImportProduct: {
-            /** @description Unique per kind and shop; the upsert key. */
-            key: string;
+            /** @description Unique per shop; the upsert key. */
+            key?: string | null;
             handle?: string | null;
-            title: components["schemas"]["ImportTranslated"];
+            title?: components["schemas"]["ImportTranslated"];
             body_html?: components["schemas"]["ImportTranslated"];
             summary_html?: components["schemas"]["ImportTranslated"];
+            /** @description Manufacturer key. */
             manufacturer?: string | null;
+            /** @description Category keys. */
             categories?: string[] | null;
+            /** @description Flag key. */
             flag?: string | null;
             tags?: string[] | null;
             published?: boolean | null;
@@ -2982,7 +2831,53 @@ export interface components {
             facets?: components["schemas"]["ImportFacets"];
             custom_fields?: components["schemas"]["ImportCustomField"][] | null;
             categories?: components["schemas"]["ImportCategory"][] | null;
-            products?: components["schemas"]["ImportProduct"][] | null;
+            products?: (components["schemas"]["ImportProduct"] & {
+                /** @description Unique per kind and shop; the upsert key. */
+                key: string;
+                variants?: {
+                    /** @description Unique per kind and shop; the upsert key. */
+                    key: string;
+                    /** @description Default currency; gross when prices_include_tax, net otherwise. */
+                    price: number;
+                }[] | null;
+            })[] | null;
+            collections?: components["schemas"]["ImportCollection"][] | null;
+        };
+        /** @description The body of `POST /admin/products`: the product members with `title` required; keys are generated when none are given. */
+        AdminProductCreate: components["schemas"]["ImportProduct"] & {
+            variants?: {
+                /** @description Default currency; gross when prices_include_tax, net otherwise. */
+                price: number;
+            }[] | null;
+        };
+        /** @description The body of `POST /admin/products/{id}/variants`: the variant members with `price` required; a key is generated when none is given. */
+        AdminVariantCreate: components["schemas"]["ImportVariant"] & {
+            /** @description Default currency; gross when prices_include_tax, net otherwise. */
+            price: number;
+        };
+        /** @description One line of the NDJSON form of the import (`Content-Type: application/x-ndjson`): an object with one member of `CatalogueImportDocument`. The arrays of lines naming the same member are concatenated in order; `settings` and `facets` may appear once. */
+        CatalogueImportFragment: {
+            settings?: components["schemas"]["ImportSettings"];
+            currencies?: components["schemas"]["ImportCurrency"][] | null;
+            countries?: components["schemas"]["ImportCountry"][] | null;
+            locations?: components["schemas"]["ImportLocation"][] | null;
+            manufacturers?: components["schemas"]["ImportManufacturer"][] | null;
+            flags?: components["schemas"]["ImportFlag"][] | null;
+            shipping_methods?: components["schemas"]["ImportShippingMethod"][] | null;
+            payment_types?: components["schemas"]["ImportPaymentType"][] | null;
+            facets?: components["schemas"]["ImportFacets"];
+            custom_fields?: components["schemas"]["ImportCustomField"][] | null;
+            categories?: components["schemas"]["ImportCategory"][] | null;
+            products?: (components["schemas"]["ImportProduct"] & {
+                /** @description Unique per kind and shop; the upsert key. */
+                key: string;
+                variants?: {
+                    /** @description Unique per kind and shop; the upsert key. */
+                    key: string;
+                    /** @description Default currency; gross when prices_include_tax, net otherwise. */
+                    price: number;
+                }[] | null;
+            })[] | null;
             collections?: components["schemas"]["ImportCollection"][] | null;
         };
         /** @description The one error envelope of every non-2xx answer (SPEC "Errors"). */
@@ -9098,9 +8993,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line, read line by line as it arrives (same limit and validation). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CatalogueImportDocument"];
+                "application/x-ndjson": components["schemas"]["CatalogueImportFragment"];
             };
         };
         responses: {
@@ -9474,9 +9371,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description CONTRACT 6 product members (`ImportProduct`), `title` required */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProductInputDto"];
+                "application/json": components["schemas"]["AdminProductCreate"];
             };
         };
         responses: {
@@ -9721,9 +9619,10 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description the members to change: absent = unchanged, null = cleared where nullable */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProductInputDto"];
+                "application/json": components["schemas"]["ImportProduct"];
             };
         };
         responses: {
@@ -9960,9 +9859,10 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description CONTRACT 6 variant members (`ImportVariant`), `price` required */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VariantInputDto"];
+                "application/json": components["schemas"]["AdminVariantCreate"];
             };
         };
         responses: {
@@ -10109,9 +10009,10 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description the members to change: absent = unchanged, null = cleared where nullable */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VariantInputDto"];
+                "application/json": components["schemas"]["ImportVariant"];
             };
         };
         responses: {
@@ -10347,7 +10248,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the import document (JSON), or one fragment per line (NDJSON) */
+            /** @description the import document (JSON), or one `CatalogueImportFragment` per line (NDJSON) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10357,8 +10258,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueDocumentDto"];
-                    "application/x-ndjson": components["schemas"]["CatalogueDocumentDto"];
+                    "application/json": components["schemas"]["CatalogueImportDocument"];
+                    "application/x-ndjson": components["schemas"]["CatalogueImportFragment"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */

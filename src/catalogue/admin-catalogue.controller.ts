@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
+import { NDJSON_TYPES } from '../common/http/ndjson-body.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { ProductListResponseDto } from './dto/catalogue.dto.js';
@@ -18,7 +19,10 @@ export class AdminCatalogueController {
     private readonly catalogue: StorefrontCatalogueService,
   ) {}
 
-  /** The catalogue import of CONTRACT 6 (upsert by key, one transaction, idempotent); see README "Catalogue import". */
+  /**
+   * The catalogue import of CONTRACT 6 (upsert by key, one transaction, idempotent); see README "Import". The body is
+   * the JSON document, or its NDJSON form (what `GET /admin/catalogue/export?format=ndjson` streams).
+   */
   @Post('catalogue/import')
   @HttpCode(200)
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
@@ -40,9 +44,22 @@ export class AdminCatalogueController {
       },
     },
   })
-  @ApiBody({ schema: { $ref: '#/components/schemas/CatalogueImportDocument' } })
-  import(@Ctx() ctx: RequestContext, @Body() body: unknown): Promise<ImportReport> {
-    return this.importer.import(ctx, body);
+  @ApiOperation({
+    summary: 'The catalogue import of CONTRACT 6 (upsert by key, one transaction, idempotent)',
+    description: 'The body is the JSON document, or its NDJSON form (what `GET /admin/catalogue/export?format=ndjson` streams).',
+    requestBody: {
+      required: true,
+      description: 'The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line, read line by line as it arrives (same limit and validation).',
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/CatalogueImportDocument' } },
+        'application/x-ndjson': { schema: { $ref: '#/components/schemas/CatalogueImportFragment' } },
+      },
+    },
+  })
+  import(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<ImportReport> {
+    // the body guard has read an NDJSON body as the array of its lines' values
+    if (req.is(NDJSON_TYPES)) return this.importer.importLines(ctx, req.body as unknown[]);
+    return this.importer.import(ctx, req.body);
   }
 
   /** A collection's published products with the catalogue filters; never facets. */

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
@@ -8,9 +8,13 @@ import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { Pager } from '../common/paging/pager.service.js';
-import { AdminProductsService, parseAdminProductFilters } from './admin-products.service.js';
-import { AdminProductDto, AdminProductListQueryDto, AdminProductRowDto, AdminVariantDto, CatalogueDocumentDto, ProductInputDto, VariantInputDto } from './dto/admin-product.dto.js';
+import { parseAdminProductFilters } from './admin-product-filters.js';
+import { AdminProductsService } from './admin-products.service.js';
+import { AdminProductDto, AdminProductListQueryDto, AdminProductRowDto, AdminVariantDto } from './dto/admin-product.dto.js';
 import { CatalogueExportService, ExportFormat } from './export/catalogue-export.service.js';
+
+/** Bodies are the import's member schemas (`import/import-schema.ts`), published as components. */
+const body = (schema: string, description: string) => ApiBody({ schema: { $ref: `#/components/schemas/${schema}` }, description });
 
 const IDEMPOTENCY_DOC = { name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' };
 
@@ -40,7 +44,7 @@ export class AdminProductsController {
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('product', AdminProductDto, 201)
   @ApiHeader(IDEMPOTENCY_DOC)
-  @ApiBody({ type: ProductInputDto })
+  @body('AdminProductCreate', 'CONTRACT 6 product members (`ImportProduct`), `title` required')
   create(@Ctx() ctx: RequestContext, @Body() body: unknown): Promise<AdminProductDto> {
     return this.products.create(ctx, body);
   }
@@ -57,7 +61,7 @@ export class AdminProductsController {
   @Put('products/:id')
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('product', AdminProductDto)
-  @ApiBody({ type: ProductInputDto })
+  @body('ImportProduct', 'the members to change: absent = unchanged, null = cleared where nullable')
   update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: unknown): Promise<AdminProductDto> {
     return this.products.update(ctx, id, body);
   }
@@ -75,7 +79,7 @@ export class AdminProductsController {
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('variant', AdminVariantDto, 201)
   @ApiHeader(IDEMPOTENCY_DOC)
-  @ApiBody({ type: VariantInputDto })
+  @body('AdminVariantCreate', 'CONTRACT 6 variant members (`ImportVariant`), `price` required')
   createVariant(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: unknown): Promise<AdminVariantDto> {
     return this.products.createVariant(ctx, id, body);
   }
@@ -83,7 +87,7 @@ export class AdminProductsController {
   @Put('products/:id/variants/:variant_id')
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('variant', AdminVariantDto)
-  @ApiBody({ type: VariantInputDto })
+  @body('ImportVariant', 'the members to change: absent = unchanged, null = cleared where nullable')
   updateVariant(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @UuidParam('variant_id') variantId: string, @Body() body: unknown): Promise<AdminVariantDto> {
     return this.products.updateVariant(ctx, id, variantId, body);
   }
@@ -103,8 +107,13 @@ export class AdminProductsController {
   @Get('catalogue/export')
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/read' })
   @ApiQuery({ name: 'format', required: false, enum: ['json', 'ndjson'] })
-  @ApiProduces('application/json', 'application/x-ndjson')
-  @ApiOkResponse({ type: CatalogueDocumentDto, description: 'the import document (JSON), or one fragment per line (NDJSON)' })
+  @ApiOkResponse({
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/CatalogueImportDocument' } },
+      'application/x-ndjson': { schema: { $ref: '#/components/schemas/CatalogueImportFragment' } },
+    },
+    description: 'the import document (JSON), or one `CatalogueImportFragment` per line (NDJSON)',
+  })
   async export(@Ctx() ctx: RequestContext, @Req() req: Request, @Res() res: Response): Promise<void> {
     const format = exportFormat(req);
     await this.exporter.export(ctx, format, res, () => {

@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createShopContext } from '../app.js';
@@ -9,6 +10,7 @@ import { generateDemoCatalogue } from '../catalogue/index.js';
 import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
+import { readNdjson } from '../common/http/ndjson-body.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { STOREFRONT_DEMO_PATH } from '../storefront-demo/index.js';
@@ -120,19 +122,28 @@ export const commands: CliCommand[] = [
   },
   {
     name: 'catalogue import',
-    usage: 'catalogue import --tenant ID FILE',
+    usage: 'catalogue import --tenant ID FILE (.json, or .ndjson/.jsonl)',
     options: { tenant: { type: 'string' } },
     async run(app, args) {
       const ctx = await tenantContext(app, required(args, 'tenant'));
       const file = args.positionals[0];
       if (!file) throw new CliError('the JSON file to import is required: catalogue import --tenant ID FILE');
+      const importer = app.get(CatalogueImportService);
+      // FILE.ndjson / FILE.jsonl: the NDJSON form (the export's ?format=ndjson), read line by line
+      if (/\.(ndjson|jsonl)$/i.test(file)) {
+        const lines = await readNdjson(createReadStream(file), Number.MAX_SAFE_INTEGER).catch((err: unknown) => {
+          throw err instanceof AppError ? err : new CliError(`cannot read ${file}: ${(err as Error).message}`);
+        });
+        const report = await importer.importLines(ctx, lines);
+        return { json: { import: report }, text: importSummary(report) };
+      }
       let body: unknown;
       try {
         body = JSON.parse(await readFile(file, 'utf8'));
       } catch (err) {
         throw new CliError(`cannot read ${file} as JSON: ${(err as Error).message}`);
       }
-      const report = await app.get(CatalogueImportService).import(ctx, body);
+      const report = await importer.import(ctx, body);
       return { json: { import: report }, text: importSummary(report) };
     },
   },

@@ -102,6 +102,26 @@ describe('CLI (CONTRACT 2)', () => {
     expect(JSON.parse(bad.out[0]).errors).toContain('products[0]');
   });
 
+  it('catalogue import reads an .ndjson file (the export\'s NDJSON form) line by line', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(mkdtempSync(join(tmpdir(), 'shop-import-')), 'catalogue.ndjson');
+    const lines = [
+      { manufacturers: [{ key: 'm-n', name: 'Domaine Ligne' }] },
+      { products: [{ key: 'p-n1', title: 'Line One', manufacturer: 'm-n', variants: [{ key: 'v-n1', price: 12 }] }] },
+      { products: [{ key: 'p-n2', title: 'Line Two', variants: [{ key: 'v-n2', price: 14 }] }] },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await cli(t, 'catalogue', 'import', '--tenant', tenantId, file, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out[0]).import.created).toEqual(expect.objectContaining({ products: 2, variants: 2, manufacturers: 1 }));
+    writeFileSync(file, `${JSON.stringify(lines[1])}\n{"products": [{"key": "p-n3", "title": "x", "variants": [{"key": "v-n3", "price": "cheap"}]}]}\n`);
+    const bad = await cli(t, 'catalogue', 'import', '--tenant', tenantId, file, '--json');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out[0]).errors).toBe('products[1].variants[0].price must be a number (line 2)');
+  });
+
   it('demo creates (then reuses) the demo shop with a generated catalogue and prints its tokens', async () => {
     const first = await cli(t, 'demo', '--products', '40', '--json');
     expect(first.code).toBe(0);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request as httpRequest, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 import { CatalogueImportService } from '../../src/catalogue/import/catalogue-import.service.js';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
@@ -274,6 +276,29 @@ describe('admin catalogue API: products, variants, export', () => {
       expect(count.n).toBe(10);
     });
 
+    it.each([
+      ['an empty image src', { images: [{ src: '' }] }, 'images[0].src must not be empty'],
+      ['a fractional weight', { variants: [{ key: 'v1a', price: 24.9, grams: 1.5 }] }, 'variants[0].grams must be an integer'],
+      ['a date that is not one', { created_at: 'yesterday' }, 'created_at must be an ISO 8601 date-time'],
+      ['an empty tag', { tags: [''] }, 'tags[0] must be a non-empty string of at most 255 characters'],
+      ['a facet value that is not a key', { variants: [{ key: 'v1a', price: 24.9, color: 7 }] }, 'variants[0].color must be a string'],
+      ['a variant id that is not a string', { variants: [{ id: 7, key: 'v1a', price: 24.9 }] }, 'variants[0].id must be a string'],
+    ])('refuses %s with the same schema and message on PUT and in the import', async (_name, member, message) => {
+      const put = await shop.admin.put(`/admin/products/${ids.products.p1}`, member).expect(422);
+      expect(put.body.errors).toBe(`product.${message}`);
+      const imported = await shop.admin.post('/admin/catalogue/import', { products: [{ key: 'p1', title: 'Alpha Merlot', ...member }] }).expect(422);
+      expect(imported.body.errors).toBe(`products[0].${message}`);
+    });
+
+    it('refuses a variant member per schema on the variant PUT and POST, naming it', async () => {
+      const put = await shop.admin.put(`/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`, { quantity_rule: { increment: 0 } }).expect(422);
+      expect(put.body.errors).toBe('variant.quantity_rule.increment must be at least 0.001');
+      const post = await shop.admin.post(`/admin/products/${ids.products.p1}/variants`, { price: null }).expect(422);
+      expect(post.body.errors).toBe('variant.price must be a number');
+      const create = await shop.admin.post('/admin/products', { title: 'New', variants: [{ sku: 'x' }] }).expect(422);
+      expect(create.body.errors).toBe('product.variants[0].price is required');
+    });
+
     it('a non-UUID id is 422, an unknown one 404', async () => {
       await shop.admin.get('/admin/products/nope').expect(422);
       await shop.admin.get('/admin/products/00000000-0000-4000-8000-000000000000').expect(404);
@@ -452,6 +477,89 @@ describe('admin catalogue API: products, variants, export', () => {
       }
       await shop.admin.get('/admin/catalogue/export?format=xml').expect(422);
     });
+
+    const ndjsonOf = async (client: ShopClient): Promise<string> =>
+      (await client.get('/admin/catalogue/export?format=ndjson').buffer(true).parse((r, cb) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (text += c));
+        r.on('end', () => cb(null, text));
+      }).expect(200)).body as string;
+
+    it('an NDJSON export imported as NDJSON into another shop gives identical storefront answers', async () => {
+      const ndjson = await ndjsonOf(shop.admin);
+      const copy = await t.createShop();
+      const report = (await copy.admin.post('/admin/catalogue/import').set('Content-Type', 'application/x-ndjson').send(ndjson).expect(200)).body.import;
+      const json = (await shop.admin.get('/admin/catalogue/export').expect(200)).body;
+      expect(report.created.products).toBe(json.products.length);
+      expect(report.created.collections).toBe(json.collections.length);
+      for (const path of [
+        '/products?include=facets&limit=50&order=title%20asc',
+        '/products?include=facets&q=riesling',
+        '/products?price_min=20&price_max=40&order=price%20asc&currency=EUR',
+        '/products?available=true&on_sale=true&order=title%20asc',
+        '/collections',
+      ]) {
+        const a = (await shop.storefront.get(path).expect(200)).body;
+        const b = (await copy.storefront.get(path).expect(200)).body;
+        expect([path, normalize(b)]).toEqual([path, normalize(a)]);
+      }
+      // the copy exports the same document (products with equal created_at may come in another order: ids differ)
+      const byKey = (d: Json) => ({ ...d, products: [...d.products].sort((x: Json, y: Json) => x.key.localeCompare(y.key)) });
+      expect(byKey((await copy.admin.get('/admin/catalogue/export').expect(200)).body)).toEqual(byKey(json));
+      // idempotent like the JSON form: the same lines again change nothing
+      const again = (await copy.admin.post('/admin/catalogue/import').set('Content-Type', 'application/x-ndjson').send(ndjson).expect(200)).body.import;
+      expect(Object.values(again.created).every((n) => n === 0) && Object.values(again.updated).every((n) => n === 0)).toBe(true);
+    });
+
+    it('an NDJSON import is validated like the JSON one, naming the member and its line, and writes nothing', async () => {
+      const copy = await t.createShop();
+      const send = (text: string) => copy.admin.post('/admin/catalogue/import').set('Content-Type', 'application/x-ndjson').send(text);
+      const product = (key: string, price: unknown) => JSON.stringify({ products: [{ key, title: key, variants: [{ key: `${key}-v`, price }] }] });
+      const lines = (...l: string[]) => l.join('\n');
+      const cases: Array<[string, string]> = [
+        [lines(product('a', 1), product('b', 'cheap'), ''), 'products[1].variants[0].price must be a number (line 2)'],
+        [lines(product('a', 1), '{"products": [oops', ''), 'line 2 is not JSON'],
+        [lines(product('a', 1), '', product('b', 2)), 'line 2 is empty'],
+        [lines('{"settings": {}, "products": []}', ''), 'line 1 must be an object with exactly one member'],
+        [lines('{"settings": {}}', '{"settings": {}}', ''), 'line 2: settings appears on an earlier line'],
+        [lines(product('a', 1), '{"products": {"key": "b"}}', ''), 'line 2: products appears on an earlier line'],
+        [lines('{"facets": {}}', '{"facets": []}'), 'line 2: facets appears on an earlier line as a single value'],
+        [lines('{"products": {"key": "b"}}'), 'products must be an array'],
+      ];
+      for (const [text, message] of cases) {
+        const res = await send(text).expect(422);
+        expect([text, res.body.errors]).toEqual([text, expect.stringContaining(message)]);
+      }
+      const [count] = await t.db.query(`SELECT count(*)::int AS n FROM products WHERE tenant_id = $1`, [copy.tenant.id]);
+      expect(count.n).toBe(0);
+      // NDJSON is the import's alone; other routes still take JSON only
+      await copy.admin.post('/admin/products').set('Content-Type', 'application/x-ndjson').send(lines('{"title": "x"}', '')).expect(422);
+      // the last line may end without a newline; application/jsonl is read the same
+      const ok = await copy.admin.post('/admin/catalogue/import').set('Content-Type', 'application/jsonl').send(lines(product('a', 1), product('b', 2))).expect(200);
+      expect(ok.body.import.created.products).toBe(2);
+    });
+
+    it('an NDJSON import announcing more than 50 MB is 413 before its body is read', async () => {
+      const server = t.server as Server;
+      if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const port = (server.address() as AddressInfo).port;
+      const headers = { 'Content-Type': 'application/x-ndjson', 'Content-Length': String(60 * 1024 * 1024), Authorization: `Bearer ${shop.admin.token}` };
+      const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `${API}/admin/catalogue/import`, headers }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, body });
+          });
+        });
+        req.on('error', reject);
+        req.write('{"products": []}\n');
+      });
+      expect(result.status).toBe(413);
+      expect(JSON.parse(result.body)).toEqual({ errors: expect.any(String) });
+    });
   });
 
   describe('scopes and isolation', () => {
@@ -512,11 +620,29 @@ describe('admin catalogue API: products, variants, export', () => {
       for (const m of methods) expect([path, m, !!doc.paths[path]?.[m]]).toEqual([path, m, true]);
     }
     const ref = (op: Json) => op.requestBody.content['application/json'].schema.$ref;
-    expect(ref(doc.paths['/api/2026-04-01/admin/products/{id}'].put)).toBe('#/components/schemas/ProductInputDto');
-    expect(ref(doc.paths['/api/2026-04-01/admin/catalogue/import'].post)).toBe('#/components/schemas/CatalogueImportDocument');
-    expect(doc.components.schemas.CatalogueImportDocument.properties.products.type).toEqual(['array', 'null']);
-    expect(doc.components.schemas.CatalogueDocumentDto.properties.products.items.$ref).toBe('#/components/schemas/ProductInputDto');
-    expect(doc.components.schemas.ProductInputDto.properties.variants.items.$ref).toBe('#/components/schemas/ProductVariantInputDto');
-    expect(doc.components.schemas.AdminProductDto.properties.variants.items.$ref).toBe('#/components/schemas/AdminVariantDto');
+    const schemas = doc.components.schemas;
+    // one set of member schemas: the PUT bodies are the very components the import document's products are made of
+    const importProducts = schemas.CatalogueImportDocument.properties.products;
+    expect(importProducts.type).toEqual(['array', 'null']);
+    expect(ref(doc.paths['/api/2026-04-01/admin/products/{id}'].put)).toBe('#/components/schemas/ImportProduct');
+    expect(importProducts.items.allOf[0].$ref).toBe(ref(doc.paths['/api/2026-04-01/admin/products/{id}'].put));
+    expect(importProducts.items.allOf[1].required).toEqual(['key', 'title']);
+    expect(ref(doc.paths['/api/2026-04-01/admin/products/{id}/variants/{variant_id}'].put)).toBe('#/components/schemas/ImportVariant');
+    expect(schemas.ImportProduct.properties.variants.items.$ref).toBe('#/components/schemas/ImportVariant');
+    expect(schemas.ImportProduct.required).toBeUndefined();
+    expect(schemas.ImportVariant.required).toBeUndefined();
+    expect(ref(doc.paths['/api/2026-04-01/admin/products'].post)).toBe('#/components/schemas/AdminProductCreate');
+    expect(schemas.AdminProductCreate.allOf[0].$ref).toBe('#/components/schemas/ImportProduct');
+    expect(ref(doc.paths['/api/2026-04-01/admin/products/{id}/variants'].post)).toBe('#/components/schemas/AdminVariantCreate');
+    expect(schemas.AdminVariantCreate.allOf[0].$ref).toBe('#/components/schemas/ImportVariant');
+    for (const name of ['ProductInputDto', 'VariantInputDto', 'CatalogueDocumentDto']) expect(schemas[name]).toBeUndefined();
+    // the import reads JSON or NDJSON, the export writes either
+    const importBody = doc.paths['/api/2026-04-01/admin/catalogue/import'].post.requestBody.content;
+    expect(importBody['application/json'].schema.$ref).toBe('#/components/schemas/CatalogueImportDocument');
+    expect(importBody['application/x-ndjson'].schema.$ref).toBe('#/components/schemas/CatalogueImportFragment');
+    const exported = doc.paths['/api/2026-04-01/admin/catalogue/export'].get.responses['200'].content;
+    expect(exported['application/json'].schema.$ref).toBe('#/components/schemas/CatalogueImportDocument');
+    expect(exported['application/x-ndjson'].schema.$ref).toBe('#/components/schemas/CatalogueImportFragment');
+    expect(schemas.AdminProductDto.properties.variants.items.$ref).toBe('#/components/schemas/AdminVariantDto');
   });
 });

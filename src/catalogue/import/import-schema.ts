@@ -1,15 +1,19 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { AppError } from '../../common/http/app-error.js';
-
 /**
- * The CONTRACT 6 import document as JSON Schema (2020-12, i.e. OpenAPI 3.1): published in the OpenAPI document as
- * `CatalogueImportDocument` (+ `Import*` parts) and checked on every import before the import's own checks, which add
- * what a schema cannot say (references between keys, unique keys, smart rules, the category tree). Members the schema
- * does not list are accepted and ignored, as the contract lets the project add members.
+ * The one source of the catalogue's input shapes: the CONTRACT 6 import document as JSON Schema (2020-12, i.e.
+ * OpenAPI 3.1), published as components of the OpenAPI document and checked (`schema-check.ts`) before the writers'
+ * own checks, which add what a schema cannot say (references between keys, unique keys, smart rules, the category
+ * tree). Members the schema does not list are accepted and ignored, as the contract lets the project add members.
+ *
+ * `ImportProduct` and `ImportVariant` are the member schemas with nothing required: as they are, they are the bodies of
+ * `PUT /admin/products/{id}` and `PUT /admin/products/{id}/variants/{variant_id}` (partial; null allowed where the
+ * member is nullable). The import document's `products[]` and the POST bodies (`AdminProductCreate`,
+ * `AdminVariantCreate`) are the same components plus what they require.
  */
 type Schema = Record<string, unknown>;
 
 const KEY: Schema = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S', description: 'Unique per kind and shop; the upsert key.' };
+/** A key reference or null (a string that is not empty). */
+const NKEY: Schema = { type: ['string', 'null'], minLength: 1, maxLength: 255, pattern: '\\S' };
 const KEYS: Schema = { type: 'array', items: KEY };
 const nstr = (max: number, description?: string): Schema => ({ type: ['string', 'null'], maxLength: max, ...(description ? { description } : {}) });
 const nnum = (min: number, max: number, extra: Schema = {}): Schema => ({ type: ['number', 'null'], minimum: min, maximum: max, ...extra });
@@ -19,12 +23,24 @@ const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
 const list = (name: string): Schema => ({ type: ['array', 'null'], items: ref(name) });
 const T = ref('ImportTranslated');
 const MONEY = nnum(0, 1e9, { description: 'Default currency; gross when prices_include_tax, net otherwise.' });
+const PRICE: Schema = { type: 'number', minimum: 0, maximum: 1e9, description: 'Default currency; gross when prices_include_tax, net otherwise.' };
+const LANGUAGE_CODE = '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$';
+
+/** What the import document requires of a product and its variants on top of the member schemas. */
+const IMPORT_PRODUCT: Schema = {
+  allOf: [
+    ref('ImportProduct'),
+    { required: ['key', 'title'], properties: { key: KEY, variants: { type: ['array', 'null'], items: { required: ['key', 'price'], properties: { key: KEY, price: PRICE } } } } },
+  ],
+};
 
 /** The parts, published as components (`Import<Part>`); the document itself is `CatalogueImportDocument`. */
 export const IMPORT_SCHEMAS: Record<string, Schema> = {
   ImportTranslated: {
-    description: 'Text keyed by language code, or a plain string in the default language.',
-    anyOf: [{ type: 'string' }, { type: 'object', propertyNames: { pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$' }, additionalProperties: { type: ['string', 'null'] } }, { type: 'null' }],
+    description: 'Text keyed by language code, or a plain string in the default language. On PUT it merges per language: `{"de": null}` removes one.',
+    type: ['string', 'object', 'null'],
+    propertyNames: { pattern: LANGUAGE_CODE },
+    additionalProperties: { type: ['string', 'null'] },
   },
   ImportSettings: {
     type: ['object', 'null'],
@@ -54,7 +70,7 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   ImportCountry: { type: 'object', properties: { key: KEY, code: { type: 'string', minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 (defaults to key).' }, name: T, shipping: nbool } },
   ImportLocation: { type: 'object', required: ['key'], properties: { key: KEY, name: nstr(200) } },
   ImportManufacturer: { type: 'object', required: ['key'], properties: { key: KEY, name: nstr(500), logo_url: nstr(2000) } },
-  ImportCategory: { type: 'object', required: ['key'], properties: { key: KEY, name: T, parent: { anyOf: [KEY, { type: 'null' }], description: 'Key of the parent category.' }, position: nint(-2147483648, 2147483647) } },
+  ImportCategory: { type: 'object', required: ['key'], properties: { key: KEY, name: T, parent: { ...NKEY, description: 'Key of the parent category.' }, position: nint(-2147483648, 2147483647) } },
   ImportFacetValue: { type: 'object', required: ['key'], properties: { key: KEY, name: T, position: nint(-2147483648, 2147483647) } },
   ImportFacets: {
     type: ['object', 'null'],
@@ -89,22 +105,23 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   },
   ImportVariant: {
     type: 'object',
-    required: ['key', 'price'],
+    description: 'A variant\'s members (CONTRACT 6). The import requires `key` and `price`; `POST /admin/products/{id}/variants` requires `price` (a key is generated when none is given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published`, `active`, `price`, `tax_rate`, `track_inventory` and `allow_backorder` unchanged).',
     properties: {
-      key: KEY,
+      id: { type: ['string', 'null'], description: '`PUT /admin/products/{id}` only: the variant to change (else matched by `key`; an unmatched entry adds a variant). The import ignores it.' },
+      key: { ...NKEY, description: 'Unique per shop; the upsert key.' },
       handle: nstr(255),
       sku: nstr(255),
       title: T,
-      price: { type: 'number', minimum: 0, maximum: 1e9, description: 'Default currency; gross when prices_include_tax, net otherwise.' },
+      price: { ...PRICE, type: ['number', 'null'] },
       compare_at_price: MONEY,
       tax_rate: nnum(0, 100),
       published: nbool,
       active: nbool,
-      color: { anyOf: [KEY, { type: 'null' }] },
-      region: { anyOf: [KEY, { type: 'null' }] },
-      year: { anyOf: [KEY, { type: 'null' }] },
-      size: { anyOf: [KEY, { type: 'null' }] },
-      country: { anyOf: [KEY, { type: 'null' }] },
+      color: { ...NKEY, description: 'Facet value key.' },
+      region: NKEY,
+      year: NKEY,
+      size: NKEY,
+      country: NKEY,
       alcohol_volume: nnum(0, 100),
       grams: nint(0, 1e7),
       option_group: nstr(255),
@@ -120,16 +137,16 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   },
   ImportProduct: {
     type: 'object',
-    required: ['key', 'title'],
+    description: 'A product\'s members (CONTRACT 6). The import requires `key` and `title`; `POST /admin/products` requires `title` (keys are generated when none are given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published` and `created_at` unchanged), and `variants` entries change the variant of their `id` or `key` or add one.',
     properties: {
-      key: KEY,
+      key: { ...NKEY, description: 'Unique per shop; the upsert key.' },
       handle: nstr(255),
       title: T,
       body_html: T,
       summary_html: T,
-      manufacturer: { anyOf: [KEY, { type: 'null' }] },
-      categories: { type: ['array', 'null'], items: KEY },
-      flag: { anyOf: [KEY, { type: 'null' }] },
+      manufacturer: { ...NKEY, description: 'Manufacturer key.' },
+      categories: { type: ['array', 'null'], items: KEY, description: 'Category keys.' },
+      flag: { ...NKEY, description: 'Flag key.' },
       tags: { type: ['array', 'null'], items: KEY },
       published: nbool,
       created_at: { type: ['string', 'null'], format: 'date-time' },
@@ -172,73 +189,26 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       facets: ref('ImportFacets'),
       custom_fields: list('ImportCustomField'),
       categories: list('ImportCategory'),
-      products: list('ImportProduct'),
+      products: { type: ['array', 'null'], items: IMPORT_PRODUCT },
       collections: list('ImportCollection'),
     },
   },
+  AdminProductCreate: {
+    description: 'The body of `POST /admin/products`: the product members with `title` required; keys are generated when none are given.',
+    allOf: [ref('ImportProduct'), { required: ['title'], properties: { variants: { type: ['array', 'null'], items: { required: ['price'], properties: { price: PRICE } } } } }],
+  },
+  AdminVariantCreate: {
+    description: 'The body of `POST /admin/products/{id}/variants`: the variant members with `price` required; a key is generated when none is given.',
+    allOf: [ref('ImportVariant'), { required: ['price'], properties: { price: PRICE } }],
+  },
+  CatalogueImportFragment: {
+    type: 'object',
+    description: 'One line of the NDJSON form of the import (`Content-Type: application/x-ndjson`): an object with one member of `CatalogueImportDocument`. The arrays of lines naming the same member are concatenated in order; `settings` and `facets` may appear once.',
+    minProperties: 1,
+    maxProperties: 1,
+    properties: {},
+  },
 };
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv2020({ strict: false, allErrors: false });
-    ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) });
-    compiled = ajv.compile({ $id: 'catalogue-import.json', components: { schemas: IMPORT_SCHEMAS }, $ref: '#/components/schemas/CatalogueImportDocument' });
-  }
-  return compiled;
-}
-
-/** `/products/3/variants/0/price` → `products[3].variants[0].price`. */
-function pathOf(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
-}
-
-const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'a boolean', object: 'an object', array: 'an array' };
-
-function messageOf(e: ErrorObject): string {
-  const path = pathOf(e.instancePath);
-  const at = (p: string) => (p ? `${p} ` : 'the body ');
-  switch (e.keyword) {
-    case 'required':
-      return `${path ? `${path}.` : ''}${String((e.params as { missingProperty: string }).missingProperty)} is required`;
-    case 'type': {
-      const types = ([] as string[]).concat((e.params as { type: string | string[] }).type).filter((x) => x !== 'null');
-      return `${at(path)}must be ${types.map((x) => TYPE_WORDS[x] ?? x).join(' or ')}`;
-    }
-    case 'minimum':
-    case 'maximum':
-      return `${at(path)}must be ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${String((e.params as { limit: number }).limit)}`;
-    case 'maxLength':
-      return `${at(path)}must be at most ${String((e.params as { limit: number }).limit)} characters`;
-    case 'minLength':
-    case 'pattern':
-      return e.instancePath.includes('/key') || path.endsWith('key') ? `${at(path)}must be a non-empty string of at most 255 characters` : `${at(path)}is invalid`;
-    case 'enum':
-      return `${at(path)}must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).filter((v) => v !== null).join(', ')}`;
-    case 'additionalProperties':
-      return `${path ? `${path}.` : ''}${String((e.params as { additionalProperty: string }).additionalProperty)} is not a member of this object`;
-    case 'propertyNames':
-      return `${at(path)}has a key that is not a language code`;
-    case 'anyOf':
-      return `${at(path)}must be a string or an object keyed by language code`;
-    case 'format':
-      return `${at(path)}must be an ISO 8601 date-time`;
-    default:
-      return `${at(path)}${e.message ?? 'is invalid'}`;
-  }
-}
-
-/** Throws 422 naming the first member of `body` the schema refuses (CONTRACT 6). */
-export function checkImportDocument(body: unknown): void {
-  const validate = validator();
-  if (validate(body)) return;
-  const errors = validate.errors ?? [];
-  // anyOf reports its branches first: name the deepest specific error, else the anyOf itself
-  const first = errors.find((e) => e.keyword !== 'anyOf' && !errors.some((o) => o.keyword === 'anyOf' && o.instancePath === e.instancePath)) ?? errors[0];
-  throw AppError.unprocessable(first ? messageOf(first) : 'the import document is invalid');
-}
+// a fragment holds one member of the document, described as the document describes it
+(IMPORT_SCHEMAS.CatalogueImportFragment as { properties: unknown }).properties = (IMPORT_SCHEMAS.CatalogueImportDocument as { properties: unknown }).properties;

@@ -2,13 +2,15 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import express, { Request, Response } from 'express';
 import { AppError } from './app-error.js';
 import { checkJsonShape } from './json-shape.js';
+import { NDJSON_TYPES, readNdjson } from './ndjson-body.js';
 
 /** A UUID path parameter (optionally with a file suffix: `{id}.pdf`). */
 const UUID_PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]+)?$/i;
 
 const JSON_TYPES = ['application/json', 'text/json', 'application/*+json'];
 const defaultParser = express.json({ limit: '1mb', type: JSON_TYPES, strict: true });
-const importParser = express.json({ limit: '50mb', type: JSON_TYPES, strict: true });
+const IMPORT_LIMIT = 50 * 1024 * 1024;
+const importParser = express.json({ limit: IMPORT_LIMIT, type: JSON_TYPES, strict: true });
 
 /** Routes whose body is not JSON (raw theme asset bytes) or may be larger than 1 MB (catalogue import). */
 const RAW_BODY_ROUTE = /\/admin\/themes\/[^/]+\/assets\/data\/?$/;
@@ -19,7 +21,8 @@ const LARGE_BODY_ROUTE = /\/admin\/catalogue\/import\/?$/;
  * of another type with 422; parse errors reach the error filter as `{errors}` envelopes. It is the last global guard:
  * no byte of a body is read before the API guard has verified the token, so an anonymous upload to an admin route is
  * answered 401 while it is still arriving. A parsed body too deep or holding NUL characters is 422 (json-shape.ts);
- * UUID path parameters are lower-cased.
+ * UUID path parameters are lower-cased. The catalogue import also reads NDJSON (application/x-ndjson, application/jsonl):
+ * the body becomes the array of its lines' values, each checked like a JSON body.
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
@@ -29,6 +32,15 @@ export class JsonBodyGuard implements CanActivate {
     const path = req.originalUrl.split('?')[0];
     if (RAW_BODY_ROUTE.test(path)) return true;
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody && LARGE_BODY_ROUTE.test(path) && req.is(NDJSON_TYPES)) {
+      const lines = await readNdjson(req, IMPORT_LIMIT, req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']));
+      lines.forEach((value, i) => checkJsonShape(value, `line ${i + 1}`));
+      req.body = lines;
+      checkJsonShape(req.params as unknown, '');
+      lowerCaseIds(req.params as Record<string, unknown>);
+      checkJsonShape(req.query as unknown, '');
+      return true;
+    }
     if (hasBody && !req.is(JSON_TYPES)) {
       throw AppError.unprocessable(`the request body must be JSON (Content-Type application/json), not ${req.headers['content-type'] ?? 'untyped'}`);
     }

@@ -1,0 +1,47 @@
+import type { TenantSettings } from '../../tenancy/index.js';
+import { arr, Json, optObj, reqStr } from './import-input.js';
+import {
+  CategoryRow, CollectionRows, CountryRow, CurrencyRow, CustomFieldRows, FacetRows, parseCategories, parseCollections, parseCountries, parseCurrencies, parseCustomFields, parseFacets,
+  parseSettings, parseSimpleKinds, SimpleKind,
+} from './kind-parsers.js';
+
+/**
+ * The change an import document asks for, parsed before anything is written: the settings patch and every kind but
+ * the products as typed rows (`kind-parsers.ts`). The products stay raw: the product writer parses and writes them
+ * batch by batch. `CatalogueImportService` writes the plan in the contract's order.
+ */
+export interface ImportPlan {
+  /** The settings after the import (translated text defaults to its default language). */
+  settings: TenantSettings;
+  settingsPatch: Partial<TenantSettings>;
+  /** `settings.default_currency`, upper-cased, when given. */
+  defaultCurrency: string | null;
+  currencies: CurrencyRow[];
+  countries: CountryRow[];
+  simple: SimpleKind[];
+  facets: FacetRows[];
+  customFields: CustomFieldRows;
+  categories: CategoryRow[];
+  products: unknown[];
+  collections: CollectionRows;
+}
+
+export function planImport(body: Json, current: TenantSettings): ImportPlan {
+  const settingsIn = optObj(body.settings, 'settings');
+  const settingsPatch = settingsIn ? parseSettings(settingsIn, current) : {};
+  const settings = { ...current, ...settingsPatch };
+  const lang = settings.default_language;
+  return {
+    settings,
+    settingsPatch,
+    defaultCurrency: settingsIn?.default_currency !== undefined ? reqStr(settingsIn.default_currency, 'settings.default_currency', 3).toUpperCase() : null,
+    currencies: parseCurrencies(body.currencies),
+    countries: parseCountries(body.countries, lang),
+    simple: parseSimpleKinds(body, lang),
+    facets: parseFacets(body.facets, lang),
+    customFields: parseCustomFields(body.custom_fields, lang),
+    categories: parseCategories(body.categories, lang),
+    products: arr(body.products, 'products'),
+    collections: parseCollections(body.collections, lang),
+  };
+}
