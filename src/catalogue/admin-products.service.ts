@@ -416,7 +416,7 @@ export class AdminProductsService {
   }
 
   /** List rows: the page's products with their aggregates, in two statements. */
-  private async rows(m: EntityManager, tenantId: string, ids: string[], settings: TenantSettings): Promise<Map<string, AdminProductRowDto>> {
+  private async rows(m: EntityManager, tenantId: string, ids: string[], _settings: TenantSettings): Promise<Map<string, AdminProductRowDto>> {
     if (ids.length === 0) return new Map();
     const [currency] = await m.query(`SELECT code FROM currencies WHERE tenant_id = $1 AND is_default`, [tenantId]);
     const rows: Array<{
