@@ -1,17 +1,8 @@
-import { AppError } from '../common/http/app-error.js';
+import { unprocessable } from '../../test/helpers/app-error.js';
 import { parseCollectionRules } from './collection-rules.js';
 
-/** The 422 message `parseCollectionRules(text)` throws (fails the test when it does not throw an AppError 422). */
-function refusal(text: string): string {
-  try {
-    parseCollectionRules(text);
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).status).toBe(422);
-    return (err as AppError).message;
-  }
-  throw new Error(`expected ${text} to be refused`);
-}
+/** The 422 message `parseCollectionRules(text)` throws. */
+const refusal = (text: string): string => unprocessable(() => parseCollectionRules(text));
 
 describe('parseCollectionRules', () => {
   it('reads "all" and "any" with one operator per condition', () => {

@@ -1,16 +1,7 @@
-import { AppError } from '../common/http/app-error.js';
+import { unprocessable } from '../../test/helpers/app-error.js';
 import { binaryContentType, fileContentType, isActiveContent, isTextType, keyProblem, MAX_KEY_LENGTH, textContentType, validateAssetKey } from './asset-key.js';
 
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).status).toBe(422);
-    return (err as AppError).message;
-  }
-  throw new Error('expected a 422');
-}
+const refusal = unprocessable;
 
 describe('asset keys (CONTRACT 4)', () => {
   it('accepts relative paths of [A-Za-z0-9._-] segments', () => {

@@ -1,16 +1,7 @@
-import { AppError } from './app-error.js';
+import { unprocessable } from '../../../test/helpers/app-error.js';
 import { checkJsonShape, MAX_JSON_DEPTH } from './json-shape.js';
 
-function refusal(value: unknown, root = ''): string {
-  try {
-    checkJsonShape(value, root);
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).status).toBe(422);
-    return (err as AppError).message;
-  }
-  throw new Error('expected a 422');
-}
+const refusal = (value: unknown, root = ''): string => unprocessable(() => checkJsonShape(value, root));
 
 /** `{"a": {"a": ... leaf}}` nested `depth` objects deep. */
 function nested(depth: number, leaf: unknown = 1): unknown {

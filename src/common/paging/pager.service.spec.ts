@@ -1,22 +1,13 @@
 import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import type { AppConfig } from '../../config/app-config.js';
-import { AppError } from '../http/app-error.js';
+import { unprocessable } from '../../../test/helpers/app-error.js';
 import { clampLimit, DEFAULT_PAGE_SIZE, keysetCondition, MAX_PAGE_SIZE, Pager, type PageRequest } from './pager.service.js';
 
 const pager = (secret = 'unit-secret') => new Pager({ APP_SECRET: secret } as AppConfig);
 const request = (query: Record<string, unknown>, path = '/admin/collections') => ({ query, baseUrl: '/api/2026-04-01', path }) as unknown as Request;
 
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).status).toBe(422);
-    return (err as AppError).message;
-  }
-  throw new Error('expected a 422');
-}
+const refusal = unprocessable;
 
 describe('keysetCondition', () => {
   it('one key: a single comparison in the key direction', () => {
