@@ -71,6 +71,8 @@ export default tseslint.config(
       '@typescript-eslint/use-unknown-in-catch-callback-variable': 'off',
       // `(await m.query(...)) as Row[]` is the house way of typing raw rows (the rule wants `query<Row[]>()`, no safer).
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      // `void name;` marks a binding kept on purpose (a parameter of a no-op, a value shown in an example).
+      '@typescript-eslint/no-meaningless-void-operator': 'off',
       // `_name` marks a parameter kept for its decorator or position (e.g. `@Query() _query: PageQueryDto`).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
