@@ -1,29 +1,50 @@
 /**
- * e2e tests through HTTP against a real PostgreSQL (DATABASE_URL, else an embedded one), and the co-located unit
- * specs of pure functions (`*.spec.ts` beside their source in src/); native ESM like the app.
+ * Two Jest projects, native ESM like the app:
+ * - unit: co-located `src/**\/*.spec.ts` for pure functions and `test/unit/*.spec.ts` (module rules, table owners); no database, no app, fast (`npm run test:unit`);
+ * - e2e: through HTTP against a real PostgreSQL (DATABASE_URL, else an embedded one) (`npm run test:e2e`).
+ * JEST_PROJECT=unit|e2e keeps one of them (the npm scripts set it; `--selectProjects` would swallow the file
+ * arguments of `npm run test:e2e -- test/e2e/<file>`); without it both run.
  */
-module.exports = {
+const transform = (plugins) => ({
+  '^.+\\.ts$': [
+    'ts-jest',
+    {
+      useESM: true,
+      tsconfig: 'tsconfig.json',
+      ...(plugins ? { astTransformers: { before: [{ path: '<rootDir>/test/helpers/swagger-plugin.cjs' }] } } : {}),
+    },
+  ],
+});
+
+const common = {
   rootDir: '.',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testRegex: ['(test|examples)/.*\\.e2e-spec\\.ts$', '(src|test/unit)/.*\\.spec\\.ts$'],
-  transform: {
-    '^.+\\.ts$': [
-      'ts-jest',
-      {
-        useESM: true,
-        tsconfig: 'tsconfig.json',
-        astTransformers: {
-          before: [{ path: '<rootDir>/test/helpers/swagger-plugin.cjs' }],
-        },
-      },
-    ],
+};
+
+const projects = [
+  {
+    ...common,
+    displayName: 'unit',
+    testRegex: '(src|examples|test/unit)/.*\\.spec\\.ts$',
+    transform: transform(false),
   },
-  setupFilesAfterEnv: ['<rootDir>/test/helpers/openapi-after-each.ts'],
-  globalSetup: '<rootDir>/test/helpers/global-setup.mjs',
-  globalTeardown: '<rootDir>/test/helpers/global-teardown.mjs',
+  {
+    ...common,
+    displayName: 'e2e',
+    testRegex: '(test|examples)/.*\\.e2e-spec\\.ts$',
+    transform: transform(true),
+    setupFilesAfterEnv: ['<rootDir>/test/helpers/openapi-after-each.ts'],
+    globalSetup: '<rootDir>/test/helpers/global-setup.mjs',
+    globalTeardown: '<rootDir>/test/helpers/global-teardown.mjs',
+    testTimeout: 60000,
+  },
+];
+
+module.exports = {
+  projects: process.env.JEST_PROJECT ? projects.filter((p) => p.displayName === process.env.JEST_PROJECT) : projects,
   maxWorkers: 2,
   testTimeout: 60000,
 };

@@ -134,7 +134,7 @@ async function main() {
   const { default: pg } = await import('pg');
 
   const dbName = `shop_bench_g1_${Number(opts.products)}`;
-  const db = await openDatabase(dbName, pg);
+  const db = await openDatabase(dbName);
   const started = [];
   let proxy;
   const runs = [];
@@ -353,7 +353,7 @@ function postmasterPid() {
 
 // ------------------------------------------------------------------ database and servers
 
-async function openDatabase(name, pg) {
+async function openDatabase(name) {
   if (process.env.DATABASE_URL) {
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${name}`;

@@ -32,7 +32,7 @@ export async function preparedQuery<T>(manager: EntityManager, text: string, val
     const client = (await own.connect()) as PgClient;
     return (await client.query({ name, text, values })).rows as T[];
   }
-  const runner = manager.connection.createQueryRunner('master');
+  const runner = manager.dataSource.createQueryRunner('master');
   try {
     const client = (await runner.connect()) as PgClient;
     return (await client.query({ name, text, values })).rows as T[];

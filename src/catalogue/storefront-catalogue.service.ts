@@ -12,7 +12,7 @@ import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { convertMinor, fromMinor, toMinor } from '../pricing/index.js';
 import { Page } from '../common/paging/page.js';
-import { keysetCondition, Pager, SortKey, SortValue } from '../common/paging/pager.service.js';
+import { Pager } from '../common/paging/pager.service.js';
 import { CatalogueFilters, CatalogueWhere, collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, parseFilters, priceExpr } from './catalogue-query.js';
 import { preparedQuery } from './prepared-query.js';
 import { preserialize } from './preserialized-json.js';
@@ -68,13 +68,6 @@ interface ProductRow {
   flag_color: string | null;
   image?: string | null;
   variants_count?: number;
-}
-
-/** Facet counts of one filter set: per set (`all`, or a filtered dimension) the (id, count) pairs, and the price range. */
-interface FacetCounts {
-  sets: Map<string, Array<[string, number]>>;
-  min: number | null;
-  max: number | null;
 }
 
 const BLANK_IMAGE: ImageDto = { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
@@ -530,13 +523,6 @@ function withStock(v: VariantDto, s: VariantStock | undefined): VariantDto {
 function nameOf(name: Translations, ctx: RequestContext): string | null {
   if (name['*'] !== undefined) return name['*'];
   return translate(name, ctx);
-}
-
-function positionValue(row: Record<string, unknown>, column: string): SortValue {
-  const v = row[column];
-  if (v instanceof Date) return v.toISOString();
-  if (v === undefined) return null;
-  return v as SortValue;
 }
 
 function groupBy<T>(list: T[], key: (t: T) => string): Map<string, T[]> {

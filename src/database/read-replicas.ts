@@ -80,7 +80,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.checking;
-    await Promise.all(this.states.map((s) => s.client?.end().catch(() => undefined)));
+    await Promise.all(this.states.flatMap((s) => (s.client ? [s.client.end().catch(() => undefined)] : [])));
   }
 
   /**
@@ -132,7 +132,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
       if (!isReplicaFailure(err)) throw err;
       this.markFailed(got.replica, err);
       this.stats.fallbacks += 1;
-      return work(ctx);
+      return await work(ctx);
     } finally {
       await got.runner.release().catch(() => undefined);
     }

@@ -3,6 +3,7 @@ import { CartService } from '../../src/cart/cart.service.js';
 import { RequestContext } from '../../src/common/context/request-context.js';
 import { TenancyService } from '../../src/tenancy/tenancy.service.js';
 import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
+import { visitorIdOf } from '../helpers/visitor.js';
 import { cartImport, EUR_RATE, JPY_RATE, netOf, round } from './cart.fixture.js';
 
 const CART_KEYS = ['currency', 'show_net_prices', 'item_count', 'items', 'items_subtotal_price', 'total_discount', 'total_price', 'total_weight', 'discount_code', 'discount_code_error'].sort();
@@ -12,14 +13,6 @@ let emails = 0;
 
 type Ids = Record<string, Record<string, string>>;
 type Cart = Record<string, any>;
-
-/** The visitor id inside the signed `visitor_id` cookie a response set. */
-function visitorIdOf(setCookie: string[] | string | undefined): string {
-  const all = Array.isArray(setCookie) ? setCookie : [setCookie ?? ''];
-  const raw = all.find((c) => c.startsWith('visitor_id='))!;
-  const value = decodeURIComponent(raw.split(';')[0].slice('visitor_id='.length));
-  return /^s:([0-9a-f]{32})\./.exec(value)![1];
-}
 
 /** Sum of lines and the totals' identities every cart must satisfy. */
 function expectConsistent(cart: Cart, precision = 2): void {

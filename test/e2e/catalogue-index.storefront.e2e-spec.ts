@@ -12,19 +12,8 @@ import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue
 import { CacheBus } from '../../src/common/cluster/cache-bus.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { until } from '../helpers/wait.js';
 import { fixtureImport } from './catalogue.fixture.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 1_000): Promise<{ value: T; ms: number }> {
-  const start = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value) return { value, ms: Date.now() - start };
-    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(10);
-  }
-}
 
 /** A deterministic pseudo-random generator (the failing seed is printed with the filter set). */
 function mulberry32(seed: number): () => number {

@@ -7,6 +7,7 @@ import { runCli } from '../../src/cli/cli.js';
 import { API, createTestApp, TestApp } from '../helpers/test-app.js';
 import { importShop } from './checkout.fixture.js';
 import { placeOrder } from './orders.fixture.js';
+import { freePort } from '../helpers/net.js';
 
 /** Runs the CLI in-process against this file's database; returns stdout lines, stderr lines and the exit code. */
 async function cli(t: TestApp, ...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -194,16 +195,6 @@ describe('CLI (CONTRACT 2)', () => {
 
 describe('the server process (npm start)', () => {
   // bin/shop.js above has built dist/ when the sources were newer; this file runs its tests in order
-  const freePort = async () => {
-    const { createServer } = await import('node:net');
-    return new Promise<number>((resolve) => {
-      const srv = createServer().listen(0, '127.0.0.1', () => {
-        const port = (srv.address() as { port: number }).port;
-        srv.close(() => resolve(port));
-      });
-    });
-  };
-
   it('starts on an embedded PostgreSQL under DATA_DIR, serves, and shuts down cleanly on SIGTERM, keeping its data', async () => {
     const { spawn } = await import('node:child_process');
     const { mkdtempSync, existsSync, rmSync, chmodSync } = await import('node:fs');

@@ -1,22 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TenancyService } from '../../src/tenancy/tenancy.service.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { nextPath, pageInfoOf } from '../helpers/paging.js';
 
 const COLLECTION_KEYS = ['id', 'title', 'handle', 'body_html', 'collection_type', 'published', 'sort_order', 'products_count', 'image', 'template_name', 'rules_json', 'meta_title', 'meta_description', 'created_at', 'updated_at'].sort();
 /** SPEC Image: id is a uuid (the owner's id, as the image lives in its row) even while there is no image. */
 const EMPTY_IMAGE = { id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
 const RULES = '{"all":[{"field":"category","eq":"red"},{"field":"price","lt":20}]}';
-
-/** The path (relative to the API prefix) of a response's `Link: <absolute>; rel="next"`, or null. */
-function nextPath(res: { headers: Record<string, string | string[] | undefined> }): string | null {
-  const link = res.headers.link;
-  if (link === undefined) return null;
-  const m = /^<([^>]+)>; rel="next"$/.exec(String(link));
-  if (!m) throw new Error(`malformed Link header: ${String(link)}`);
-  const url = new URL(m[1]);
-  expect(url.pathname.startsWith(API)).toBe(true);
-  return url.pathname.slice(API.length) + url.search;
-}
 
 describe('admin collections', () => {
   let t: TestApp;
@@ -357,22 +347,22 @@ describe('admin collections', () => {
         await pager.admin.post('/admin/content/pages', { handle: `page-${i}` }).expect(201);
       }
       const articles = await pager.admin.get('/admin/content/articles?limit=1').expect(200);
-      const articleInfo = new URL(`http://x${nextPath(articles)!}`).searchParams.get('page_info')!;
+      const articleInfo = pageInfoOf(articles);
       const onPages = await pager.admin.get(`/admin/content/pages?limit=1&page_info=${encodeURIComponent(articleInfo)}`).expect(422);
       expect(onPages.body).toEqual({ errors: expect.stringContaining('page_info') });
       await pager.admin.get(`/admin/content/articles?limit=1&page_info=${encodeURIComponent(articleInfo)}`).expect(200);
       const pages = await pager.admin.get('/admin/content/pages?limit=1').expect(200);
-      const pageInfo = new URL(`http://x${nextPath(pages)!}`).searchParams.get('page_info')!;
+      const pageInfo = pageInfoOf(pages);
       await pager.admin.get(`/admin/content/articles?limit=1&page_info=${encodeURIComponent(pageInfo)}`).expect(422);
       const colls = await pager.admin.get('/admin/collections?limit=1').expect(200);
-      const collInfo = new URL(`http://x${nextPath(colls)!}`).searchParams.get('page_info')!;
+      const collInfo = pageInfoOf(colls);
       await pager.admin.get(`/admin/customers?page_info=${encodeURIComponent(collInfo)}`).expect(422);
       await pager.admin.get(`/admin/discount_codes?page_info=${encodeURIComponent(collInfo)}`).expect(422);
     });
 
     it("a page_info reused with a changed filter is stale (422); another shop's cursor is 422 too", async () => {
       const first = await pager.admin.get('/admin/collections?published=true&limit=4').expect(200);
-      const info = new URL(`http://x${nextPath(first)!}`).searchParams.get('page_info')!;
+      const info = pageInfoOf(first);
       const enc = encodeURIComponent(info);
       await pager.admin.get(`/admin/collections?published=true&limit=4&page_info=${enc}`).expect(200);
       // only limit may change

@@ -1,37 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TenancyService } from '../../src/tenancy/tenancy.service.js';
-import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { pageInfoOf, walkIds } from '../helpers/paging.js';
 
 const PAGE_KEYS = ['id', 'handle', 'title', 'body_html', 'published', 'template', 'type', 'show_in_header', 'show_in_footer', 'sort_order', 'meta_description', 'meta_keywords', 'menu_title', 'created_at', 'updated_at'].sort();
 const ARTICLE_KEYS = ['id', 'title', 'summary_html', 'body_html', 'published', 'image', 'created_at', 'updated_at'].sort();
 /** SPEC Image: id is a uuid (the owner's id, as the image lives in its row) even while there is no image. */
 const EMPTY_IMAGE = { id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-function nextPath(res: { headers: Record<string, string | string[] | undefined> }): string | null {
-  const link = res.headers.link;
-  if (link === undefined) return null;
-  const m = /^<([^>]+)>; rel="next"$/.exec(String(link));
-  if (!m) throw new Error(`malformed Link header: ${String(link)}`);
-  const url = new URL(m[1]);
-  return url.pathname.slice(API.length) + url.search;
-}
-
-function pageInfoOf(res: { headers: Record<string, string | string[] | undefined> }): string {
-  return new URL(`http://x${nextPath(res)!}`).searchParams.get('page_info')!;
-}
-
-async function walk(client: TestShop['admin'], start: string, member: string): Promise<string[]> {
-  const seen: string[] = [];
-  let path: string | null = start;
-  while (path) {
-    const res = await client.get(path).expect(200);
-    expect(Object.keys(res.body)).toEqual([member]);
-    seen.push(...res.body[member].map((r: { id: string }) => r.id));
-    path = nextPath(res);
-  }
-  return seen;
-}
 
 describe('admin content pages and articles', () => {
   let t: TestApp;
@@ -271,8 +247,8 @@ describe('admin content pages and articles', () => {
     });
 
     it('pages and articles page through more than one page, published or not, oldest first', async () => {
-      expect(await walk(fresh.admin, '/admin/content/pages?limit=5', 'pages')).toEqual(pageIds);
-      expect(await walk(fresh.admin, '/admin/content/articles?limit=5', 'articles')).toEqual(articleIds);
+      expect(await walkIds(fresh.admin, '/admin/content/pages?limit=5', 'pages')).toEqual(pageIds);
+      expect(await walkIds(fresh.admin, '/admin/content/articles?limit=5', 'articles')).toEqual(articleIds);
       expect((await fresh.admin.get('/admin/content/pages').expect(200)).body.pages).toHaveLength(12);
     });
 

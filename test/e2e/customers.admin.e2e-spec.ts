@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { nextPath } from '../helpers/paging.js';
 
 const CUSTOMER_KEYS = ['id', 'email', 'is_active', 'is_email_confirmed', 'type', 'currency_id', 'default_address', 'created_at', 'updated_at'].sort();
-
-function nextPath(res: { headers: Record<string, string | string[] | undefined> }): string | null {
-  const link = res.headers.link;
-  if (link === undefined) return null;
-  const m = /^<([^>]+)>; rel="next"$/.exec(String(link));
-  if (!m) throw new Error(`malformed Link header: ${String(link)}`);
-  const url = new URL(m[1]);
-  return url.pathname.slice(API.length) + url.search;
-}
 
 describe('admin customers', () => {
   let t: TestApp;

@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { nextPath } from '../helpers/paging.js';
 
 const KEYS = ['id', 'code', 'type', 'value', 'is_active', 'is_used', 'is_infinite', 'using_date', 'currency_id', 'expiry_date', 'min_value', 'is_check_all_products_for_category', 'created_at', 'updated_at'].sort();
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-function nextPath(res: { headers: Record<string, string | string[] | undefined> }): string | null {
-  const link = res.headers.link;
-  if (link === undefined) return null;
-  const m = /^<([^>]+)>; rel="next"$/.exec(String(link));
-  if (!m) throw new Error(`malformed Link header: ${String(link)}`);
-  const url = new URL(m[1]);
-  return url.pathname.slice(API.length) + url.search;
-}
 
 describe('admin discount codes', () => {
   let t: TestApp;

@@ -10,6 +10,7 @@ import { WebhooksService } from '../../src/webhooks/webhooks.service.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** A provider of an "extension" whose decorated methods DomainEvents discovers at start-up. */
 @Injectable()
@@ -30,15 +31,6 @@ class RecordingHandlers {
 
 @Module({ providers: [RecordingHandlers] })
 class RecordingModule {}
-
-async function waitFor<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('domain events (transactional outbox, in-process handlers)', () => {
   let t: TestApp;

@@ -1,26 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { EventHandlerWorker } from '../../src/events/event-handler.worker.js';
 import { Metrics } from '../../src/observability/metrics.service.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { freePort } from '../helpers/net.js';
 import { CH_ADDRESS, checkoutWith, Ids, importShop } from './checkout.fixture.js';
 
 /** Issue 19: GET /metrics (protected, bounded labels, counts that move), request and error logs, slow queries, readiness members. */
 
 const TOKEN = 'metrics-test-token-0123456789';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The value of one sample in the Prometheus text format (0 when absent). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PaymentExpiryJob } from '../../src/checkout/payments/payment-expiry.job.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { Ids, importShop } from './checkout.fixture.js';
-import { levels, pay, placeOrder, Placed } from './orders.fixture.js';
-
-const total = (l: Record<string, number>) => Object.values(l).reduce((a, b) => a + b, 0);
+import { levels, pay, placeOrder, Placed, total } from './orders.fixture.js';
 
 interface OrderRow {
   status: string;

@@ -1,5 +1,6 @@
 /** Placing orders for the order-lifecycle tests (issue 17): invoice (pending) or card (test provider, paid by POST). */
 import type { ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
+import { waitFor as poll } from '../helpers/wait.js';
 import { CH_ADDRESS, checkoutWith, Ids } from './checkout.fixture.js';
 
 export interface Placed {
@@ -45,11 +46,10 @@ export async function levels(shop: TestShop, variantId: string): Promise<Record<
   return Object.fromEntries((res.body.inventory_levels as Array<{ location_id: string; available: number }>).map((l) => [l.location_id, l.available]));
 }
 
-export async function waitFor<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Sum of on-hand over the locations of `levels()`. */
+export const total = (l: Record<string, number>) => Object.values(l).reduce((a, b) => a + b, 0);
+
+/** `waitFor` with the patience of order jobs: up to 15 s, probing every 50 ms. */
+export function waitFor<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+  return poll(probe, ok, ms, 50);
 }

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { Ids, importShop } from './checkout.fixture.js';
-import { abandon, levels, pay, placeOrder, waitFor } from './orders.fixture.js';
-
-const total = (l: Record<string, number>) => Object.values(l).reduce((a, b) => a + b, 0);
+import { abandon, levels, pay, placeOrder, total, waitFor } from './orders.fixture.js';
 
 /** Issue 17's payment lifecycle: capture on confirmation, expiry of unconfirmed redirect payments, abandoned payments. */
 describe('order payments: capture, expiry and abandonment', () => {

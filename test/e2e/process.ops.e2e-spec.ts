@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ensureBuilt } from '../../bin/build.mjs';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { freePort } from '../helpers/net.js';
 import { CH_ADDRESS, checkoutWith, Ids, importShop } from './checkout.fixture.js';
 
 /**
@@ -14,17 +14,6 @@ import { CH_ADDRESS, checkoutWith, Ids, importShop } from './checkout.fixture.js
  * directory only root can enter, and parallel builds from one checkout.
  */
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-  });
-}
 
 interface Server {
   child: ChildProcess;

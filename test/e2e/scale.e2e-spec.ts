@@ -9,7 +9,6 @@
  * - replicas that are dead or are not standbys degrade to the primary, never to an error.
  */
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createServer } from 'node:net';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createShopApp } from '../../src/app.js';
@@ -21,29 +20,9 @@ import { RateLimitStore } from '../../src/common/auth/rate-limit.js';
 import { RequestContext } from '../../src/common/context/request-context.js';
 import { ConfigError, DEV_SECRET, loadConfig } from '../../src/config/app-config.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { freePort } from '../helpers/net.js';
+import { sleep, until } from '../helpers/wait.js';
 import { fixtureImport } from './catalogue.fixture.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 1_000): Promise<{ value: T; ms: number }> {
-  const start = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value) return { value, ms: Date.now() - start };
-    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(20);
-  }
-}
 
 /** A second instance of the service on the same database as `t` (another "process" behind the balancer). */
 async function secondInstance(t: TestApp, config: Record<string, string> = {}): Promise<NestExpressApplication> {
@@ -184,7 +163,7 @@ describe('Redis outage', () => {
   let shop: TestShop;
 
   beforeAll(async () => {
-    t = await createTestApp({ config: { RATE_LIMIT: true, RATE_LIMIT_BURST: 3, RATE_LIMIT_REFILL_PER_SECOND: 1, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } });
+    t = await createTestApp({ config: { RATE_LIMIT: true, RATE_LIMIT_BURST: 3, RATE_LIMIT_REFILL_PER_SECOND: 1, REDIS_URL: `redis://127.0.0.1:${await freePort()}` } });
     shop = await t.createShop();
   });
   afterAll(async () => t?.close());
@@ -206,7 +185,7 @@ describe('Redis outage', () => {
 describe('replicas that cannot serve', () => {
   it('a dead replica (closed port) and a server that is not a standby degrade to the primary', async () => {
     const t = await createTestApp();
-    const dead = `postgres://postgres:postgres@127.0.0.1:${await closedPort()}/postgres`;
+    const dead = `postgres://postgres:postgres@127.0.0.1:${await freePort()}/postgres`;
     const b = await secondInstance(t, { DATABASE_REPLICA_URLS: `${dead},${t.databaseUrl}`, REPLICA_CHECK_MS: '200' });
     try {
       const shop = await t.createShop();

@@ -10,6 +10,7 @@ import { LogMailTransport, MemoryMailTransport } from '../../src/customers/mail/
 import { MailTransportOverrideModule } from '../../src/customers/mail/mail.module.js';
 import { CleanupService } from '../../src/maintenance/cleanup.service.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
 import { register, signIn } from './customers.helpers.js';
 
 /** Issue 13 on the admin tier and across the service: one test (at least) per numbered item. */
@@ -22,15 +23,6 @@ function listen(t: TestApp): Promise<number> {
     if (server.listening) return resolve((server.address() as AddressInfo).port);
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
-}
-
-async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('security (admin and service-wide)', () => {

@@ -8,6 +8,7 @@ import { DomainEvents } from '../helpers/testing.js';
 import type { EventTopic } from '../../src/events/event-topics.js';
 import { WebhookDeliveryWorker } from '../../src/webhooks/webhook-delivery.worker.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Received {
   path: string;
@@ -49,15 +50,6 @@ class Receiver {
   async stop(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise((r) => this.server.close(r));
-  }
-}
-
-async function waitFor<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 

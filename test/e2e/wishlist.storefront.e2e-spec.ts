@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
+import { visitorIdOf } from '../helpers/visitor.js';
 import { cartImport, EUR_RATE, round } from './cart.fixture.js';
 
 const PASSWORD = 'correct horse battery';
 type Ids = Record<string, Record<string, string>>;
 type Wishlist = { item_count: number; items: Array<{ product_id: string; added_at: string; product: Record<string, any> }> };
-
-function visitorIdOf(setCookie: string[] | string | undefined): string {
-  const all = Array.isArray(setCookie) ? setCookie : [setCookie ?? ''];
-  const raw = all.find((c) => c.startsWith('visitor_id='))!;
-  return /^s:([0-9a-f]{32})\./.exec(decodeURIComponent(raw.split(';')[0].slice('visitor_id='.length)))![1];
-}
 
 describe('storefront wishlist', () => {
   let t: TestApp;

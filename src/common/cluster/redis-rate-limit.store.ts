@@ -70,8 +70,8 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
 
   async take(key: string, burst: number, refillPerSecond: number): Promise<BucketResult> {
     try {
-      const cmd = (this.redis as unknown as { vinoshopTakeToken(key: string, burst: number, rate: number): Promise<[number, number, number]> }).vinoshopTakeToken;
-      const [allowed, milliTokens, retry] = await cmd.call(this.redis, this.prefix + key, burst, refillPerSecond);
+      const redis = this.redis as unknown as { vinoshopTakeToken(key: string, burst: number, rate: number): Promise<[number, number, number]> };
+      const [allowed, milliTokens, retry] = await redis.vinoshopTakeToken(this.prefix + key, burst, refillPerSecond);
       return { allowed: allowed === 1, remaining: Math.floor(milliTokens / 1000), retryAfter: allowed === 1 ? 0 : retry };
     } catch (err) {
       this.failedOpen += 1;

@@ -45,7 +45,7 @@ export class JsonBodyGuard implements CanActivate {
       throw AppError.unprocessable(`the request body must be JSON (Content-Type application/json), not ${req.headers['content-type'] ?? 'untyped'}`);
     }
     const parser = LARGE_BODY_ROUTE.test(path) ? importParser : defaultParser;
-    await new Promise<void>((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => parser(req, res, (err?: Error) => (err ? reject(err) : resolve())));
     checkJsonShape(req.params as unknown, '');
     lowerCaseIds(req.params as Record<string, unknown>);
     checkJsonShape(req.query as unknown, '');
