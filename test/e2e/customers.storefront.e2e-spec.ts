@@ -319,9 +319,14 @@ describe('sign-in and registration rate limit (own bucket per IP)', () => {
   });
 
   it('refills one attempt every 6 seconds', async () => {
-    // drain what refilled since the previous test, then wait for exactly one refill
-    while ((await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: 'wrong password' })).status !== 429);
-    await new Promise((r) => setTimeout(r, 6100));
+    // drain what refilled since the previous test, then wait as long as Retry-After says: exactly one attempt refilled
+    // (at most 1/6 of a second one, so the next attempt right after is refused; waiting a fixed 6 s could refill two)
+    let drained = await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: 'wrong password' });
+    while (drained.status !== 429) drained = await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: 'wrong password' });
+    const retryAfter = Number(drained.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(6);
+    await new Promise((r) => setTimeout(r, retryAfter * 1000 + 50));
     await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: PASSWORD }).expect(200);
     await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: PASSWORD }).expect(429);
   }, 15_000);
