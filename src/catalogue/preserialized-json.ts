@@ -16,7 +16,11 @@ const fragments = new WeakMap<object, Fragment>();
  * request's cost.
  */
 export function preserialize<T extends object>(value: T): T {
-  const json = JSON.stringify(value);
+  return withJson(value, JSON.stringify(value));
+}
+
+/** Registers `json` (which must be exactly `JSON.stringify(value)`) as the serialized form of `value` (see `preserialize`). */
+export function withJson<T extends object>(value: T, json: string): T {
   fragments.set(value, { buf: Buffer.from(json, 'utf8'), digest: createHash('sha1').update(json).digest('base64') });
   return value;
 }

@@ -1,0 +1,513 @@
+import type { SortValue } from '../../common/paging/pager.service.js';
+import { B_CAT, B_MAN, B_OPT, B_PRICE, DIM } from './dims.js';
+import { topK } from './index-page.js';
+import type { TenantIndex } from './tenant-index.js';
+
+/** What to match: dimension filters as codes (an unknown id has no code and matches nothing). */
+export interface IndexQuery {
+  /** Products allowed at all (ids filter, collection scope); null: every product. */
+  allowed: Uint8Array | null;
+  /** Category codes, ANDed (a product must have each, ancestors included); -1: an unknown category. */
+  categories: number[] | null;
+  /** Per dimension (manufacturers, colors, …, custom_fields): the wanted codes, ORed. */
+  dims: Map<number, number[]>;
+  priceMin: number | null;
+  priceMax: number | null;
+  available: boolean;
+  onSale: boolean;
+  /** Variants matching the search text, with their relevance; null without `q`. */
+  text: { slots: Int32Array; rel: Float64Array } | null;
+  /** Variant prices in the active currency (see `prices`). */
+  prices: Float64Array;
+}
+
+export type OrderColumn = 'price' | 'created' | 'title' | 'rating' | 'rel' | 'pos' | 'id';
+
+export interface IndexPageRequest {
+  column: OrderColumn;
+  dir: 1 | -1;
+  /** Cursor position (`[key, id]`) or null. */
+  after: SortValue[] | null;
+  /** Rows wanted (limit + 1). */
+  n: number;
+  /** Manual collection positions by product slot. */
+  pos?: Map<number, number>;
+  facets: boolean;
+}
+
+export interface IndexResult {
+  rows: Array<{ slot: number; id: string; position: SortValue[] }>;
+  min: number | null;
+  max: number | null;
+  /** Counts per code (a view of scratch memory: read it before the next query). */
+  counts: Int32Array | null;
+}
+
+/** The products having a facet value: a byte per product slot, and the slots as a sorted posting list. */
+interface ProductSet {
+  has: Uint8Array<ArrayBuffer>;
+  list: Int32Array<ArrayBuffer>;
+}
+
+/** A filtered dimension: its bit, and posting lists whose union holds every product passing it. */
+interface DimSet {
+  bit: number;
+  lists: Int32Array[];
+  size: number;
+}
+
+const EMPTY = new Int32Array(0);
+
+/**
+ * The query engine of one `TenantIndex`. For each product it looks at, the bit mask of the filter clauses each of
+ * its variants fails is computed: failing nothing, the product matches; failing exactly one filtered dimension, that
+ * dimension's values are counted (CONTRACT 7's self-excluding rule); failing at most the price bounds, it feeds
+ * `price_range`. Variant-level clauses hold for one variant together (the same-variant rule).
+ *
+ * Which products it looks at: a product outside the product sets of two filtered dimensions contributes to nothing,
+ * so with k ≥ 2 filtered dimensions only the union of the two smallest dimensions' posting lists is walked (with
+ * facets), or the smallest one alone (without facets: a match must pass every dimension). With one filtered
+ * dimension and no other restriction, that dimension's own counts are the whole catalogue's (computed once per
+ * content version) and only its products are walked. Posting lists are built per facet value on first use and kept
+ * for the content version (a stock change keeps them). Nothing here allocates per product or per variant.
+ */
+export class IndexSearch {
+  // scratch memory of a query (JavaScript runs one query at a time)
+  private stamp = new Int32Array(0);
+  private counts = new Int32Array(0);
+  private want = new Uint8Array(0);
+  private keyPrice = new Float64Array(0);
+  private keyRel = new Float64Array(0);
+  private textMask = new Uint8Array(0);
+  private textRel = new Float64Array(0);
+  private matched = new Int32Array(0);
+  private seen = new Int32Array(0);
+  private cand = new Int32Array(0);
+  private walk = 0;
+
+  private readonly sets = new Map<number, ProductSet>();
+  private setsVersion = -1;
+  private setsBytes = 0;
+  /** Counts of every code over the whole catalogue (no filter), per content version. */
+  private global: Int32Array | null = null;
+  private globalVersion = -1;
+
+  constructor(private readonly idx: TenantIndex) {}
+
+  bytes(): number {
+    return (
+      this.stamp.byteLength + this.counts.byteLength + this.want.byteLength + this.keyPrice.byteLength + this.keyRel.byteLength + this.textMask.byteLength +
+      this.textRel.byteLength + this.matched.byteLength + this.seen.byteLength + this.cand.byteLength + this.setsBytes + (this.global?.byteLength ?? 0)
+    );
+  }
+
+  private scratch(): void {
+    const idx = this.idx;
+    const codes = idx.codeIds.length;
+    if (this.stamp.length < codes) {
+      this.stamp = new Int32Array(codes + 256);
+      this.counts = new Int32Array(codes + 256);
+      this.want = new Uint8Array(codes + 256);
+    }
+    if (this.keyPrice.length < idx.pCount) {
+      this.keyPrice = new Float64Array(idx.pCount + 1024);
+      this.keyRel = new Float64Array(idx.pCount + 1024);
+      this.matched = new Int32Array(idx.pCount + 1024);
+      this.seen = new Int32Array(idx.pCount + 1024);
+      this.cand = new Int32Array(idx.pCount + 1024);
+      this.walk = 0;
+    }
+    if (this.textMask.length < idx.vCount) {
+      this.textMask = new Uint8Array(idx.vCount + 1024);
+      this.textRel = new Float64Array(idx.vCount + 1024);
+    }
+  }
+
+  /** Whether product `p` is in category `c` (ancestors included). */
+  private hasCategory(p: number, c: number): boolean {
+    const idx = this.idx;
+    const start = idx.pCatStart[p];
+    const end = start + idx.pCatLen[p];
+    for (let i = start; i < end; i++) if (idx.catPool[i] === c) return true;
+    return false;
+  }
+
+  /**
+   * The products having value `c` (a category: ancestors included; a variant value: on any visible variant), built
+   * on first use per content version, at most 256 values kept.
+   */
+  private members(c: number): ProductSet {
+    const idx = this.idx;
+    if (this.setsVersion !== idx.contentVersion || this.sets.size > 256) {
+      this.sets.clear();
+      this.setsBytes = 0;
+      this.setsVersion = idx.contentVersion;
+    }
+    let set = this.sets.get(c);
+    if (set && set.has.length >= idx.pCount) return set;
+    const has = new Uint8Array(idx.pCount);
+    const d = idx.codeDim[c];
+    let n = 0;
+    for (let p = 0; p < idx.pCount; p++) {
+      if (idx.pAlive[p] === 0) continue;
+      if (d === DIM.categories) {
+        if (this.hasCategory(p, c)) has[p] = 1;
+      } else if (d === DIM.manufacturers) {
+        if (idx.pMaker[p] === c) has[p] = 1;
+      } else {
+        const s0 = idx.pVarStart[p];
+        for (let i = s0; i < s0 + idx.pVarLen[p] && has[p] === 0; i++) {
+          const v = idx.varPool[i];
+          if (d === DIM.custom_fields) {
+            const o0 = idx.vOptStart[v];
+            for (let j = o0; j < o0 + idx.vOptLen[v]; j++) if (idx.optPool[j] === c) has[p] = 1;
+          } else if (idx.vDim[d][v] === c) has[p] = 1;
+        }
+      }
+      n += has[p];
+    }
+    const list = new Int32Array(n);
+    for (let p = 0, k = 0; k < n; p++) if (has[p] !== 0) list[k++] = p;
+    set = { has, list };
+    this.sets.set(c, set);
+    this.setsBytes += has.byteLength + list.byteLength;
+    return set;
+  }
+
+  /** Counts per code over every visible product, no filter (the self-excluded dimension of a one-dimension query). */
+  private globalCounts(prices: Float64Array): Int32Array {
+    const idx = this.idx;
+    if (this.global && this.globalVersion === idx.contentVersion && this.global.length >= idx.codeIds.length) return this.global;
+    const none: IndexQuery = { allowed: null, categories: null, dims: new Map(), priceMin: null, priceMax: null, available: false, onSale: false, text: null, prices };
+    const res = this.search(none, { column: 'id', dir: 1, after: null, n: 0, facets: true });
+    this.global = Int32Array.from(res.counts!.subarray(0, idx.codeIds.length));
+    this.globalVersion = idx.contentVersion;
+    return this.global;
+  }
+
+  /** Per filtered dimension, posting lists whose union holds every product passing it (categories: the smallest one). */
+  private dimSets(q: IndexQuery): DimSet[] {
+    const out: DimSet[] = [];
+    if (q.categories !== null) {
+      let best: Int32Array = EMPTY;
+      if (!q.categories.some((c) => c < 0)) {
+        best = this.members(q.categories[0]).list;
+        for (const c of q.categories) {
+          const l = this.members(c).list;
+          if (l.length < best.length) best = l;
+        }
+      }
+      out.push({ bit: B_CAT, lists: [best], size: best.length });
+    }
+    for (const [d, codes] of q.dims) {
+      const lists = codes.filter((c) => c >= 0).map((c) => this.members(c).list);
+      out.push({ bit: 1 << d, lists, size: lists.reduce((n, l) => n + l.length, 0) });
+    }
+    return out.sort((a, b) => a.size - b.size);
+  }
+
+  /** The union of posting lists (unordered, each product once) into `cand`; returns its length. */
+  private union(sets: DimSet[]): { list: Int32Array; n: number } {
+    const lists = sets.flatMap((s) => s.lists);
+    if (lists.length === 1) return { list: lists[0], n: lists[0].length };
+    const seen = this.seen;
+    const cand = this.cand;
+    const mark = ++this.walk;
+    let n = 0;
+    for (const l of lists) {
+      for (let i = 0; i < l.length; i++) {
+        const p = l[i];
+        if (seen[p] !== mark) {
+          seen[p] = mark;
+          cand[n++] = p;
+        }
+      }
+    }
+    return { list: cand, n };
+  }
+
+  private prepare(q: IndexQuery): { dimsV: number[]; hasOpt: boolean; makers: boolean } {
+    this.scratch();
+    const want = this.want;
+    const dimsV: number[] = [];
+    let hasOpt = false;
+    let makers = false;
+    for (const [d, codes] of q.dims) {
+      for (const c of codes) if (c >= 0) want[c] = 1;
+      if (d === DIM.custom_fields) hasOpt = true;
+      else if (d === DIM.manufacturers) makers = true;
+      else dimsV.push(d);
+    }
+    if (q.text) {
+      const { slots, rel } = q.text;
+      for (let i = 0; i < slots.length; i++) {
+        this.textMask[slots[i]] = 1;
+        this.textRel[slots[i]] = rel[i];
+      }
+    }
+    return { dimsV, hasOpt, makers };
+  }
+
+  private release(q: IndexQuery): void {
+    for (const codes of q.dims.values()) for (const c of codes) if (c >= 0) this.want[c] = 0;
+    if (q.text) for (let i = 0; i < q.text.slots.length; i++) this.textMask[q.text.slots[i]] = 0;
+  }
+
+  /** One page of matching products after the cursor, the price range, and facet counts when asked. */
+  search(q: IndexQuery, page: IndexPageRequest): IndexResult {
+    const idx = this.idx;
+    this.scratch();
+    const sets = this.dimSets(q);
+    const k = sets.length;
+    const facets = page.facets;
+    const free = q.allowed === null && !q.available && !q.onSale && q.text === null && q.priceMin === null && q.priceMax === null;
+    // which products to walk (null: all), and the dimension whose counts come from the whole catalogue
+    let walk: { list: Int32Array; n: number } | null = null;
+    let selfBit = 0;
+    let global: Int32Array | null = null;
+    if (k > 0 && !facets) walk = this.union(sets.slice(0, 1));
+    else if (k >= 2) walk = this.union(sets.slice(0, 2));
+    else if (k === 1 && free) {
+      global = this.globalCounts(q.prices);
+      selfBit = sets[0].bit;
+      walk = this.union(sets);
+    }
+    const { dimsV, hasOpt, makers } = this.prepare(q);
+    try {
+      const counts = this.counts;
+      const stamp = this.stamp;
+      const codes = idx.codeIds.length;
+      if (facets) {
+        counts.fill(0, 0, codes);
+        stamp.fill(0, 0, codes);
+      }
+      let min = Infinity;
+      let max = -Infinity;
+      let nMatched = 0;
+      const matched = this.matched;
+      const keyPrice = this.keyPrice;
+      const keyRel = this.keyRel;
+      const prices = q.prices;
+      const text = q.text !== null;
+      const textMask = this.textMask;
+      const textRel = this.textRel;
+      const want = this.want;
+      const allowed = q.allowed;
+      const available = q.available;
+      const onSale = q.onSale;
+      const { vAvail, vOnSale, pAlive, pMaker, pVarStart, pVarLen, pCatStart, pCatLen, catPool, varPool, optPool, vOptStart, vOptLen } = idx;
+      const priceMin = q.priceMin ?? -Infinity;
+      const priceMax = q.priceMax ?? Infinity;
+      const priced = q.priceMin !== null || q.priceMax !== null;
+      const catSets = (q.categories ?? []).map((c) => (c < 0 ? null : this.members(c).has));
+      const hasCats = q.categories !== null;
+      // per filtered variant dimension (and custom fields): membership of its wanted values, to skip products early
+      const preDims: Array<Array<Uint8Array<ArrayBuffer>>> = [];
+      for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.members(c).has));
+      const nPre = preDims.length;
+      const nd = dimsV.length;
+      const d0 = nd > 0 ? dimsV[0] : 0;
+      const d1 = nd > 1 ? dimsV[1] : 0;
+      const d2 = nd > 2 ? dimsV[2] : 0;
+      const d3 = nd > 3 ? dimsV[3] : 0;
+      const d4 = nd > 4 ? dimsV[4] : 0;
+      const col0 = idx.vDim[d0];
+      const col1 = idx.vDim[d1];
+      const col2 = idx.vDim[d2];
+      const col3 = idx.vDim[d3];
+      const col4 = idx.vDim[d4];
+      const dimCols = [DIM.colors, DIM.sizes, DIM.years, DIM.countries, DIM.regions].map((d) => idx.vDim[d]);
+      const walkList = walk?.list ?? EMPTY;
+      const total = walk ? walk.n : idx.pCount;
+      const full = walk === null;
+      for (let w = 0; w < total; w++) {
+        const p = full ? w : walkList[w];
+        if (pAlive[p] === 0) continue;
+        if (allowed !== null && allowed[p] === 0) continue;
+        let pm = 0;
+        if (hasCats) {
+          for (let i = 0; i < catSets.length; i++) {
+            const set = catSets[i];
+            if (set === null || set[p] === 0) {
+              pm = B_CAT;
+              break;
+            }
+          }
+        }
+        if (makers) {
+          const c = pMaker[p];
+          if (c < 0 || want[c] === 0) {
+            if (pm !== 0) continue; // fails two dimensions: contributes to nothing
+            pm = B_MAN;
+          }
+        }
+        if (nPre > 0) {
+          // a product without any wanted value of two filtered dimensions contributes to nothing
+          let misses = pm !== 0 ? 1 : 0;
+          for (let j = 0; j < nPre && misses < 2; j++) {
+            const has = preDims[j];
+            let hit = false;
+            for (let i = 0; i < has.length; i++) {
+              if (has[i][p] !== 0) {
+                hit = true;
+                break;
+              }
+            }
+            if (!hit) misses++;
+          }
+          if (misses >= 2) continue;
+        }
+        let best = Infinity;
+        let rel = -Infinity;
+        let hit = false;
+        const vs = pVarStart[p];
+        const ve = vs + pVarLen[p];
+        const stampId = p + 1;
+        for (let i = vs; i < ve; i++) {
+          const v = varPool[i];
+          if (available && vAvail[v] === 0) continue;
+          if (onSale && vOnSale[v] === 0) continue;
+          if (text && textMask[v] === 0) continue;
+          let m = pm;
+          if (nd > 0) {
+            let c = col0[v];
+            if (c < 0 || want[c] === 0) m |= 1 << d0;
+            if (nd > 1) {
+              c = col1[v];
+              if (c < 0 || want[c] === 0) m |= 1 << d1;
+              if (nd > 2) {
+                c = col2[v];
+                if (c < 0 || want[c] === 0) m |= 1 << d2;
+                if (nd > 3) {
+                  c = col3[v];
+                  if (c < 0 || want[c] === 0) m |= 1 << d3;
+                  if (nd > 4) {
+                    c = col4[v];
+                    if (c < 0 || want[c] === 0) m |= 1 << d4;
+                  }
+                }
+              }
+            }
+          }
+          if (hasOpt) {
+            let ok = false;
+            const s0 = vOptStart[v];
+            const e0 = s0 + vOptLen[v];
+            for (let j = s0; j < e0; j++) {
+              if (want[optPool[j]] !== 0) {
+                ok = true;
+                break;
+              }
+            }
+            if (!ok) m |= B_OPT;
+          }
+          const price = prices[v];
+          if (priced && (price < priceMin || price > priceMax)) m |= B_PRICE;
+          if ((m & ~B_PRICE) === 0) {
+            if (price < min) min = price;
+            if (price > max) max = price;
+          }
+          if (m === 0) {
+            hit = true;
+            if (price < best) best = price;
+            if (text && textRel[v] > rel) rel = textRel[v];
+          }
+          // counted: m is 0 (every dimension) or one filtered dimension's bit (that dimension only), unless that
+          // dimension's counts come from the whole catalogue
+          if (!facets || (m & (m - 1)) !== 0 || (m & B_PRICE) !== 0 || (m !== 0 && m === selfBit)) continue;
+          if (m === 0 || m === B_MAN) {
+            const c = pMaker[p];
+            if (c >= 0 && stamp[c] !== stampId) {
+              stamp[c] = stampId;
+              counts[c]++;
+            }
+          }
+          if (m === 0 || m === B_CAT) {
+            const s0 = pCatStart[p];
+            const e0 = s0 + pCatLen[p];
+            for (let j = s0; j < e0; j++) {
+              const c = catPool[j];
+              if (stamp[c] !== stampId) {
+                stamp[c] = stampId;
+                counts[c]++;
+              }
+            }
+          }
+          for (let j = 0; j < 5; j++) {
+            if (m !== 0 && m !== 1 << (DIM.colors + j)) continue;
+            const c = dimCols[j][v];
+            if (c >= 0 && stamp[c] !== stampId) {
+              stamp[c] = stampId;
+              counts[c]++;
+            }
+          }
+          if (m === 0 || m === B_OPT) {
+            const s0 = vOptStart[v];
+            const e0 = s0 + vOptLen[v];
+            for (let j = s0; j < e0; j++) {
+              const c = optPool[j];
+              if (stamp[c] !== stampId) {
+                stamp[c] = stampId;
+                counts[c]++;
+              }
+            }
+          }
+        }
+        if (hit) {
+          matched[nMatched++] = p;
+          keyPrice[p] = best;
+          keyRel[p] = text ? rel : 0;
+        }
+      }
+      if (facets && global !== null) {
+        const d = Math.log2(selfBit);
+        for (const c of idx.dimCodes[d]) counts[c] = global[c];
+      }
+      const rows = page.n > 0 ? topK(idx, keyPrice, keyRel, matched, nMatched, page) : [];
+      return { rows, min: min === Infinity ? null : min, max: max === -Infinity ? null : max, counts: facets ? counts : null };
+    } finally {
+      this.release(q);
+    }
+  }
+
+  /** The variant slots of product `p` that match every filter (the variants listed on a search). */
+  matchingVariants(p: number, q: IndexQuery): number[] {
+    const idx = this.idx;
+    const { dimsV, hasOpt, makers } = this.prepare(q);
+    try {
+      let pm = 0;
+      if (q.categories !== null && q.categories.some((c) => c < 0 || !this.hasCategory(p, c))) pm |= B_CAT;
+      if (makers && (idx.pMaker[p] < 0 || this.want[idx.pMaker[p]] === 0)) pm |= B_MAN;
+      const out: number[] = [];
+      const s = idx.pVarStart[p];
+      for (let i = s; i < s + idx.pVarLen[p]; i++) if (this.variantMask(idx.varPool[i], pm, q, dimsV, hasOpt) === 0) out.push(idx.varPool[i]);
+      return out;
+    } finally {
+      this.release(q);
+    }
+  }
+
+  /** Failure mask of variant `v` given the product-level mask `pm`, or -1 when a base clause (available, on_sale, text) fails. */
+  private variantMask(v: number, pm: number, q: IndexQuery, dimsV: number[], hasOpt: boolean): number {
+    const idx = this.idx;
+    if (q.available && idx.vAvail[v] === 0) return -1;
+    if (q.onSale && idx.vOnSale[v] === 0) return -1;
+    if (q.text !== null && this.textMask[v] === 0) return -1;
+    let m = pm;
+    const want = this.want;
+    for (const d of dimsV) {
+      const c = idx.vDim[d][v];
+      if (c < 0 || want[c] === 0) m |= 1 << d;
+    }
+    if (hasOpt) {
+      let ok = false;
+      for (let i = idx.vOptStart[v]; i < idx.vOptStart[v] + idx.vOptLen[v]; i++) if (want[idx.optPool[i]] !== 0) ok = true;
+      if (!ok) m |= B_OPT;
+    }
+    if (q.priceMin !== null || q.priceMax !== null) {
+      const price = q.prices[v];
+      if ((q.priceMin !== null && price < q.priceMin) || (q.priceMax !== null && price > q.priceMax)) m |= B_PRICE;
+    }
+    return m;
+  }
+}
