@@ -1,5 +1,5 @@
 import type { SortValue } from '../../common/paging/pager.service.js';
-import type { IndexPageRequest, IndexResult } from './index-search.js';
+import type { IndexPageRequest, IndexResult } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
 
 const ASCII = /^[\x00-\x7f]*$/;

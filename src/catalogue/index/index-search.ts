@@ -1,62 +1,11 @@
-import type { SortValue } from '../../common/paging/pager.service.js';
 import { B_CAT, B_MAN, B_OPT, B_PRICE, DIM } from './dims.js';
 import { topK } from './index-page.js';
+import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
+import { EMPTY, ProductSets } from './product-sets.js';
+
+export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
 
-/** What to match: dimension filters as codes (an unknown id has no code and matches nothing). */
-export interface IndexQuery {
-  /** Products allowed at all (ids filter, collection scope); null: every product. */
-  allowed: Uint8Array | null;
-  /** Category codes, ANDed (a product must have each, ancestors included); -1: an unknown category. */
-  categories: number[] | null;
-  /** Per dimension (manufacturers, colors, …, custom_fields): the wanted codes, ORed. */
-  dims: Map<number, number[]>;
-  priceMin: number | null;
-  priceMax: number | null;
-  available: boolean;
-  onSale: boolean;
-  /** Variants matching the search text, with their relevance; null without `q`. */
-  text: { slots: Int32Array; rel: Float64Array } | null;
-  /** Variant prices in the active currency (see `prices`). */
-  prices: Float64Array;
-}
-
-export type OrderColumn = 'price' | 'created' | 'title' | 'rating' | 'rel' | 'pos' | 'id';
-
-export interface IndexPageRequest {
-  column: OrderColumn;
-  dir: 1 | -1;
-  /** Cursor position (`[key, id]`) or null. */
-  after: SortValue[] | null;
-  /** Rows wanted (limit + 1). */
-  n: number;
-  /** Manual collection positions by product slot. */
-  pos?: Map<number, number>;
-  facets: boolean;
-}
-
-export interface IndexResult {
-  rows: Array<{ slot: number; id: string; position: SortValue[] }>;
-  min: number | null;
-  max: number | null;
-  /** Counts per code (a view of scratch memory: read it before the next query). */
-  counts: Int32Array | null;
-}
-
-/** The products having a facet value: a byte per product slot, and the slots as a sorted posting list. */
-interface ProductSet {
-  has: Uint8Array<ArrayBuffer>;
-  list: Int32Array<ArrayBuffer>;
-}
-
-/** A filtered dimension: its bit, and posting lists whose union holds every product passing it. */
-interface DimSet {
-  bit: number;
-  lists: Int32Array[];
-  size: number;
-}
-
-const EMPTY = new Int32Array(0);
 
 /**
  * The query engine of one `TenantIndex`. For each product it looks at, the bit mask of the filter clauses each of
@@ -81,23 +30,20 @@ export class IndexSearch {
   private textMask = new Uint8Array(0);
   private textRel = new Float64Array(0);
   private matched = new Int32Array(0);
-  private seen = new Int32Array(0);
-  private cand = new Int32Array(0);
-  private walk = 0;
 
-  private readonly sets = new Map<number, ProductSet>();
-  private setsVersion = -1;
-  private setsBytes = 0;
+  private readonly sets: ProductSets;
   /** Counts of every code over the whole catalogue (no filter), per content version. */
   private global: Int32Array | null = null;
   private globalVersion = -1;
 
-  constructor(private readonly idx: TenantIndex) {}
+  constructor(private readonly idx: TenantIndex) {
+    this.sets = new ProductSets(idx);
+  }
 
   bytes(): number {
     return (
       this.stamp.byteLength + this.counts.byteLength + this.want.byteLength + this.keyPrice.byteLength + this.keyRel.byteLength + this.textMask.byteLength +
-      this.textRel.byteLength + this.matched.byteLength + this.seen.byteLength + this.cand.byteLength + this.setsBytes + (this.global?.byteLength ?? 0)
+      this.textRel.byteLength + this.matched.byteLength + this.sets.bytes() + (this.global?.byteLength ?? 0)
     );
   }
 
@@ -113,65 +59,11 @@ export class IndexSearch {
       this.keyPrice = new Float64Array(idx.pCount + 1024);
       this.keyRel = new Float64Array(idx.pCount + 1024);
       this.matched = new Int32Array(idx.pCount + 1024);
-      this.seen = new Int32Array(idx.pCount + 1024);
-      this.cand = new Int32Array(idx.pCount + 1024);
-      this.walk = 0;
     }
     if (this.textMask.length < idx.vCount) {
       this.textMask = new Uint8Array(idx.vCount + 1024);
       this.textRel = new Float64Array(idx.vCount + 1024);
     }
-  }
-
-  /** Whether product `p` is in category `c` (ancestors included). */
-  private hasCategory(p: number, c: number): boolean {
-    const idx = this.idx;
-    const start = idx.pCatStart[p];
-    const end = start + idx.pCatLen[p];
-    for (let i = start; i < end; i++) if (idx.catPool[i] === c) return true;
-    return false;
-  }
-
-  /**
-   * The products having value `c` (a category: ancestors included; a variant value: on any visible variant), built
-   * on first use per content version, at most 256 values kept.
-   */
-  private members(c: number): ProductSet {
-    const idx = this.idx;
-    if (this.setsVersion !== idx.contentVersion || this.sets.size > 256) {
-      this.sets.clear();
-      this.setsBytes = 0;
-      this.setsVersion = idx.contentVersion;
-    }
-    let set = this.sets.get(c);
-    if (set && set.has.length >= idx.pCount) return set;
-    const has = new Uint8Array(idx.pCount);
-    const d = idx.codeDim[c];
-    let n = 0;
-    for (let p = 0; p < idx.pCount; p++) {
-      if (idx.pAlive[p] === 0) continue;
-      if (d === DIM.categories) {
-        if (this.hasCategory(p, c)) has[p] = 1;
-      } else if (d === DIM.manufacturers) {
-        if (idx.pMaker[p] === c) has[p] = 1;
-      } else {
-        const s0 = idx.pVarStart[p];
-        for (let i = s0; i < s0 + idx.pVarLen[p] && has[p] === 0; i++) {
-          const v = idx.varPool[i];
-          if (d === DIM.custom_fields) {
-            const o0 = idx.vOptStart[v];
-            for (let j = o0; j < o0 + idx.vOptLen[v]; j++) if (idx.optPool[j] === c) has[p] = 1;
-          } else if (idx.vDim[d][v] === c) has[p] = 1;
-        }
-      }
-      n += has[p];
-    }
-    const list = new Int32Array(n);
-    for (let p = 0, k = 0; k < n; p++) if (has[p] !== 0) list[k++] = p;
-    set = { has, list };
-    this.sets.set(c, set);
-    this.setsBytes += has.byteLength + list.byteLength;
-    return set;
   }
 
   /** Counts per code over every visible product, no filter (the self-excluded dimension of a one-dimension query). */
@@ -183,47 +75,6 @@ export class IndexSearch {
     this.global = Int32Array.from(res.counts!.subarray(0, idx.codeIds.length));
     this.globalVersion = idx.contentVersion;
     return this.global;
-  }
-
-  /** Per filtered dimension, posting lists whose union holds every product passing it (categories: the smallest one). */
-  private dimSets(q: IndexQuery): DimSet[] {
-    const out: DimSet[] = [];
-    if (q.categories !== null) {
-      let best: Int32Array = EMPTY;
-      if (!q.categories.some((c) => c < 0)) {
-        best = this.members(q.categories[0]).list;
-        for (const c of q.categories) {
-          const l = this.members(c).list;
-          if (l.length < best.length) best = l;
-        }
-      }
-      out.push({ bit: B_CAT, lists: [best], size: best.length });
-    }
-    for (const [d, codes] of q.dims) {
-      const lists = codes.filter((c) => c >= 0).map((c) => this.members(c).list);
-      out.push({ bit: 1 << d, lists, size: lists.reduce((n, l) => n + l.length, 0) });
-    }
-    return out.sort((a, b) => a.size - b.size);
-  }
-
-  /** The union of posting lists (unordered, each product once) into `cand`; returns its length. */
-  private union(sets: DimSet[]): { list: Int32Array; n: number } {
-    const lists = sets.flatMap((s) => s.lists);
-    if (lists.length === 1) return { list: lists[0], n: lists[0].length };
-    const seen = this.seen;
-    const cand = this.cand;
-    const mark = ++this.walk;
-    let n = 0;
-    for (const l of lists) {
-      for (let i = 0; i < l.length; i++) {
-        const p = l[i];
-        if (seen[p] !== mark) {
-          seen[p] = mark;
-          cand[n++] = p;
-        }
-      }
-    }
-    return { list: cand, n };
   }
 
   private prepare(q: IndexQuery): { dimsV: number[]; hasOpt: boolean; makers: boolean } {
@@ -257,7 +108,7 @@ export class IndexSearch {
   search(q: IndexQuery, page: IndexPageRequest): IndexResult {
     const idx = this.idx;
     this.scratch();
-    const sets = this.dimSets(q);
+    const sets = this.sets.dimSets(q);
     const k = sets.length;
     const facets = page.facets;
     const free = q.allowed === null && !q.available && !q.onSale && q.text === null && q.priceMin === null && q.priceMax === null;
@@ -265,12 +116,12 @@ export class IndexSearch {
     let walk: { list: Int32Array; n: number } | null = null;
     let selfBit = 0;
     let global: Int32Array | null = null;
-    if (k > 0 && !facets) walk = this.union(sets.slice(0, 1));
-    else if (k >= 2) walk = this.union(sets.slice(0, 2));
+    if (k > 0 && !facets) walk = this.sets.union(sets.slice(0, 1));
+    else if (k >= 2) walk = this.sets.union(sets.slice(0, 2));
     else if (k === 1 && free) {
       global = this.globalCounts(q.prices);
       selfBit = sets[0].bit;
-      walk = this.union(sets);
+      walk = this.sets.union(sets);
     }
     const { dimsV, hasOpt, makers } = this.prepare(q);
     try {
@@ -299,11 +150,11 @@ export class IndexSearch {
       const priceMin = q.priceMin ?? -Infinity;
       const priceMax = q.priceMax ?? Infinity;
       const priced = q.priceMin !== null || q.priceMax !== null;
-      const catSets = (q.categories ?? []).map((c) => (c < 0 ? null : this.members(c).has));
+      const catSets = (q.categories ?? []).map((c) => (c < 0 ? null : this.sets.members(c).has));
       const hasCats = q.categories !== null;
       // per filtered variant dimension (and custom fields): membership of its wanted values, to skip products early
       const preDims: Array<Array<Uint8Array<ArrayBuffer>>> = [];
-      for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.members(c).has));
+      for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.sets.members(c).has));
       const nPre = preDims.length;
       const nd = dimsV.length;
       const d0 = nd > 0 ? dimsV[0] : 0;
@@ -476,7 +327,7 @@ export class IndexSearch {
     const { dimsV, hasOpt, makers } = this.prepare(q);
     try {
       let pm = 0;
-      if (q.categories !== null && q.categories.some((c) => c < 0 || !this.hasCategory(p, c))) pm |= B_CAT;
+      if (q.categories !== null && q.categories.some((c) => c < 0 || !this.sets.hasCategory(p, c))) pm |= B_CAT;
       if (makers && (idx.pMaker[p] < 0 || this.want[idx.pMaker[p]] === 0)) pm |= B_MAN;
       const out: number[] = [];
       const s = idx.pVarStart[p];

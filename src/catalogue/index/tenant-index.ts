@@ -1,9 +1,10 @@
 import { convertMinor, toMinor } from '../../common/money.js';
 import { FACET_KEYS, FacetKey } from '../catalogue-query.js';
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
-import { IndexPageRequest, IndexQuery, IndexResult, IndexSearch } from './index-search.js';
+import { IndexSearch } from './index-search.js';
+import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
 
-export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-search.js';
+export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 
 /**
  * One tenant's storefront catalogue in memory (issue 14): every visible product and variant as columns of typed
