@@ -1,6 +1,7 @@
 import { B_CAT, B_MAN, B_OPT, B_PRICE, DIM } from './dims.js';
 import { topK } from './index-page.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
+import { CategoryStats } from './category-stats.js';
 import { EMPTY, ProductSets } from './product-sets.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
@@ -32,18 +33,17 @@ export class IndexSearch {
   private matched = new Int32Array(0);
 
   private readonly sets: ProductSets;
-  /** Counts of every code over the whole catalogue (no filter), per content version. */
-  private global: Int32Array | null = null;
-  private globalVersion = -1;
+  private readonly stats: CategoryStats;
 
   constructor(private readonly idx: TenantIndex) {
     this.sets = new ProductSets(idx);
+    this.stats = new CategoryStats(idx);
   }
 
   bytes(): number {
     return (
       this.stamp.byteLength + this.counts.byteLength + this.want.byteLength + this.keyPrice.byteLength + this.keyRel.byteLength + this.textMask.byteLength +
-      this.textRel.byteLength + this.matched.byteLength + this.sets.bytes() + (this.global?.byteLength ?? 0)
+      this.textRel.byteLength + this.matched.byteLength + this.sets.bytes() + this.stats.bytes()
     );
   }
 
@@ -64,17 +64,6 @@ export class IndexSearch {
       this.textMask = new Uint8Array(idx.vCount + 1024);
       this.textRel = new Float64Array(idx.vCount + 1024);
     }
-  }
-
-  /** Counts per code over every visible product, no filter (the self-excluded dimension of a one-dimension query). */
-  private globalCounts(prices: Float64Array): Int32Array {
-    const idx = this.idx;
-    if (this.global && this.globalVersion === idx.contentVersion && this.global.length >= idx.codeIds.length) return this.global;
-    const none: IndexQuery = { allowed: null, categories: null, dims: new Map(), priceMin: null, priceMax: null, available: false, onSale: false, text: null, prices };
-    const res = this.search(none, { column: 'id', dir: 1, after: null, n: 0, facets: true });
-    this.global = Int32Array.from(res.counts!.subarray(0, idx.codeIds.length));
-    this.globalVersion = idx.contentVersion;
-    return this.global;
   }
 
   private prepare(q: IndexQuery): { dimsV: number[]; hasOpt: boolean; makers: boolean } {
@@ -112,6 +101,7 @@ export class IndexSearch {
     const k = sets.length;
     const facets = page.facets;
     const free = q.allowed === null && !q.available && !q.onSale && q.text === null && q.priceMin === null && q.priceMax === null;
+    if (free && (k === 0 || (k === 1 && q.dims.size === 0 && q.categories!.length === 1 && q.categories![0] >= 0))) return this.wholeCategory(k === 0 ? -1 : q.categories![0], q, page);
     // which products to walk (null: all), and the dimension whose counts come from the whole catalogue
     let walk: { list: Int32Array; n: number } | null = null;
     let selfBit = 0;
@@ -119,7 +109,7 @@ export class IndexSearch {
     if (k > 0 && !facets) walk = this.sets.union(sets.slice(0, 1));
     else if (k >= 2) walk = this.sets.union(sets.slice(0, 2));
     else if (k === 1 && free) {
-      global = this.globalCounts(q.prices);
+      global = this.stats.wholeCounts();
       selfBit = sets[0].bit;
       walk = this.sets.union(sets);
     }
@@ -319,6 +309,28 @@ export class IndexSearch {
     } finally {
       this.release(q);
     }
+  }
+
+  /**
+   * A whole category (c < 0: the whole catalogue) without other filters: its products are its posting list, its
+   * counts and price range come from `CategoryStats`; only the page is computed (prices as keys when ordered by price).
+   */
+  private wholeCategory(c: number, q: IndexQuery, page: IndexPageRequest): IndexResult {
+    const idx = this.idx;
+    const list = this.stats.products(c, (code) => this.sets.members(code).list);
+    if (page.column === 'price') {
+      const keyPrice = this.keyPrice;
+      for (let i = 0; i < list.length; i++) {
+        const p = list[i];
+        let best = Infinity;
+        for (let j = idx.pVarStart[p]; j < idx.pVarStart[p] + idx.pVarLen[p]; j++) best = Math.min(best, q.prices[idx.varPool[j]]);
+        keyPrice[p] = best;
+      }
+    }
+    const rows = page.n > 0 ? topK(idx, this.keyPrice, this.keyRel, list, list.length, page) : [];
+    if (page.facets) this.stats.counts(c, this.counts);
+    const { min, max } = this.stats.range(c, q.prices);
+    return { rows, min, max, counts: page.facets ? this.counts : null };
   }
 
   /** The variant slots of product `p` that match every filter (the variants listed on a search). */
