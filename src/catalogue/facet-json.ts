@@ -42,6 +42,22 @@ class LazyGroup {
  * `JSON.stringify` of the returned array (`withBuffer`; the response splices them in).
  */
 export function namedFacets(ctx: RequestContext, snap: Snapshot, groups: Groups): FacetDto[] {
+  // the engine hands out the same groups object for a whole category's counts (its statistics row): written once per language
+  const key = `${ctx.language}/${ctx.defaultLanguage}|${snap.at}`;
+  let done = written.get(groups);
+  const hit = done?.get(key);
+  if (hit) return hit;
+  const out = write(ctx, snap, groups);
+  if (!done) written.set(groups, (done = new Map()));
+  if (done.size > 8) done.clear();
+  done.set(key, out);
+  return out;
+}
+
+/** Facet JSON already written, per engine groups object and language/snapshot. */
+const written = new WeakMap<Groups, Map<string, FacetDto[]>>();
+
+function write(ctx: RequestContext, snap: Snapshot, groups: Groups): FacetDto[] {
   let byLang = named.get(snap);
   if (!byLang) named.set(snap, (byLang = new Map()));
   const lang = `${ctx.language}/${ctx.defaultLanguage}`;

@@ -62,14 +62,25 @@ export class IndexQueries {
     const res = idx.search(q, { column, dir, after: req.after, n: req.rows, pos, facets: req.facets });
     let facets: CatalogueSearchResult['facets'] = null;
     if (res.counts) {
-      const counts = res.counts;
-      const order = this.rankedCodes(idx, req.rank);
-      facets = [];
-      FACET_KEYS.forEach((key, d) => {
-        const values: Array<{ id: string; count: number }> = [];
-        for (const c of order[d]) if (counts[c] > 0) values.push({ id: idx.codeIds[c], count: counts[c] });
-        if (values.length > 0) facets!.push({ key, values });
-      });
+      // a whole category's counts are a row of the index's category statistics: its ranked list is made once per
+      // content version and rank version (the same object each time, so its JSON is written once per language)
+      const key = res.category !== undefined ? `facets|${res.category}|${req.rank.version}|${idx.codeIds.length}` : null;
+      const hit = key !== null ? idx.memo.get(key) : undefined;
+      if (hit && hit.version === idx.contentVersion) facets = hit.value as CatalogueSearchResult['facets'];
+      else {
+        const counts = res.counts;
+        const order = this.rankedCodes(idx, req.rank);
+        const groups: NonNullable<CatalogueSearchResult['facets']> = [];
+        let n = 0;
+        FACET_KEYS.forEach((key, d) => {
+          const values: Array<{ id: string; count: number }> = [];
+          for (const c of order[d]) if (counts[c] > 0) values.push({ id: idx.codeIds[c], count: counts[c] });
+          if (values.length > 0) groups.push({ key, values });
+          n += values.length;
+        });
+        facets = groups;
+        if (key !== null) this.remember(idx, key, groups, 64 + n * 48);
+      }
     }
     const rows = res.rows.map((r) => ({
       id: r.id,

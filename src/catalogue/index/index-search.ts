@@ -97,8 +97,7 @@ export class IndexSearch {
   search(q: IndexQuery, page: IndexPageRequest): IndexResult {
     const idx = this.idx;
     this.scratch();
-    const sets = this.sets.dimSets(q);
-    const k = sets.length;
+    const k = q.dims.size + (q.categories !== null ? 1 : 0);
     const facets = page.facets;
     const free = q.allowed === null && !q.available && !q.onSale && q.text === null && q.priceMin === null && q.priceMax === null;
     if (free && (k === 0 || (k === 1 && q.dims.size === 0 && q.categories!.length === 1 && q.categories![0] >= 0))) return this.wholeCategory(k === 0 ? -1 : q.categories![0], q, page);
@@ -106,12 +105,12 @@ export class IndexSearch {
     let walk: { list: Int32Array; n: number } | null = null;
     let selfBit = 0;
     let global: Int32Array | null = null;
-    if (k > 0 && !facets) walk = this.sets.union(sets.slice(0, 1));
-    else if (k >= 2) walk = this.sets.union(sets.slice(0, 2));
+    if (k > 0 && !facets) walk = this.sets.walk(q, false);
+    else if (k >= 2) walk = this.sets.walk(q, true);
     else if (k === 1 && free) {
       global = this.stats.wholeCounts();
-      selfBit = sets[0].bit;
-      walk = this.sets.union(sets);
+      selfBit = q.categories !== null ? B_CAT : 1 << [...q.dims.keys()][0];
+      walk = this.sets.walk(q, false);
     }
     const { dimsV, hasOpt, makers } = this.prepare(q);
     try {
@@ -330,7 +329,7 @@ export class IndexSearch {
     const rows = page.n > 0 ? topK(idx, this.keyPrice, this.keyRel, list, list.length, page) : [];
     if (page.facets) this.stats.counts(c, this.counts);
     const { min, max } = this.stats.range(c, q.prices);
-    return { rows, min, max, counts: page.facets ? this.counts : null };
+    return { rows, min, max, counts: page.facets ? this.counts : null, category: c };
   }
 
   /** The variant slots of product `p` that match every filter (the variants listed on a search). */

@@ -38,4 +38,6 @@ export interface IndexResult {
   max: number | null;
   /** Counts per code (a view of scratch memory: read it before the next query). */
   counts: Int32Array | null;
+  /** Set when the answer is a whole category's (its code; -1: the whole catalogue): its counts are the index's category statistics. */
+  category?: number;
 }

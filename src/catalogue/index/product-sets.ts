@@ -1,39 +1,36 @@
-import { B_CAT, DIM } from './dims.js';
+import { DIM } from './dims.js';
 import type { IndexQuery } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
 
 export const EMPTY = new Int32Array(0);
 
-/** The products having a facet value: a byte per product slot, and the slots as a sorted posting list. */
+/** The products having a facet value: a byte per product slot, the slots as a sorted posting list, and a bitset. */
 interface ProductSet {
   has: Uint8Array<ArrayBuffer>;
   list: Int32Array<ArrayBuffer>;
-}
-
-/** A filtered dimension: its bit, and posting lists whose union holds every product passing it. */
-interface DimSet {
-  bit: number;
-  lists: Int32Array[];
-  size: number;
+  bits: Uint32Array<ArrayBuffer>;
 }
 
 /**
  * Per facet value, the products having it, as a byte per product slot and as a sorted posting list; built on first
- * use and kept for the index's content version (a stock change keeps them), at most 256 values. Also the walk of a
- * query: the union of posting lists, each product once.
+ * use and kept for the index's content version (a stock change keeps them), at most 256 values; and bitsets, from
+ * which the products a query must look at are found word by word (`walk`).
  */
 export class ProductSets {
   private readonly sets = new Map<number, ProductSet>();
   private version = -1;
   private held = 0;
-  private seen = new Int32Array(0);
+  private alive: Uint32Array | null = null;
+  private aliveVersion = -1;
+  private ok = new Uint32Array(0);
+  private one = new Uint32Array(0);
+  private dim = new Uint32Array(0);
   private cand = new Int32Array(0);
-  private walk = 0;
 
   constructor(private readonly idx: TenantIndex) {}
 
   bytes(): number {
-    return this.held + this.seen.byteLength + this.cand.byteLength;
+    return this.held + (this.alive?.byteLength ?? 0) + this.ok.byteLength * 3 + this.cand.byteLength;
   }
 
   /** Whether product `p` is in category `c` (ancestors included). */
@@ -80,54 +77,84 @@ export class ProductSets {
       n += has[p];
     }
     const list = new Int32Array(n);
-    for (let p = 0, k = 0; k < n; p++) if (has[p] !== 0) list[k++] = p;
-    set = { has, list };
+    const bits = new Uint32Array((idx.pCount + 31) >>> 5);
+    for (let p = 0, k = 0; k < n; p++) {
+      if (has[p] === 0) continue;
+      list[k++] = p;
+      bits[p >>> 5] |= 1 << (p & 31);
+    }
+    set = { has, list, bits };
     this.sets.set(c, set);
-    this.held += has.byteLength + list.byteLength;
+    this.held += has.byteLength + list.byteLength + bits.byteLength;
     return set;
   }
 
-  /** Per filtered dimension, posting lists whose union holds every product passing it (categories: the smallest one). */
-  dimSets(q: IndexQuery): DimSet[] {
-    const out: DimSet[] = [];
-    if (q.categories !== null) {
-      let best: Int32Array = EMPTY;
-      if (!q.categories.some((c) => c < 0)) {
-        best = this.members(q.categories[0]).list;
-        for (const c of q.categories) {
-          const l = this.members(c).list;
-          if (l.length < best.length) best = l;
-        }
-      }
-      out.push({ bit: B_CAT, lists: [best], size: best.length });
-    }
-    for (const [d, codes] of q.dims) {
-      const lists = codes.filter((c) => c >= 0).map((c) => this.members(c).list);
-      out.push({ bit: 1 << d, lists, size: lists.reduce((n, l) => n + l.length, 0) });
-    }
-    return out.sort((a, b) => a.size - b.size);
+  /** Bits of the visible products (32 per word), per content version. */
+  private aliveBits(): Uint32Array {
+    const idx = this.idx;
+    const words = (idx.pCount + 31) >>> 5;
+    if (this.alive && this.aliveVersion === idx.contentVersion && this.alive.length === words) return this.alive;
+    const bits = new Uint32Array(words);
+    for (let p = 0; p < idx.pCount; p++) if (idx.pAlive[p] !== 0) bits[p >>> 5] |= 1 << (p & 31);
+    this.alive = bits;
+    this.aliveVersion = idx.contentVersion;
+    return bits;
   }
 
-  /** The union of posting lists (unordered, each product once) into `cand`; returns its length. */
-  union(sets: DimSet[]): { list: Int32Array; n: number } {
-    const lists = sets.flatMap((s) => s.lists);
-    if (lists.length === 1) return { list: lists[0], n: lists[0].length };
-    if (this.seen.length < this.idx.pCount) {
-      this.seen = new Int32Array(this.idx.pCount + 1024);
-      this.cand = new Int32Array(this.idx.pCount + 1024);
-      this.walk = 0;
+  /**
+   * The products a query must look at: those passing every filtered dimension at product level (a wanted value on
+   * some variant, every wanted category, a wanted manufacturer), and with `oneMiss` also those failing exactly one
+   * (they count that dimension's values) — a product failing two contributes to nothing. Word-parallel over the
+   * values' bitsets (`ok` = no miss yet, `one` = exactly one), then the set bits as slots in ascending order.
+   */
+  walk(q: IndexQuery, oneMiss: boolean): { list: Int32Array; n: number } {
+    const idx = this.idx;
+    const alive = this.aliveBits();
+    const words = alive.length;
+    if (this.ok.length < words) {
+      this.ok = new Uint32Array(words + 64);
+      this.one = new Uint32Array(words + 64);
+      this.dim = new Uint32Array(words + 64);
     }
-    const seen = this.seen;
-    const cand = this.cand;
-    const mark = ++this.walk;
-    let n = 0;
-    for (const l of lists) {
-      for (let i = 0; i < l.length; i++) {
-        const p = l[i];
-        if (seen[p] !== mark) {
-          seen[p] = mark;
-          cand[n++] = p;
+    if (this.cand.length < idx.pCount) this.cand = new Int32Array(idx.pCount + 1024);
+    const { ok, one, dim } = this;
+    ok.set(alive);
+    one.fill(0, 0, words);
+    const step = () => {
+      for (let i = 0; i < words; i++) {
+        const b = dim[i];
+        one[i] = (one[i] & b) | (ok[i] & ~b);
+        ok[i] &= b;
+      }
+    };
+    if (q.categories !== null) {
+      dim.fill(0xffffffff, 0, words);
+      for (const c of q.categories) {
+        if (c < 0) dim.fill(0, 0, words);
+        else {
+          const bits = this.members(c).bits;
+          for (let i = 0; i < words; i++) dim[i] &= bits[i];
         }
+      }
+      step();
+    }
+    for (const codes of q.dims.values()) {
+      dim.fill(0, 0, words);
+      for (const c of codes) {
+        if (c < 0) continue;
+        const bits = this.members(c).bits;
+        for (let i = 0; i < words; i++) dim[i] |= bits[i];
+      }
+      step();
+    }
+    const cand = this.cand;
+    let n = 0;
+    for (let i = 0; i < words; i++) {
+      let w = oneMiss ? ok[i] | one[i] : ok[i];
+      while (w !== 0) {
+        const t = w & -w;
+        cand[n++] = (i << 5) + 31 - Math.clz32(t);
+        w ^= t;
       }
     }
     return { list: cand, n };
