@@ -206,13 +206,15 @@ export class TenantIndex {
     const n = this.vCount;
     this.vIds.push(r.variant_id);
     this.vIndex.set(r.variant_id, v);
-    this.vProduct = growI32(this.vProduct, n);
-    this.vGross4 = growF64(this.vGross4, n);
-    this.vAvail = growU8(this.vAvail, n);
-    this.vOnSale = growU8(this.vOnSale, n);
-    this.vOnHand = growF64(this.vOnHand, n);
-    this.vOptStart = growI32(this.vOptStart, n);
-    this.vOptLen = growU8(this.vOptLen, n);
+    if (this.vProduct.length < n) {
+      this.vProduct = growI32(this.vProduct, n);
+      this.vGross4 = growF64(this.vGross4, n);
+      this.vAvail = growU8(this.vAvail, n);
+      this.vOnSale = growU8(this.vOnSale, n);
+      this.vOnHand = growF64(this.vOnHand, n);
+      this.vOptStart = growI32(this.vOptStart, n);
+      this.vOptLen = growU8(this.vOptLen, n);
+    }
     this.vProduct[v] = p;
     // a numeric(14,4) as text: exact in a double once scaled (well below 2^53)
     const g = Number(r.gross);
@@ -220,10 +222,13 @@ export class TenantIndex {
     this.vAvail[v] = r.available ? 1 : 0;
     this.vOnSale[v] = r.on_sale ? 1 : 0;
     this.vOnHand[v] = Number(r.on_hand);
-    for (const [d, col] of VARIANT_DIM_COLUMNS) {
-      this.vDim[d] = growI32(this.vDim[d], n);
-      this.vDim[d][v] = this.code((r as unknown as Record<string, string | null>)[col], d);
-    }
+    if (this.vDim[DIM.colors].length < n) for (const [d] of VARIANT_DIM_COLUMNS) this.vDim[d] = growI32(this.vDim[d], n);
+    // one explicit store per dimension (not a keyed read by column name: that is slow per row)
+    this.vDim[DIM.colors][v] = this.code(r.color_id, DIM.colors);
+    this.vDim[DIM.sizes][v] = this.code(r.size_id, DIM.sizes);
+    this.vDim[DIM.years][v] = this.code(r.year_id, DIM.years);
+    this.vDim[DIM.countries][v] = this.code(r.country_id, DIM.countries);
+    this.vDim[DIM.regions][v] = this.code(r.region_id, DIM.regions);
     const opts = r.option_ids.slice(0, 255);
     this.optPool = growI32(this.optPool, this.optLen + opts.length);
     this.vOptStart[v] = this.optLen;
