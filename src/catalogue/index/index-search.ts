@@ -105,13 +105,11 @@ export class IndexSearch {
     let walk: { list: Int32Array; n: number } | null = null;
     let selfBit = 0;
     let global: Int32Array | null = null;
-    if (k > 0 && !facets) walk = this.sets.walk(q, false);
-    else if (k >= 2) walk = this.sets.walk(q, true);
-    else if (k === 1 && free) {
+    if (k === 1 && free && facets) {
       global = this.stats.wholeCounts();
       selfBit = q.categories !== null ? B_CAT : 1 << [...q.dims.keys()][0];
       walk = this.sets.walk(q, false);
-    }
+    } else if (k > 0 || q.text !== null || q.allowed !== null) walk = this.sets.walk(q, facets);
     const { dimsV, hasOpt, makers } = this.prepare(q);
     try {
       const counts = this.counts;

@@ -104,7 +104,8 @@ export class ProductSets {
   /**
    * The products a query must look at: those passing every filtered dimension at product level (a wanted value on
    * some variant, every wanted category, a wanted manufacturer), and with `oneMiss` also those failing exactly one
-   * (they count that dimension's values) — a product failing two contributes to nothing. Word-parallel over the
+   * (they count that dimension's values) — a product failing two contributes to nothing; only products of the ids or
+   * collection scope and of the text match's variants are looked at. Word-parallel over the
    * values' bitsets (`ok` = no miss yet, `one` = exactly one), then the set bits as slots in ascending order.
    */
   walk(q: IndexQuery, oneMiss: boolean): { list: Int32Array; n: number } {
@@ -120,6 +121,14 @@ export class ProductSets {
     const { ok, one, dim } = this;
     ok.set(alive);
     one.fill(0, 0, words);
+    // products outside the base (the ids/collection scope, the text match's products) contribute to nothing
+    if (q.allowed !== null || q.text !== null) {
+      dim.fill(0, 0, words);
+      if (q.text !== null) for (const v of q.text.slots) dim[idx.vProduct[v] >>> 5] |= 1 << (idx.vProduct[v] & 31);
+      else for (let p = 0; p < idx.pCount; p++) if (q.allowed![p] !== 0) dim[p >>> 5] |= 1 << (p & 31);
+      if (q.text !== null && q.allowed !== null) for (let p = 0; p < idx.pCount; p++) if (q.allowed[p] === 0) dim[p >>> 5] &= ~(1 << (p & 31));
+      for (let i = 0; i < words; i++) ok[i] &= dim[i];
+    }
     const step = () => {
       for (let i = 0; i < words; i++) {
         const b = dim[i];
