@@ -2,6 +2,7 @@ import { B_CAT, B_MAN, B_OPT, B_PRICE, DIM } from './dims.js';
 import { topK } from './index-page.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
 import { CategoryStats } from './category-stats.js';
+import { Orderings } from './index-order.js';
 import { EMPTY, ProductSets } from './product-sets.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
@@ -34,16 +35,18 @@ export class IndexSearch {
 
   private readonly sets: ProductSets;
   private readonly stats: CategoryStats;
+  private readonly orders: Orderings;
 
   constructor(private readonly idx: TenantIndex) {
     this.sets = new ProductSets(idx);
     this.stats = new CategoryStats(idx);
+    this.orders = new Orderings(idx);
   }
 
   bytes(): number {
     return (
       this.stamp.byteLength + this.counts.byteLength + this.want.byteLength + this.keyPrice.byteLength + this.keyRel.byteLength + this.textMask.byteLength +
-      this.textRel.byteLength + this.matched.byteLength + this.sets.bytes() + this.stats.bytes()
+      this.textRel.byteLength + this.matched.byteLength + this.sets.bytes() + this.stats.bytes() + this.orders.bytes()
     );
   }
 
@@ -310,7 +313,8 @@ export class IndexSearch {
 
   /**
    * A whole category (c < 0: the whole catalogue) without other filters: its products are its posting list, its
-   * counts and price range come from `CategoryStats`; only the page is computed (prices as keys when ordered by price).
+   * counts and price range come from `CategoryStats`; only the page is computed: walked from the cursor along a
+   * presorted permutation (created, title, rating), else a top-k (prices as keys when ordered by price).
    */
   private wholeCategory(c: number, q: IndexQuery, page: IndexPageRequest): IndexResult {
     const idx = this.idx;
@@ -324,7 +328,9 @@ export class IndexSearch {
         keyPrice[p] = best;
       }
     }
-    const rows = page.n > 0 ? topK(idx, this.keyPrice, this.keyRel, list, list.length, page) : [];
+    let rows: IndexResult['rows'] = [];
+    if (page.n > 0 && Orderings.handles(page.column)) rows = this.orders.page(page.column, this.stats.products(-1, (code) => this.sets.members(code).list), c < 0 ? null : this.sets.members(c).has, page);
+    else if (page.n > 0) rows = topK(idx, this.keyPrice, this.keyRel, list, list.length, page);
     if (page.facets) this.stats.counts(c, this.counts);
     const { min, max } = this.stats.range(c, q.prices);
     return { rows, min, max, counts: page.facets ? this.counts : null, category: c };
