@@ -144,7 +144,8 @@ export class IndexSearch {
       const hasCats = q.categories !== null;
       // per filtered variant dimension (and custom fields): membership of its wanted values, to skip products early
       const preDims: Array<Array<Uint8Array<ArrayBuffer>>> = [];
-      for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.sets.members(c).has));
+      // (a walk already holds only products missing at most one dimension: then this check is not needed)
+      if (walk === null) for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.sets.members(c).has));
       const nPre = preDims.length;
       const nd = dimsV.length;
       const d0 = nd > 0 ? dimsV[0] : 0;
