@@ -215,7 +215,9 @@ async function ensureCatalogue(url) {
 
 async function startServer(url, { logLevel = 'warn', onLine } = {}) {
   const port = Number(process.env.BENCH_PORT ?? 3999);
-  const child = spawn(process.execPath, [resolve(root, 'dist/src/main.js')], {
+  // BENCH_NODE_ARGS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a case)
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, resolve(root, 'dist/src/main.js')], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', LOG_LEVEL: logLevel, NODE_ENV: 'development', PAYMENT_TEST_PROVIDER: 'on' },
     stdio: ['ignore', 'pipe', 'inherit'],

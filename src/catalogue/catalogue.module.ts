@@ -5,6 +5,7 @@ import { CatalogueIndexStatistics, CatalogueProductCounts } from './catalogue.ex
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
 import { ProductJsonCache } from './index/product-json-cache.js';
+import { ProductJsonService } from './product-json.service.js';
 import { AdminProductsController } from './admin-products.controller.js';
 import { AdminProductsService } from './admin-products.service.js';
 import { CatalogueExportService } from './export/catalogue-export.service.js';
@@ -23,6 +24,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
   controllers: [AdminCatalogueController, AdminProductsController, StorefrontCatalogueController, FactsheetController],
   providers: [
     ProductJsonCache,
+    ProductJsonService,
     CatalogueIndexService,
     { provide: CATALOGUE_SEARCH, useExisting: CatalogueIndexService },
     CatalogueIndexStatistics,

@@ -16,7 +16,17 @@ const fragments = new WeakMap<object, Fragment>();
  * request's cost.
  */
 export function preserialize<T extends object>(value: T): T {
-  const json = JSON.stringify(value);
+  return withJson(value, JSON.stringify(value));
+}
+
+/** Registers `buf` (which must be exactly the UTF-8 of `JSON.stringify(value)`) as the serialized form of `value`. */
+export function withBuffer<T extends object>(value: T, buf: Buffer): T {
+  fragments.set(value, { buf, digest: createHash('sha1').update(buf).digest('base64') });
+  return value;
+}
+
+/** Registers `json` (which must be exactly `JSON.stringify(value)`) as the serialized form of `value` (see `preserialize`). */
+export function withJson<T extends object>(value: T, json: string): T {
   fragments.set(value, { buf: Buffer.from(json, 'utf8'), digest: createHash('sha1').update(json).digest('base64') });
   return value;
 }

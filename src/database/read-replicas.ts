@@ -1,8 +1,9 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, OnApplicationShutdown, OnModuleInit, UseInterceptors } from '@nestjs/common';
 import type { Request } from 'express';
 import pg from 'pg';
-import { catchError, defer, finalize, from, Observable, switchMap, throwError } from 'rxjs';
-import { DataSource, QueryRunner } from 'typeorm';
+import { catchError, defer, finalize, Observable, throwError } from 'rxjs';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { parseLsn, replicaMayServe } from './lsn.js';
 import { AppConfig } from '../config/app-config.js';
 import { replicaPickerOf, replicaUrls } from './replication.js';
 import { contextOf, RequestContext } from '../common/context/request-context.js';
@@ -12,6 +13,8 @@ export interface ReplicaHealth {
   healthy: boolean;
   /** Replay lag behind the primary in ms at the last check (0 when caught up), null when unknown. */
   lagMs: number | null;
+  /** WAL position replayed at the last check (`pg_last_wal_replay_lsn()` as a number; 0: unknown). */
+  replayLsn: number;
   checkedAt: number;
   error: string | null;
 }
@@ -49,6 +52,8 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private closed = false;
+  /** The replica (state index) each replica-bound manager reads from. */
+  private readonly managers = new WeakMap<EntityManager, number>();
   /** Reads answered by a replica, by the primary (no healthy replica), and retried on the primary after a failure. */
   readonly stats = { replica: 0, primary: 0, fallbacks: 0 };
 
@@ -57,7 +62,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     private readonly config: AppConfig,
   ) {
     const urls = replicaPickerOf(dataSource) ? replicaUrls(config.DATABASE_REPLICA_URLS) : [];
-    this.states = urls.map((url, index) => ({ index, url, healthy: false, lagMs: null, checkedAt: 0, error: 'not checked yet', client: null }));
+    this.states = urls.map((url, index) => ({ index, url, healthy: false, lagMs: null, replayLsn: 0, checkedAt: 0, error: 'not checked yet', client: null }));
   }
 
   get enabled(): boolean {
@@ -66,7 +71,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
 
   /** The replicas as last measured (credentials removed from the URLs). */
   health(): ReplicaHealth[] {
-    return this.states.map((s) => ({ url: redact(s.url), healthy: s.healthy, lagMs: s.lagMs, checkedAt: s.checkedAt, error: s.error }));
+    return this.states.map((s) => ({ url: redact(s.url), healthy: s.healthy, lagMs: s.lagMs, replayLsn: s.replayLsn, checkedAt: s.checkedAt, error: s.error }));
   }
 
   async onModuleInit(): Promise<void> {
@@ -104,6 +109,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
       }
       try {
         await connecting;
+        this.managers.set(runner.manager, state.index);
         return { runner, replica: state.index };
       } catch (err) {
         await runner.release().catch(() => undefined);
@@ -111,6 +117,52 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
       }
     }
     return null;
+  }
+
+  /**
+   * A query runner on a healthy replica that connects on its first query (a request answered from memory never
+   * takes a replica connection), or null: read from the primary then. A connection failure surfaces from that
+   * query (`isReplicaFailure`); release with `releaseLazy`.
+   */
+  acquireLazy(): { runner: QueryRunner; replica: number } | null {
+    const picker = replicaPickerOf(this.dataSource);
+    if (!picker) return null;
+    const healthy = this.states.filter((s) => s.healthy);
+    if (healthy.length === 0) return null;
+    const state = healthy[Math.floor(Math.random() * healthy.length)];
+    const runner = this.dataSource.createQueryRunner('slave');
+    const connect = runner.connect.bind(runner);
+    runner.connect = () => {
+      // the pool is chosen synchronously inside connect()
+      picker.pick = state.index;
+      try {
+        return connect();
+      } finally {
+        picker.pick = null;
+      }
+    };
+    this.managers.set(runner.manager, state.index);
+    return { runner, replica: state.index };
+  }
+
+  /** Releases a runner of `acquireLazy`, after a connection still being made (never left checked out). */
+  async releaseLazy(runner: QueryRunner): Promise<boolean> {
+    const r = runner as unknown as { databaseConnection?: unknown; databaseConnectionPromise?: Promise<unknown> };
+    const used = !!(r.databaseConnection || r.databaseConnectionPromise);
+    if (r.databaseConnectionPromise && !r.databaseConnection) await r.databaseConnectionPromise.catch(() => undefined);
+    await runner.release().catch(() => undefined);
+    return used;
+  }
+
+  /**
+   * Whether the context may read rows last changed at WAL position `changeLsn` (a number, see `parseLsn`; null:
+   * unknown) where it reads now: always on the primary (no replica manager bound); on a replica only when its
+   * replay position, as last measured, is at or past it (`replicaMayServe`).
+   */
+  mayServe(manager: EntityManager | null, changeLsn: number | null): boolean {
+    const i = manager ? this.managers.get(manager) : undefined;
+    if (i === undefined) return true;
+    return replicaMayServe(this.states[i]?.replayLsn ?? null, changeLsn);
   }
 
   /**
@@ -175,13 +227,14 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
         s.client = client;
       }
       const { rows } = await s.client.query(
-        `SELECT pg_is_in_recovery() AS standby,
+        `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replay,
                 CASE WHEN $1::pg_lsn IS NOT NULL AND pg_last_wal_replay_lsn() >= $1::pg_lsn THEN 0
                      ELSE (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::float8 END AS lag_ms`,
         [primaryLsn],
       );
-      const row = rows[0] as { standby: boolean; lag_ms: number | null };
+      const row = rows[0] as { standby: boolean; replay: string | null; lag_ms: number | null };
       s.checkedAt = Date.now();
+      s.replayLsn = Math.max(s.replayLsn, parseLsn(row.replay));
       s.lagMs = row.lag_ms === null ? null : Math.max(0, Math.round(row.lag_ms));
       if (!row.standby) {
         s.healthy = false;
@@ -221,35 +274,34 @@ export class ReplicaReadsInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request>();
     const ctx = contextOf(req);
     if (ctx.manager) return next.handle();
-    return from(this.replicas.acquire()).pipe(
-      switchMap((got) => {
-        if (!got) {
-          this.replicas.stats.primary += 1;
-          return next.handle();
-        }
-        let released = false;
-        const release = () => {
-          if (released) return;
-          released = true;
-          req.ctx = ctx;
-          void got.runner.release().catch(() => undefined);
-        };
-        req.ctx = ctx.withManager(got.runner.manager);
-        return next.handle().pipe(
-          catchError((err: unknown) => {
-            release();
-            if (!isReplicaFailure(err)) return throwError(() => err);
-            this.replicas.markFailed(got.replica, err);
-            this.replicas.stats.fallbacks += 1;
-            return defer(() => next.handle());
-          }),
-          finalize(() => {
-            if (!released) this.replicas.stats.replica += 1;
-            release();
-          }),
-        );
-      }),
-    );
+    // the replica connection is taken by the handler's first query, not here: a read answered from memory takes none
+    return defer(() => {
+      const got = this.replicas.acquireLazy();
+      if (!got) {
+        this.replicas.stats.primary += 1;
+        return next.handle();
+      }
+      let released = false;
+      const release = (failed: boolean) => {
+        if (released) return;
+        released = true;
+        req.ctx = ctx;
+        void this.replicas.releaseLazy(got.runner).then((used) => {
+          if (!failed && used) this.replicas.stats.replica += 1;
+        });
+      };
+      req.ctx = ctx.withManager(got.runner.manager);
+      return next.handle().pipe(
+        catchError((err: unknown) => {
+          release(true);
+          if (!isReplicaFailure(err)) return throwError(() => err);
+          this.replicas.markFailed(got.replica, err);
+          this.replicas.stats.fallbacks += 1;
+          return defer(() => next.handle());
+        }),
+        finalize(() => release(false)),
+      );
+    });
   }
 }
 

@@ -50,8 +50,11 @@ export interface CatalogueSearch {
   visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>>;
   /** Current availability and on-hand of visible variants (absent: not visible). */
   stock(ctx: RequestContext, variantIds: string[]): Promise<Map<string, VariantStock>>;
-  /** Whether any of these products changed within `withinMs` (a replica may lag behind that change). */
-  changedRecently(tenantId: string, productIds: string[], withinMs: number): boolean;
+  /**
+   * The primary WAL position (a number, see `parseLsn`) a replica must have replayed before it may serve these
+   * products' rows as the engine knows them; null: unknown (read the primary).
+   */
+  changeLsn(tenantId: string, productIds: string[]): number | null;
   /** Figures for metrics. */
   stats(): { tenants: number; bytes: number; rebuilds: number; deltaLagMs: number };
 }

@@ -1,0 +1,173 @@
+import type { DataSource } from 'typeorm';
+import type { RequestContext } from '../../common/context/request-context.js';
+import { collectionClause, FACET_KEYS, OrderSpec, Params, textClause } from '../catalogue-query.js';
+import type { CatalogueSearchRequest, CatalogueSearchResult } from './catalogue-search.js';
+import { DIM, IndexQuery, OrderColumn, TenantIndex } from './tenant-index.js';
+
+const ORDER_COLUMN: Record<OrderSpec, [OrderColumn, 1 | -1]> = {
+  'price asc': ['price', 1],
+  'price desc': ['price', -1],
+  'created asc': ['created', 1],
+  'created desc': ['created', -1],
+  'title asc': ['title', 1],
+  'title desc': ['title', -1],
+  'rating desc': ['rating', -1],
+  relevance: ['rel', -1],
+  manual: ['pos', 1],
+};
+
+/**
+ * A storefront catalogue question answered by a tenant's index: filters and collection scope as codes, text search
+ * resolved to variants (PostgreSQL matching, memoized per content version), the pass (`TenantIndex.search`), and the
+ * facet counts as ranked `(id, count)` lists. Nothing of an answer is kept: the same question asked again is
+ * computed again.
+ */
+export class IndexQueries {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async answer(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
+    const f = req.filters;
+    const cur = ctx.activeCurrency;
+    let allowed: Uint8Array | null = null;
+    const restrict = (slots: Iterable<number>) => {
+      const next = new Uint8Array(idx.pCount);
+      for (const s of slots) if (allowed === null || allowed[s]) next[s] = 1;
+      allowed = next;
+    };
+    if (f.ids) restrict(f.ids.map((id) => idx.pIndex.get(id)).filter((s): s is number => s !== undefined));
+    let pos: Map<number, number> | undefined;
+    if (req.scope) {
+      const scoped = await this.scopeProducts(ctx, idx, req.scope);
+      restrict(scoped.keys());
+      if (req.scope.type === 'manual') pos = scoped;
+    }
+    const dims = new Map<number, number[]>();
+    for (const k of FACET_KEYS) {
+      if (k === 'categories' || f.dims[k].length === 0) continue;
+      dims.set(DIM[k], f.dims[k].map((id) => idx.codeOf.get(id) ?? -1));
+    }
+    const text = await this.textMatches(ctx, idx, f.words, f.q ?? '');
+    const q: IndexQuery = {
+      allowed,
+      categories: f.dims.categories.length > 0 ? f.dims.categories.map((id) => idx.codeOf.get(id) ?? -1) : null,
+      dims,
+      priceMin: f.priceMin,
+      priceMax: f.priceMax,
+      available: f.available,
+      onSale: f.onSale,
+      text,
+      prices: idx.prices(cur.rate, cur.precision),
+    };
+    const [column, dir] = ORDER_COLUMN[req.order];
+    const res = idx.search(q, { column, dir, after: req.after, n: req.rows, pos, facets: req.facets });
+    let facets: CatalogueSearchResult['facets'] = null;
+    if (res.counts) {
+      // a whole category's counts are a row of the index's category statistics: its ranked list is made once per
+      // content version and rank version (the same object each time, so its JSON is written once per language)
+      const key = res.category !== undefined ? `facets|${res.category}|${req.rank.version}|${idx.codeIds.length}` : null;
+      const hit = key !== null ? idx.memo.get(key) : undefined;
+      if (hit && hit.version === idx.contentVersion) facets = hit.value as CatalogueSearchResult['facets'];
+      else {
+        const counts = res.counts;
+        const order = this.rankedCodes(idx, req.rank);
+        const groups: NonNullable<CatalogueSearchResult['facets']> = [];
+        let n = 0;
+        FACET_KEYS.forEach((key, d) => {
+          const values: Array<{ id: string; count: number }> = [];
+          for (const c of order[d]) if (counts[c] > 0) values.push({ id: idx.codeIds[c], count: counts[c] });
+          if (values.length > 0) groups.push({ key, values });
+          n += values.length;
+        });
+        facets = groups;
+        if (key !== null) this.remember(idx, key, groups, 64 + n * 48);
+      }
+    }
+    const rows = res.rows.map((r) => ({
+      id: r.id,
+      position: r.position,
+      variantIds: text ? idx.matchingVariants(r.slot, q).map((v) => idx.vIds[v]) : null,
+    }));
+    return { rows, facets, priceRange: { min: res.min, max: res.max } };
+  }
+
+  /** Codes of each dimension ordered by rank then id, memoized per rank version and dictionary size. */
+  private rankedCodes(idx: TenantIndex, rank: CatalogueSearchRequest['rank']): number[][] {
+    const key = `rank|${rank.version}|${idx.codeIds.length}`;
+    const hit = idx.memo.get(key);
+    if (hit) return hit.value as number[][];
+    for (const k of [...idx.memo.keys()]) if (k.startsWith('rank|')) idx.memo.delete(k);
+    const order = idx.dimCodes.map((codes) =>
+      [...codes].sort((a, b) => rank.of(idx.codeIds[a]) - rank.of(idx.codeIds[b]) || (idx.codeIds[a] < idx.codeIds[b] ? -1 : idx.codeIds[a] > idx.codeIds[b] ? 1 : 0)),
+    );
+    idx.memo.set(key, { version: idx.contentVersion, value: order, bytes: idx.codeIds.length * 8 });
+    return order;
+  }
+
+  /**
+   * Variants matching the search: a query that is exactly a SKU (case-insensitive) matches only the variants with
+   * that SKU; otherwise each word as a prefix or by trigram similarity in PostgreSQL, memoized per content version.
+   */
+  private async textMatches(ctx: RequestContext, idx: TenantIndex, words: string[], raw: string): Promise<{ slots: Int32Array; rel: Float64Array } | null> {
+    const sku = raw.trim().toLowerCase();
+    const bySku = sku ? idx.skuIndex.get(sku) : undefined;
+    if (bySku && bySku.length > 0) return { slots: Int32Array.from(bySku), rel: new Float64Array(bySku.length).fill(1) };
+    if (words.length === 0) return null;
+    const key = `text|${words.join(' ')}`;
+    const hit = idx.memo.get(key);
+    if (hit && hit.version === idx.contentVersion) return hit.value as { slots: Int32Array; rel: Float64Array };
+    const version = idx.contentVersion;
+    const params = new Params();
+    const t = params.add(ctx.tenantId);
+    const rel = words.map((w) => `word_similarity(${params.add(w)}, vs.search_text)`).join(' + ');
+    const rows: Array<{ variant_id: string; rel: number }> = await this.dataSource.query(
+      `SELECT vs.variant_id, round((${rel})::numeric, 6)::float8 AS rel FROM variant_search vs WHERE vs.tenant_id = ${t} AND ${words.map((w) => textClause(params, w)).join(' AND ')}`,
+      params.values,
+    );
+    const slots: number[] = [];
+    const rels: number[] = [];
+    for (const r of rows) {
+      const s = idx.vIndex.get(r.variant_id);
+      if (s === undefined) continue;
+      slots.push(s);
+      rels.push(r.rel);
+    }
+    const value = { slots: Int32Array.from(slots), rel: Float64Array.from(rels) };
+    if (idx.contentVersion === version) this.remember(idx, key, value, slots.length * 12 + 64);
+    return value;
+  }
+
+  /** Products of a collection: a manual one's picks with their positions (read each time), a smart one's rules (memoized per content version). */
+  private async scopeProducts(ctx: RequestContext, idx: TenantIndex, scope: NonNullable<CatalogueSearchRequest['scope']>): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (scope.type === 'manual') {
+      const rows: Array<{ product_id: string; pos: number }> = await this.dataSource.query(
+        `SELECT product_id, min(position)::float8 AS pos FROM collection_products WHERE tenant_id = $1 AND collection_id = $2 GROUP BY product_id`,
+        [ctx.tenantId, scope.id],
+      );
+      for (const r of rows) {
+        const s = idx.pIndex.get(r.product_id);
+        if (s !== undefined) out.set(s, r.pos);
+      }
+      return out;
+    }
+    const key = `smart|${scope.rulesJson ?? ''}`;
+    const hit = idx.memo.get(key);
+    let slots: Int32Array;
+    if (hit && hit.version === idx.contentVersion) slots = hit.value as Int32Array;
+    else {
+      const version = idx.contentVersion;
+      const params = new Params();
+      const t = params.add(ctx.tenantId);
+      const rows: Array<{ product_id: string }> = await this.dataSource.query(`SELECT ps.product_id FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, scope, 'ps')}`, params.values);
+      slots = Int32Array.from(rows.map((r) => idx.pIndex.get(r.product_id)).filter((s): s is number => s !== undefined));
+      if (idx.contentVersion === version) this.remember(idx, key, slots, slots.byteLength + 64);
+    }
+    for (const s of slots) out.set(s, 0);
+    return out;
+  }
+
+  private remember(idx: TenantIndex, key: string, value: unknown, bytes: number): void {
+    if (idx.memo.size >= 256) idx.memo.delete(idx.memo.keys().next().value!);
+    idx.memo.set(key, { version: idx.contentVersion, value, bytes });
+  }
+}
