@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
 import { SpanKind } from '@opentelemetry/api';

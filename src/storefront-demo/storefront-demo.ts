@@ -36,7 +36,7 @@ export function serveStorefrontDemo(app: NestExpressApplication, config: AppConf
     prefix: `${STOREFRONT_DEMO_PATH}/`,
     index: false,
     setHeaders: (res: Response, path: string) => {
-      res.setHeader('Cache-Control', path.includes(`${join(dir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Cache-Control', path.includes(join(dir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   app.use(STOREFRONT_DEMO_PATH, (req: Request, res: Response, next: NextFunction) => {

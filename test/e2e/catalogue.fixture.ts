@@ -129,7 +129,7 @@ export interface Row {
 const parentOf = new Map(CATEGORIES.map((c) => [c.key, c.parent]));
 function withAncestors(keys: string[]): string[] {
   const out = new Set<string>();
-  for (let k of keys) {
+  for (const k of keys) {
     let at: string | null | undefined = k;
     while (at) {
       out.add(at);

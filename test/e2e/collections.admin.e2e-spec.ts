@@ -253,7 +253,7 @@ describe('admin collections', () => {
   it('filters the list by published and collection_type', async () => {
     const res = await shop.admin.get('/admin/collections?limit=250&published=false').expect(200);
     expect(res.body.collections.length).toBeGreaterThan(0);
-    expect(res.body.collections.every((c: { published: boolean }) => c.published === false)).toBe(true);
+    expect(res.body.collections.every((c: { published: boolean }) => !c.published)).toBe(true);
     const smart = await shop.admin.get('/admin/collections?limit=250&collection_type=smart').expect(200);
     expect(smart.body.collections.length).toBeGreaterThan(0);
     expect(smart.body.collections.every((c: { collection_type: string }) => c.collection_type === 'smart')).toBe(true);

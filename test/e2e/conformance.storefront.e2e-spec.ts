@@ -119,7 +119,7 @@ function contractImport() {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const address = { first_name: 'Anna', last_name: 'Muster', street: 'Bahnhofstrasse', house_number: '1', zip_code: '8001', location: 'Zürich', email: 'anna@example.ch', country_code: 'CH' };
 
 type Ids = Record<string, Record<string, any>>;

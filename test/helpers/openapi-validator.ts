@@ -3,7 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the document is read as plain JSON */
+ 
 type Json = Record<string, any>;
 
 /**

@@ -112,7 +112,7 @@ export class CatalogueExportService {
   }
 
   /** Live products, oldest first, one batch in memory at a time. */
-  private async *products(m: EntityManager, tenantId: string): AsyncGenerator<unknown> {
+  private async *products(m: EntityManager, tenantId: string): AsyncGenerator {
     let after: [string, string] | null = null;
     for (;;) {
       const rows: Array<{ id: string; created_at: Date }> = await m.query(
