@@ -28,7 +28,7 @@ module.exports = {
     },
     {
       name: 'feature-through-public-file',
-      comment: "A feature imports another feature only through its public files src/<module>/index.ts and src/<module>/<module>.module.ts.",
+      comment: 'A feature imports another feature only through its public files src/<module>/index.ts and src/<module>/<module>.module.ts.',
       severity: 'error',
       // src/extensions/extension-points.ts is the one place listing every extension point: it re-exports the tokens
       // their owning modules define (mail transport, asset store, catalogue search, index stats) from their files
@@ -71,7 +71,11 @@ module.exports = {
     exclude: { path: ['\\.spec\\.ts$', '^examples/(storefront|openapi-client)/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
     moduleSystems: ['es6', 'cjs'],
   },
 };

@@ -6,7 +6,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', '.builds/**', '.dist.*/**', 'node_modules/**', 'examples/storefront/**', 'examples/openapi-client/schema.d.ts', 'bench/.cache/**', '**/*.d.mts'] },
+  {
+    ignores: [
+      'dist/**',
+      'coverage/**',
+      '.builds/**',
+      '.dist.*/**',
+      'node_modules/**',
+      'examples/storefront/**',
+      'examples/openapi-client/schema.d.ts',
+      'bench/.cache/**',
+      '**/*.d.mts',
+    ],
+  },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     files: ['**/*.{js,mjs,cjs}'],

@@ -64,7 +64,9 @@ async function main() {
     const meta = await ensureCatalogue(db.url);
     log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
     // the server's warnings about its catalogue index (rebuilds, gaps) are part of the report
-    server = await startServer(db.url, { onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined) });
+    server = await startServer(db.url, {
+      onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined),
+    });
     const cases = await buildCases(db.url, server.base, meta);
     const wanted = opts.cases.split(',');
     const results = {};
@@ -153,8 +155,11 @@ async function query(url, sql, params = []) {
 async function ensureCatalogue(url) {
   const { runMigrations } = await dist('src/database/data-source.js');
   await runMigrations(url);
-  await query(url, `CREATE TABLE IF NOT EXISTS bench_meta (generator_version int PRIMARY KEY, tenant_id uuid NOT NULL, storefront_token text NOT NULL,
-    products int NOT NULL, variants int NOT NULL, generated_at timestamptz NOT NULL DEFAULT now())`);
+  await query(
+    url,
+    `CREATE TABLE IF NOT EXISTS bench_meta (generator_version int PRIMARY KEY, tenant_id uuid NOT NULL, storefront_token text NOT NULL,
+    products int NOT NULL, variants int NOT NULL, generated_at timestamptz NOT NULL DEFAULT now())`,
+  );
   const [done] = await query(url, `SELECT * FROM bench_meta WHERE generator_version = $1`, [GENERATOR_VERSION]);
   if (done) return done;
 
@@ -202,7 +207,13 @@ async function ensureCatalogue(url) {
     await importer.import(ctx, { collections, products: products.filter((p) => picked.has(p.key)) });
     await query(url, 'VACUUM ANALYZE');
     const [{ p, v }] = await query(url, `SELECT count(DISTINCT product_id)::int AS p, count(*)::int AS v FROM variant_search WHERE tenant_id = $1`, [tenantId]);
-    await query(url, `INSERT INTO bench_meta (generator_version, tenant_id, storefront_token, products, variants) VALUES ($1, $2, $3, $4, $5)`, [GENERATOR_VERSION, tenantId, token, p, v]);
+    await query(url, `INSERT INTO bench_meta (generator_version, tenant_id, storefront_token, products, variants) VALUES ($1, $2, $3, $4, $5)`, [
+      GENERATOR_VERSION,
+      tenantId,
+      token,
+      p,
+      v,
+    ]);
     log(`generated in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await app.close();
@@ -219,7 +230,16 @@ async function startServer(url, { logLevel = 'warn', onLine } = {}) {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, resolve(root, 'dist/src/main.js')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', LOG_LEVEL: logLevel, NODE_ENV: 'development', PAYMENT_TEST_PROVIDER: 'on' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: logLevel,
+      NODE_ENV: 'development',
+      PAYMENT_TEST_PROVIDER: 'on',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let exited = false;
@@ -284,7 +304,11 @@ async function buildCases(url, base, meta) {
   const [{ id: productId }] = await query(url, `SELECT product_id AS id FROM variant_search WHERE tenant_id = $1 ORDER BY product_id LIMIT 1 OFFSET 4321`, [t]);
   const cases = [
     { id: 'a', name: 'category + facets', url: `${api}/products?limit=24&include=facets&category_id=${red}` },
-    { id: 'b', name: 'category + country + size + price range + facets', url: `${api}/products?limit=24&include=facets&category_id=${red}&country_id=${france}&size_id=${bottle}&price_min=20&price_max=60` },
+    {
+      id: 'b',
+      name: 'category + country + size + price range + facets',
+      url: `${api}/products?limit=24&include=facets&category_id=${red}&country_id=${france}&size_id=${bottle}&price_min=20&price_max=60`,
+    },
     { id: 'c', name: 'q (two words) + facets', url: `${api}/products?limit=24&include=facets&q=${encodeURIComponent('chateau margaux')}` },
     { id: 'd', name: 'cursor page 20 of a filtered list', url: deep },
     { id: 'e', name: 'product detail', url: `${api}/products/${productId}` },
@@ -301,7 +325,9 @@ async function buildCases(url, base, meta) {
 
 function run(url, duration, token) {
   return new Promise((done, fail) => {
-    const inst = autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${token}` } }, (err, res) => (err ? fail(err) : done(res)));
+    const inst = autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${token}` } }, (err, res) =>
+      err ? fail(err) : done(res),
+    );
     autocannon.track(inst, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
 }
@@ -330,14 +356,18 @@ function printTable(results) {
   log('case  req/s     p50 ms  p99 ms  target');
   for (const [id, r] of Object.entries(results)) {
     if (id === 'h') {
-      log(`h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`);
+      log(
+        `h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`,
+      );
       continue;
     }
     let ok = r.requests > 0 && r.p99_ms < 100 && (id !== 'a' || r.rps > 300) && r.non_2xx === 0 && r.errors === 0;
     if (id === 'f') ok = ok && r.rps >= 400 && r.p99_ms <= 50;
     if (id === 'g') ok = ok && r.ratio >= 0.7 && r.orders_failed === 0 && r.stale_reads === 0;
     const extra = id === 'g' ? ` (${Math.round(r.ratio * 100)} % of g0; ${r.orders} orders, ${r.stale_reads} stale reads, ${r.orders_failed} failed)` : '';
-    log(`${id.padEnd(5)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${ok ? 'met' : 'MISSED'}   ${r.name}${extra}`);
+    log(
+      `${id.padEnd(5)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${ok ? 'met' : 'MISSED'}   ${r.name}${extra}`,
+    );
   }
   log('');
 }
@@ -370,12 +400,22 @@ function runPaths(base, paths, { amount, duration, token }) {
 }
 
 function figures(name, r, extra = {}) {
-  return { name, rps: Math.round(r.requests.average * 10) / 10, p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max, requests: r.requests.total, non_2xx: r.non2xx, errors: r.errors + r.timeouts, ...extra };
+  return {
+    name,
+    rps: Math.round(r.requests.average * 10) / 10,
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    max_ms: r.latency.max,
+    requests: r.requests.total,
+    non_2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    ...extra,
+  };
 }
 
 function shuffle(list, seed = 7) {
   let a = seed;
-  const rnd = () => ((a = (a * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (a = (a * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let i = list.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
     [list[i], list[j]] = [list[j], list[i]];
@@ -393,9 +433,16 @@ async function caseF(url, base, meta) {
   const sizes = await ids(`SELECT id FROM facet_values WHERE tenant_id = $1 AND dimension = 'sizes'`);
   const paths = [];
   // with and without available=true, so that the generated catalogue's 8 categories give 2,000+ combinations
-  for (const c of cats) for (const k of colors) for (const n of countries) for (const s of sizes) for (const a of ['', '&available=true']) paths.push(`/api/2026-04-01/products?limit=24&include=facets&category_id=${c}&color_id=${k}&country_id=${n}&size_id=${s}${a}`);
+  for (const c of cats)
+    for (const k of colors)
+      for (const n of countries)
+        for (const s of sizes)
+          for (const a of ['', '&available=true'])
+            paths.push(`/api/2026-04-01/products?limit=24&include=facets&category_id=${c}&color_id=${k}&country_id=${n}&size_id=${s}${a}`);
   shuffle(paths);
-  log(`case f (distinct filter combinations): ${paths.length} URLs (${cats.length} categories x ${colors.length} colours x ${countries.length} countries x ${sizes.length} sizes x available or not), each once, ${CONNECTIONS} connections`);
+  log(
+    `case f (distinct filter combinations): ${paths.length} URLs (${cats.length} categories x ${colors.length} colours x ${countries.length} countries x ${sizes.length} sizes x available or not), each once, ${CONNECTIONS} connections`,
+  );
   const r = await runPaths(base, paths, { amount: paths.length, token: meta.storefront_token });
   return figures(`${paths.length} distinct category x colour x country x size combinations, each once`, r, { urls: paths.length });
 }
@@ -425,7 +472,11 @@ async function caseG(url, base, meta) {
   const order = async (variant) => {
     let cookie = '';
     const call = async (method, path, body) => {
-      const r = await fetch(api + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const r = await fetch(api + path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const set = r.headers.get('set-cookie');
       if (set && !cookie) cookie = set.split(';')[0];
       const json = await r.json().catch(() => ({}));
@@ -436,7 +487,19 @@ async function caseG(url, base, meta) {
       const before = (await call('GET', `/products/${variant.product_id}/variants`)).variants.find((v) => v.id === variant.id).inventory_quantity;
       await call('POST', '/cart/items', { article_id: variant.id, quantity: 1 });
       const { checkout } = await call('POST', '/checkouts');
-      await call('PUT', `/checkouts/${checkout.id}`, { shipping_address: { first_name: 'Bench', last_name: 'Buyer', street: 'Bahnhofstrasse', house_number: '1', zip_code: '8001', location: 'Zürich', email: 'bench@example.ch', country_code: 'CH' }, shipping_method_id: post });
+      await call('PUT', `/checkouts/${checkout.id}`, {
+        shipping_address: {
+          first_name: 'Bench',
+          last_name: 'Buyer',
+          street: 'Bahnhofstrasse',
+          house_number: '1',
+          zip_code: '8001',
+          location: 'Zürich',
+          email: 'bench@example.ch',
+          country_code: 'CH',
+        },
+        shipping_method_id: post,
+      });
       await call('POST', `/checkouts/${checkout.id}/complete`, { payment_type_id: invoice, accepted_terms: true, age_confirmed: true });
       stats.orders += 1;
       // the next read shows the stock change

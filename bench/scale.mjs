@@ -60,7 +60,14 @@ function proxyChild(port) {
     const target = backends[next++ % backends.length];
     counts.set(target, (counts.get(target) ?? 0) + 1);
     const up = http.request(
-      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress }, agent: agentOf(target) },
+      {
+        host: '127.0.0.1',
+        port: target,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress },
+        agent: agentOf(target),
+      },
       (upRes) => {
         res.writeHead(upRes.statusCode ?? 502, upRes.headers);
         upRes.pipe(res);
@@ -154,7 +161,14 @@ async function main() {
     const pgPid = postmasterPid();
 
     const modes = [{ label: 'cached (CATALOGUE_CACHE_TTL_MS default 10 s)', env: {}, warmup: Number(opts.warmup), duration: Number(opts.duration) }];
-    if (opts.cold) modes.push({ label: 'second run (formerly CATALOGUE_CACHE_TTL_MS=0)', env: {}, warmup: Number(opts['cold-warmup']), duration: Number(opts['cold-duration']), cold: true });
+    if (opts.cold)
+      modes.push({
+        label: 'second run (formerly CATALOGUE_CACHE_TTL_MS=0)',
+        env: {},
+        warmup: Number(opts['cold-warmup']),
+        duration: Number(opts['cold-duration']),
+        cold: true,
+      });
 
     for (const mode of modes) {
       log(`\n== ${mode.label}`);
@@ -203,7 +217,9 @@ async function main() {
           proxy_split: split,
         };
         runs.push(row);
-        log(`  ${row.rps} req/s  p50 ${row.p50_ms} ms  p99 ${row.p99_ms} ms  ${row.mb_per_s} MB/s  cpu ${JSON.stringify(cpu)}${split ? `  split ${JSON.stringify(split)}` : ''}${row.non_2xx || row.errors ? `  WARNING ${row.non_2xx} non-2xx, ${row.errors} errors` : ''}`);
+        log(
+          `  ${row.rps} req/s  p50 ${row.p50_ms} ms  p99 ${row.p99_ms} ms  ${row.mb_per_s} MB/s  cpu ${JSON.stringify(cpu)}${split ? `  split ${JSON.stringify(split)}` : ''}${row.non_2xx || row.errors ? `  WARNING ${row.non_2xx} non-2xx, ${row.errors} errors` : ''}`,
+        );
       }
       runs.push({ mode: mode.cold ? 'cold' : 'cached', checks });
       await Promise.all(servers.map((s) => s.stop()));
@@ -255,7 +271,13 @@ async function statelessness(servers, proxy, proxyPort, path, headers) {
   const viaProxy = [];
   for (let i = 0; i < 2 * servers.length; i++) viaProxy.push(sha((await get(`http://127.0.0.1:${proxyPort}${path}`)).body));
   const split = await proxy.counts();
-  return { same_body_every_instance: sameBody, body_bytes: bodies[0].body.length, cursor_from_1_valid_on_all: cursorAcross, proxy_same_body: new Set(viaProxy).size === 1 && viaProxy[0] === sha(bodies[0].body), proxy_split: split };
+  return {
+    same_body_every_instance: sameBody,
+    body_bytes: bodies[0].body.length,
+    cursor_from_1_valid_on_all: cursorAcross,
+    proxy_same_body: new Set(viaProxy).size === 1 && viaProxy[0] === sha(bodies[0].body),
+    proxy_split: split,
+  };
 }
 
 // ------------------------------------------------------------------ load
@@ -333,7 +355,13 @@ function psSampler(pids) {
   const samples = [];
   const t = setInterval(() => {
     const r = spawnSync('ps', ['-o', 'pid=,%cpu=', '-p', pids.join(',')], { encoding: 'utf8' });
-    samples.push(r.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/).join(':')).join(' '));
+    samples.push(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/).join(':'))
+        .join(' '),
+    );
   }, 3000);
   return { stop: () => (clearInterval(t), samples) };
 }
@@ -380,7 +408,16 @@ async function query(pg, url, sql, params = []) {
 function startServer(url, port, extraEnv) {
   const child = spawn(process.execPath, [resolve(root, 'dist/src/main.js')], {
     cwd: root,
-    env: { ...process.env, ...extraEnv, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    env: {
+      ...process.env,
+      ...extraEnv,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let exited = false;
@@ -414,6 +451,9 @@ function startServer(url, port, extraEnv) {
 function printTable(rows) {
   log('');
   log('mode    setup     req/s    p50 ms  p99 ms  MB/s   cpu % of one core');
-  for (const r of rows) log(`${r.mode.padEnd(7)} ${r.setup.padEnd(8)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${String(r.mb_per_s).padStart(5)}  ${JSON.stringify(r.cpu_percent)}`);
+  for (const r of rows)
+    log(
+      `${r.mode.padEnd(7)} ${r.setup.padEnd(8)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${String(r.mb_per_s).padStart(5)}  ${JSON.stringify(r.cpu_percent)}`,
+    );
   log('');
 }

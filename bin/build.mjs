@@ -13,7 +13,21 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-  existsSync, lstatSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync, writeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,12 +145,21 @@ function compile(root, out) {
   const tsconfig = join(root, '.builds', `tsconfig.${process.pid}.json`);
   const cliConfig = join(root, '.builds', `nest-cli.${process.pid}.json`);
   const rel = relative(root, out);
-  writeFileSync(tsconfig, JSON.stringify({ extends: '../tsconfig.build.json', compilerOptions: { outDir: `../${rel}`, tsBuildInfoFile: `../${rel}/tsconfig.build.tsbuildinfo` } }));
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({ extends: '../tsconfig.build.json', compilerOptions: { outDir: `../${rel}`, tsBuildInfoFile: `../${rel}/tsconfig.build.tsbuildinfo` } }),
+  );
   const assets = (nestCli.compilerOptions?.assets ?? []).map((a) => (typeof a === 'object' && a.outDir === 'dist' ? { ...a, outDir: rel } : a));
-  writeFileSync(cliConfig, JSON.stringify({ ...nestCli, compilerOptions: { ...nestCli.compilerOptions, tsConfigPath: relative(root, tsconfig), assets, deleteOutDir: true } }));
+  writeFileSync(
+    cliConfig,
+    JSON.stringify({ ...nestCli, compilerOptions: { ...nestCli.compilerOptions, tsConfigPath: relative(root, tsconfig), assets, deleteOutDir: true } }),
+  );
   try {
     const nest = join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js');
-    const r = spawnSync(process.execPath, [nest, 'build', '--config', relative(root, cliConfig), '--path', relative(root, tsconfig)], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(process.execPath, [nest, 'build', '--config', relative(root, cliConfig), '--path', relative(root, tsconfig)], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (r.status !== 0) throw new Error(`build failed (nest build exited with ${r.status ?? r.signal})`);
     if (!existsSync(join(out, 'src', 'main.js'))) throw new Error(`build failed: ${join(rel, 'src', 'main.js')} was not written`);
   } finally {

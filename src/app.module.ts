@@ -34,7 +34,24 @@ import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
-export const FEATURE_MODULES: Type[] = [TenancyModule, AuthModule, HealthModule, CollectionsModule, CustomersModule, ContentModule, DiscountsModule, ThemesModule, CatalogueModule, CartModule, WishlistModule, EventsModule, WebhooksModule, InventoryModule, CheckoutModule, MaintenanceModule];
+export const FEATURE_MODULES: Type[] = [
+  TenancyModule,
+  AuthModule,
+  HealthModule,
+  CollectionsModule,
+  CustomersModule,
+  ContentModule,
+  DiscountsModule,
+  ThemesModule,
+  CatalogueModule,
+  CartModule,
+  WishlistModule,
+  EventsModule,
+  WebhooksModule,
+  InventoryModule,
+  CheckoutModule,
+  MaintenanceModule,
+];
 
 export interface AppModuleOptions extends DataSourceExtras {
   config: AppConfig;
@@ -51,7 +68,8 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(options.config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => withReplicas(dataSourceOptions(options.databaseUrl, options, options.config.SLOW_QUERY_MS), replicaUrls(options.config.DATABASE_REPLICA_URLS)),
+          useFactory: () =>
+            withReplicas(dataSourceOptions(options.databaseUrl, options, options.config.SLOW_QUERY_MS), replicaUrls(options.config.DATABASE_REPLICA_URLS)),
           dataSourceFactory: async (o) => initializeDataSource(o!),
         }),
         CommonModule,

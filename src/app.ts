@@ -41,10 +41,12 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   serveStorefrontDemo(app, options.config);
   app.use(traceRequestMiddleware);
   const auth = app.get(AuthService);
-  app.use(rateLimitMiddleware(options.config, app.get(RateLimitStore), async (req, token) => {
-    const principal = await auth.resolveFor(req, token);
-    return principal ? `${principal.kind}:${principal.tokenId}` : null;
-  }));
+  app.use(
+    rateLimitMiddleware(options.config, app.get(RateLimitStore), async (req, token) => {
+      const principal = await auth.resolveFor(req, token);
+      return principal ? `${principal.kind}:${principal.tokenId}` : null;
+    }),
+  );
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.config.TRUST_PROXY));
   answerClientErrors(app.getHttpServer());

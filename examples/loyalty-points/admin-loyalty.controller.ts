@@ -26,7 +26,12 @@ export class AdminLoyaltyController {
   @Get('points/entries')
   @Auth({ tier: 'admin', scope: 'Shop/loyalty/read' })
   @Envelope('entries', [LoyaltyPointEntryDto])
-  entries(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('customer_id') customerId: string, @Query() _query: PageQueryDto): Promise<Page<LoyaltyPointEntryDto>> {
+  entries(
+    @Ctx() ctx: RequestContext,
+    @Req() req: Request,
+    @UuidParam('customer_id') customerId: string,
+    @Query() _query: PageQueryDto,
+  ): Promise<Page<LoyaltyPointEntryDto>> {
     return this.loyalty.entries(ctx, customerId, this.pager.request(req, 'admin.loyalty_entries'));
   }
 }

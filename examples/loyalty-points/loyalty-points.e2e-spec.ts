@@ -35,9 +35,13 @@ describe('example extension: loyalty points', () => {
       if (rollback) throw new Error('payment declined');
       return e;
     });
-  const points = async (s: TestShop, id: string) => (await s.admin.get(`/admin/loyalty/customers/${id}/points`).expect(200)).body.loyalty_points.points as number;
+  const points = async (s: TestShop, id: string) =>
+    (await s.admin.get(`/admin/loyalty/customers/${id}/points`).expect(200)).body.loyalty_points.points as number;
   const settled = async (eventId: string) =>
-    waitFor(async () => (await t.db.query(`SELECT status FROM event_handler_jobs WHERE event_id = $1`, [eventId]))[0]?.status, (s) => s === 'done');
+    waitFor(
+      async () => (await t.db.query(`SELECT status FROM event_handler_jobs WHERE event_id = $1`, [eventId]))[0]?.status,
+      (s) => s === 'done',
+    );
 
   it('ran its own migration', async () => {
     expect(await t.db.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'loyalty_point_entries'`)).toHaveLength(1);
@@ -81,13 +85,17 @@ describe('example extension: loyalty points', () => {
     await shop.admin.get('/admin/loyalty/customers/00000000-0000-4000-8000-000000000000/points').expect(404);
     await shop.admin.get('/admin/loyalty/customers/nope/points').expect(422);
     await t.client(null).get(`/admin/loyalty/customers/${customerId}/points`).expect(401);
-    const token = (await shop.admin.post('/admin/access_tokens', { label: 'no loyalty', tier: 'admin', scopes: ['Shop/customers/read'] }).expect(201)).body.access_token.token;
+    const token = (await shop.admin.post('/admin/access_tokens', { label: 'no loyalty', tier: 'admin', scopes: ['Shop/customers/read'] }).expect(201)).body
+      .access_token.token;
     await t.client(token).get(`/admin/loyalty/customers/${customerId}/points`).expect(403);
-    const reader = (await shop.admin.post('/admin/access_tokens', { label: 'loyalty', tier: 'admin', scopes: ['Shop/loyalty/read'] }).expect(201)).body.access_token.token;
+    const reader = (await shop.admin.post('/admin/access_tokens', { label: 'loyalty', tier: 'admin', scopes: ['Shop/loyalty/read'] }).expect(201)).body
+      .access_token.token;
     expect((await t.client(reader).get(`/admin/loyalty/customers/${customerId}/points`).expect(200)).body.loyalty_points.points).toBe(52);
   });
 
   it('counts whole units exactly', () => {
-    expect([wholeUnits('42.90'), wholeUnits(42.999999), wholeUnits('7'), wholeUnits(0.3), wholeUnits('abc'), wholeUnits(undefined)]).toEqual([42, 42, 7, 0, 0, 0]);
+    expect([wholeUnits('42.90'), wholeUnits(42.999999), wholeUnits('7'), wholeUnits(0.3), wholeUnits('abc'), wholeUnits(undefined)]).toEqual([
+      42, 42, 7, 0, 0, 0,
+    ]);
   });
 });

@@ -58,13 +58,24 @@ export class LoyaltyPointsService {
     const qb = repoOf(ctx, this.dataSource, LoyaltyPointEntry)
       .createQueryBuilder('l')
       .where('l.tenant_id = :tenant AND l.customer_id = :customer', { tenant: ctx.tenantId, customer: customerId });
-    const rows = await this.pager.paginate(qb, page, [{ expr: 'l.created_at', dir: 'DESC' }, { expr: 'l.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const rows = await this.pager.paginate(
+      qb,
+      page,
+      [
+        { expr: 'l.created_at', dir: 'DESC' },
+        { expr: 'l.id', dir: 'DESC' },
+      ],
+      (r) => [r.createdAt.toISOString(), r.id],
+    );
     return rows.map((e) => ({ id: e.id, order_id: e.orderId, points: e.points, created_at: e.createdAt.toISOString() }));
   }
 
   /** A customer of another shop is as unknown as a missing one: 404. */
   private async assertCustomer(ctx: RequestContext, customerId: string): Promise<void> {
-    const found = (await managerOf(ctx, this.dataSource).query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, customerId])) as unknown[];
+    const found = (await managerOf(ctx, this.dataSource).query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [
+      ctx.tenantId,
+      customerId,
+    ])) as unknown[];
     if (!found.length) throw AppError.notFound('customer');
   }
 }

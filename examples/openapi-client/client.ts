@@ -19,7 +19,10 @@ export function storefrontClient(baseUrl: string, storefrontToken?: string, fetc
 }
 
 /** Browses, fills the cart and checks out as a guest; throws with the API's error envelope when a step is refused. */
-export async function buyTheFirstWine(api: ReturnType<typeof storefrontClient>, shipTo: { country_code: string; email: string; paymentTypeName: string }): Promise<ShopperOrder> {
+export async function buyTheFirstWine(
+  api: ReturnType<typeof storefrontClient>,
+  shipTo: { country_code: string; email: string; paymentTypeName: string },
+): Promise<ShopperOrder> {
   const list = await api.GET('/api/2026-04-01/products', { params: { query: { include: 'facets', available: 'true', order: 'price asc', limit: 5 } } });
   if (list.error) throw new Error(`products: ${list.error.errors ?? ''}`);
   const colours = list.data.facets?.find((f) => f.key === 'colors');
@@ -35,8 +38,20 @@ export async function buyTheFirstWine(api: ReturnType<typeof storefrontClient>, 
   if (created.error) throw new Error(`checkout: ${created.error.errors ?? ''}`);
   const token = created.data.checkout.id;
 
-  const address = { first_name: 'Ada', last_name: 'Lovelace', street: 'Main street', house_number: '1', zip_code: '10115', location: 'Berlin', email: shipTo.email, country_code: shipTo.country_code };
-  const priced = await api.PUT('/api/2026-04-01/checkouts/{token}', { params: { path: { token } }, body: { shipping_address: address, billing_same_as_shipping: true } });
+  const address = {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    street: 'Main street',
+    house_number: '1',
+    zip_code: '10115',
+    location: 'Berlin',
+    email: shipTo.email,
+    country_code: shipTo.country_code,
+  };
+  const priced = await api.PUT('/api/2026-04-01/checkouts/{token}', {
+    params: { path: { token } },
+    body: { shipping_address: address, billing_same_as_shipping: true },
+  });
   if (priced.error) throw new Error(`address: ${priced.error.errors ?? ''}`);
   const shipping = priced.data.checkout.shipping_options[0];
   const payment = priced.data.checkout.payment_types.find((p) => p.name === shipTo.paymentTypeName);

@@ -4,7 +4,14 @@ import type { Request } from 'express';
 import { Auth, Ctx, Envelope, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
 import { monthOf, WineClubAllocationJob } from './wine-club-allocation.job.js';
 import {
-  AllocationListQueryDto, AllocationRunDto, ClubAllocationDto, ClubMemberDto, ClubPriceDto, RunAllocationDto, SetClubPriceDto, SetMemberDto,
+  AllocationListQueryDto,
+  AllocationRunDto,
+  ClubAllocationDto,
+  ClubMemberDto,
+  ClubPriceDto,
+  RunAllocationDto,
+  SetClubPriceDto,
+  SetMemberDto,
 } from './wine-club.dto.js';
 import { WineClubService } from './wine-club.service.js';
 

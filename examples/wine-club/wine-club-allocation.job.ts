@@ -33,7 +33,10 @@ export class WineClubAllocationJob implements OnApplicationBootstrap, BeforeAppl
     private readonly adapterHost: HttpAdapterHost,
     @Inject(WINE_CLUB_OPTIONS) options: WineClubOptions,
   ) {
-    this.worker = options.allocationCheckMs > 0 ? new PollingWorker('wine club allocation', options.allocationCheckMs, async () => (await this.runOnce(), false), this.logger) : null;
+    this.worker =
+      options.allocationCheckMs > 0
+        ? new PollingWorker('wine club allocation', options.allocationCheckMs, async () => (await this.runOnce(), false), this.logger)
+        : null;
   }
 
   onApplicationBootstrap(): void {

@@ -8,14 +8,18 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 export class SetClubPriceDto {
   /** Gross club price in the shop's default currency (at most 4 decimals). */
   @ApiProperty({ type: 'number', minimum: 0, maximum: 1e9 })
-  @IsNumber({ maxDecimalPlaces: 4, allowNaN: false, allowInfinity: false }) @Min(0) @Max(1e9)
+  @IsNumber({ maxDecimalPlaces: 4, allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1e9)
   price: number;
 }
 
 /** `PUT /admin/wine_club/members/{customer_id}`. */
 export class SetMemberDto {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 24 })
-  @IsInt() @Min(1) @Max(24)
+  @IsInt()
+  @Min(1)
+  @Max(24)
   bottles_per_month: number;
 }
 
@@ -23,14 +27,16 @@ export class SetMemberDto {
 export class RunAllocationDto {
   /** The month to allocate (`YYYY-MM`); default: the current month (UTC). */
   @ApiPropertyOptional({ pattern: MONTH.source, example: '2026-11' })
-  @IsOptional() @Matches(MONTH, { message: 'month must be YYYY-MM' })
+  @IsOptional()
+  @Matches(MONTH, { message: 'month must be YYYY-MM' })
   month?: string;
 }
 
 /** `GET /admin/wine_club/allocations?month=`. */
 export class AllocationListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ pattern: MONTH.source, example: '2026-11' })
-  @IsOptional() @Matches(MONTH, { message: 'month must be YYYY-MM' })
+  @IsOptional()
+  @Matches(MONTH, { message: 'month must be YYYY-MM' })
   month?: string;
 }
 

@@ -8,9 +8,26 @@ import { WineClubAllocation, WineClubMember, WineClubPrice } from './wine-club.e
 /** Rows of a `DELETE ... RETURNING` (TypeORM answers `[rows, count]` for DELETE and UPDATE on PostgreSQL). */
 const returned = (result: unknown): unknown[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as unknown[]) : (result as unknown[]));
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const mapPrice = (p: WineClubPrice): ClubPriceDto => ({ variant_id: p.variantId, product_id: p.productId, price: Number(p.price), created_at: p.createdAt.toISOString(), updated_at: iso(p.updatedAt) });
-const mapMember = (m: WineClubMember): ClubMemberDto => ({ customer_id: m.customerId, bottles_per_month: m.bottlesPerMonth, created_at: m.createdAt.toISOString(), updated_at: iso(m.updatedAt) });
-const mapAllocation = (a: WineClubAllocation): ClubAllocationDto => ({ id: a.id, customer_id: a.customerId, month: a.month, bottles: a.bottles, created_at: a.createdAt.toISOString() });
+const mapPrice = (p: WineClubPrice): ClubPriceDto => ({
+  variant_id: p.variantId,
+  product_id: p.productId,
+  price: Number(p.price),
+  created_at: p.createdAt.toISOString(),
+  updated_at: iso(p.updatedAt),
+});
+const mapMember = (m: WineClubMember): ClubMemberDto => ({
+  customer_id: m.customerId,
+  bottles_per_month: m.bottlesPerMonth,
+  created_at: m.createdAt.toISOString(),
+  updated_at: iso(m.updatedAt),
+});
+const mapAllocation = (a: WineClubAllocation): ClubAllocationDto => ({
+  id: a.id,
+  customer_id: a.customerId,
+  month: a.month,
+  bottles: a.bottles,
+  created_at: a.createdAt.toISOString(),
+});
 
 /** The club's admin side: club prices per variant and members (customers). */
 @Injectable()
@@ -24,13 +41,25 @@ export class WineClubService {
 
   listPrices(ctx: RequestContext, page: PageRequest): Promise<Page<ClubPriceDto>> {
     const qb = repoOf(ctx, this.dataSource, WineClubPrice).createQueryBuilder('p').where('p.tenant_id = :tenant', { tenant: ctx.tenantId });
-    return this.pager.paginate(qb, page, [{ expr: 'p.created_at', dir: 'ASC' }, { expr: 'p.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]).then((p) => p.map(mapPrice));
+    return this.pager
+      .paginate(
+        qb,
+        page,
+        [
+          { expr: 'p.created_at', dir: 'ASC' },
+          { expr: 'p.id', dir: 'ASC' },
+        ],
+        (r) => [r.createdAt.toISOString(), r.id],
+      )
+      .then((p) => p.map(mapPrice));
   }
 
   /** Sets (or replaces) a variant's club price; 404 for an unknown or foreign variant. */
   async setPrice(ctx: RequestContext, variantId: string, price: number): Promise<ClubPriceDto> {
     const m = managerOf(ctx, this.dataSource);
-    const [variant] = (await m.query(`SELECT product_id FROM variants WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, variantId])) as Array<{ product_id: string }>;
+    const [variant] = (await m.query(`SELECT product_id FROM variants WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, variantId])) as Array<{
+      product_id: string;
+    }>;
     if (!variant) throw AppError.notFound('variant');
     await m.query(
       `INSERT INTO wine_club_prices (tenant_id, variant_id, product_id, price) VALUES ($1, $2, $3, $4)
@@ -42,7 +71,12 @@ export class WineClubService {
   }
 
   async deletePrice(ctx: RequestContext, variantId: string): Promise<void> {
-    const rows = returned(await managerOf(ctx, this.dataSource).query(`DELETE FROM wine_club_prices WHERE tenant_id = $1 AND variant_id = $2 RETURNING id`, [ctx.tenantId, variantId]));
+    const rows = returned(
+      await managerOf(ctx, this.dataSource).query(`DELETE FROM wine_club_prices WHERE tenant_id = $1 AND variant_id = $2 RETURNING id`, [
+        ctx.tenantId,
+        variantId,
+      ]),
+    );
     if (!rows.length) throw AppError.notFound('club price');
   }
 
@@ -50,7 +84,17 @@ export class WineClubService {
 
   listMembers(ctx: RequestContext, page: PageRequest): Promise<Page<ClubMemberDto>> {
     const qb = repoOf(ctx, this.dataSource, WineClubMember).createQueryBuilder('m').where('m.tenant_id = :tenant', { tenant: ctx.tenantId });
-    return this.pager.paginate(qb, page, [{ expr: 'm.created_at', dir: 'ASC' }, { expr: 'm.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]).then((p) => p.map(mapMember));
+    return this.pager
+      .paginate(
+        qb,
+        page,
+        [
+          { expr: 'm.created_at', dir: 'ASC' },
+          { expr: 'm.id', dir: 'ASC' },
+        ],
+        (r) => [r.createdAt.toISOString(), r.id],
+      )
+      .then((p) => p.map(mapMember));
   }
 
   /** Makes a customer a member (or changes their bottles); 404 for an unknown or foreign customer. */
@@ -67,7 +111,12 @@ export class WineClubService {
   }
 
   async deleteMember(ctx: RequestContext, customerId: string): Promise<void> {
-    const rows = returned(await managerOf(ctx, this.dataSource).query(`DELETE FROM wine_club_members WHERE tenant_id = $1 AND customer_id = $2 RETURNING id`, [ctx.tenantId, customerId]));
+    const rows = returned(
+      await managerOf(ctx, this.dataSource).query(`DELETE FROM wine_club_members WHERE tenant_id = $1 AND customer_id = $2 RETURNING id`, [
+        ctx.tenantId,
+        customerId,
+      ]),
+    );
     if (!rows.length) throw AppError.notFound('club member');
   }
 
@@ -76,6 +125,16 @@ export class WineClubService {
   listAllocations(ctx: RequestContext, page: PageRequest, month: string | undefined): Promise<Page<ClubAllocationDto>> {
     const qb = repoOf(ctx, this.dataSource, WineClubAllocation).createQueryBuilder('a').where('a.tenant_id = :tenant', { tenant: ctx.tenantId });
     if (month) qb.andWhere('a.month = :month', { month });
-    return this.pager.paginate(qb, page, [{ expr: 'a.created_at', dir: 'ASC' }, { expr: 'a.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]).then((p) => p.map(mapAllocation));
+    return this.pager
+      .paginate(
+        qb,
+        page,
+        [
+          { expr: 'a.created_at', dir: 'ASC' },
+          { expr: 'a.id', dir: 'ASC' },
+        ],
+        (r) => [r.createdAt.toISOString(), r.id],
+      )
+      .then((p) => p.map(mapAllocation));
   }
 }

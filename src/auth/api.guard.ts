@@ -37,7 +37,12 @@ export class ApiGuard implements CanActivate {
     ctx.tier = options.tier;
 
     const principal = await this.principal(context, req, options);
-    if (options.tier !== 'admin' && principal?.kind === 'customer' && !principal.active && !this.reflector.get<boolean>(ALLOW_DISABLED_SHOPPER, context.getHandler())) {
+    if (
+      options.tier !== 'admin' &&
+      principal?.kind === 'customer' &&
+      !principal.active &&
+      !this.reflector.get<boolean>(ALLOW_DISABLED_SHOPPER, context.getHandler())
+    ) {
       throw AppError.forbidden('the account is disabled: only its profile can be read', 'account_disabled');
     }
     if (options.tier === 'admin') this.admitAdmin(ctx, principal, options);
@@ -65,7 +70,8 @@ export class ApiGuard implements CanActivate {
   }
 
   private admitAdmin(ctx: RequestContext, principal: Principal | null, options: AuthOptions): void {
-    if (!principal || principal.kind !== 'access_token' || principal.tier !== 'admin') throw AppError.unauthorized('an admin access token (vnstat_) is required');
+    if (!principal || principal.kind !== 'access_token' || principal.tier !== 'admin')
+      throw AppError.unauthorized('an admin access token (vnstat_) is required');
     ctx.tenantId = principal.tenantId;
     ctx.actor = { type: 'staff', staffId: principal.issuerId, tokenId: principal.tokenId };
     const live = new Set(principal.issuerPermissions);

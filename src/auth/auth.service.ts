@@ -15,7 +15,6 @@ export type Principal =
   | { kind: 'access_token'; tokenId: string; tenantId: string; tier: TokenTier; scopes: string[]; issuerId: string; issuerPermissions: string[] }
   | { kind: 'customer'; tokenId: string; tenantId: string; customerId: string; active: boolean };
 
-
 export interface MintedToken {
   id: string;
   token: string;
@@ -74,23 +73,41 @@ export class AuthService {
       const resolver = this.resolverFor(prefix);
       return resolver ? resolver.resolve(token) : null;
     }
-    const rows: { id: string; tenant_id: string; tier: TokenTier; prefix: string; scopes: string[]; issuer_id: string; permissions: string[]; last_used_at: Date | null }[] =
-      await this.dataSource.query(
-        `SELECT t.id, t.tenant_id, t.tier, t.prefix, t.scopes, t.issuer_id, s.permissions, t.last_used_at
+    const rows: {
+      id: string;
+      tenant_id: string;
+      tier: TokenTier;
+      prefix: string;
+      scopes: string[];
+      issuer_id: string;
+      permissions: string[];
+      last_used_at: Date | null;
+    }[] = await this.dataSource.query(
+      `SELECT t.id, t.tenant_id, t.tier, t.prefix, t.scopes, t.issuer_id, s.permissions, t.last_used_at
            FROM access_tokens t JOIN staff_users s ON s.id = t.issuer_id AND s.tenant_id = t.tenant_id
           WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-        [this.hash(token)],
-      );
+      [this.hash(token)],
+    );
     const row = rows[0];
     if (!row || row.prefix !== prefix) return null;
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > TOUCH_EVERY_MS) this.touch(row.id);
-    return { kind: 'access_token', tokenId: row.id, tenantId: row.tenant_id, tier: row.tier, scopes: row.scopes, issuerId: row.issuer_id, issuerPermissions: row.permissions };
+    return {
+      kind: 'access_token',
+      tokenId: row.id,
+      tenantId: row.tenant_id,
+      tier: row.tier,
+      scopes: row.scopes,
+      issuerId: row.issuer_id,
+      issuerPermissions: row.permissions,
+    };
   }
 
   /** Records use at most once a minute per token, off the request's path. */
   private touch(tokenId: string): void {
     this.dataSource
-      .query(`UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`, [tokenId])
+      .query(`UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`, [
+        tokenId,
+      ])
       .catch((err: unknown) => this.logger.warn({ err }, 'could not record token use'));
   }
 
@@ -98,7 +115,12 @@ export class AuthService {
    * `within`: the minting token's effective scopes (its own, narrowed to its issuer's live permissions) when minted
    * over HTTP; an admin token may carry only those, so a token can never mint a stronger one.
    */
-  async mint(ctx: RequestContext, issuerId: string, input: { label: string; tier: string; scopes: string[] }, within?: ReadonlySet<string>): Promise<MintedToken> {
+  async mint(
+    ctx: RequestContext,
+    issuerId: string,
+    input: { label: string; tier: string; scopes: string[] },
+    within?: ReadonlySet<string>,
+  ): Promise<MintedToken> {
     const label = input.label.trim();
     if (!label) throw AppError.unprocessable('label must not be blank');
     if (label.length > 200) throw AppError.unprocessable('label must be at most 200 characters');
@@ -143,7 +165,9 @@ export class AuthService {
     const manager = ctx.manager ?? this.dataSource.manager;
     const exists = await manager.query(`SELECT 1 FROM staff_users WHERE tenant_id = $1 AND lower(email) = $2`, [ctx.tenantId, email]);
     if (exists.length > 0) throw AppError.unprocessable(`a staff user with email ${email} already exists`);
-    return manager.save(manager.create(StaffUser, { tenantId: ctx.tenantId, email, permissions: [...new Set(input.permissions)], isOwner: input.isOwner ?? false }));
+    return manager.save(
+      manager.create(StaffUser, { tenantId: ctx.tenantId, email, permissions: [...new Set(input.permissions)], isOwner: input.isOwner ?? false }),
+    );
   }
 
   async setPermissions(ctx: RequestContext, email: string, permissions: string[]): Promise<StaffUser> {

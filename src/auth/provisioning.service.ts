@@ -26,6 +26,11 @@ export class ProvisioningService {
     const owner = await this.auth.createStaff(ctx, { email: input.ownerEmail ?? `owner@${tenant.handle}.shop.local`, permissions: allAdmin, isOwner: true });
     const admin = await this.auth.mint(ctx, owner.id, { label: 'Owner admin token', tier: 'admin', scopes: allAdmin });
     const storefront = await this.auth.mint(ctx, owner.id, { label: 'Storefront token', tier: 'storefront', scopes: [...STOREFRONT_SCOPES] });
-    return { tenant: { id: tenant.id, handle: tenant.handle }, owner: { id: owner.id, email: owner.email }, admin_token: admin.token, storefront_token: storefront.token };
+    return {
+      tenant: { id: tenant.id, handle: tenant.handle },
+      owner: { id: owner.id, email: owner.email },
+      admin_token: admin.token,
+      storefront_token: storefront.token,
+    };
   }
 }

@@ -11,7 +11,16 @@ import type { CartDto, CartLineDto } from './dto/cart.dto.js';
 export type LineRow = SellableVariantRow & { quantity: string };
 
 export function toCatalogueLine(r: LineRow): CatalogueLine {
-  return { variantId: r.variant_id, productId: r.product_id, quantity: r.quantity, gross: r.gross, net: r.net, taxRate: r.tax_rate, grams: r.grams, discountPercent: 0 };
+  return {
+    variantId: r.variant_id,
+    productId: r.product_id,
+    quantity: r.quantity,
+    gross: r.gross,
+    net: r.net,
+    taxRate: r.tax_rate,
+    grams: r.grams,
+    discountPercent: 0,
+  };
 }
 
 export function detailsOf(r: LineRow, ctx: RequestContext): CartLineDetails {
@@ -20,7 +29,9 @@ export function detailsOf(r: LineRow, ctx: RequestContext): CartLineDetails {
     title: translate(r.title, ctx),
     handle: r.handle,
     vendor: r.vendor,
-    image: r.image_id ? { id: r.image_id, src: r.image_src, alt: r.image_alt, position: r.image_position ?? 0, width: r.image_width ?? 0, height: r.image_height ?? 0 } : null,
+    image: r.image_id
+      ? { id: r.image_id, src: r.image_src, alt: r.image_alt, position: r.image_position ?? 0, width: r.image_width ?? 0, height: r.image_height ?? 0 }
+      : null,
     year: r.year ? translate(r.year, ctx) : null,
     size: r.size ? translate(r.size, ctx) : null,
     color: r.color ? translate(r.color, ctx) : null,
@@ -43,7 +54,15 @@ export function mapCartLine(l: PricedCartLine, precision: number): CartLineDto {
     discount_percent: l.discountPercent,
     line_price: money(l.line),
     image: d.image
-      ? { id: d.image.id, src: d.image.src, preview_src: d.image.src, alt: d.image.alt, position: d.image.position, width: d.image.width, height: d.image.height }
+      ? {
+          id: d.image.id,
+          src: d.image.src,
+          preview_src: d.image.src,
+          alt: d.image.alt,
+          position: d.image.position,
+          width: d.image.width,
+          height: d.image.height,
+        }
       : { id: l.productId, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 }, // SPEC Image.id uuid: the product's id without an image
     vendor: d.vendor,
     grams: l.grams,

@@ -194,7 +194,10 @@ export class CartService {
     if (!cart) return;
     const m = managerOf(ctx, this.dataSource);
     await m.query(`DELETE FROM cart_items WHERE tenant_id = $1 AND cart_id = $2`, [ctx.tenantId, cart.id]);
-    await m.query(`UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [cart.id, ctx.tenantId]);
+    await m.query(`UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+      cart.id,
+      ctx.tenantId,
+    ]);
   }
 
   // ------------------------------------------------------------------ currency and coupon
@@ -261,11 +264,18 @@ export class CartService {
   async mergeVisitorIntoCustomer(ctx: RequestContext, visitorId: string, customerId: string): Promise<void> {
     await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
-      const [visitor]: CartRow[] = await m.query(`SELECT id, currency_id, discount_code FROM carts WHERE tenant_id = $1 AND visitor_id = $2 AND customer_id IS NULL FOR UPDATE`, [tx.tenantId, visitorId]);
+      const [visitor]: CartRow[] = await m.query(
+        `SELECT id, currency_id, discount_code FROM carts WHERE tenant_id = $1 AND visitor_id = $2 AND customer_id IS NULL FOR UPDATE`,
+        [tx.tenantId, visitorId],
+      );
       if (!visitor) return;
       const [mine]: CartRow[] = await m.query(`SELECT id FROM carts WHERE tenant_id = $1 AND customer_id = $2 FOR UPDATE`, [tx.tenantId, customerId]);
       if (!mine) {
-        await m.query(`UPDATE carts SET customer_id = $3, visitor_id = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [visitor.id, tx.tenantId, customerId]);
+        await m.query(`UPDATE carts SET customer_id = $3, visitor_id = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+          visitor.id,
+          tx.tenantId,
+          customerId,
+        ]);
         return;
       }
       await m.query(
@@ -318,7 +328,11 @@ export class CartService {
       `SELECT ci.variant_id, ci.quantity FROM cart_items ci WHERE ci.tenant_id = $1 AND ci.cart_id = $2 ORDER BY ci.created_at, ci.id`,
       [ctx.tenantId, cartId],
     );
-    const sold = await sellableVariants(m, ctx.tenantId, items.map((i) => i.variant_id));
+    const sold = await sellableVariants(
+      m,
+      ctx.tenantId,
+      items.map((i) => i.variant_id),
+    );
     return items.flatMap((i) => {
       const v = sold.get(i.variant_id);
       return v ? [{ ...v, quantity: i.quantity }] : [];

@@ -49,7 +49,8 @@ export class AdminCatalogueController {
     description: 'The body is the JSON document, or its NDJSON form (what `GET /admin/catalogue/export?format=ndjson` streams).',
     requestBody: {
       required: true,
-      description: 'The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line, read line by line as it arrives (same limit and validation).',
+      description:
+        'The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line, read line by line as it arrives (same limit and validation).',
       content: {
         'application/json': { schema: { $ref: '#/components/schemas/CatalogueImportDocument' } },
         'application/x-ndjson': { schema: { $ref: '#/components/schemas/CatalogueImportFragment' } },

@@ -37,7 +37,10 @@ export function parseAdminProductFilters(query: Record<string, unknown>): AdminP
   const ids = (name: string): string[] | undefined => {
     const v = one(name);
     if (v === undefined) return undefined;
-    const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
     if (list.length === 0 || list.length > 100 || list.some((x) => !UUID.test(x))) throw AppError.unprocessable(`${name} must be comma-separated ids`);
     return list;
   };

@@ -12,9 +12,48 @@ import { bad, isObj, Json, trans } from './import/import-input.js';
 const KEEP_ON_NULL = new Set(['key', 'published', 'active', 'price', 'tax_rate', 'track_inventory', 'allow_backorder', 'created_at', 'variants']);
 const PRODUCT_TRANSLATED = new Set(['title', 'body_html', 'summary_html']);
 const VARIANT_TRANSLATED = new Set(['title', 'description', 'description_additional']);
-const PRODUCT_MEMBERS = ['key', 'handle', 'title', 'body_html', 'summary_html', 'manufacturer', 'categories', 'flag', 'tags', 'published', 'created_at', 'images', 'ratings'];
-const VARIANT_MEMBERS = ['key', 'handle', 'sku', 'title', 'price', 'compare_at_price', 'tax_rate', 'published', 'active', 'color', 'region', 'year', 'size', 'country', 'alcohol_volume', 'grams',
-  'option_group', 'description', 'description_additional', 'area', 'quantity_rule', 'custom_fields', 'track_inventory', 'allow_backorder', 'stock'];
+const PRODUCT_MEMBERS = [
+  'key',
+  'handle',
+  'title',
+  'body_html',
+  'summary_html',
+  'manufacturer',
+  'categories',
+  'flag',
+  'tags',
+  'published',
+  'created_at',
+  'images',
+  'ratings',
+];
+const VARIANT_MEMBERS = [
+  'key',
+  'handle',
+  'sku',
+  'title',
+  'price',
+  'compare_at_price',
+  'tax_rate',
+  'published',
+  'active',
+  'color',
+  'region',
+  'year',
+  'size',
+  'country',
+  'alcohol_volume',
+  'grams',
+  'option_group',
+  'description',
+  'description_additional',
+  'area',
+  'quantity_rule',
+  'custom_fields',
+  'track_inventory',
+  'allow_backorder',
+  'stock',
+];
 
 /** The product's own members merged (its `variants` are merged one by one with `mergeVariant`). */
 export function mergeProduct(current: ProductDoc, patch: Json, lang: string): ProductDoc {
@@ -55,6 +94,11 @@ export function sameDocument(a: unknown, b: unknown): boolean {
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObj(v)) return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => v[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v ?? null);
 }

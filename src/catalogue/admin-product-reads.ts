@@ -19,14 +19,23 @@ class Params {
   }
 }
 
-export async function listAdminProducts(m: EntityManager, pager: Pager, tenantId: string, page: PageRequest, f: AdminProductFilters, settings: TenantSettings): Promise<Page<AdminProductRowDto>> {
+export async function listAdminProducts(
+  m: EntityManager,
+  pager: Pager,
+  tenantId: string,
+  page: PageRequest,
+  f: AdminProductFilters,
+  settings: TenantSettings,
+): Promise<Page<AdminProductRowDto>> {
   const params = new Params();
   const t = params.add(tenantId);
   const where = [`p.tenant_id = ${t}`, f.archived ? 'p.archived_at IS NOT NULL' : 'p.archived_at IS NULL'];
   if (f.published !== undefined) where.push(`p.published = ${params.add(f.published)}`);
   if (f.vendor) where.push(`p.manufacturer_id = ANY(${params.add(f.vendor)}::uuid[])`);
   if (f.categoryIds) {
-    where.push(`EXISTS (SELECT 1 FROM categories c WHERE c.tenant_id = p.tenant_id AND c.id = ANY(p.category_ids) AND c.path && ${params.add(f.categoryIds)}::uuid[])`);
+    where.push(
+      `EXISTS (SELECT 1 FROM categories c WHERE c.tenant_id = p.tenant_id AND c.id = ANY(p.category_ids) AND c.path && ${params.add(f.categoryIds)}::uuid[])`,
+    );
   }
   if (f.collectionIds) where.push(await collectionFilter(m, tenantId, f.collectionIds, params, t));
   if (f.q) {
@@ -38,10 +47,19 @@ export async function listAdminProducts(m: EntityManager, pager: Pager, tenantId
   if (f.createdAtMin) where.push(`p.created_at >= ${params.add(f.createdAtMin)}::timestamptz`);
   const keys: Array<{ expr: string; dir: 'ASC' | 'DESC' }> =
     f.order === 'title asc'
-      ? [{ expr: `coalesce(lower(p.title->>${params.add(settings.default_language)}), '')`, dir: 'ASC' }, { expr: 'p.id', dir: 'ASC' }]
+      ? [
+          { expr: `coalesce(lower(p.title->>${params.add(settings.default_language)}), '')`, dir: 'ASC' },
+          { expr: 'p.id', dir: 'ASC' },
+        ]
       : f.order === 'updated desc'
-        ? [{ expr: 'coalesce(p.updated_at, p.created_at)', dir: 'DESC' }, { expr: 'p.id', dir: 'DESC' }]
-        : [{ expr: 'p.created_at', dir: 'DESC' }, { expr: 'p.id', dir: 'DESC' }];
+        ? [
+            { expr: 'coalesce(p.updated_at, p.created_at)', dir: 'DESC' },
+            { expr: 'p.id', dir: 'DESC' },
+          ]
+        : [
+            { expr: 'p.created_at', dir: 'DESC' },
+            { expr: 'p.id', dir: 'DESC' },
+          ];
   if (page.after) {
     if (page.after.length !== keys.length) throw AppError.unprocessable('page_info does not match this list');
     const casts = [f.order === 'title asc' ? 'text' : 'timestamptz', 'uuid'];
@@ -59,8 +77,16 @@ export async function listAdminProducts(m: EntityManager, pager: Pager, tenantId
   );
   const position = (r: { id: string; sort0: Date | string }): SortValue[] => [r.sort0 instanceof Date ? r.sort0.toISOString() : r.sort0, r.id];
   const ids = pager.page(rows, page, position);
-  const summaries = await productRows(m, tenantId, ids.items.map((r) => r.id));
-  return new Page(ids.items.map((r) => summaries.get(r.id)!), ids.limit, ids.nextPageInfo);
+  const summaries = await productRows(
+    m,
+    tenantId,
+    ids.items.map((r) => r.id),
+  );
+  return new Page(
+    ids.items.map((r) => summaries.get(r.id)!),
+    ids.limit,
+    ids.nextPageInfo,
+  );
 }
 
 /** The shop's currencies, the default first. */
@@ -83,7 +109,10 @@ export async function collectionsOfProduct(m: EntityManager, tenantId: string, p
       const params = new Params();
       const t = params.add(tenantId);
       const clause = collectionClause(params, t, { id: c.id, type: 'smart', rulesJson: c.rules_json }, 'ps');
-      const [hit] = await m.query(`SELECT 1 FROM product_search ps WHERE ps.tenant_id = ${t} AND ps.product_id = ${params.add(productId)} AND ${clause}`, params.values);
+      const [hit] = await m.query(
+        `SELECT 1 FROM product_search ps WHERE ps.tenant_id = ${t} AND ps.product_id = ${params.add(productId)} AND ${clause}`,
+        params.values,
+      );
       member = !!hit;
     }
     if (member) out.push(mapCollectionRef(c));

@@ -67,7 +67,11 @@ export function mapAdminProduct(doc: ProductDoc, meta: ProductMeta, currencies: 
         id: vm.id,
         ...v,
         inventory_quantity: Object.values(v.stock).reduce((a, b) => a + b, 0),
-        prices: currencies.map((c) => ({ currency: c.code, price: convert(vm.gross, c), compare_at_price: vm.compareAtGross === null ? null : convert(vm.compareAtGross, c) })),
+        prices: currencies.map((c) => ({
+          currency: c.code,
+          price: convert(vm.gross, c),
+          compare_at_price: vm.compareAtGross === null ? null : convert(vm.compareAtGross, c),
+        })),
         created_at: vm.createdAt,
         updated_at: vm.updatedAt,
       };

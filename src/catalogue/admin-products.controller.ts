@@ -16,7 +16,11 @@ import { CatalogueExportService, ExportFormat } from './export/catalogue-export.
 /** Bodies are the import's member schemas (`import/import-schema.ts`), published as components. */
 const body = (schema: string, description: string) => ApiBody({ schema: { $ref: `#/components/schemas/${schema}` }, description });
 
-const IDEMPOTENCY_DOC = { name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' };
+const IDEMPOTENCY_DOC = {
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer',
+};
 
 /** The admin catalogue API: products and variants member by member, and the export (README "Admin catalogue API"). */
 @ApiTags('admin: catalogue')
@@ -88,7 +92,12 @@ export class AdminProductsController {
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('variant', AdminVariantDto)
   @body('ImportVariant', 'the members to change: absent = unchanged, null = cleared where nullable')
-  updateVariant(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @UuidParam('variant_id') variantId: string, @Body() body: unknown): Promise<AdminVariantDto> {
+  updateVariant(
+    @Ctx() ctx: RequestContext,
+    @UuidParam('id') id: string,
+    @UuidParam('variant_id') variantId: string,
+    @Body() body: unknown,
+  ): Promise<AdminVariantDto> {
     return this.products.updateVariant(ctx, id, variantId, body);
   }
 

@@ -60,7 +60,8 @@ export class AdminProductsService {
       const doc: Json = { ...input, key: (input.key as string | null | undefined) ?? randomUUID() };
       doc.variants = ((input.variants ?? []) as Json[]).map((v) => ({ ...v, key: (v.key as string | null | undefined) ?? randomUUID() }));
       await this.claimKey(m, tenantId, 'products', doc.key as string, null, 'product.key');
-      for (const [i, v] of (doc.variants as Json[]).entries()) await this.claimKey(m, tenantId, 'variants', v.key as string, null, `product.variants[${i}].key`);
+      for (const [i, v] of (doc.variants as Json[]).entries())
+        await this.claimKey(m, tenantId, 'variants', v.key as string, null, `product.variants[${i}].key`);
       const id = await this.writeDoc(m, tenantId, settings, doc, { product: () => 'product', variant: (p, j) => `${p}.variants[${j}]` });
       return { id, topic: 'product.created' as const };
     }).then((r) => r.product);
@@ -84,7 +85,8 @@ export class AdminProductsService {
           if (at >= 0) {
             const was = merged.variants[at].key;
             merged.variants[at] = mergeVariant(merged.variants[at], v, settings.default_language, path);
-            if (merged.variants[at].key !== was) await this.claimKey(m, tenantId, 'variants', merged.variants[at].key as string, current.meta.variants[at]?.id ?? null, `${path}.key`);
+            if (merged.variants[at].key !== was)
+              await this.claimKey(m, tenantId, 'variants', merged.variants[at].key as string, current.meta.variants[at]?.id ?? null, `${path}.key`);
             labels.set(at, path);
           } else {
             const fresh: Json = { ...v, key: (v.key as string | null | undefined) ?? randomUUID() };
@@ -98,7 +100,10 @@ export class AdminProductsService {
       if (sameDocument(merged, current.doc)) return { id, topic: null };
       if (merged.key !== current.doc.key) await this.claimKey(m, tenantId, 'products', merged.key, id, 'product.key');
       await this.renameKeys(m, tenantId, id, current, merged);
-      await this.writeDoc(m, tenantId, settings, merged as unknown as Json, { product: () => 'product', variant: (p, j) => labels.get(j) ?? `${p}.variants[${j}]` });
+      await this.writeDoc(m, tenantId, settings, merged as unknown as Json, {
+        product: () => 'product',
+        variant: (p, j) => labels.get(j) ?? `${p}.variants[${j}]`,
+      });
       return { id, topic: 'product.updated' as const };
     }).then((r) => r.product);
   }
@@ -112,7 +117,10 @@ export class AdminProductsService {
       await this.claimKey(m, tenantId, 'variants', variantKey, null, 'variant.key');
       const doc = { ...current.doc, variants: [...current.doc.variants, { ...input, key: variantKey } as unknown as VariantDoc] };
       const at = doc.variants.length - 1;
-      await this.writeDoc(m, tenantId, settings, doc as unknown as Json, { product: () => 'product', variant: (p, j) => (j === at ? 'variant' : `${p}.variants[${j}]`) });
+      await this.writeDoc(m, tenantId, settings, doc as unknown as Json, {
+        product: () => 'product',
+        variant: (p, j) => (j === at ? 'variant' : `${p}.variants[${j}]`),
+      });
       return { id: productId, topic: 'product.updated' as const };
     });
     return out.product.variants.find((v) => v.key === variantKey)!;
@@ -130,7 +138,10 @@ export class AdminProductsService {
       if (sameDocument(doc, current.doc)) return { id: productId, topic: null };
       if (doc.variants[at].key !== current.doc.variants[at].key) await this.claimKey(m, tenantId, 'variants', doc.variants[at].key, variantId, 'variant.key');
       await this.renameKeys(m, tenantId, productId, current, doc);
-      await this.writeDoc(m, tenantId, settings, doc as unknown as Json, { product: () => 'product', variant: (p, j) => (j === at ? 'variant' : `${p}.variants[${j}]`) });
+      await this.writeDoc(m, tenantId, settings, doc as unknown as Json, {
+        product: () => 'product',
+        variant: (p, j) => (j === at ? 'variant' : `${p}.variants[${j}]`),
+      });
       return { id: productId, topic: 'product.updated' as const };
     });
     return out.product.variants.find((v) => v.id === variantId)!;
@@ -146,7 +157,11 @@ export class AdminProductsService {
         `SELECT EXISTS (SELECT 1 FROM order_lines ol WHERE ol.tenant_id = $1 AND (ol.product_id = $2 OR ol.variant_id IN (SELECT v.id FROM variants v WHERE v.tenant_id = $1 AND v.product_id = $2))) AS ordered`,
         [tx.tenantId, id],
       );
-      if (ordered) await m.query(`UPDATE products SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, id]);
+      if (ordered)
+        await m.query(`UPDATE products SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
+          tx.tenantId,
+          id,
+        ]);
       else await m.query(`DELETE FROM products WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, id]);
       await this.events.emit(tx, 'product.deleted', { product: { id, key: current.doc.key, archived: !!ordered } });
       return { result: undefined, productIds: [id], defaultLanguage: settings.default_language };
@@ -161,8 +176,15 @@ export class AdminProductsService {
       const settings = await this.settings(m, tx.tenantId);
       const current = await this.lockedDoc(m, tx.tenantId, productId);
       if (!current.meta.variants.some((v) => v.id === variantId)) throw AppError.notFound('variant');
-      const [{ ordered }] = await m.query(`SELECT EXISTS (SELECT 1 FROM order_lines WHERE tenant_id = $1 AND variant_id = $2) AS ordered`, [tx.tenantId, variantId]);
-      if (ordered) await m.query(`UPDATE variants SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, variantId]);
+      const [{ ordered }] = await m.query(`SELECT EXISTS (SELECT 1 FROM order_lines WHERE tenant_id = $1 AND variant_id = $2) AS ordered`, [
+        tx.tenantId,
+        variantId,
+      ]);
+      if (ordered)
+        await m.query(`UPDATE variants SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
+          tx.tenantId,
+          variantId,
+        ]);
       else await m.query(`DELETE FROM variants WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, variantId]);
       await m.query(`UPDATE products SET updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, productId]);
       const [after] = await readProductDocuments(m, tx.tenantId, [productId]);
@@ -189,7 +211,10 @@ export class AdminProductsService {
         return { result: { product }, productIds: topic ? [id] : [], defaultLanguage: settings.default_language };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppError.unprocessable(`the change conflicts with existing data: ${(err as { driverError?: { detail?: string } }).driverError?.detail ?? 'duplicate value'}`);
+      if (isUniqueViolation(err))
+        throw AppError.unprocessable(
+          `the change conflicts with existing data: ${(err as { driverError?: { detail?: string } }).driverError?.detail ?? 'duplicate value'}`,
+        );
       throw err;
     }
   }
@@ -223,14 +248,27 @@ export class AdminProductsService {
   }
 
   /** Applies key changes to the stored rows first, so the writer's upsert by key finds them. */
-  private async renameKeys(m: EntityManager, tenantId: string, productId: string, current: { doc: ProductDoc; meta: ProductMeta }, next: ProductDoc): Promise<void> {
+  private async renameKeys(
+    m: EntityManager,
+    tenantId: string,
+    productId: string,
+    current: { doc: ProductDoc; meta: ProductMeta },
+    next: ProductDoc,
+  ): Promise<void> {
     if (next.key !== current.doc.key) await m.query(`UPDATE products SET key = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, productId, next.key]);
     for (const [i, v] of current.meta.variants.entries()) {
-      if (next.variants[i] && next.variants[i].key !== v.key) await m.query(`UPDATE variants SET key = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, v.id, next.variants[i].key]);
+      if (next.variants[i] && next.variants[i].key !== v.key)
+        await m.query(`UPDATE variants SET key = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, v.id, next.variants[i].key]);
     }
   }
 
-  private async writeDoc(m: EntityManager, tenantId: string, settings: TenantSettings, doc: Json, paths: NonNullable<ProductWriteState['paths']>): Promise<string> {
+  private async writeDoc(
+    m: EntityManager,
+    tenantId: string,
+    settings: TenantSettings,
+    doc: Json,
+    paths: NonNullable<ProductWriteState['paths']>,
+  ): Promise<string> {
     const state: ProductWriteState = {
       lang: settings.default_language,
       includeTax: settings.prices_include_tax,

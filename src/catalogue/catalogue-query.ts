@@ -18,7 +18,14 @@ export const FACET_PARAM: Record<FacetKey, string> = {
   custom_fields: 'custom_field_id',
 };
 /** The variant_search column of each single-valued dimension. */
-const DIM_COLUMN: Partial<Record<FacetKey, string>> = { manufacturers: 'manufacturer_id', colors: 'color_id', sizes: 'size_id', years: 'year_id', countries: 'country_id', regions: 'region_id' };
+const DIM_COLUMN: Partial<Record<FacetKey, string>> = {
+  manufacturers: 'manufacturer_id',
+  colors: 'color_id',
+  sizes: 'size_id',
+  years: 'year_id',
+  countries: 'country_id',
+  regions: 'region_id',
+};
 
 export const ORDERS = ['price asc', 'price desc', 'created asc', 'created desc', 'title asc', 'title desc', 'rating desc', 'relevance'] as const;
 export type OrderSpec = (typeof ORDERS)[number] | 'manual';
@@ -62,7 +69,10 @@ function uuidList(req: Request, name: string): string[] {
   const raw = one(req, name);
   if (raw === null) return [];
   const out: string[] = [];
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (!UUID.test(part)) throw AppError.unprocessable(`${name} must hold comma-separated UUIDs ("${part.slice(0, 60)}" is not one)`);
     if (!out.includes(part.toLowerCase())) out.push(part.toLowerCase());
   }
@@ -103,12 +113,18 @@ export function parseFilters(req: Request, kind: 'products' | 'collection' | 'fa
   const q = one(req, 'q');
   if (q !== null && q.length > 200) throw AppError.unprocessable('q must be at most 200 characters');
   const words = q ? searchWords(q) : [];
-  const include = (one(req, 'include') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const include = (one(req, 'include') ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const includeFacets = include.includes('facets') || one(req, 'IncludeFacets') === 'true';
   let order: OrderSpec | null = null;
   const rawOrder = kind === 'facets' ? null : one(req, 'order');
   if (rawOrder !== null && rawOrder.trim() !== '') {
-    const spec = rawOrder.trim().toLowerCase().replace(/[\s+_]+/g, ' ');
+    const spec = rawOrder
+      .trim()
+      .toLowerCase()
+      .replace(/[\s+_]+/g, ' ');
     if (!(ORDERS as readonly string[]).includes(spec)) throw AppError.unprocessable(`order must be one of ${ORDERS.join(', ')}`);
     if (spec === 'relevance' && words.length === 0) throw AppError.unprocessable('order relevance needs q');
     order = spec as OrderSpec;
@@ -249,7 +265,16 @@ export function filterKey(f: CatalogueFilters, scope: CollectionScope | null, cu
   const dims = FACET_KEYS.map((k) => `${k}=${[...f.dims[k]].sort().join(',')}`).join('&');
   const sc = scope ? `${scope.type}:${scope.id}:${scope.rulesJson ?? ''}` : '';
   const ids = f.ids ? [...f.ids].sort().join(',') : '-';
-  return [dims, `w=${f.words.join(' ')}`, `p=${f.priceMin ?? ''}..${f.priceMax ?? ''}`, `a=${f.available}`, `s=${f.onSale}`, `ids=${ids}`, `sc=${sc}`, `cur=${currency.rate}/${currency.precision}`].join('|');
+  return [
+    dims,
+    `w=${f.words.join(' ')}`,
+    `p=${f.priceMin ?? ''}..${f.priceMax ?? ''}`,
+    `a=${f.available}`,
+    `s=${f.onSale}`,
+    `ids=${ids}`,
+    `sc=${sc}`,
+    `cur=${currency.rate}/${currency.precision}`,
+  ].join('|');
 }
 
 /** One search word: a prefix match on the tsvector, or trigram word similarity (typos, partial words). */
@@ -261,23 +286,50 @@ export function textClause(params: Params, word: string): string {
 export function sortKeys(order: OrderSpec): SortKey[] {
   switch (order) {
     case 'price asc':
-      return [{ expr: 'g.price', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+      return [
+        { expr: 'g.price', dir: 'ASC' },
+        { expr: 'g.id', dir: 'ASC' },
+      ];
     case 'price desc':
-      return [{ expr: 'g.price', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+      return [
+        { expr: 'g.price', dir: 'DESC' },
+        { expr: 'g.id', dir: 'DESC' },
+      ];
     case 'created asc':
-      return [{ expr: 'g.created', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+      return [
+        { expr: 'g.created', dir: 'ASC' },
+        { expr: 'g.id', dir: 'ASC' },
+      ];
     case 'created desc':
-      return [{ expr: 'g.created', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+      return [
+        { expr: 'g.created', dir: 'DESC' },
+        { expr: 'g.id', dir: 'DESC' },
+      ];
     case 'title asc':
-      return [{ expr: 'g.title', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+      return [
+        { expr: 'g.title', dir: 'ASC' },
+        { expr: 'g.id', dir: 'ASC' },
+      ];
     case 'title desc':
-      return [{ expr: 'g.title', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+      return [
+        { expr: 'g.title', dir: 'DESC' },
+        { expr: 'g.id', dir: 'DESC' },
+      ];
     case 'rating desc':
-      return [{ expr: 'g.rating', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+      return [
+        { expr: 'g.rating', dir: 'DESC' },
+        { expr: 'g.id', dir: 'DESC' },
+      ];
     case 'relevance':
-      return [{ expr: 'g.rel', dir: 'DESC' }, { expr: 'g.id', dir: 'DESC' }];
+      return [
+        { expr: 'g.rel', dir: 'DESC' },
+        { expr: 'g.id', dir: 'DESC' },
+      ];
     case 'manual':
-      return [{ expr: 'g.pos', dir: 'ASC' }, { expr: 'g.id', dir: 'ASC' }];
+      return [
+        { expr: 'g.pos', dir: 'ASC' },
+        { expr: 'g.id', dir: 'ASC' },
+      ];
   }
 }
 
@@ -326,7 +378,8 @@ export function collectionClause(params: Params, tenantParam: string, scope: Col
     const like = `'%' || lower(unaccent(${v})) || '%'`;
     const byKey = (table: string, extra = '') => `(SELECT x.id FROM ${table} x WHERE x.tenant_id = ${t} ${extra} AND (x.key = ${v} OR x.id::text = ${v}))`;
     const facet = (dim: string, column: string) => {
-      if (c.op === 'contains') return `r.${column} IN (SELECT x.id FROM facet_values x WHERE x.tenant_id = ${t} AND x.dimension = '${dim}' AND (lower(x.key) LIKE ${like} OR lower(unaccent(x.name::text)) LIKE ${like}))`;
+      if (c.op === 'contains')
+        return `r.${column} IN (SELECT x.id FROM facet_values x WHERE x.tenant_id = ${t} AND x.dimension = '${dim}' AND (lower(x.key) LIKE ${like} OR lower(unaccent(x.name::text)) LIKE ${like}))`;
       if (c.op === 'lt' || c.op === 'gt')
         return `r.${column} IN (SELECT x.id FROM facet_values x WHERE x.tenant_id = ${t} AND x.dimension = '${dim}' AND x.key ~ '^[0-9]+(\\.[0-9]+)?$' AND x.key::numeric ${c.op === 'lt' ? '<' : '>'} (CASE WHEN ${v} ~ '^[0-9]+(\\.[0-9]+)?$' THEN ${v}::numeric END))`;
       return `r.${column} IN ${byKey('facet_values', `AND x.dimension = '${dim}'`)}`;
@@ -334,14 +387,16 @@ export function collectionClause(params: Params, tenantParam: string, scope: Col
     let cond: string;
     switch (c.field) {
       case 'category':
-        cond = c.op === 'contains'
-          ? `r.category_ids && ARRAY(SELECT x.id FROM categories x WHERE x.tenant_id = ${t} AND lower(unaccent(x.name::text)) LIKE ${like})`
-          : `r.category_ids && ARRAY${byKey('categories')}`;
+        cond =
+          c.op === 'contains'
+            ? `r.category_ids && ARRAY(SELECT x.id FROM categories x WHERE x.tenant_id = ${t} AND lower(unaccent(x.name::text)) LIKE ${like})`
+            : `r.category_ids && ARRAY${byKey('categories')}`;
         break;
       case 'manufacturer':
-        cond = c.op === 'contains'
-          ? `r.manufacturer_id IN (SELECT x.id FROM manufacturers x WHERE x.tenant_id = ${t} AND lower(unaccent(coalesce(x.name, ''))) LIKE ${like})`
-          : `r.manufacturer_id IN (SELECT x.id FROM manufacturers x WHERE x.tenant_id = ${t} AND (x.key = ${v} OR x.id::text = ${v} OR lower(x.name) = lower(${v})))`;
+        cond =
+          c.op === 'contains'
+            ? `r.manufacturer_id IN (SELECT x.id FROM manufacturers x WHERE x.tenant_id = ${t} AND lower(unaccent(coalesce(x.name, ''))) LIKE ${like})`
+            : `r.manufacturer_id IN (SELECT x.id FROM manufacturers x WHERE x.tenant_id = ${t} AND (x.key = ${v} OR x.id::text = ${v} OR lower(x.name) = lower(${v})))`;
         break;
       case 'color':
         cond = facet('colors', 'color_id');
@@ -359,12 +414,20 @@ export function collectionClause(params: Params, tenantParam: string, scope: Col
         cond = facet('countries', 'country_id');
         break;
       case 'custom_field':
-        cond = c.op === 'contains'
-          ? `r.option_ids && ARRAY(SELECT x.id FROM custom_field_options x WHERE x.tenant_id = ${t} AND (lower(coalesce(x.value, '')) LIKE ${like} OR lower(unaccent(x.name::text)) LIKE ${like}))`
-          : `r.option_ids && ARRAY${byKey('custom_field_options')}`;
+        cond =
+          c.op === 'contains'
+            ? `r.option_ids && ARRAY(SELECT x.id FROM custom_field_options x WHERE x.tenant_id = ${t} AND (lower(coalesce(x.value, '')) LIKE ${like} OR lower(unaccent(x.name::text)) LIKE ${like}))`
+            : `r.option_ids && ARRAY${byKey('custom_field_options')}`;
         break;
       case 'title':
-        cond = c.op === 'contains' ? `r.title_sort LIKE ${like}` : c.op === 'lt' ? `r.title_sort < lower(unaccent(${v}))` : c.op === 'gt' ? `r.title_sort > lower(unaccent(${v}))` : `r.title_sort = lower(unaccent(${v}))`;
+        cond =
+          c.op === 'contains'
+            ? `r.title_sort LIKE ${like}`
+            : c.op === 'lt'
+              ? `r.title_sort < lower(unaccent(${v}))`
+              : c.op === 'gt'
+                ? `r.title_sort > lower(unaccent(${v}))`
+                : `r.title_sort = lower(unaccent(${v}))`;
         break;
       case 'tag':
         cond = c.op === 'contains' ? `lower(array_to_string(r.tags, ' ')) LIKE '%' || lower(${v}) || '%'` : `${v} = ANY(r.tags)`;

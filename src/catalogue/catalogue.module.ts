@@ -39,6 +39,15 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     FactsheetService,
     CatalogueProductCounts,
   ],
-  exports: [CatalogueImportService, CatalogueChanges, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot, CatalogueIndexService, CATALOGUE_SEARCH],
+  exports: [
+    CatalogueImportService,
+    CatalogueChanges,
+    StockService,
+    SearchIndexService,
+    StorefrontCatalogueService,
+    FacetNameSnapshot,
+    CatalogueIndexService,
+    CATALOGUE_SEARCH,
+  ],
 })
 export class CatalogueModule {}

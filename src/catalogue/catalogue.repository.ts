@@ -186,7 +186,12 @@ export async function firstStockLocationId(m: EntityManager, tenantId: string): 
 }
 
 /** What is still out per location of the movements whose reason is one of `reasons` (taken negative, returned positive). */
-export function openMovementsByLocation(m: EntityManager, tenantId: string, variantId: string, reasons: [string, string]): Promise<Array<{ location_id: string; open: string }>> {
+export function openMovementsByLocation(
+  m: EntityManager,
+  tenantId: string,
+  variantId: string,
+  reasons: [string, string],
+): Promise<Array<{ location_id: string; open: string }>> {
   return m.query(
     `SELECT location_id, -sum(delta) AS open FROM stock_movements
      WHERE tenant_id = $1 AND variant_id = $2 AND reason IN ($3, $4) GROUP BY location_id ORDER BY location_id`,
@@ -216,7 +221,9 @@ export interface PaymentTypeRow {
 
 /** The shop's shipping methods, cheapest first. */
 export function shippingMethodsOf(m: EntityManager, tenantId: string): Promise<ShippingMethodRow[]> {
-  return m.query(`SELECT id, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY price, key`, [tenantId]);
+  return m.query(`SELECT id, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY price, key`, [
+    tenantId,
+  ]);
 }
 
 /** The shop's payment types, by key. */

@@ -72,7 +72,11 @@ function write(ctx: RequestContext, snap: Snapshot, groups: Groups): FacetDto[] 
         const e = snap.entries.get(id);
         const name = e ? nameOf(e.name, ctx) : null;
         const value = key === 'custom_fields' ? (e?.value ?? null) : null;
-        n = { name, value, prefix: Buffer.from(`{"id":${JSON.stringify(id)},"name":${JSON.stringify(name)},"value":${JSON.stringify(value)},"count":`, 'utf8') };
+        n = {
+          name,
+          value,
+          prefix: Buffer.from(`{"id":${JSON.stringify(id)},"name":${JSON.stringify(name)},"value":${JSON.stringify(value)},"count":`, 'utf8'),
+        };
         names.set(id, n);
       }
       size += n.prefix.length + 13;

@@ -59,7 +59,8 @@ export class FacetNameSnapshot {
         hit.rebuilding = true;
         this.build(tenantId).then(
           (snap) => {
-            if (this.snapshots.get(tenantId) === hit) this.snapshots.set(tenantId, { at: Date.now(), promise: Promise.resolve(snap), fresh: true, rebuilding: false });
+            if (this.snapshots.get(tenantId) === hit)
+              this.snapshots.set(tenantId, { at: Date.now(), promise: Promise.resolve(snap), fresh: true, rebuilding: false });
           },
           () => (hit.rebuilding = false),
         );
@@ -90,7 +91,9 @@ export class FacetNameSnapshot {
       q(`SELECT o.id, o.key, o.name, o.value, o.field_id, f.position AS field_position, o.position FROM custom_field_options o JOIN custom_fields f ON f.id = o.field_id
          WHERE o.tenant_id = $1 ORDER BY f.position, f.key, o.position, o.key`),
     ]);
-    facets.forEach((r: { id: string; dimension: SnapshotEntry['kind']; key: string; name: Translations }, i: number) => entries.set(r.id, { kind: r.dimension, key: r.key, name: r.name, value: null, rank: i }));
+    facets.forEach((r: { id: string; dimension: SnapshotEntry['kind']; key: string; name: Translations }, i: number) =>
+      entries.set(r.id, { kind: r.dimension, key: r.key, name: r.name, value: null, rank: i }),
+    );
     makers.forEach((r: { id: string; key: string; name: string | null; logo_url: string | null }, i: number) =>
       entries.set(r.id, { kind: 'manufacturers', key: r.key, name: r.name === null ? {} : { '*': r.name }, value: null, rank: i, logoUrl: r.logo_url }),
     );

@@ -56,7 +56,11 @@ export class FactsheetService {
     const pdf = await render((doc) => {
       doc.fontSize(20).text(product.title ?? '', { underline: false });
       doc.moveDown(0.5);
-      if (product.category_path.length) doc.fontSize(10).fillColor('#666').text(product.category_path.map((c) => c.name ?? '').join(' / '));
+      if (product.category_path.length)
+        doc
+          .fontSize(10)
+          .fillColor('#666')
+          .text(product.category_path.map((c) => c.name ?? '').join(' / '));
       doc.moveDown();
       doc.fillColor('#000').fontSize(12);
       for (const [label, value] of lines) if (value !== null && value !== '') doc.text(`${label}: ${value}`);
@@ -73,7 +77,10 @@ export class FactsheetService {
 }
 
 function stripHtml(html: string): string {
-  return html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function render(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {

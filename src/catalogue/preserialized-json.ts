@@ -40,7 +40,8 @@ export function spliceJson(res: Response): void {
   const original = res.json;
   res.json = function json(this: Response, body: unknown) {
     const app = this.app;
-    if (!body || typeof body !== 'object' || Array.isArray(body) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) return original.call(this, body);
+    if (!body || typeof body !== 'object' || Array.isArray(body) || app.get('json replacer') || app.get('json spaces') || app.get('json escape'))
+      return original.call(this, body);
     const members = Object.entries(body as Record<string, unknown>);
     if (!members.some(([, v]) => v !== null && typeof v === 'object' && fragments.has(v))) return original.call(this, body);
     const parts: Buffer[] = [];

@@ -84,9 +84,15 @@ export class ProductJsonService {
    */
   async listProjection(ctx: RequestContext, ids: string[]): Promise<ProductListDto[]> {
     if (ids.length === 0) return [];
-    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(`SELECT product_id FROM product_search WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`, [ctx.tenantId, ids]);
+    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT product_id FROM product_search WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`,
+      [ctx.tenantId, ids],
+    );
     const visible = new Set(rows.map((r) => r.product_id));
-    return this.hydrateList(ctx, ids.filter((id) => visible.has(id)));
+    return this.hydrateList(
+      ctx,
+      ids.filter((id) => visible.has(id)),
+    );
   }
 
   /**
@@ -111,7 +117,10 @@ export class ProductJsonService {
         this.productCache.set(keyOf(p.id), ctx.tenantId, p.id, p, JSON.stringify(p).length * 2);
       }
     }
-    const stock = await this.search.stock(ctx, [...cached.values()].flatMap((p) => p.variants.map((v) => v.id)));
+    const stock = await this.search.stock(
+      ctx,
+      [...cached.values()].flatMap((p) => p.variants.map((v) => v.id)),
+    );
     const out: ProductListDto[] = [];
     for (const r of rows) {
       const p = cached.get(r.id);
@@ -145,29 +154,31 @@ export class ProductJsonService {
     ]);
     const byProduct = groupBy(variants, (v) => v.product_id);
     // a product gone since a cached match set was computed (another instance's write, within the TTL) is left out
-    return ids.filter((id) => products.has(id)).map((id) => {
-      const p = products.get(id)!;
-      const vs = (byProduct.get(id) ?? []).map((v) => this.mapVariant(ctx, snap, v, Number(v.on_hand ?? 0), false));
-      const prices = vs.map((v) => v.price);
-      return {
-        id,
-        handle: p.handle,
-        title: translate(p.title, ctx),
-        body_html: translate(p.body_html, ctx),
-        image: p.image ?? null,
-        available: vs.some((v) => v.available),
-        currency: ctx.activeCurrency.code,
-        price_min: prices.length ? Math.min(...prices) : 0,
-        price_max: prices.length ? Math.max(...prices) : 0,
-        variants_count: p.variants_count ?? 0,
-        manufacturer: this.manufacturerOf(snap, p.manufacturer_id),
-        flag: { name: p.flag_name ? translate(p.flag_name, ctx) : null, color: p.flag_color },
-        rating: Number(p.rating),
-        rating_count: p.rating_count,
-        custom_fields: vs[0]?.custom_fields ?? [],
-        variants: vs,
-      };
-    });
+    return ids
+      .filter((id) => products.has(id))
+      .map((id) => {
+        const p = products.get(id)!;
+        const vs = (byProduct.get(id) ?? []).map((v) => this.mapVariant(ctx, snap, v, Number(v.on_hand ?? 0), false));
+        const prices = vs.map((v) => v.price);
+        return {
+          id,
+          handle: p.handle,
+          title: translate(p.title, ctx),
+          body_html: translate(p.body_html, ctx),
+          image: p.image ?? null,
+          available: vs.some((v) => v.available),
+          currency: ctx.activeCurrency.code,
+          price_min: prices.length ? Math.min(...prices) : 0,
+          price_max: prices.length ? Math.max(...prices) : 0,
+          variants_count: p.variants_count ?? 0,
+          manufacturer: this.manufacturerOf(snap, p.manufacturer_id),
+          flag: { name: p.flag_name ? translate(p.flag_name, ctx) : null, color: p.flag_color },
+          rating: Number(p.rating),
+          rating_count: p.rating_count,
+          custom_fields: vs[0]?.custom_fields ?? [],
+          variants: vs,
+        };
+      });
   }
 
   /** GET /products/{id}: visible per the index; the detail JSON from `ProductJsonCache` with live stock overlaid. */
@@ -183,7 +194,10 @@ export class ProductJsonService {
       detail = await this.loadProduct(this.fillContext(ctx, [id]), id, snap);
       this.productCache.set(key, ctx.tenantId, id, detail, JSON.stringify(detail).length * 2);
     }
-    const stock = await this.search.stock(ctx, detail.variants.map((v) => v.id));
+    const stock = await this.search.stock(
+      ctx,
+      detail.variants.map((v) => v.id),
+    );
     const variants = detail.variants.map((v) => withStock(v, stock.get(v.id)));
     return { ...detail, variants, available: variants.some((v) => v.available) };
   }
@@ -260,9 +274,15 @@ export class ProductJsonService {
 
   /** Visible variants with their on-hand (sum of the stock ledger over every location, as `StockService.onHand`). */
   private async variantRows(ctx: RequestContext, where: string, params: unknown[], withOnHand = false, prepared = false): Promise<VariantRow[]> {
-    const onHand = withOnHand ? `, (SELECT coalesce(sum(sm.delta), 0) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id) AS on_hand` : '';
+    const onHand = withOnHand
+      ? `, (SELECT coalesce(sum(sm.delta), 0) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id) AS on_hand`
+      : '';
     const m = managerOf(ctx, this.dataSource);
-    return (prepared ? (text: string, values: unknown[]) => preparedQuery<VariantRow>(m, text, values) : (text: string, values: unknown[]) => m.query(text, values) as Promise<VariantRow[]>)(
+    return (
+      prepared
+        ? (text: string, values: unknown[]) => preparedQuery<VariantRow>(m, text, values)
+        : (text: string, values: unknown[]) => m.query(text, values) as Promise<VariantRow[]>
+    )(
       `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, v.gross, v.net, v.compare_at_gross, v.tax_rate, vs.available, v.description, v.description_additional,
          v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids ${onHand}
        FROM variant_search vs JOIN variants v ON v.id = vs.variant_id WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
@@ -287,10 +307,16 @@ export class ProductJsonService {
     const options = v.option_ids.map((oid) => {
       const e = snap.entries.get(oid);
       const field = e?.fieldId ? snap.fields.get(e.fieldId) : undefined;
-      return { field, option: { field_key: field?.key ?? '', field_label: field ? translate(field.label, ctx) : null, id: oid, name: e ? nameOf(e.name, ctx) : null } };
+      return {
+        field,
+        option: { field_key: field?.key ?? '', field_label: field ? translate(field.label, ctx) : null, id: oid, name: e ? nameOf(e.name, ctx) : null },
+      };
     });
     const customFields: CustomFieldDto[] = [];
-    const byField = groupBy(options.filter((o) => o.field), (o) => o.field!.id);
+    const byField = groupBy(
+      options.filter((o) => o.field),
+      (o) => o.field!.id,
+    );
     for (const [, list] of [...byField].sort((a, b) => a[1][0].field!.position - b[1][0].field!.position)) {
       const field = list[0].field!;
       customFields.push({ key: field.key, label: translate(field.label, ctx), value: list.map((o) => o.option.name ?? '').join(', '), type: field.type });

@@ -39,7 +39,10 @@ export class SearchIndexService {
     const scope = productIds ? `AND p.id = ANY($3::uuid[])` : '';
     const params: unknown[] = [ctx.tenantId, defaultLanguage];
     if (productIds) params.push(productIds);
-    await m.query(`DELETE FROM variant_search vs USING products p WHERE p.id = vs.product_id AND vs.tenant_id = $1 AND p.tenant_id = $1 AND $2::text IS NOT NULL ${scope}`, params);
+    await m.query(
+      `DELETE FROM variant_search vs USING products p WHERE p.id = vs.product_id AND vs.tenant_id = $1 AND p.tenant_id = $1 AND $2::text IS NOT NULL ${scope}`,
+      params,
+    );
     await m.query(
       `INSERT INTO variant_search (variant_id, tenant_id, product_id, position, product_created_at, title_sort, rating, gross, on_sale, available,
          manufacturer_id, color_id, region_id, year_id, size_id, country_id, option_ids, category_ids, tags, search_text, search_tsv)
@@ -93,7 +96,10 @@ export class SearchIndexService {
        WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available`,
       [ctx.tenantId, variantIds],
     );
-    const [change] = await managerOf(ctx, this.dataSource).query(`INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, 'stock', $2::uuid[]) RETURNING id`, [ctx.tenantId, variantIds]);
+    const [change] = await managerOf(ctx, this.dataSource).query(
+      `INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, 'stock', $2::uuid[]) RETURNING id`,
+      [ctx.tenantId, variantIds],
+    );
     this.index.changed(ctx, ctx.tenantId, Number(change.id));
   }
 

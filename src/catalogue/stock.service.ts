@@ -70,12 +70,25 @@ export class StockService {
       const m = managerOf(tx, this.dataSource);
       await m.query(`SELECT 1 FROM variants WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [variantId, tx.tenantId]);
       if (delta !== 0) {
-        await m.query(`INSERT INTO stock_movements (tenant_id, variant_id, location_id, delta, reason) VALUES ($1, $2, $3, $4, $5)`, [tx.tenantId, variantId, locationId, delta, reason]);
+        await m.query(`INSERT INTO stock_movements (tenant_id, variant_id, location_id, delta, reason) VALUES ($1, $2, $3, $4, $5)`, [
+          tx.tenantId,
+          variantId,
+          locationId,
+          delta,
+          reason,
+        ]);
         await this.search.refreshAvailability(tx, [variantId]);
       }
-      const [row] = await m.query(`SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`, [tx.tenantId, variantId, locationId]);
+      const [row] = await m.query(
+        `SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`,
+        [tx.tenantId, variantId, locationId],
+      );
       const available = Number(row.on_hand);
-      if (delta !== 0) await this.events.emit(tx, 'inventory_level.updated', { inventory_level: { inventory_item_id: variantId, location_id: locationId, available }, reason });
+      if (delta !== 0)
+        await this.events.emit(tx, 'inventory_level.updated', {
+          inventory_level: { inventory_item_id: variantId, location_id: locationId, available },
+          reason,
+        });
       return available;
     });
   }

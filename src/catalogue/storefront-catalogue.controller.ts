@@ -11,7 +11,15 @@ import { CatalogueFacetFiltersQuery, CatalogueListQuery, ProductFacetsQuery, Pro
 import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from './dto/catalogue.dto.js';
 import { FactsheetService } from './factsheet.service.js';
 import { spliceJson } from './preserialized-json.js';
-import { FacetDto, PriceRangeDto, ProductDetailDto, ProductListDto, StorefrontCatalogueService, StorefrontCollectionDto, VariantDto } from './storefront-catalogue.service.js';
+import {
+  FacetDto,
+  PriceRangeDto,
+  ProductDetailDto,
+  ProductListDto,
+  StorefrontCatalogueService,
+  StorefrontCollectionDto,
+  VariantDto,
+} from './storefront-catalogue.service.js';
 
 /** Storefront products and collections (SPEC "Storefront: products and collections", CONTRACT 7). */
 @ApiTags('storefront: catalogue')
@@ -35,7 +43,11 @@ export class StorefrontCatalogueController {
   @Get('products/facets')
   @ApiOkResponse({ type: FacetsResponseDto })
   @ApiQuery({ type: ProductFacetsQuery })
-  facets(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+  facets(
+    @Ctx() ctx: RequestContext,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
     return this.catalogue.facetsOnly(ctx, req, null);
   }
@@ -68,7 +80,12 @@ export class StorefrontCatalogueController {
   @Envelope('products')
   @ApiOkResponse({ type: ProductListResponseDto })
   @ApiQuery({ type: CatalogueListQuery })
-  collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
+  collectionProducts(
+    @Ctx() ctx: RequestContext,
+    @Req() req: Request,
+    @UuidParam('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Page<ProductListDto>> {
     spliceJson(res);
     return this.catalogue.collectionProducts(ctx, req, id, false);
   }
@@ -76,7 +93,12 @@ export class StorefrontCatalogueController {
   @Get('collections/:id/facets')
   @ApiOkResponse({ type: FacetsResponseDto })
   @ApiQuery({ type: CatalogueFacetFiltersQuery })
-  collectionFacets(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string, @Res({ passthrough: true }) res: Response): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+  collectionFacets(
+    @Ctx() ctx: RequestContext,
+    @Req() req: Request,
+    @UuidParam('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
     return this.catalogue.collectionFacets(ctx, req, id);
   }
@@ -93,7 +115,12 @@ export class FactsheetController {
   /** The factsheet PDF of a variant (`{variant id}.pdf`), in the active language; ETag and 304 on If-None-Match. */
   @Get(':file')
   @ApiProduces('application/pdf')
-  @ApiResponse({ status: 200, description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } }, headers: { ETag: { schema: { type: 'string' } }, Vary: { schema: { type: 'string' } } } })
+  @ApiResponse({
+    status: 200,
+    description: 'The PDF.',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    headers: { ETag: { schema: { type: 'string' } }, Vary: { schema: { type: 'string' } } },
+  })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
   async factsheet(@Ctx() ctx: RequestContext, @Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const { pdf, etag } = await this.factsheets.factsheet(ctx, file.replace(/\.pdf$/i, ''));

@@ -18,7 +18,17 @@ import { ProductJsonService } from './product-json.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export { CustomFieldDto, FacetDto, FacetRefDto, FacetValueDto, PriceRangeDto, ProductDetailDto, ProductListDto, StorefrontCollectionDto, VariantDto } from './dto/catalogue.dto.js';
+export {
+  CustomFieldDto,
+  FacetDto,
+  FacetRefDto,
+  FacetValueDto,
+  PriceRangeDto,
+  ProductDetailDto,
+  ProductListDto,
+  StorefrontCollectionDto,
+  VariantDto,
+} from './dto/catalogue.dto.js';
 import type { FacetDto, PriceRangeDto, ProductDetailDto, ProductListDto, StorefrontCollectionDto, VariantDto } from './dto/catalogue.dto.js';
 
 /**
@@ -42,11 +52,17 @@ export class StorefrontCatalogueService {
    * catalogue engine (`CatalogueSearch`: the in-memory index); the page's products are hydrated from the per-product
    * JSON cache with the live availability and on-hand overlaid.
    */
-  async listProducts(ctx: RequestContext, req: Request, listId: string, scope: CollectionScope | null, options: { facets: boolean; defaultOrder?: OrderSpec } = { facets: true }): Promise<Page<ProductListDto>> {
+  async listProducts(
+    ctx: RequestContext,
+    req: Request,
+    listId: string,
+    scope: CollectionScope | null,
+    options: { facets: boolean; defaultOrder?: OrderSpec } = { facets: true },
+  ): Promise<Page<ProductListDto>> {
     const f = parseFilters(req, scope ? 'collection' : 'products');
     const page = this.pager.request(req, listId);
     if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
-    const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : options.defaultOrder ?? 'created desc');
+    const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : (options.defaultOrder ?? 'created desc'));
     const resolved: OrderSpec = order === 'manual' && scope?.type !== 'manual' ? 'created desc' : order;
     if (page.after && page.after.length !== 2) throw AppError.unprocessable('page_info does not match this list');
     const facets = options.facets && f.includeFacets;
@@ -110,7 +126,10 @@ export class StorefrontCatalogueService {
 
   private async collection(ctx: RequestContext, id: string, includeUnpublished: boolean): Promise<Collection> {
     if (!UUID.test(id)) throw AppError.notFound('collection');
-    const qb = managerOf(ctx, this.dataSource).getRepository(Collection).createQueryBuilder('c').where('c.id = :id AND c.tenant_id = :t', { id, t: ctx.tenantId });
+    const qb = managerOf(ctx, this.dataSource)
+      .getRepository(Collection)
+      .createQueryBuilder('c')
+      .where('c.id = :id AND c.tenant_id = :t', { id, t: ctx.tenantId });
     if (!includeUnpublished) qb.andWhere('c.published');
     const c = await qb.getOne();
     if (!c) throw AppError.notFound('collection');
@@ -119,7 +138,10 @@ export class StorefrontCatalogueService {
 
   async collectionProducts(ctx: RequestContext, req: Request, id: string, admin: boolean): Promise<Page<ProductListDto>> {
     const scope = await this.scopeOf(ctx, id, admin);
-    return this.listProducts(ctx, req, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, { facets: !admin, defaultOrder: collectionOrder(scope.sortOrder, scope.type) });
+    return this.listProducts(ctx, req, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, {
+      facets: !admin,
+      defaultOrder: collectionOrder(scope.sortOrder, scope.type),
+    });
   }
 
   async collectionFacets(ctx: RequestContext, req: Request, id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
@@ -127,7 +149,13 @@ export class StorefrontCatalogueService {
   }
 
   async listCollections(ctx: RequestContext): Promise<StorefrontCollectionDto[]> {
-    const rows = await managerOf(ctx, this.dataSource).getRepository(Collection).createQueryBuilder('c').where('c.tenant_id = :t AND c.published', { t: ctx.tenantId }).orderBy('c.created_at', 'ASC').addOrderBy('c.id', 'ASC').getMany();
+    const rows = await managerOf(ctx, this.dataSource)
+      .getRepository(Collection)
+      .createQueryBuilder('c')
+      .where('c.tenant_id = :t AND c.published', { t: ctx.tenantId })
+      .orderBy('c.created_at', 'ASC')
+      .addOrderBy('c.id', 'ASC')
+      .getMany();
     const counts = await this.productsCounts(ctx, rows);
     return rows.map((c) => this.mapCollection(ctx, c, counts.get(c.id) ?? 0, false));
   }
@@ -144,7 +172,10 @@ export class StorefrontCatalogueService {
     if (collections.length === 0) return out;
     const params = new Params();
     const t = params.add(ctx.tenantId);
-    const parts = collections.map((c) => `SELECT ${params.add(c.id)}::text AS id, count(*) AS n FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, { id: c.id, type: c.collectionType, rulesJson: c.rulesJson }, 'ps')}`);
+    const parts = collections.map(
+      (c) =>
+        `SELECT ${params.add(c.id)}::text AS id, count(*) AS n FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, { id: c.id, type: c.collectionType, rulesJson: c.rulesJson }, 'ps')}`,
+    );
     const rows: Array<{ id: string; n: string }> = await managerOf(ctx, this.dataSource).query(parts.join(' UNION ALL '), params.values);
     for (const r of rows) out.set(r.id, Number(r.n));
     return out;
@@ -154,7 +185,11 @@ export class StorefrontCatalogueService {
   async productsCountsByIds(ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
     const valid = ids.filter((id) => UUID.test(id));
     const rows = valid.length
-      ? await managerOf(ctx, this.dataSource).getRepository(Collection).createQueryBuilder('c').where('c.tenant_id = :t AND c.id IN (:...ids)', { t: ctx.tenantId, ids: valid }).getMany()
+      ? await managerOf(ctx, this.dataSource)
+          .getRepository(Collection)
+          .createQueryBuilder('c')
+          .where('c.tenant_id = :t AND c.id IN (:...ids)', { t: ctx.tenantId, ids: valid })
+          .getMany()
       : [];
     const counts = await this.productsCounts(ctx, rows);
     return new Map(ids.map((id) => [id, counts.get(id) ?? 0]));
@@ -180,6 +215,5 @@ export class StorefrontCatalogueService {
 function rankOf(snap: Snapshot): { version: number; of: (id: string) => number } {
   return { version: snap.at, of: (id) => snap.entries.get(id)?.rank ?? 1e9 };
 }
-
 
 export { priceExpr };

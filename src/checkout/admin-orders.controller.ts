@@ -7,7 +7,15 @@ import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams, Pager } from '../common/paging/pager.service.js';
 import { AdminOrdersService } from './admin-orders.service.js';
-import { AdminOrderDto, AdminOrderListQueryDto, AdminOrderSummaryDto, CancelOrderDto, CreateFulfillmentDto, CreateRefundDto, UpdateOrderDto } from './dto/admin-order.dto.js';
+import {
+  AdminOrderDto,
+  AdminOrderListQueryDto,
+  AdminOrderSummaryDto,
+  CancelOrderDto,
+  CreateFulfillmentDto,
+  CreateRefundDto,
+  UpdateOrderDto,
+} from './dto/admin-order.dto.js';
 import { FulfillOrderDto } from './dto/order.dto.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
@@ -60,7 +68,12 @@ export class AdminOrdersController {
   @Envelope('order', AdminOrderDto)
   @ApiErrors({ 409: [], 422: ['payment_provider_declined', 'payment_provider_unavailable'] })
   async cancel(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() dto: CancelOrderDto): Promise<AdminOrderDto> {
-    const order = await this.lifecycle.cancel(ctx, id, { reason: dto.reason?.trim() || null, restock: dto.restock ?? true, refund: dto.refund ?? true, note: dto.note ?? null });
+    const order = await this.lifecycle.cancel(ctx, id, {
+      reason: dto.reason?.trim() || null,
+      restock: dto.restock ?? true,
+      refund: dto.refund ?? true,
+      note: dto.note ?? null,
+    });
     return this.orders.present(ctx, order);
   }
 

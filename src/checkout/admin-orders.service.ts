@@ -16,8 +16,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function mapAdminOrderSummary(o: Order): AdminOrderSummaryDto {
   return {
-    id: o.id, number: String(o.number), created_at: o.createdAt.toISOString(), email: o.email, total: Number(o.total), currency: o.currencyCode,
-    status: o.status, financial_status: o.financialStatus, fulfillment_status: o.fulfillmentStatus,
+    id: o.id,
+    number: String(o.number),
+    created_at: o.createdAt.toISOString(),
+    email: o.email,
+    total: Number(o.total),
+    currency: o.currencyCode,
+    status: o.status,
+    financial_status: o.financialStatus,
+    fulfillment_status: o.fulfillmentStatus,
   };
 }
 
@@ -47,7 +54,15 @@ export class AdminOrdersService {
     }
     if (f.created_at_min && Number.isNaN(Date.parse(f.created_at_min))) throw AppError.unprocessable('created_at_min must be an ISO 8601 date');
     if (f.created_at_max && Number.isNaN(Date.parse(f.created_at_max))) throw AppError.unprocessable('created_at_max must be an ISO 8601 date');
-    const rows = await this.pager.paginate(qb, page, [{ expr: 'o.created_at', dir: 'DESC' }, { expr: 'o.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const rows = await this.pager.paginate(
+      qb,
+      page,
+      [
+        { expr: 'o.created_at', dir: 'DESC' },
+        { expr: 'o.id', dir: 'DESC' },
+      ],
+      (r) => [r.createdAt.toISOString(), r.id],
+    );
     return rows.map(mapAdminOrderSummary);
   }
 
@@ -65,7 +80,13 @@ export class AdminOrdersService {
       if (dto.note !== undefined) o.note = dto.note;
       if (dto.email !== undefined) o.email = dto.email === null ? null : dto.email.trim();
       if (dto.tags !== undefined && dto.tags !== null) o.tags = [...new Set(dto.tags.map((t) => t.trim()).filter(Boolean))];
-      await managerOf(tx, this.dataSource).query(`UPDATE orders SET note = $3, email = $4, tags = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [o.id, tx.tenantId, o.note, o.email, o.tags]);
+      await managerOf(tx, this.dataSource).query(`UPDATE orders SET note = $3, email = $4, tags = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+        o.id,
+        tx.tenantId,
+        o.note,
+        o.email,
+        o.tags,
+      ]);
       return o;
     });
     return this.present(ctx, order);
@@ -84,9 +105,31 @@ export class AdminOrdersService {
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
     return {
       ...mapReceiptBase(order, lines, names),
-      refunds: refunds.map((r) => ({ id: r.id, created_at: r.createdAt.toISOString(), amount: Number(r.amount), shipping: Number(r.shipping), lines: r.lines, note: r.note })),
-      fulfillments: fulfillments.map((f) => ({ id: f.id, created_at: f.createdAt.toISOString(), lines: f.lines, tracking_number: f.trackingNumber, tracking_url: f.trackingUrl, carrier: f.carrier })),
-      transactions: transactions.map((x) => ({ id: x.id, created_at: x.createdAt.toISOString(), kind: x.kind, amount: Number(x.amount), status: x.status, provider: x.provider, reference: x.reference })),
+      refunds: refunds.map((r) => ({
+        id: r.id,
+        created_at: r.createdAt.toISOString(),
+        amount: Number(r.amount),
+        shipping: Number(r.shipping),
+        lines: r.lines,
+        note: r.note,
+      })),
+      fulfillments: fulfillments.map((f) => ({
+        id: f.id,
+        created_at: f.createdAt.toISOString(),
+        lines: f.lines,
+        tracking_number: f.trackingNumber,
+        tracking_url: f.trackingUrl,
+        carrier: f.carrier,
+      })),
+      transactions: transactions.map((x) => ({
+        id: x.id,
+        created_at: x.createdAt.toISOString(),
+        kind: x.kind,
+        amount: Number(x.amount),
+        status: x.status,
+        provider: x.provider,
+        reference: x.reference,
+      })),
       email: order.email,
       customer_id: order.customerId,
       note: order.note,

@@ -9,7 +9,20 @@ import type { OrderLineDto, OrderReceiptBaseDto, OrderReceiptDto, OrderSummaryDt
 import type { AddressData, Order, OrderLine, OrderRefund } from './entities/checkout.entities.js';
 
 export const ADDRESS_FIELDS = [
-  'first_name', 'last_name', 'company', 'department', 'vat_number', 'street', 'house_number', 'po_box', 'zip_code', 'location', 'email', 'phone_number', 'mobile_number', 'country_code',
+  'first_name',
+  'last_name',
+  'company',
+  'department',
+  'vat_number',
+  'street',
+  'house_number',
+  'po_box',
+  'zip_code',
+  'location',
+  'email',
+  'phone_number',
+  'mobile_number',
+  'country_code',
 ] as const;
 
 /** Country code to name in the active language. */
@@ -115,7 +128,15 @@ export function mapOrderTotals(o: Order): CheckoutTotalsDto {
 }
 
 export function adminTotals(t: CheckoutTotalsDto): AdminCheckoutTotalsDto {
-  return { subtotal: t.subtotal, tax_amount: t.tax_amount, shipping_amount: t.shipping_amount, discount: t.discount, total: t.total, currency_code: t.currency, price_includes_tax: t.price_includes_tax };
+  return {
+    subtotal: t.subtotal,
+    tax_amount: t.tax_amount,
+    shipping_amount: t.shipping_amount,
+    discount: t.discount,
+    total: t.total,
+    currency_code: t.currency,
+    price_includes_tax: t.price_includes_tax,
+  };
 }
 
 export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean): OrderLineDto {

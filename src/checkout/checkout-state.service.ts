@@ -71,7 +71,9 @@ export class CheckoutStateService {
       couponCode: checkout.discountCode,
       coupon,
       defaultCurrencyId: config.defaultCurrency.id,
-      shipping: selectedMethod ? { name: translate(selectedMethod.name, ctx), price: selectedMethod.price, taxRate: selectedMethod.tax_rate, freeOver: selectedMethod.free_over } : null,
+      shipping: selectedMethod
+        ? { name: translate(selectedMethod.name, ctx), price: selectedMethod.price, taxRate: selectedMethod.tax_rate, freeOver: selectedMethod.free_over }
+        : null,
     });
     return {
       checkout,
@@ -83,7 +85,11 @@ export class CheckoutStateService {
       offered,
       selectedMethod,
       shippingCountry,
-      compliance: complianceOf(config.settings, lines.map((l) => l.alcohol_volume), shippingCountry),
+      compliance: complianceOf(
+        config.settings,
+        lines.map((l) => l.alcohol_volume),
+        shippingCountry,
+      ),
     };
   }
 
@@ -94,7 +100,11 @@ export class CheckoutStateService {
       `SELECT cl.id, cl.variant_id, cl.quantity FROM checkout_lines cl WHERE cl.tenant_id = $1 AND cl.checkout_id = $2 ORDER BY cl.position, cl.id`,
       [ctx.tenantId, checkoutId],
     );
-    const sold = await sellableVariants(m, ctx.tenantId, own.map((l) => l.variant_id));
+    const sold = await sellableVariants(
+      m,
+      ctx.tenantId,
+      own.map((l) => l.variant_id),
+    );
     return own.flatMap((l) => {
       const v = sold.get(l.variant_id);
       if (!v) return [];
@@ -104,5 +114,14 @@ export class CheckoutStateService {
 }
 
 function toCatalogueLine(r: CheckoutLineRow): CatalogueLine {
-  return { variantId: r.variant_id, productId: r.product_id, quantity: r.quantity, gross: r.gross, net: r.net, taxRate: r.tax_rate, grams: r.grams, discountPercent: 0 };
+  return {
+    variantId: r.variant_id,
+    productId: r.product_id,
+    quantity: r.quantity,
+    gross: r.gross,
+    net: r.net,
+    taxRate: r.tax_rate,
+    grams: r.grams,
+    discountPercent: 0,
+  };
 }

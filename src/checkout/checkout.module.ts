@@ -31,7 +31,14 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
  */
 @Module({
   imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule],
-  controllers: [StorefrontCheckoutController, StorefrontOrdersController, AdminCheckoutsController, AdminOrdersController, TestPaymentController, CustomerOrdersController],
+  controllers: [
+    StorefrontCheckoutController,
+    StorefrontOrdersController,
+    AdminCheckoutsController,
+    AdminOrdersController,
+    TestPaymentController,
+    CustomerOrdersController,
+  ],
   providers: [
     CheckoutService,
     CheckoutStateService,

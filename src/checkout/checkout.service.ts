@@ -9,7 +9,17 @@ import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CartService } from '../cart/index.js';
 import { customerEmail, defaultAddressName } from '../customers/index.js';
 import { TenancyService } from '../tenancy/index.js';
-import { adminTotals, ADDRESS_FIELDS, CountryNames, mapAddress, mapAdminAddress, mapLiveLines, mapLiveTotals, mapOrderLinesAsCheckoutLines, mapOrderTotals } from './checkout-mappers.js';
+import {
+  adminTotals,
+  ADDRESS_FIELDS,
+  CountryNames,
+  mapAddress,
+  mapAdminAddress,
+  mapLiveLines,
+  mapLiveTotals,
+  mapOrderLinesAsCheckoutLines,
+  mapOrderTotals,
+} from './checkout-mappers.js';
 import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
 import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } from './dto/admin-checkout.dto.js';
 import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
@@ -56,7 +66,14 @@ export class CheckoutService {
       await m.query(
         `INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
          SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)`,
-        [tx.tenantId, row.id, priced.lines.map((l) => l.variantId), priced.lines.map((l) => l.productId), priced.lines.map((l) => l.quantity.toFixed(3)), priced.lines.map((_, i) => i)],
+        [
+          tx.tenantId,
+          row.id,
+          priced.lines.map((l) => l.variantId),
+          priced.lines.map((l) => l.productId),
+          priced.lines.map((l) => l.quantity.toFixed(3)),
+          priced.lines.map((_, i) => i),
+        ],
       );
       return row.id as string;
     });
@@ -76,7 +93,8 @@ export class CheckoutService {
       const checkCountry = (a: AddressData | null, member: string) => {
         if (!a?.country_code) return;
         a.country_code = a.country_code.toUpperCase();
-        if (countries.length > 0 && !countries.some((x) => x.code === a.country_code)) throw AppError.unprocessable(`${member}.country_code: the shop does not deliver to ${a.country_code}`);
+        if (countries.length > 0 && !countries.some((x) => x.code === a.country_code))
+          throw AppError.unprocessable(`${member}.country_code: the shop does not deliver to ${a.country_code}`);
       };
       if (dto.shipping_address !== undefined) {
         c.shippingAddress = toAddressData(dto.shipping_address);
@@ -94,7 +112,10 @@ export class CheckoutService {
       const offered = this.shipping.offeredFor(await this.shipping.methods(tx), country);
       if (dto.shipping_method_id !== undefined && dto.shipping_method_id !== null) {
         if (!offered.some((m) => m.id === dto.shipping_method_id)) {
-          throw AppError.unprocessable(country ? `shipping_method_id is not offered for ${country}` : 'shipping_method_id names no shipping method of this shop', 'shipping_method_not_offered');
+          throw AppError.unprocessable(
+            country ? `shipping_method_id is not offered for ${country}` : 'shipping_method_id names no shipping method of this shop',
+            'shipping_method_not_offered',
+          );
         }
         c.shippingMethodId = dto.shipping_method_id;
       } else if (dto.shipping_method_id === null) {
@@ -104,7 +125,8 @@ export class CheckoutService {
         c.shippingMethodId = null;
       }
       if (dto.payment_type_id !== undefined) {
-        if (dto.payment_type_id !== null && !(await this.shipping.paymentType(tx, dto.payment_type_id))) throw AppError.unprocessable('payment_type_id names no payment type of this shop');
+        if (dto.payment_type_id !== null && !(await this.shipping.paymentType(tx, dto.payment_type_id)))
+          throw AppError.unprocessable('payment_type_id names no payment type of this shop');
         c.paymentTypeId = dto.payment_type_id;
       }
       return repoOf(tx, this.dataSource, Checkout).save(c);
@@ -116,7 +138,15 @@ export class CheckoutService {
 
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<AdminCheckoutSummaryDto>> {
     const qb = repoOf(ctx, this.dataSource, Checkout).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginate(qb, page, [{ expr: 'c.created_at', dir: 'DESC' }, { expr: 'c.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const rows = await this.pager.paginate(
+      qb,
+      page,
+      [
+        { expr: 'c.created_at', dir: 'DESC' },
+        { expr: 'c.id', dir: 'DESC' },
+      ],
+      (r) => [r.createdAt.toISOString(), r.id],
+    );
     const items: AdminCheckoutSummaryDto[] = [];
     for (const c of rows.items) {
       const { lines, totals } = await this.linesAndTotals(ctx, c);

@@ -45,20 +45,30 @@ export class OrderFulfillmentsService {
           if (!left.has(input.line_id)) throw AppError.unprocessable(`lines[${i}].line_id names no line of this order`);
           if (take.some((x) => x.line_id === input.line_id)) throw AppError.unprocessable(`lines[${i}].line_id appears twice`);
           const q = milli(input.quantity);
-          if (q > left.get(input.line_id)!) throw AppError.unprocessable(`lines[${i}].quantity exceeds what is left to fulfil of this line (${left.get(input.line_id)! / 1000})`);
+          if (q > left.get(input.line_id)!)
+            throw AppError.unprocessable(`lines[${i}].quantity exceeds what is left to fulfil of this line (${left.get(input.line_id)! / 1000})`);
           take.push({ line_id: input.line_id, quantity: q / 1000 });
         });
       }
       const m = managerOf(tx, this.dataSource);
       for (const x of take) {
-        await m.query(`UPDATE order_lines SET fulfilled_quantity = fulfilled_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [x.line_id, tx.tenantId, x.quantity.toFixed(3)]);
+        await m.query(`UPDATE order_lines SET fulfilled_quantity = fulfilled_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+          x.line_id,
+          tx.tenantId,
+          x.quantity.toFixed(3),
+        ]);
         left.set(x.line_id, left.get(x.line_id)! - milli(x.quantity));
       }
       const done = [...left.values()].every((v) => v <= 0);
       const status: FulfillmentStatus = done ? 'fulfilled' : 'partial';
       const fulfillment = await m.getRepository(OrderFulfillment).save(
         m.getRepository(OrderFulfillment).create({
-          tenantId: tx.tenantId, orderId: order.id, lines: take, trackingNumber: dto.tracking_number?.trim() || null, trackingUrl, carrier: dto.carrier?.trim() || null,
+          tenantId: tx.tenantId,
+          orderId: order.id,
+          lines: take,
+          trackingNumber: dto.tracking_number?.trim() || null,
+          trackingUrl,
+          carrier: dto.carrier?.trim() || null,
           notifyCustomer: dto.notify_customer === true,
         }),
       );
@@ -71,7 +81,14 @@ export class OrderFulfillmentsService {
       const after = await this.lifecycle.lock(tx, order.id);
       await this.events.emit(tx, 'order.fulfilled', {
         order: { id: order.id, number: String(order.number), email: order.email, fulfillment_status: status },
-        fulfillment: { id: fulfillment.id, created_at: fulfillment.createdAt.toISOString(), lines: take, tracking_number: fulfillment.trackingNumber, tracking_url: trackingUrl, carrier: fulfillment.carrier },
+        fulfillment: {
+          id: fulfillment.id,
+          created_at: fulfillment.createdAt.toISOString(),
+          lines: take,
+          tracking_number: fulfillment.trackingNumber,
+          tracking_url: trackingUrl,
+          carrier: fulfillment.carrier,
+        },
         notify_customer: fulfillment.notifyCustomer,
       });
       if (done) await this.events.emit(tx, 'order.shipped', { order: { id: order.id, number: String(order.number), tracking_url: after.trackingUrl } });
@@ -90,7 +107,11 @@ export class OrderFulfillmentsService {
       const order = await this.lifecycle.lock(tx, id);
       if (order.cancelledAt) throw AppError.conflict('a cancelled order cannot ship');
       if (order.fulfillmentStatus !== 'fulfilled') return this.create(tx, id, { tracking_url: url });
-      await managerOf(tx, this.dataSource).query(`UPDATE orders SET tracking_url = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [id, tx.tenantId, url]);
+      await managerOf(tx, this.dataSource).query(`UPDATE orders SET tracking_url = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+        id,
+        tx.tenantId,
+        url,
+      ]);
       await this.events.emit(tx, 'order.shipped', { order: { id, number: String(order.number), tracking_url: url } });
       return this.lifecycle.lock(tx, id);
     });

@@ -106,9 +106,16 @@ export class OrderLifecycleService {
     const after = await this.lock(tx, order.id);
     await this.events.emit(tx, 'order.cancelled', {
       order: {
-        id: order.id, number: String(order.number), reason: input.reason, note: input.note, cancelled_at: new Date(row.cancelled_at).toISOString(),
-        financial_status: after.financialStatus, refunded_amount: Number(after.refundedAmount), currency: order.currencyCode,
-        restocked_quantity: restocked / 1000, discount_code_released: released,
+        id: order.id,
+        number: String(order.number),
+        reason: input.reason,
+        note: input.note,
+        cancelled_at: new Date(row.cancelled_at).toISOString(),
+        financial_status: after.financialStatus,
+        refunded_amount: Number(after.refundedAmount),
+        currency: order.currencyCode,
+        restocked_quantity: restocked / 1000,
+        discount_code_released: released,
       },
       refund: refund ? { id: refund.id, amount: Number(refund.amount) } : null,
     });
@@ -139,9 +146,10 @@ export class OrderLifecycleService {
       if (left <= 0) break;
     }
     if (returned > 0) {
-      await managerOf(tx, this.dataSource).query(`UPDATE order_lines SET restocked_quantity = restocked_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-        line.id, tx.tenantId, (returned / 1000).toFixed(3),
-      ]);
+      await managerOf(tx, this.dataSource).query(
+        `UPDATE order_lines SET restocked_quantity = restocked_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
+        [line.id, tx.tenantId, (returned / 1000).toFixed(3)],
+      );
       line.restockedQuantity = ((milli(line.restockedQuantity) + returned) / 1000).toFixed(3);
     }
     return returned;
@@ -162,11 +170,16 @@ export class OrderLifecycleService {
     const m = managerOf(tx, this.dataSource);
     const provider = this.provider(order);
     const result = await provider.refund(tx, this.operation(order, r.amount));
-    if (result.status !== 'succeeded') throw AppError.unprocessable(`the payment provider declined the refund${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+    if (result.status !== 'succeeded')
+      throw AppError.unprocessable(`the payment provider declined the refund${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
     const dec = (minor: number) => minorToDecimalString(minor, p);
-    const refund = await m.getRepository(OrderRefund).save(
-      m.getRepository(OrderRefund).create({ tenantId: tx.tenantId, orderId: order.id, amount: dec(r.amount), shipping: dec(r.shipping), lines: r.lines, note: r.note }),
-    );
+    const refund = await m
+      .getRepository(OrderRefund)
+      .save(
+        m
+          .getRepository(OrderRefund)
+          .create({ tenantId: tx.tenantId, orderId: order.id, amount: dec(r.amount), shipping: dec(r.shipping), lines: r.lines, note: r.note }),
+      );
     await m.query(
       `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, refund_id) VALUES ($1, $2, 'refund', $3, 'succeeded', $4, $5, $6)`,
       [tx.tenantId, order.id, dec(r.amount), provider.name, result.reference, refund.id],
@@ -181,8 +194,21 @@ export class OrderLifecycleService {
     order.refundedAmount = row.refunded_amount;
     order.financialStatus = row.financial_status;
     await this.events.emit(tx, 'order.refunded', {
-      order: { id: order.id, number: String(order.number), financial_status: row.financial_status, refunded_amount: Number(row.refunded_amount), currency: order.currencyCode },
-      refund: { id: refund.id, created_at: refund.createdAt.toISOString(), amount: fromMinor(r.amount, p), shipping: fromMinor(r.shipping, p), lines: r.lines, note: r.note },
+      order: {
+        id: order.id,
+        number: String(order.number),
+        financial_status: row.financial_status,
+        refunded_amount: Number(row.refunded_amount),
+        currency: order.currencyCode,
+      },
+      refund: {
+        id: refund.id,
+        created_at: refund.createdAt.toISOString(),
+        amount: fromMinor(r.amount, p),
+        shipping: fromMinor(r.shipping, p),
+        lines: r.lines,
+        note: r.note,
+      },
     });
     return refund;
   }
@@ -199,16 +225,23 @@ export class OrderLifecycleService {
     if (provider) {
       const total = toMinor(order.total, order.currencyPrecision);
       const result = await provider.void(tx, this.operation(order, total));
-      if (result.status !== 'succeeded') throw AppError.unprocessable(`the payment provider declined the void${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+      if (result.status !== 'succeeded')
+        throw AppError.unprocessable(`the payment provider declined the void${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
       reference = result.reference;
     } else {
-      this.logger.warn(`order ${order.id}: payment provider "${order.paymentProvider}" is not registered; its pending authorization is voided without a provider call`);
+      this.logger.warn(
+        `order ${order.id}: payment provider "${order.paymentProvider}" is not registered; its pending authorization is voided without a provider call`,
+      );
     }
     const m = managerOf(tx, this.dataSource);
-    await m.query(`INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'void', $3, 'succeeded', $4, $5)`, [
-      tx.tenantId, order.id, order.total, provider?.name ?? order.paymentProvider, reference,
-    ]);
-    await m.query(`UPDATE order_transactions SET status = 'failed', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`, [tx.tenantId, order.id]);
+    await m.query(
+      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'void', $3, 'succeeded', $4, $5)`,
+      [tx.tenantId, order.id, order.total, provider?.name ?? order.paymentProvider, reference],
+    );
+    await m.query(
+      `UPDATE order_transactions SET status = 'failed', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`,
+      [tx.tenantId, order.id],
+    );
     await m.query(`UPDATE orders SET financial_status = 'voided', updated_at = now() WHERE id = $1 AND tenant_id = $2`, [order.id, tx.tenantId]);
     order.financialStatus = 'voided';
   }
@@ -223,17 +256,23 @@ export class OrderLifecycleService {
     const total = toMinor(order.total, order.currencyPrecision);
     const result = await provider.capture(tx, this.operation(order, total));
     const m = managerOf(tx, this.dataSource);
-    await m.query(`INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'capture', $3, $4, $5, $6)`, [
-      tx.tenantId, order.id, order.total, result.status, provider.name, result.reference,
-    ]);
+    await m.query(
+      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'capture', $3, $4, $5, $6)`,
+      [tx.tenantId, order.id, order.total, result.status, provider.name, result.reference],
+    );
     if (result.status !== 'succeeded') return false;
-    await m.query(`UPDATE order_transactions SET status = 'succeeded', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`, [tx.tenantId, order.id]);
+    await m.query(
+      `UPDATE order_transactions SET status = 'succeeded', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`,
+      [tx.tenantId, order.id],
+    );
     await m.query(
       `UPDATE orders SET payment_status = 'paid', paid_at = now(), financial_status = 'paid', paid_amount = total, payment_expires_at = NULL, updated_at = now()
        WHERE id = $1 AND tenant_id = $2`,
       [order.id, tx.tenantId],
     );
-    await this.events.emit(tx, 'order.paid', { order: { id: order.id, number: String(order.number), total: Number(order.total), currency: order.currencyCode } });
+    await this.events.emit(tx, 'order.paid', {
+      order: { id: order.id, number: String(order.number), total: Number(order.total), currency: order.currencyCode },
+    });
     return true;
   }
 

@@ -64,7 +64,9 @@ export class OrderPlacementService {
     // loaded before the transaction: inside it, a cache miss would wait for a second pool connection
     const config = await this.tenancy.config(ctx.tenantId);
     try {
-      const placed = await inSpan('checkout.place_order', { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId }, () => this.place(ctx, token, dto, baseUrl, config));
+      const placed = await inSpan('checkout.place_order', { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId }, () =>
+        this.place(ctx, token, dto, baseUrl, config),
+      );
       this.metrics.ordersPlaced.inc();
       return placed;
     } catch (err) {
@@ -97,12 +99,18 @@ export class OrderPlacementService {
 
       const state = await this.states.state(tx, c, config);
       if (state.lines.length === 0) throw AppError.unprocessable('the checkout has no line that can still be bought', 'checkout_empty');
-      if (state.compliance.terms.required && dto.accepted_terms !== true) throw AppError.unprocessable('the terms must be accepted (accepted_terms: true)', 'terms_acceptance_required');
+      if (state.compliance.terms.required && dto.accepted_terms !== true)
+        throw AppError.unprocessable('the terms must be accepted (accepted_terms: true)', 'terms_acceptance_required');
       if (state.compliance.age_verification.required && dto.age_confirmed !== true) {
-        throw AppError.unprocessable(`the buyer must confirm being at least ${state.compliance.age_verification.min_age} (age_confirmed: true)`, 'age_verification_required');
+        throw AppError.unprocessable(
+          `the buyer must confirm being at least ${state.compliance.age_verification.min_age} (age_confirmed: true)`,
+          'age_verification_required',
+        );
       }
-      if (state.offered.length > 0 && !state.selectedMethod) throw AppError.unprocessable('choose a shipping method (shipping_method_id) first', 'shipping_method_required');
-      if (state.totals.couponRefusal) throw AppError.unprocessable(state.totals.couponRefusalMessage ?? 'the discount code no longer applies', state.totals.couponRefusal);
+      if (state.offered.length > 0 && !state.selectedMethod)
+        throw AppError.unprocessable('choose a shipping method (shipping_method_id) first', 'shipping_method_required');
+      if (state.totals.couponRefusal)
+        throw AppError.unprocessable(state.totals.couponRefusalMessage ?? 'the discount code no longer applies', state.totals.couponRefusal);
 
       const orderId = randomUUID();
       await this.decrementStock(tx, state, orderId); // each movement emits its inventory_level.updated
@@ -143,10 +151,36 @@ export class OrderPlacementService {
          VALUES ($1, $2, $3, $4, $5, $6, 'Open', 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
            now() + $31::float8 * interval '1 second')`,
         [
-          orderId, tx.tenantId, c.id, customerId, number, hash, paymentType.id, translate(paymentType.name, tx), paymentType.kind,
-          provider.name, payment.reference, returnUrl, state.currency.code, precision, t.priceIncludesTax, dec(t.subtotalBeforeDiscount), dec(t.discount), t.couponCode, t.couponText,
-          dec(t.shippingAmount), t.shippingTaxRate, t.shippingMethodName, dec(t.taxAmount), JSON.stringify(taxLines), dec(t.total), email, c.comments, tx.language,
-          JSON.stringify(withName(c.shippingAddress)), JSON.stringify(withName(billing)),
+          orderId,
+          tx.tenantId,
+          c.id,
+          customerId,
+          number,
+          hash,
+          paymentType.id,
+          translate(paymentType.name, tx),
+          paymentType.kind,
+          provider.name,
+          payment.reference,
+          returnUrl,
+          state.currency.code,
+          precision,
+          t.priceIncludesTax,
+          dec(t.subtotalBeforeDiscount),
+          dec(t.discount),
+          t.couponCode,
+          t.couponText,
+          dec(t.shippingAmount),
+          t.shippingTaxRate,
+          t.shippingMethodName,
+          dec(t.taxAmount),
+          JSON.stringify(taxLines),
+          dec(t.total),
+          email,
+          c.comments,
+          tx.language,
+          JSON.stringify(withName(c.shippingAddress)),
+          JSON.stringify(withName(billing)),
           // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
           provider.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
         ],
@@ -162,11 +196,21 @@ export class OrderPlacementService {
          FROM unnest($3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[])
            AS l(position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)`,
         [
-          tx.tenantId, orderId,
-          t.lines.map((_, i) => i), t.lines.map((l) => l.variantId), t.lines.map((l) => l.productId),
-          rows.map((r) => translate(r.title, tx)), rows.map((r) => r.sku), rows.map((r) => translate(r.variant_title, tx)), rows.map((r) => r.image_src),
-          t.lines.map((l) => l.quantity.toFixed(3)), t.lines.map((l) => String(l.taxRate)),
-          t.lines.map((l) => dec(l.unitNet)), t.lines.map((l) => dec(l.unitGross)), t.lines.map((l) => dec(l.lineNet)), t.lines.map((l) => dec(l.lineGross)),
+          tx.tenantId,
+          orderId,
+          t.lines.map((_, i) => i),
+          t.lines.map((l) => l.variantId),
+          t.lines.map((l) => l.productId),
+          rows.map((r) => translate(r.title, tx)),
+          rows.map((r) => r.sku),
+          rows.map((r) => translate(r.variant_title, tx)),
+          rows.map((r) => r.image_src),
+          t.lines.map((l) => l.quantity.toFixed(3)),
+          t.lines.map((l) => String(l.taxRate)),
+          t.lines.map((l) => dec(l.unitNet)),
+          t.lines.map((l) => dec(l.unitGross)),
+          t.lines.map((l) => dec(l.lineNet)),
+          t.lines.map((l) => dec(l.lineGross)),
         ],
       );
       await m.query(
@@ -176,7 +220,16 @@ export class OrderPlacementService {
       await this.emptyOwnersCart(tx, c);
       if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
 
-      const orderPayload = { id: orderId, number, customer_id: customerId, email, total: fromMinor(t.total, precision), currency: state.currency.code, payment_type: translate(paymentType.name, tx), checkout_token: c.id };
+      const orderPayload = {
+        id: orderId,
+        number,
+        customer_id: customerId,
+        email,
+        total: fromMinor(t.total, precision),
+        currency: state.currency.code,
+        payment_type: translate(paymentType.name, tx),
+        checkout_token: c.id,
+      };
       await this.events.emit(tx, 'order.placed', { order: orderPayload });
       await this.events.emit(tx, 'checkout.completed', { checkout: { token: c.id, order_id: orderId, order_number: number } });
       if (redeemed) await this.events.emit(tx, 'discount_code.redeemed', { discount_code: redeemed, order_id: orderId });

@@ -81,11 +81,15 @@ export class OrderRefundsService {
       // the refund that covers everything still refundable takes exactly what is left (no cent lost to rounding)
       const everything =
         (parts.length > 0 || shipping > 0) &&
-        lines.every((l) => milli(l.quantity) - milli(l.refundedQuantity) === (parts.find((x) => x.line.id === l.id)?.quantity ?? 0)) && shipping === shippingLeft;
+        lines.every((l) => milli(l.quantity) - milli(l.refundedQuantity) === (parts.find((x) => x.line.id === l.id)?.quantity ?? 0)) &&
+        shipping === shippingLeft;
       const amount = dto.amount != null ? toMinor(dto.amount, p) : everything && remaining > 0 ? remaining : computed;
       if (amount <= 0) throw AppError.unprocessable('nothing to refund: give lines, shipping or amount');
       if (amount > remaining) {
-        throw AppError.unprocessable(`the refund (${fromMinor(amount, p)}) exceeds what was paid and not yet refunded (${fromMinor(Math.max(0, remaining), p)})`, 'refund_exceeds_paid');
+        throw AppError.unprocessable(
+          `the refund (${fromMinor(amount, p)}) exceeds what was paid and not yet refunded (${fromMinor(Math.max(0, remaining), p)})`,
+          'refund_exceeds_paid',
+        );
       }
 
       const m = managerOf(tx, this.dataSource);
@@ -93,7 +97,9 @@ export class OrderRefundsService {
       for (const x of [...parts].sort((a, b) => (a.line.variantId ?? '').localeCompare(b.line.variantId ?? ''))) {
         if (x.restock) await this.lifecycle.restock(tx, order, x.line, x.quantity);
         await m.query(`UPDATE order_lines SET refunded_quantity = refunded_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-          x.line.id, tx.tenantId, (x.quantity / 1000).toFixed(3),
+          x.line.id,
+          tx.tenantId,
+          (x.quantity / 1000).toFixed(3),
         ]);
       }
       for (const x of parts) recorded.push({ line_id: x.line.id, quantity: x.quantity / 1000, restock: x.restock, amount: fromMinor(x.amount, p) });

@@ -17,14 +17,23 @@ export const ordersListCommand: CliCommand = {
     const limit = args.values.limit === undefined ? 50 : Number(args.values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 250) throw new Error('--limit must be an integer from 1 to 250');
     const ctx = RequestContext.forTenant(tenant.id, 'cli');
-    const page = await app.get(AdminOrdersService).list(ctx, { limit, after: null, fingerprint: 'cli' }, {
-      status: args.values.status as string | undefined,
-      financial_status: args.values['financial-status'] as string | undefined,
-    });
+    const page = await app.get(AdminOrdersService).list(
+      ctx,
+      { limit, after: null, fingerprint: 'cli' },
+      {
+        status: args.values.status as string | undefined,
+        financial_status: args.values['financial-status'] as string | undefined,
+      },
+    );
     const text =
       page.items.length === 0
         ? 'no orders'
-        : page.items.map((o) => `#${o.number}  ${o.created_at}  ${o.status}/${o.financial_status}/${o.fulfillment_status}  ${o.total} ${o.currency}  ${o.email ?? '-'}  ${o.id}`).join('\n');
+        : page.items
+            .map(
+              (o) =>
+                `#${o.number}  ${o.created_at}  ${o.status}/${o.financial_status}/${o.fulfillment_status}  ${o.total} ${o.currency}  ${o.email ?? '-'}  ${o.id}`,
+            )
+            .join('\n');
     return { json: { orders: page.items }, text };
   },
 };

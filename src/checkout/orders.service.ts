@@ -88,7 +88,10 @@ export class OrdersService {
     const lines = await repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
     const countries = await countriesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
-    const refunds = await repoOf(ctx, this.dataSource, OrderRefund).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const refunds = await repoOf(ctx, this.dataSource, OrderRefund).find({
+      where: { orderId: order.id, tenantId: ctx.tenantId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
     return mapReceipt(order, lines, names, refunds);
   }
 

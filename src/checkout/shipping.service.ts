@@ -49,7 +49,12 @@ export class ShippingService {
         const d = new Date(now.getTime() + m.delivery_days * 86_400_000);
         expected = d.toISOString().slice(0, 10);
       }
-      return { id: m.id, name: translate(m.name, ctx) ?? '', price: fromMinor(price, currency.precision).toFixed(currency.precision), expected_delivery_date: expected };
+      return {
+        id: m.id,
+        name: translate(m.name, ctx) ?? '',
+        price: fromMinor(price, currency.precision).toFixed(currency.precision),
+        expected_delivery_date: expected,
+      };
     });
   }
 

@@ -16,7 +16,11 @@ import { OrdersService } from './orders.service.js';
 import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 import { COUPON_REFUSALS } from '../pricing/index.js';
 
-const IDEMPOTENCY_DOC = { name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' };
+const IDEMPOTENCY_DOC = {
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer',
+};
 
 /** SPEC "Storefront: checkouts". Clients branch on the endpoint: complete answers a different shape under `checkout`. */
 @ApiTags('storefront: checkouts')
@@ -63,7 +67,17 @@ export class StorefrontCheckoutController {
   @ApiErrors({
     401: ['guest_checkout_disabled'],
     409: [],
-    422: ['payment_type_unavailable', 'return_url_required', 'checkout_empty', 'terms_acceptance_required', 'age_verification_required', 'shipping_method_required', 'shipping_method_not_offered', 'insufficient_stock', ...COUPON_REFUSALS],
+    422: [
+      'payment_type_unavailable',
+      'return_url_required',
+      'checkout_empty',
+      'terms_acceptance_required',
+      'age_verification_required',
+      'shipping_method_required',
+      'shipping_method_not_offered',
+      'insufficient_stock',
+      ...COUPON_REFUSALS,
+    ],
   })
   complete(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: CompleteCheckoutDto, @Req() req: Request): Promise<CompleteResultDto> {
     return this.placement.complete(ctx, token, dto, publicBaseUrl(req, this.config.PUBLIC_URL));

@@ -36,7 +36,13 @@ export interface CliArgs {
   positionals: string[];
 }
 
-const list = (v: unknown): string[] => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (v: unknown): string[] =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 const required = (args: CliArgs, name: string): string => {
   const v = args.values[name];
   if (typeof v !== 'string' || !v.trim()) throw new CliError(`--${name} is required`);
@@ -165,7 +171,12 @@ export const commands: CliCommand[] = [
         const owner = await auth.findStaff(ctx, 'owner@demo.shop.local');
         const admin = await auth.mint(ctx, owner.id, { label: 'Demo admin token', tier: 'admin', scopes: auth.allAdminScopes() });
         const storefront = await auth.mint(ctx, owner.id, { label: 'Demo storefront token', tier: 'storefront', scopes: auth.allStorefrontScopes() });
-        shop = { tenant: { id: existing.id, handle: existing.handle }, owner: { id: owner.id, email: owner.email }, admin_token: admin.token, storefront_token: storefront.token };
+        shop = {
+          tenant: { id: existing.id, handle: existing.handle },
+          owner: { id: owner.id, email: owner.email },
+          admin_token: admin.token,
+          storefront_token: storefront.token,
+        };
       } else {
         shop = await provisioning.createShop({ name: 'Demo Wine Shop', handle: 'demo' });
       }
@@ -173,7 +184,8 @@ export const commands: CliCommand[] = [
       const url = storefrontDemoUrl(app.get(AppConfig), shop.storefront_token);
       return {
         json: { ...shop, import: report, storefront_demo_url: url },
-        text: `demo shop ${shop.tenant.id}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}\n${importSummary(report)}\nstorefront demo: ${url}\n` +
+        text:
+          `demo shop ${shop.tenant.id}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}\n${importSummary(report)}\nstorefront demo: ${url}\n` +
           '  (served while the API runs with STOREFRONT_DEMO=on; the card payment type needs the test provider: PAYMENT_TEST_PROVIDER=on, never in production;\n' +
           '   e.g. STOREFRONT_DEMO=on PAYMENT_TEST_PROVIDER=on npm start)',
       };
@@ -189,7 +201,11 @@ function storefrontDemoUrl(config: AppConfig, storefrontToken: string): string {
 }
 
 function importSummary(report: { created: Record<string, number>; updated: Record<string, number> }): string {
-  const fmt = (m: Record<string, number>) => Object.entries(m).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing';
+  const fmt = (m: Record<string, number>) =>
+    Object.entries(m)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ') || 'nothing';
   return `created: ${fmt(report.created)}\nupdated: ${fmt(report.updated)}`;
 }
 

@@ -24,7 +24,8 @@ export function parseCollectionRules(text: string): CollectionRules {
   } catch {
     throw AppError.unprocessable('rules_json must be valid JSON');
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw AppError.unprocessable('rules_json must be a JSON object {"all": [...]} or {"any": [...]}');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw AppError.unprocessable('rules_json must be a JSON object {"all": [...]} or {"any": [...]}');
   const keys = Object.keys(parsed);
   if (keys.length !== 1 || (keys[0] !== 'all' && keys[0] !== 'any')) throw AppError.unprocessable('rules_json must have exactly one member, "all" or "any"');
   const mode = keys[0] as 'all' | 'any';
@@ -37,9 +38,11 @@ export function parseCollectionRules(text: string): CollectionRules {
     const cond = raw as Record<string, unknown>;
     if (!(RULE_FIELDS as readonly unknown[]).includes(cond.field)) throw AppError.unprocessable(`${at}.field must be one of ${RULE_FIELDS.join(', ')}`);
     const ops = Object.keys(cond).filter((k) => k !== 'field');
-    if (ops.length !== 1 || !(RULE_OPS as readonly string[]).includes(ops[0])) throw AppError.unprocessable(`${at} must have exactly one operator of ${RULE_OPS.join(', ')}`);
+    if (ops.length !== 1 || !(RULE_OPS as readonly string[]).includes(ops[0]))
+      throw AppError.unprocessable(`${at} must have exactly one operator of ${RULE_OPS.join(', ')}`);
     const value = cond[ops[0]];
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw AppError.unprocessable(`${at}.${ops[0]} must be a string, number or boolean`);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+      throw AppError.unprocessable(`${at}.${ops[0]} must be a string, number or boolean`);
     return { field: cond.field as RuleField, op: ops[0] as RuleOp, value };
   });
   return { mode, conditions };

@@ -22,34 +22,47 @@ export class AppConfig {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   @IsString()
   HOST = '127.0.0.1';
 
   /** postgres://user:pass@host:port/db; unset means the embedded PostgreSQL under DATA_DIR. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   DATABASE_URL?: string;
 
   @IsString()
   DATA_DIR = './data';
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   EMBEDDED_PG_PORT = 54329;
 
   /** Signs cursors and hashes tokens; all instances of one deployment must share it. */
-  @IsString() @MinLength(16)
+  @IsString()
+  @MinLength(16)
   APP_SECRET = DEV_SECRET;
 
   /** `on` (default) or `off` (benchmarks). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   RATE_LIMIT = true;
 
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_BURST = 40;
 
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_REFILL_PER_SECOND = 4;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -65,34 +78,46 @@ export class AppConfig {
   TRUST_PROXY = '';
 
   /** `on` registers the built-in test payment provider for `redirect` payment types (tests, demo); never in production. */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   PAYMENT_TEST_PROVIDER = false;
 
   /** `on` lets webhooks target loopback, private, link-local and other internal addresses (tests, on-premise). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
 
   /** Scheme and host of the service as the public sees it (`https://shop.example`); links use it instead of the request's Host. */
-  @IsOptional() @Matches(/^https?:\/\/[^/?#\s]+$/, { message: 'PUBLIC_URL must be scheme://host[:port] without a path' })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/?#\s]+$/, { message: 'PUBLIC_URL must be scheme://host[:port] without a path' })
   PUBLIC_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   SMTP_URL?: string;
 
   /** Webhook and domain-event worker: poll interval in ms (commits also wake it at once). */
-  @Transform(toInt) @IsInt() @Min(10)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
   WEBHOOK_POLL_MS = 1000;
 
   /** Timeout of one webhook delivery attempt in ms. */
-  @Transform(toInt) @IsInt() @Min(100)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
   /** First retry delay in ms; doubles per attempt (capped at 1 h), with jitter. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   WEBHOOK_RETRY_BASE_MS = 10_000;
 
   /** How long after the event retries go on (24 h); then the subscription is marked failing. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   WEBHOOK_RETRY_WINDOW_MS = 86_400_000;
 
   /** Where theme binary asset bytes live: `postgres` (default, a bytea table) or `filesystem` (THEME_ASSET_DIR). */
@@ -108,11 +133,15 @@ export class AppConfig {
   DATABASE_REPLICA_URLS = '';
 
   /** A replica further behind the primary than this (ms) is skipped until it catches up. */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   REPLICA_MAX_LAG_MS = 5_000;
 
   /** How often each replica's health and lag are measured (ms). */
-  @Transform(toInt) @IsInt() @Min(100)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
   REPLICA_CHECK_MS = 2_000;
 
   /** redis://host:port/db shared by every instance for the rate-limit buckets; empty = in-process buckets. */
@@ -120,43 +149,63 @@ export class AppConfig {
   REDIS_URL = '';
 
   /** How often the cleanup job runs (ms); 0 = never (it runs on one instance at a time). */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   CLEANUP_INTERVAL_MS = 3_600_000;
 
   /** Rows deleted per cleanup statement. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   CLEANUP_BATCH_SIZE = 1_000;
 
   /** Expired shopper tokens and one-time codes are deleted this long after expiry (ms). */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   CLEANUP_EXPIRED_TOKENS_AFTER_MS = 0;
 
   /** Idempotency keys (and their sealed answers) are deleted this long after creation (ms; 24 h). */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   CLEANUP_IDEMPOTENCY_KEYS_AFTER_MS = 86_400_000;
 
   /** Outbox events nothing waits on any more, and webhook delivery attempts, are deleted after this age (ms; 30 days). */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   CLEANUP_EVENTS_AFTER_MS = 2_592_000_000;
 
   /** Anonymous carts untouched this long are deleted (ms; 90 days). */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   CLEANUP_ANONYMOUS_CARTS_AFTER_MS = 7_776_000_000;
 
   /** An unconfirmed redirect payment is voided this many minutes after placement (order cancelled, stock and code released). */
-  @Transform(toNumber) @IsNumber() @Min(0.001)
+  @Transform(toNumber)
+  @IsNumber()
+  @Min(0.001)
   PAYMENT_PENDING_TTL_MINUTES = 60;
 
   /** How often the payment-expiry job looks for expired redirect payments (ms). */
-  @Transform(toInt) @IsInt() @Min(10)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
   PAYMENT_EXPIRY_CHECK_MS = 60_000;
 
   /** Memory budget (MB) of the in-memory catalogue indexes of all tenants together; the least recently used tenant is dropped beyond it. */
-  @Transform(toInt) @IsNumber() @Min(1)
+  @Transform(toInt)
+  @IsNumber()
+  @Min(1)
   CATALOGUE_INDEX_MEMORY_MB = 512;
 
   /** Memory budget (MB) of the hydrated product JSON cache (per product, language and currency). */
-  @Transform(toInt) @IsNumber() @Min(1)
+  @Transform(toInt)
+  @IsNumber()
+  @Min(1)
   CATALOGUE_PRODUCT_CACHE_MB = 64;
 
   /** Bearer token that opens GET /metrics on the API port; empty = /metrics is not served there (404). */
@@ -164,7 +213,10 @@ export class AppConfig {
   METRICS_TOKEN = '';
 
   /** Serve GET /metrics on a port of its own (on METRICS_HOST); 0 = no metrics port. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   METRICS_PORT = 0;
 
   /** Interface of the metrics port. */
@@ -172,15 +224,20 @@ export class AppConfig {
   METRICS_HOST = '127.0.0.1';
 
   /** A query slower than this (ms) writes one `slow query` log line with its statement (never its values). */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   SLOW_QUERY_MS = 500;
 
   /** On SIGTERM/SIGINT, how long in-flight requests may take before the remaining connections are cut (ms). */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   SHUTDOWN_GRACE_MS = 10_000;
 
   /** `on`: serve the reference storefront's build (examples/storefront/dist) at /storefront-demo/. */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   STOREFRONT_DEMO = false;
 
   /** Directory of that build; empty means examples/storefront/dist of this checkout. */
@@ -206,7 +263,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  APP_SECRET must be set to a private value when NODE_ENV=production');
   }
   if (config.NODE_ENV === 'production' && !config.SMTP_URL) {
-    throw new ConfigError('Invalid configuration:\n  SMTP_URL must be set when NODE_ENV=production: shopper mail carries sign-in codes, and the log transport is for development only');
+    throw new ConfigError(
+      'Invalid configuration:\n  SMTP_URL must be set when NODE_ENV=production: shopper mail carries sign-in codes, and the log transport is for development only',
+    );
   }
   if (config.NODE_ENV === 'production' && config.PAYMENT_TEST_PROVIDER) {
     throw new ConfigError('Invalid configuration:\n  PAYMENT_TEST_PROVIDER=on is refused when NODE_ENV=production: it lets buyers mark orders paid');

@@ -34,7 +34,10 @@ export class CustomerAccountService {
   /** Unpaged, oldest first (SPEC promises no order). */
   async listAddresses(ctx: RequestContext): Promise<SavedAddressDto[]> {
     const customerId = await this.activeShopper(ctx);
-    const rows = await repoOf(ctx, this.dataSource, CustomerAddress).find({ where: { tenantId: ctx.tenantId, customerId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await repoOf(ctx, this.dataSource, CustomerAddress).find({
+      where: { tenantId: ctx.tenantId, customerId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
     return rows.map(mapSavedAddress);
   }
 
@@ -46,18 +49,23 @@ export class CustomerAccountService {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       // The customer row lock serialises a shopper's concurrent creates (the limit and the default stay exact).
-      const [me]: { default_address_id: string | null }[] = await m.query(`SELECT default_address_id FROM customers WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [
-        customerId,
-        tx.tenantId,
-      ]);
+      const [me]: { default_address_id: string | null }[] = await m.query(
+        `SELECT default_address_id FROM customers WHERE id = $1 AND tenant_id = $2 FOR UPDATE`,
+        [customerId, tx.tenantId],
+      );
       if (!me) throw AppError.notFound('customer');
-      const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM customer_addresses WHERE tenant_id = $1 AND customer_id = $2`, [tx.tenantId, customerId]);
+      const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM customer_addresses WHERE tenant_id = $1 AND customer_id = $2`, [
+        tx.tenantId,
+        customerId,
+      ]);
       if (n >= MAX_SAVED_ADDRESSES) throw AppError.unprocessable(`a shopper keeps at most ${MAX_SAVED_ADDRESSES} saved addresses`);
       const repo = m.getRepository(CustomerAddress);
       const address = repo.create({ tenantId: tx.tenantId, customerId });
-      for (const [member, prop] of Object.entries(ADDRESS_FIELDS)) (address as unknown as Record<string, unknown>)[prop] = clean(dto[member as keyof AddressBodyDto]) ?? null;
+      for (const [member, prop] of Object.entries(ADDRESS_FIELDS))
+        (address as unknown as Record<string, unknown>)[prop] = clean(dto[member as keyof AddressBodyDto]) ?? null;
       const saved = await repo.save(address);
-      if (!me.default_address_id) await m.query(`UPDATE customers SET default_address_id = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId, saved.id]);
+      if (!me.default_address_id)
+        await m.query(`UPDATE customers SET default_address_id = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId, saved.id]);
       return mapSavedAddress(saved);
     });
   }
@@ -78,11 +86,10 @@ export class CustomerAccountService {
   async deleteAddress(ctx: RequestContext, id: string): Promise<void> {
     const customerId = await this.activeShopper(ctx);
     if (!isUuid(id)) throw AppError.notFound('address');
-    const result = await managerOf(ctx, this.dataSource).query(`DELETE FROM customer_addresses WHERE id = $1 AND tenant_id = $2 AND customer_id = $3 RETURNING id`, [
-      id,
-      ctx.tenantId,
-      customerId,
-    ]);
+    const result = await managerOf(ctx, this.dataSource).query(
+      `DELETE FROM customer_addresses WHERE id = $1 AND tenant_id = $2 AND customer_id = $3 RETURNING id`,
+      [id, ctx.tenantId, customerId],
+    );
     const rows = Array.isArray(result[0]) ? result[0] : result;
     if (rows.length === 0) throw AppError.notFound('address');
   }
@@ -90,7 +97,10 @@ export class CustomerAccountService {
   /** The shopper of the token, refused with 403 `account_disabled` when the account is disabled. */
   async activeShopper(ctx: RequestContext): Promise<string> {
     const id = shopperId(ctx);
-    const rows: { is_active: boolean }[] = await managerOf(ctx, this.dataSource).query(`SELECT is_active FROM customers WHERE id = $1 AND tenant_id = $2`, [id, ctx.tenantId]);
+    const rows: { is_active: boolean }[] = await managerOf(ctx, this.dataSource).query(`SELECT is_active FROM customers WHERE id = $1 AND tenant_id = $2`, [
+      id,
+      ctx.tenantId,
+    ]);
     if (rows.length === 0) throw AppError.unauthorized('the access token is unknown, expired or revoked');
     if (!rows[0].is_active) throw AppError.forbidden('the account is disabled: only its profile can be read', 'account_disabled');
     return id;
@@ -103,7 +113,8 @@ export class CustomerAccountService {
   }
 
   private async assertCountry(ctx: RequestContext, countryId: string): Promise<void> {
-    if (!(await isCountryOf(managerOf(ctx, this.dataSource), ctx.tenantId, countryId))) throw AppError.unprocessable('country_id is not a country of this shop');
+    if (!(await isCountryOf(managerOf(ctx, this.dataSource), ctx.tenantId, countryId)))
+      throw AppError.unprocessable('country_id is not a country of this shop');
   }
 }
 

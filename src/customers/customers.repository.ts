@@ -61,7 +61,20 @@ export async function defaultAddressName(m: EntityManager, tenantId: string, cus
  */
 export async function saveAddressUnlessKnown(m: EntityManager, tenantId: string, customerId: string, a: AddressToSave): Promise<void> {
   const countryId = a.country_code ? await countryIdByCode(m, tenantId, a.country_code) : null;
-  const values = [a.first_name, a.last_name, a.company, a.department, a.street, a.house_number, a.zip_code, a.location, countryId, a.phone_number, a.mobile_number, a.email];
+  const values = [
+    a.first_name,
+    a.last_name,
+    a.company,
+    a.department,
+    a.street,
+    a.house_number,
+    a.zip_code,
+    a.location,
+    countryId,
+    a.phone_number,
+    a.mobile_number,
+    a.email,
+  ];
   if (values.every((v) => v === null)) return;
   await m.query(
     `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, company, department, street, house_number, zip_code, location, country_id, phone_number, mobile_number, email)
@@ -85,5 +98,11 @@ export const CUSTOMER_SWEEPS: CleanupSweep[] = [
     age: (c) => c.CLEANUP_EXPIRED_TOKENS_AFTER_MS,
     select: `${olderThan('customer_tokens', 'expires_at')} OR revoked_at < now() - $2::interval`,
   },
-  { name: 'customer_one_time_tokens', table: 'customer_one_time_tokens', key: 'id', age: (c) => c.CLEANUP_EXPIRED_TOKENS_AFTER_MS, select: olderThan('customer_one_time_tokens', 'expires_at') },
+  {
+    name: 'customer_one_time_tokens',
+    table: 'customer_one_time_tokens',
+    key: 'id',
+    age: (c) => c.CLEANUP_EXPIRED_TOKENS_AFTER_MS,
+    select: olderThan('customer_one_time_tokens', 'expires_at'),
+  },
 ];

@@ -26,7 +26,15 @@ export class CustomersService {
   /** Every customer of the shop, oldest first. */
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<CustomerDto>> {
     const qb = repoOf(ctx, this.dataSource, Customer).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginate(qb, page, [{ expr: 'c.created_at', dir: 'ASC' }, { expr: 'c.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const rows = await this.pager.paginate(
+      qb,
+      page,
+      [
+        { expr: 'c.created_at', dir: 'ASC' },
+        { expr: 'c.id', dir: 'ASC' },
+      ],
+      (r) => [r.createdAt.toISOString(), r.id],
+    );
     const addresses = await this.defaultAddresses(ctx, rows.items);
     return rows.map((c) => mapCustomer(c, (c.defaultAddressId && addresses.get(c.defaultAddressId)) || null));
   }
@@ -44,7 +52,10 @@ export class CustomersService {
     const email = dto.email.trim();
     if (dto.currency_id != null) await this.assertCurrency(ctx, dto.currency_id);
     const repo = repoOf(ctx, this.dataSource, Customer);
-    const taken = await repo.createQueryBuilder('c').where('c.tenant_id = :tenant AND lower(c.email) = lower(:email)', { tenant: ctx.tenantId, email }).getExists();
+    const taken = await repo
+      .createQueryBuilder('c')
+      .where('c.tenant_id = :tenant AND lower(c.email) = lower(:email)', { tenant: ctx.tenantId, email })
+      .getExists();
     if (taken) throw emailTaken();
     const customer = repo.create({
       tenantId: ctx.tenantId,

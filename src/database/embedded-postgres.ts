@@ -17,9 +17,15 @@ function portAnswers(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = new Socket();
     socket.setTimeout(500);
-    socket.once('connect', () => { socket.destroy(); done(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
     socket.once('error', () => done(false));
-    socket.once('timeout', () => { socket.destroy(); done(false); });
+    socket.once('timeout', () => {
+      socket.destroy();
+      done(false);
+    });
     socket.connect(port, '127.0.0.1');
   });
 }

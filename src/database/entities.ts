@@ -22,4 +22,27 @@ import { Cart } from '../cart/entities/cart.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
-export const entities = [Tenant, Currency, Country, StaffUser, AccessToken, Collection, Customer, CustomerAddress, CustomerToken, CustomerOneTimeToken, ContentPage, BlogArticle, DiscountCode, Theme, ThemeAsset, ...catalogueEntities, Cart, CartItem, WishlistItem, ...eventEntities, ...webhookEntities, ...checkoutEntities];
+export const entities = [
+  Tenant,
+  Currency,
+  Country,
+  StaffUser,
+  AccessToken,
+  Collection,
+  Customer,
+  CustomerAddress,
+  CustomerToken,
+  CustomerOneTimeToken,
+  ContentPage,
+  BlogArticle,
+  DiscountCode,
+  Theme,
+  ThemeAsset,
+  ...catalogueEntities,
+  Cart,
+  CartItem,
+  WishlistItem,
+  ...eventEntities,
+  ...webhookEntities,
+  ...checkoutEntities,
+];

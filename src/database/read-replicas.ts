@@ -221,7 +221,12 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     const wasHealthy = s.healthy;
     try {
       if (!s.client) {
-        const client = new pg.Client({ connectionString: s.url, application_name: 'vinoshop-replica-check', connectionTimeoutMillis: 1_000, query_timeout: 1_000 });
+        const client = new pg.Client({
+          connectionString: s.url,
+          application_name: 'vinoshop-replica-check',
+          connectionTimeoutMillis: 1_000,
+          query_timeout: 1_000,
+        });
         client.on('error', () => undefined);
         await client.connect();
         s.client = client;

@@ -41,5 +41,15 @@ export async function releaseDiscountCode(m: EntityManager, tenantId: string, co
 
 /** What the pricing evaluates of a code (`evaluateCoupon`). */
 export function couponInputOf(d: DiscountCode): CouponInput {
-  return { code: d.code, type: d.type, value: d.value, isActive: d.isActive, isUsed: d.isUsed, isInfinite: d.isInfinite, expiryDate: d.expiryDate, currencyId: d.currencyId, minValue: d.minValue };
+  return {
+    code: d.code,
+    type: d.type,
+    value: d.value,
+    isActive: d.isActive,
+    isUsed: d.isUsed,
+    isInfinite: d.isInfinite,
+    expiryDate: d.expiryDate,
+    currencyId: d.currencyId,
+    minValue: d.minValue,
+  };
 }

@@ -103,14 +103,19 @@ export class DomainEvents implements OnModuleInit {
       return event;
     }
     // the event carries the trace of the request that caused it: its handlers and webhook deliveries continue it
-    const [row] = await inSpan(`outbox.emit ${topic}`, { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId, 'event.topic': topic }, async (span) => {
-      const rows = (await open.query(
-        `INSERT INTO outbox_events (tenant_id, topic, payload, trace_context) VALUES ($1, $2, $3::jsonb, $4::jsonb) RETURNING id, occurred_at`,
-        [ctx.tenantId, topic, JSON.stringify(payload), traceCarrierJson(ctx.requestId)],
-      )) as Array<{ id: string; occurred_at: Date }>;
-      span.setAttribute('event.id', rows[0].id);
-      return rows;
-    }, SpanKind.PRODUCER);
+    const [row] = await inSpan(
+      `outbox.emit ${topic}`,
+      { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId, 'event.topic': topic },
+      async (span) => {
+        const rows = (await open.query(
+          `INSERT INTO outbox_events (tenant_id, topic, payload, trace_context) VALUES ($1, $2, $3::jsonb, $4::jsonb) RETURNING id, occurred_at`,
+          [ctx.tenantId, topic, JSON.stringify(payload), traceCarrierJson(ctx.requestId)],
+        )) as Array<{ id: string; occurred_at: Date }>;
+        span.setAttribute('event.id', rows[0].id);
+        return rows;
+      },
+      SpanKind.PRODUCER,
+    );
     const event = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at } as DomainEvent<T>;
     const names = [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name);
     if (names.length > 0) {

@@ -112,7 +112,10 @@ export class EventHandlerWorker extends OutboxCommitListener implements OnApplic
         });
         await manager.query('RELEASE SAVEPOINT domain_event_handler');
         this.metrics.eventHandlerRuns.inc({ outcome: 'done' });
-        await manager.query(`UPDATE event_handler_jobs SET status = 'done', attempts = attempts + 1, last_error = NULL, updated_at = clock_timestamp() WHERE id = $1`, [job.id]);
+        await manager.query(
+          `UPDATE event_handler_jobs SET status = 'done', attempts = attempts + 1, last_error = NULL, updated_at = clock_timestamp() WHERE id = $1`,
+          [job.id],
+        );
       } catch (err) {
         await manager.query('ROLLBACK TO SAVEPOINT domain_event_handler');
         const attempts = job.attempts + 1;

@@ -156,9 +156,12 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'order.placed': '{order: {id, number, customer_id, email, total, currency, payment_type, checkout_token}}',
   'order.paid': '{order: {id, number, total, currency}}',
   'order.shipped': '{order: {id, number, tracking_url}}',
-  'order.cancelled': '{order: {id, number, reason, note, cancelled_at, financial_status, refunded_amount, currency, restocked_quantity, discount_code_released}, refund: {id, amount} | null}',
-  'order.refunded': '{order: {id, number, financial_status, refunded_amount, currency}, refund: {id, created_at, amount, shipping, lines: [{line_id, quantity, restock, amount}], note}}',
-  'order.fulfilled': '{order: {id, number, email, fulfillment_status}, fulfillment: {id, created_at, lines: [{line_id, quantity}], tracking_number, tracking_url, carrier}, notify_customer}',
+  'order.cancelled':
+    '{order: {id, number, reason, note, cancelled_at, financial_status, refunded_amount, currency, restocked_quantity, discount_code_released}, refund: {id, amount} | null}',
+  'order.refunded':
+    '{order: {id, number, financial_status, refunded_amount, currency}, refund: {id, created_at, amount, shipping, lines: [{line_id, quantity, restock, amount}], note}}',
+  'order.fulfilled':
+    '{order: {id, number, email, fulfillment_status}, fulfillment: {id, created_at, lines: [{line_id, quantity}], tracking_number, tracking_url, carrier}, notify_customer}',
   'checkout.completed': '{checkout: {token, order_id, order_number}}',
   'customer.created': '{customer: <admin customer>}',
   'customer.updated': '{customer: <admin customer>}',
@@ -170,6 +173,6 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'theme.published': '{theme: {id, name, role}}',
   'catalogue.imported': '{import: {created, updated}}',
   'product.created': '{product: <admin product>}',
-  'product.updated': '{product: <admin product>} (a variant\'s change updates its product)',
+  'product.updated': "{product: <admin product>} (a variant's change updates its product)",
   'product.deleted': '{product: {id, key, archived}}',
 };

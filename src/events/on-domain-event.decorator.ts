@@ -4,7 +4,11 @@ import type { EventTopic } from './event-map.js';
 
 export const ON_DOMAIN_EVENT = 'events:on-domain-event';
 
-type HandlerDecorator<T extends EventTopic> = <M extends DomainEventHandler<T>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void;
+type HandlerDecorator<T extends EventTopic> = <M extends DomainEventHandler<T>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void;
 
 /**
  * Marks a provider method as an in-process handler of a topic (or `'*'` for every topic); DomainEvents finds it at

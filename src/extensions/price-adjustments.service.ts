@@ -29,15 +29,25 @@ export class PriceAdjustments {
     if (!adjusters.length || !lines.length) return lines;
     let current = lines;
     for (const adjuster of adjusters) {
-      const view: PriceLine[] = current.map((l) => ({ variantId: l.variantId, productId: l.productId, quantity: Number(l.quantity), gross: l.gross, net: l.net, taxRate: Number(l.taxRate) }));
+      const view: PriceLine[] = current.map((l) => ({
+        variantId: l.variantId,
+        productId: l.productId,
+        quantity: Number(l.quantity),
+        gross: l.gross,
+        net: l.net,
+        taxRate: Number(l.taxRate),
+      }));
       const answer = await adjuster.adjust(ctx, { customerId, lines: view });
       if (!Array.isArray(answer) || answer.length !== current.length) {
-        throw new Error(`${adjuster.constructor.name}.adjust returned ${Array.isArray(answer) ? answer.length : typeof answer} entries for ${current.length} lines`);
+        throw new Error(
+          `${adjuster.constructor.name}.adjust returned ${Array.isArray(answer) ? answer.length : typeof answer} entries for ${current.length} lines`,
+        );
       }
       current = current.map((l, i) => {
         const o = answer[i];
         if (o === null || o === undefined) return l;
-        if (!DECIMAL.test(o.gross) || !DECIMAL.test(o.net)) throw new Error(`${adjuster.constructor.name}.adjust: invalid price ${JSON.stringify(o)} for variant ${l.variantId}`);
+        if (!DECIMAL.test(o.gross) || !DECIMAL.test(o.net))
+          throw new Error(`${adjuster.constructor.name}.adjust: invalid price ${JSON.stringify(o)} for variant ${l.variantId}`);
         return { ...l, gross: o.gross, net: o.net };
       });
     }

@@ -12,7 +12,12 @@ const OUTBOX_OVERDUE_S = 60;
 /** A catalogue index further behind the committed changes than this is degraded. */
 const INDEX_LAG_MS = 10_000;
 
-const MEMBER = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['up', 'degraded', 'down'] } }, additionalProperties: true };
+const MEMBER = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['up', 'degraded', 'down'] } },
+  additionalProperties: true,
+};
 /** Terminus' result plus this service's members and the `degraded` list. */
 const READY_SCHEMA = {
   type: 'object',
@@ -71,7 +76,9 @@ export class HealthController {
       catalogue_index: this.catalogueIndex(),
       outbox_worker: result.status === 'ok' ? await this.outboxWorker() : { status: 'down', reason: 'database unreachable' },
     };
-    const degraded = Object.entries(members).filter(([, m]) => m.status !== 'up').map(([name]) => name);
+    const degraded = Object.entries(members)
+      .filter(([, m]) => m.status !== 'up')
+      .map(([name]) => name);
     return { ...result, details: { ...result.details, ...members }, degraded };
   }
 
@@ -84,10 +91,13 @@ export class HealthController {
   private async outboxWorker(): Promise<Member> {
     const queues = await this.metrics.outboxBacklog();
     const running = { handlers: this.handlers.running, webhooks: this.webhooks.running };
-    const backlog = Object.fromEntries(queues.map((q) => [q.queue, { pending: q.pending, oldest_age_seconds: Math.round(q.oldestAgeSeconds), overdue_seconds: Math.round(q.overdueSeconds) }]));
+    const backlog = Object.fromEntries(
+      queues.map((q) => [q.queue, { pending: q.pending, oldest_age_seconds: Math.round(q.oldestAgeSeconds), overdue_seconds: Math.round(q.overdueSeconds) }]),
+    );
     const reasons: string[] = [];
     for (const [name, on] of Object.entries(running)) if (!on) reasons.push(`${name} worker stopped`);
-    for (const q of queues) if (q.pending > 0 && q.overdueSeconds > OUTBOX_OVERDUE_S) reasons.push(`${q.queue}: due work waiting ${Math.round(q.overdueSeconds)} s`);
+    for (const q of queues)
+      if (q.pending > 0 && q.overdueSeconds > OUTBOX_OVERDUE_S) reasons.push(`${q.queue}: due work waiting ${Math.round(q.overdueSeconds)} s`);
     if (queues.length === 0) reasons.push('backlog unavailable');
     return { status: reasons.length ? 'degraded' : 'up', running, backlog, ...(reasons.length ? { reasons } : {}) };
   }

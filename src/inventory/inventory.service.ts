@@ -42,7 +42,13 @@ export class InventoryService {
     return this.change(ctx, variantId, locationId, () => delta, 'admin adjust');
   }
 
-  private async change(ctx: RequestContext, variantId: string, locationId: string, deltaOf: (current: number) => number, reason: string): Promise<InventoryLevelDto> {
+  private async change(
+    ctx: RequestContext,
+    variantId: string,
+    locationId: string,
+    deltaOf: (current: number) => number,
+    reason: string,
+  ): Promise<InventoryLevelDto> {
     try {
       return await this.changeInTransaction(ctx, variantId, locationId, deltaOf, reason);
     } finally {
@@ -51,7 +57,13 @@ export class InventoryService {
     }
   }
 
-  private changeInTransaction(ctx: RequestContext, variantId: string, locationId: string, deltaOf: (current: number) => number, reason: string): Promise<InventoryLevelDto> {
+  private changeInTransaction(
+    ctx: RequestContext,
+    variantId: string,
+    locationId: string,
+    deltaOf: (current: number) => number,
+    reason: string,
+  ): Promise<InventoryLevelDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       // the row lock serializes every movement of this variant until commit

@@ -78,4 +78,3 @@ export class CleanupService implements OnApplicationBootstrap, BeforeApplication
     return Array.isArray(rows) ? rows.length : 0;
   }
 }
-

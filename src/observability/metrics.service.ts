@@ -171,7 +171,12 @@ export class Metrics implements OnModuleInit {
                 coalesce(extract(epoch FROM clock_timestamp() - min(next_attempt_at)), 0)::float8
            FROM webhook_deliveries WHERE status = 'pending'`,
       )) as Array<{ queue: 'handlers' | 'webhooks'; pending: number; age: number; overdue: number }>;
-      return rows.map((r) => ({ queue: r.queue, pending: Number(r.pending), oldestAgeSeconds: Math.max(0, Number(r.age)), overdueSeconds: Math.max(0, Number(r.overdue)) }));
+      return rows.map((r) => ({
+        queue: r.queue,
+        pending: Number(r.pending),
+        oldestAgeSeconds: Math.max(0, Number(r.age)),
+        overdueSeconds: Math.max(0, Number(r.overdue)),
+      }));
     } catch (err) {
       this.logger.warn(`outbox backlog unavailable: ${(err as Error).message}`);
       return [];

@@ -7,7 +7,10 @@ import type { Logger as TypeOrmLogger } from 'typeorm';
  * quoted literals blanked, cut to 200 characters, plus a short hash that groups the same statement across lines.
  */
 export function statementName(sql: string): { statement: string; statement_id: string } {
-  const text = sql.replace(/'(?:[^']|'')*'/g, "'?'").replace(/\s+/g, ' ').trim();
+  const text = sql
+    .replace(/'(?:[^']|'')*'/g, "'?'")
+    .replace(/\s+/g, ' ')
+    .trim();
   return { statement: text.length > 200 ? `${text.slice(0, 200)}…` : text, statement_id: createHash('sha1').update(text).digest('hex').slice(0, 12) };
 }
 

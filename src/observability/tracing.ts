@@ -31,7 +31,13 @@ export function traceCarrier(requestId?: string): Record<string, string> | null 
 }
 
 /** Runs `fn` in a span continuing the trace stored in `carrier` (a root span when there is none). */
-export function continueTrace<T>(carrier: Record<string, string> | null | undefined, name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.CONSUMER): Promise<T> {
+export function continueTrace<T>(
+  carrier: Record<string, string> | null | undefined,
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  kind: SpanKind = SpanKind.CONSUMER,
+): Promise<T> {
   const parent = carrier?.traceparent ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT;
   const attrs = carrier?.request_id ? { ...attributes, 'request.id': carrier.request_id } : attributes;
   return context.with(parent, () => inSpan(name, attrs, fn, kind));

@@ -1,14 +1,43 @@
 import type { CurrencyInfo } from '../common/context/request-context.js';
-import { CatalogueLine, CouponInput, evaluateCoupon, lineMinor, priceLine, priceLines, quantityMilli, quantityRuleViolation, unitMinor, withDiscount } from './cart-pricing.js';
+import {
+  CatalogueLine,
+  CouponInput,
+  evaluateCoupon,
+  lineMinor,
+  priceLine,
+  priceLines,
+  quantityMilli,
+  quantityRuleViolation,
+  unitMinor,
+  withDiscount,
+} from './cart-pricing.js';
 
 const CHF: CurrencyInfo = { id: 'chf', code: 'CHF', rate: '1', precision: 2, isDefault: true };
 const EUR: CurrencyInfo = { id: 'eur', code: 'EUR', rate: '0.95', precision: 2, isDefault: false };
 const JPY: CurrencyInfo = { id: 'jpy', code: 'JPY', rate: '160.5', precision: 0, isDefault: false };
 
-const line = (over: Partial<CatalogueLine> = {}): CatalogueLine => ({ variantId: 'v1', productId: 'p1', quantity: '1', gross: '10.8100', net: '10.0000', taxRate: '8.1', grams: 750, ...over });
+const line = (over: Partial<CatalogueLine> = {}): CatalogueLine => ({
+  variantId: 'v1',
+  productId: 'p1',
+  quantity: '1',
+  gross: '10.8100',
+  net: '10.0000',
+  taxRate: '8.1',
+  grams: 750,
+  ...over,
+});
 
 const coupon = (over: Partial<CouponInput> = {}): CouponInput => ({
-  code: 'SAVE', type: 'value', value: '5', isActive: true, isUsed: false, isInfinite: false, expiryDate: null, currencyId: null, minValue: '0', ...over,
+  code: 'SAVE',
+  type: 'value',
+  value: '5',
+  isActive: true,
+  isUsed: false,
+  isInfinite: false,
+  expiryDate: null,
+  currencyId: null,
+  minValue: '0',
+  ...over,
 });
 
 describe('cart pricing', () => {
@@ -33,7 +62,18 @@ describe('cart pricing', () => {
 
   it('priceLine follows the net/gross rule and carries both bases and the weight', () => {
     const gross = priceLine(line({ quantity: '2' }), CHF, false);
-    expect(gross).toMatchObject({ quantity: 2, unitNet: 1000, unitGross: 1081, unit: 1081, lineNet: 2000, lineGross: 2162, line: 2162, taxRate: 8.1, grams: 750, lineGrams: 1500 });
+    expect(gross).toMatchObject({
+      quantity: 2,
+      unitNet: 1000,
+      unitGross: 1081,
+      unit: 1081,
+      lineNet: 2000,
+      lineGross: 2162,
+      line: 2162,
+      taxRate: 8.1,
+      grams: 750,
+      lineGrams: 1500,
+    });
     const net = priceLine(line({ quantity: '2' }), CHF, true);
     expect(net.unit).toBe(1000);
     expect(net.line).toBe(2000);
@@ -61,8 +101,14 @@ describe('cart pricing', () => {
       expect(evaluateCoupon(null, 1000, CHF, 'chf', now)).toMatchObject({ ok: false, code: 'discount_code_not_found' });
       expect(evaluateCoupon(coupon({ isActive: false, isUsed: true }), 1000, CHF, 'chf', now)).toMatchObject({ ok: false, code: 'discount_code_inactive' });
       expect(evaluateCoupon(coupon({ expiryDate: now, isUsed: true }), 1000, CHF, 'chf', now)).toMatchObject({ ok: false, code: 'discount_code_expired' });
-      expect(evaluateCoupon(coupon({ isUsed: true, currencyId: 'eur' }), 1000, CHF, 'chf', now)).toMatchObject({ ok: false, code: 'discount_code_already_used' });
-      expect(evaluateCoupon(coupon({ currencyId: 'eur', minValue: '100' }), 1000, CHF, 'chf', now)).toMatchObject({ ok: false, code: 'discount_code_currency_mismatch' });
+      expect(evaluateCoupon(coupon({ isUsed: true, currencyId: 'eur' }), 1000, CHF, 'chf', now)).toMatchObject({
+        ok: false,
+        code: 'discount_code_already_used',
+      });
+      expect(evaluateCoupon(coupon({ currencyId: 'eur', minValue: '100' }), 1000, CHF, 'chf', now)).toMatchObject({
+        ok: false,
+        code: 'discount_code_currency_mismatch',
+      });
       expect(evaluateCoupon(coupon({ minValue: '10.01' }), 1000, CHF, 'chf', now)).toMatchObject({ ok: false, code: 'discount_code_minimum_not_met' });
     });
 
@@ -81,7 +127,10 @@ describe('cart pricing', () => {
       expect(evaluateCoupon(coupon({ type: 'percent', value: '12.5' }), 999, EUR, 'chf', now)).toEqual({ ok: true, discount: 125 });
       // min 10.00 CHF is 9.50 EUR
       expect(evaluateCoupon(coupon({ type: 'percent', value: '10', minValue: '10' }), 950, EUR, 'chf', now)).toEqual({ ok: true, discount: 95 });
-      expect(evaluateCoupon(coupon({ type: 'percent', value: '10', minValue: '10' }), 949, EUR, 'chf', now)).toMatchObject({ ok: false, code: 'discount_code_minimum_not_met' });
+      expect(evaluateCoupon(coupon({ type: 'percent', value: '10', minValue: '10' }), 949, EUR, 'chf', now)).toMatchObject({
+        ok: false,
+        code: 'discount_code_minimum_not_met',
+      });
     });
   });
 

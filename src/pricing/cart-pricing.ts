@@ -140,11 +140,19 @@ export function priceLine(l: CatalogueLine, currency: Pick<CurrencyInfo, 'rate' 
  * Checks a coupon against a cart (CONTRACT 4 refusal codes, in this order: not found, inactive, expired,
  * already used, currency mismatch, minimum not met) and gives its discount on `subtotal` (minor units).
  */
-export function evaluateCoupon(coupon: CouponInput | null, subtotal: number, currency: CurrencyInfo, defaultCurrencyId: string, now = new Date()): CouponResult {
+export function evaluateCoupon(
+  coupon: CouponInput | null,
+  subtotal: number,
+  currency: CurrencyInfo,
+  defaultCurrencyId: string,
+  now = new Date(),
+): CouponResult {
   if (!coupon) return { ok: false, code: 'discount_code_not_found', message: 'no such discount code' };
   if (!coupon.isActive) return { ok: false, code: 'discount_code_inactive', message: `discount code ${coupon.code} is not active` };
-  if (coupon.expiryDate && coupon.expiryDate.getTime() <= now.getTime()) return { ok: false, code: 'discount_code_expired', message: `discount code ${coupon.code} has expired` };
-  if (coupon.isUsed && !coupon.isInfinite) return { ok: false, code: 'discount_code_already_used', message: `discount code ${coupon.code} has already been used` };
+  if (coupon.expiryDate && coupon.expiryDate.getTime() <= now.getTime())
+    return { ok: false, code: 'discount_code_expired', message: `discount code ${coupon.code} has expired` };
+  if (coupon.isUsed && !coupon.isInfinite)
+    return { ok: false, code: 'discount_code_already_used', message: `discount code ${coupon.code} has already been used` };
   let minimum: number;
   if (coupon.type === 'value') {
     if ((coupon.currencyId ?? defaultCurrencyId) !== currency.id) {
@@ -155,7 +163,11 @@ export function evaluateCoupon(coupon: CouponInput | null, subtotal: number, cur
     minimum = unitMinor(coupon.minValue, currency);
   }
   if (minimum > 0 && subtotal < minimum) {
-    return { ok: false, code: 'discount_code_minimum_not_met', message: `discount code ${coupon.code} needs a subtotal of at least ${(minimum / 10 ** currency.precision).toFixed(currency.precision)} ${currency.code}` };
+    return {
+      ok: false,
+      code: 'discount_code_minimum_not_met',
+      message: `discount code ${coupon.code} needs a subtotal of at least ${(minimum / 10 ** currency.precision).toFixed(currency.precision)} ${currency.code}`,
+    };
   }
   const raw = coupon.type === 'value' ? toMinor(coupon.value, currency.precision) : percentOf(subtotal, coupon.value);
   return { ok: true, discount: Math.max(0, Math.min(raw, subtotal)) };
@@ -200,7 +212,8 @@ export function quantityRuleViolation(quantity: string | number, rule: QuantityR
   const inc = quantityMilli(rule.increment);
   const show = (milli: number) => String(milli / 1000);
   if (q < min) return `quantity ${show(q)} is below the variant's quantity_rule.min of ${show(min)}`;
-  if (rule.max !== null && rule.max !== undefined && q > quantityMilli(rule.max)) return `quantity ${show(q)} is above the variant's quantity_rule.max of ${show(quantityMilli(rule.max))}`;
+  if (rule.max !== null && rule.max !== undefined && q > quantityMilli(rule.max))
+    return `quantity ${show(q)} is above the variant's quantity_rule.max of ${show(quantityMilli(rule.max))}`;
   if (inc > 0 && q % inc !== 0) return `quantity ${show(q)} is not a multiple of the variant's quantity_rule.increment of ${show(inc)}`;
   return null;
 }

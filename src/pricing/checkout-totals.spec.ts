@@ -4,12 +4,38 @@ import { computeTotals, minorOf, spread, taxOf, TotalsInput } from './checkout-t
 
 const CHF: CurrencyInfo = { id: 'chf', code: 'CHF', rate: '1', precision: 2, isDefault: true };
 const EUR: CurrencyInfo = { id: 'eur', code: 'EUR', rate: '0.5', precision: 2, isDefault: false };
-const line = (over: Partial<CatalogueLine> = {}): CatalogueLine => ({ variantId: 'v1', productId: 'p1', quantity: '1', gross: '108.10', net: '100.00', taxRate: '8.1', grams: 750, ...over });
+const line = (over: Partial<CatalogueLine> = {}): CatalogueLine => ({
+  variantId: 'v1',
+  productId: 'p1',
+  quantity: '1',
+  gross: '108.10',
+  net: '100.00',
+  taxRate: '8.1',
+  grams: 750,
+  ...over,
+});
 const coupon = (over: Partial<CouponInput> = {}): CouponInput => ({
-  code: 'SAVE', type: 'value', value: '10', isActive: true, isUsed: false, isInfinite: false, expiryDate: null, currencyId: null, minValue: '0', ...over,
+  code: 'SAVE',
+  type: 'value',
+  value: '10',
+  isActive: true,
+  isUsed: false,
+  isInfinite: false,
+  expiryDate: null,
+  currencyId: null,
+  minValue: '0',
+  ...over,
 });
 const input = (over: Partial<TotalsInput> = {}): TotalsInput => ({
-  lines: [line()], currency: CHF, pricesIncludeTax: true, couponCode: null, coupon: null, defaultCurrencyId: 'chf', shipping: null, now: new Date('2026-01-01T00:00:00Z'), ...over,
+  lines: [line()],
+  currency: CHF,
+  pricesIncludeTax: true,
+  couponCode: null,
+  coupon: null,
+  defaultCurrencyId: 'chf',
+  shipping: null,
+  now: new Date('2026-01-01T00:00:00Z'),
+  ...over,
 });
 
 describe('checkout totals', () => {
@@ -41,17 +67,23 @@ describe('checkout totals', () => {
   });
 
   it('the coupon discount is spread over the tax rates pro rata, and the tax lines sum to the tax amount', () => {
-    const t = computeTotals(input({
-      lines: [line(), line({ variantId: 'v2', gross: '51.30', net: '50.00', taxRate: '2.6' })],
-      couponCode: 'SAVE', coupon: coupon({ value: '15.94' }),
-    }));
+    const t = computeTotals(
+      input({
+        lines: [line(), line({ variantId: 'v2', gross: '51.30', net: '50.00', taxRate: '2.6' })],
+        couponCode: 'SAVE',
+        coupon: coupon({ value: '15.94' }),
+      }),
+    );
     expect(t.subtotalBeforeDiscount).toBe(15940);
     expect(t.discount).toBe(1594);
     expect(t.subtotal).toBe(14346);
     expect(t.couponCode).toBe('SAVE');
     expect(t.couponText).toBe('SAVE: 15.94 CHF off');
     // 10810 - 1081 = 9729 at 8.1%; 5130 - 513 = 4617 at 2.6%
-    expect(t.taxLines).toEqual([{ name: 'Tax 2.6%', rate: 2.6, amount: taxOf(4617, 2.6, true) }, { name: 'Tax 8.1%', rate: 8.1, amount: taxOf(9729, 8.1, true) }]);
+    expect(t.taxLines).toEqual([
+      { name: 'Tax 2.6%', rate: 2.6, amount: taxOf(4617, 2.6, true) },
+      { name: 'Tax 8.1%', rate: 8.1, amount: taxOf(9729, 8.1, true) },
+    ]);
     expect(t.taxAmount).toBe(t.taxLines.reduce((a, l) => a + l.amount, 0));
   });
 

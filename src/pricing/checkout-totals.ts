@@ -98,7 +98,10 @@ export function computeTotals(input: TotalsInput): CheckoutTotals {
   const groups = new Map<number, number>();
   for (const l of base.lines) groups.set(l.taxRate, (groups.get(l.taxRate) ?? 0) + l.line);
   const rates = [...groups.keys()].sort((a, b) => a - b);
-  const shares = spread(discount, rates.map((r) => groups.get(r)!));
+  const shares = spread(
+    discount,
+    rates.map((r) => groups.get(r)!),
+  );
   const amounts = new Map<number, number>(rates.map((r, i) => [r, groups.get(r)! - shares[i]]));
   if (input.shipping && shippingAmount > 0) amounts.set(shippingTaxRate, (amounts.get(shippingTaxRate) ?? 0) + shippingAmount);
   const taxLines: TaxLine[] = [...amounts.entries()]
@@ -142,7 +145,7 @@ export function taxOf(amount: number, rate: number, included: boolean): number {
 export function spread(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);
   if (total === 0 || sum === 0) return weights.map(() => 0);
-  const exact = weights.map((w) => (BigInt(total) * BigInt(w)));
+  const exact = weights.map((w) => BigInt(total) * BigInt(w));
   const parts = exact.map((e) => Number(e / BigInt(sum)));
   let left = total - parts.reduce((a, b) => a + b, 0);
   const order = exact.map((e, i) => ({ i, rem: Number(e % BigInt(sum)) })).sort((a, b) => b.rem - a.rem || a.i - b.i);

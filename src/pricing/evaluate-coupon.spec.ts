@@ -34,7 +34,11 @@ describe('evaluateCoupon', () => {
 
   it('refuses a missing, inactive, expired or used single-use code, in that order', () => {
     expect(evaluate(null, 1000)).toEqual({ ok: false, code: 'discount_code_not_found', message: 'no such discount code' });
-    expect(evaluate(coupon({ isActive: false, isUsed: true }), 1000)).toMatchObject({ ok: false, code: 'discount_code_inactive', message: 'discount code SAVE is not active' });
+    expect(evaluate(coupon({ isActive: false, isUsed: true }), 1000)).toMatchObject({
+      ok: false,
+      code: 'discount_code_inactive',
+      message: 'discount code SAVE is not active',
+    });
     expect(evaluate(coupon({ expiryDate: NOW }), 1000)).toMatchObject({ ok: false, code: 'discount_code_expired', message: 'discount code SAVE has expired' });
     expect(evaluate(coupon({ expiryDate: new Date(NOW.getTime() + 1) }), 1000)).toEqual({ ok: true, discount: 500 });
     expect(evaluate(coupon({ isUsed: true }), 1000)).toMatchObject({ ok: false, code: 'discount_code_already_used' });
@@ -42,7 +46,11 @@ describe('evaluateCoupon', () => {
   });
 
   it('a value code applies only in its own currency (null: the default currency)', () => {
-    expect(evaluate(coupon(), 1000, CHF)).toMatchObject({ ok: false, code: 'discount_code_currency_mismatch', message: 'discount code SAVE is not valid in CHF' });
+    expect(evaluate(coupon(), 1000, CHF)).toMatchObject({
+      ok: false,
+      code: 'discount_code_currency_mismatch',
+      message: 'discount code SAVE is not valid in CHF',
+    });
     expect(evaluate(coupon({ currencyId: 'chf' }), 1000, CHF)).toEqual({ ok: true, discount: 500 });
     expect(evaluate(coupon({ currencyId: 'chf' }), 1000, EUR)).toMatchObject({ ok: false, code: 'discount_code_currency_mismatch' });
   });

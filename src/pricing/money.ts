@@ -24,7 +24,9 @@ export function fromMinor(minor: number, precision = 2): number {
 /** Minor units to a decimal string (for `numeric` columns). */
 export function minorToDecimalString(minor: number, precision = 2): string {
   const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor).toString().padStart(precision + 1, '0');
+  const abs = Math.abs(minor)
+    .toString()
+    .padStart(precision + 1, '0');
   return precision === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -precision)}.${abs.slice(-precision)}`;
 }
 

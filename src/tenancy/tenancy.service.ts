@@ -48,9 +48,13 @@ export class TenancyService {
     return this.dataSource.transaction(async (manager) => {
       const taken = await manager.query(`SELECT 1 FROM tenants WHERE lower(handle) = lower($1)`, [handle]);
       if (taken.length > 0) throw AppError.unprocessable(`a shop with handle "${handle}" already exists`);
-      const tenant = await manager.save(manager.create(Tenant, { handle, name: input.name, domain: input.domain?.toLowerCase() ?? null, settings: { ...DEFAULT_SETTINGS } }));
+      const tenant = await manager.save(
+        manager.create(Tenant, { handle, name: input.name, domain: input.domain?.toLowerCase() ?? null, settings: { ...DEFAULT_SETTINGS } }),
+      );
       const code = (input.currency ?? 'CHF').toUpperCase();
-      await manager.save(manager.create(Currency, { tenantId: tenant.id, key: code, code, name: code, symbol: code, rate: '1', precision: 2, published: true, isDefault: true }));
+      await manager.save(
+        manager.create(Currency, { tenantId: tenant.id, key: code, code, name: code, symbol: code, rate: '1', precision: 2, published: true, isDefault: true }),
+      );
       const ctx = RequestContext.forTenant(tenant.id).withManager(manager);
       for (const hook of this.extensions.all(TenantCreatedHook)) await hook.onTenantCreated(ctx, { id: tenant.id, handle: tenant.handle, name: tenant.name });
       this.soleTenant = null;

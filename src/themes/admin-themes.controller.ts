@@ -6,7 +6,15 @@ import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { sendAsset } from './asset-response.js';
-import { mapBinaryAsset, mapTextAsset, mapTextAssetRow, ThemeBinaryAssetDto, ThemeTextAssetDto, ThemeTextAssetRowDto, UpsertThemeAssetDto } from './dto/theme-asset.dto.js';
+import {
+  mapBinaryAsset,
+  mapTextAsset,
+  mapTextAssetRow,
+  ThemeBinaryAssetDto,
+  ThemeTextAssetDto,
+  ThemeTextAssetRowDto,
+  UpsertThemeAssetDto,
+} from './dto/theme-asset.dto.js';
 import { mapTheme, ThemeDto, UpdateThemeDto } from './dto/theme.dto.js';
 import { ThemeAssetsService } from './theme-assets.service.js';
 import { ThemesService } from './themes.service.js';
@@ -68,7 +76,11 @@ export class AdminThemesController {
       ],
     },
   })
-  async textAssets(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Query('key') key: unknown): Promise<{ asset: ThemeTextAssetDto } | { assets: ThemeTextAssetRowDto[] }> {
+  async textAssets(
+    @Ctx() ctx: RequestContext,
+    @UuidParam('id') id: string,
+    @Query('key') key: unknown,
+  ): Promise<{ asset: ThemeTextAssetDto } | { assets: ThemeTextAssetRowDto[] }> {
     if (key !== undefined) return { asset: mapTextAsset(await this.assets.find(ctx, id, key, 'text')) };
     return { assets: (await this.assets.list(ctx, id, 'text')).map(mapTextAssetRow) };
   }
@@ -96,13 +108,21 @@ export class AdminThemesController {
   @ApiOkResponse({
     description: 'without key `{assets}` (binary assets); with key the raw bytes with the stored Content-Type',
     content: {
-      'application/json': { schema: { type: 'object', required: ['assets'], properties: { assets: { type: 'array', items: { $ref: getSchemaPath(ThemeBinaryAssetDto) } } } } },
+      'application/json': {
+        schema: { type: 'object', required: ['assets'], properties: { assets: { type: 'array', items: { $ref: getSchemaPath(ThemeBinaryAssetDto) } } } },
+      },
       '*/*': { schema: { type: 'string', format: 'binary' } },
     },
     headers: { ETag: { schema: { type: 'string' } } },
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
-  async binaryAssets(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Query('key') key: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async binaryAssets(
+    @Ctx() ctx: RequestContext,
+    @UuidParam('id') id: string,
+    @Query('key') key: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     if (key === undefined) {
       res.status(200).json({ assets: (await this.assets.list(ctx, id, 'binary')).map(mapBinaryAsset) });
       return;

@@ -56,7 +56,8 @@ describe('asset content types', () => {
     expect(isTextType('Text/CSS; charset=utf-8')).toBe(true);
     expect(isTextType('application/json')).toBe(true);
     expect(isTextType('image/png')).toBe(false);
-    for (const t of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'application/atom+xml', 'text/xml', 'APPLICATION/XML; q=1']) expect(isActiveContent(t)).toBe(true);
+    for (const t of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'application/atom+xml', 'text/xml', 'APPLICATION/XML; q=1'])
+      expect(isActiveContent(t)).toBe(true);
     for (const t of ['text/css', 'text/javascript', 'image/png', 'application/json']) expect(isActiveContent(t)).toBe(false);
   });
 

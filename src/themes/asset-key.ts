@@ -78,7 +78,8 @@ export function isActiveContent(contentType: string): boolean {
   return t === 'text/html' || t === 'image/svg+xml' || t === 'application/xhtml+xml' || t.endsWith('+xml') || t === 'text/xml' || t === 'application/xml';
 }
 
-const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\\\r\n]*"|[A-Za-z0-9!#$&^_.+-]+))*$/;
+const MEDIA_TYPE =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\\\r\n]*"|[A-Za-z0-9!#$&^_.+-]+))*$/;
 
 /** A request's Content-Type for a binary asset: application/octet-stream when absent, 422 when malformed. */
 export function binaryContentType(header: string | undefined): string {

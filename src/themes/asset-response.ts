@@ -9,7 +9,10 @@ import type { ThemeAsset } from './entities/theme-asset.entity.js';
  * `Content-Security-Policy: sandbox` for HTML/SVG/XML; a matching If-None-Match answers 304 without reading the bytes.
  */
 export async function sendAsset(req: Request, res: Response, asset: ThemeAsset, open: () => Promise<Readable>): Promise<void> {
-  const type = asset.kind === 'text' && isTextType(asset.contentType) && !/;\s*charset=/i.test(asset.contentType) ? `${asset.contentType}; charset=utf-8` : asset.contentType;
+  const type =
+    asset.kind === 'text' && isTextType(asset.contentType) && !/;\s*charset=/i.test(asset.contentType)
+      ? `${asset.contentType}; charset=utf-8`
+      : asset.contentType;
   res.setHeader('ETag', asset.etag);
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('X-Content-Type-Options', 'nosniff');

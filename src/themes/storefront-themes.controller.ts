@@ -17,7 +17,12 @@ export class StorefrontThemesController {
   /** An asset's bytes with its stored Content-Type, ETag and caching headers; 304 on If-None-Match. */
   @Get(':themeId/assets/*key')
   @ApiParam({ name: 'key', description: 'The asset key, slashes included (`assets/theme.css`).' })
-  @ApiResponse({ status: 200, description: 'The raw bytes.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } }, headers: { ETag: { schema: { type: 'string' } } } })
+  @ApiResponse({
+    status: 200,
+    description: 'The raw bytes.',
+    content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+    headers: { ETag: { schema: { type: 'string' } } },
+  })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
   async asset(@UuidParam('themeId') themeId: string, @Param('key') key: string[] | string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const asset = await this.assets.findPublic(themeId, Array.isArray(key) ? key.join('/') : key);

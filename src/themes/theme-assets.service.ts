@@ -108,7 +108,15 @@ export class ThemeAssetsService {
     try {
       const { asset, replacedRef } = await inTransaction(ctx, this.dataSource, async (tx) => {
         written = await store.put(ctx.tenantId, limited(upload.body, counter), store.transactional ? tx.manager! : undefined);
-        return this.upsertRow(tx, themeId, { key, kind: 'binary', value: null, blobRef: written, size: counter.size, contentType, etag: quoteEtag(counter.hash.digest()) });
+        return this.upsertRow(tx, themeId, {
+          key,
+          kind: 'binary',
+          value: null,
+          blobRef: written,
+          size: counter.size,
+          contentType,
+          etag: quoteEtag(counter.hash.digest()),
+        });
       });
       await this.dropBlobs(replacedRef ? [replacedRef] : []);
       return asset;
@@ -139,22 +147,51 @@ export class ThemeAssetsService {
   }
 
   /** Copies files into a theme inside the caller's transaction (library themes). */
-  async insertFiles(tx: RequestContext, themeId: string, files: Array<{ key: string; text: string | null; bytes: Buffer; contentType: string }>): Promise<void> {
+  async insertFiles(
+    tx: RequestContext,
+    themeId: string,
+    files: Array<{ key: string; text: string | null; bytes: Buffer; contentType: string }>,
+  ): Promise<void> {
     const store = this.stores.current;
     for (const file of files) {
       const etag = quoteEtag(createHash('sha256').update(file.bytes).digest());
       if (file.text !== null) {
-        await this.upsertRow(tx, themeId, { key: file.key, kind: 'text', value: file.text, blobRef: null, size: file.bytes.length, contentType: textContentType(file.key), etag });
+        await this.upsertRow(tx, themeId, {
+          key: file.key,
+          kind: 'text',
+          value: file.text,
+          blobRef: null,
+          size: file.bytes.length,
+          contentType: textContentType(file.key),
+          etag,
+        });
       } else {
-        const ref = await store.put(tx.tenantId, (async function* () { yield file.bytes; })(), store.transactional ? tx.manager! : undefined);
-        await this.upsertRow(tx, themeId, { key: file.key, kind: 'binary', value: null, blobRef: ref, size: file.bytes.length, contentType: file.contentType, etag });
+        const ref = await store.put(
+          tx.tenantId,
+          (async function* () {
+            yield file.bytes;
+          })(),
+          store.transactional ? tx.manager! : undefined,
+        );
+        await this.upsertRow(tx, themeId, {
+          key: file.key,
+          kind: 'binary',
+          value: null,
+          blobRef: ref,
+          size: file.bytes.length,
+          contentType: file.contentType,
+          etag,
+        });
       }
     }
   }
 
   /** Blob refs of a theme's binary assets (to delete after the theme is gone). */
   async blobRefs(tx: RequestContext, themeId: string): Promise<string[]> {
-    const rows: Array<{ blob_ref: string }> = await tx.manager!.query(`SELECT blob_ref FROM theme_assets WHERE tenant_id = $1 AND theme_id = $2 AND blob_ref IS NOT NULL`, [tx.tenantId, themeId]);
+    const rows: Array<{ blob_ref: string }> = await tx.manager!.query(
+      `SELECT blob_ref FROM theme_assets WHERE tenant_id = $1 AND theme_id = $2 AND blob_ref IS NOT NULL`,
+      [tx.tenantId, themeId],
+    );
     return rows.map((r) => r.blob_ref);
   }
 

@@ -34,7 +34,8 @@ export class ThemesService {
 
   /** Name and role. `main` demotes the old main theme; `unpublished` on the main theme is a no-op. */
   async update(ctx: RequestContext, id: string, dto: UpdateThemeDto): Promise<Theme> {
-    if (dto.role !== undefined && !(THEME_ROLES as readonly string[]).includes(dto.role)) throw AppError.unprocessable(`role must be one of ${THEME_ROLES.join(', ')}`);
+    if (dto.role !== undefined && !(THEME_ROLES as readonly string[]).includes(dto.role))
+      throw AppError.unprocessable(`role must be one of ${THEME_ROLES.join(', ')}`);
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const themes = await this.lockThemes(tx);
       const theme = themes.find((t) => t.id === id);
@@ -86,8 +87,14 @@ export class ThemesService {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const themes = await this.lockThemes(tx);
       const role: ThemeRole = options.role === 'main' || !themes.some((t) => t.role === 'main') ? 'main' : 'unpublished';
-      if (role === 'main') await tx.manager!.query(`UPDATE themes SET role = 'unpublished', updated_at = now() WHERE tenant_id = $1 AND role = 'main'`, [tx.tenantId]);
-      const [row] = (await tx.manager!.query(`INSERT INTO themes (tenant_id, name, role, theme_key) VALUES ($1, $2, $3, $4) RETURNING id`, [tx.tenantId, name, role, key])) as Array<{ id: string }>;
+      if (role === 'main')
+        await tx.manager!.query(`UPDATE themes SET role = 'unpublished', updated_at = now() WHERE tenant_id = $1 AND role = 'main'`, [tx.tenantId]);
+      const [row] = (await tx.manager!.query(`INSERT INTO themes (tenant_id, name, role, theme_key) VALUES ($1, $2, $3, $4) RETURNING id`, [
+        tx.tenantId,
+        name,
+        role,
+        key,
+      ])) as Array<{ id: string }>;
       await this.assets.insertFiles(tx, row.id, library.files);
       return getOrThrow(tx, this.dataSource, Theme, row.id, 'theme');
     });

@@ -65,7 +65,12 @@ export class AdminWebhooksController {
   @Get(':id/deliveries')
   @Auth({ tier: 'admin', scope: 'Shop/webhooks/read' })
   @Envelope('deliveries', [WebhookDeliveryAttemptDto])
-  deliveries(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @UuidParam('id') id: string, @Query() _query: PageQueryDto): Promise<Page<WebhookDeliveryAttemptDto>> {
+  deliveries(
+    @Ctx() ctx: RequestContext,
+    @ListParams() list: ListParams,
+    @UuidParam('id') id: string,
+    @Query() _query: PageQueryDto,
+  ): Promise<Page<WebhookDeliveryAttemptDto>> {
     return this.webhooks.attempts(ctx, id, this.pager.request(list, 'admin.webhook_deliveries'));
   }
 }

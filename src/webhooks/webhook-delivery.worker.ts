@@ -29,7 +29,13 @@ export interface WebhookBody<T extends EventTopic = EventTopic> {
 
 /** The webhook serializer: what a subscriber of the event's topic receives. */
 export function webhookBody<T extends EventTopic>(event: DomainEvent<T>): WebhookBody<T> {
-  return { id: event.id, topic: event.topic as T, shop_id: event.tenantId, occurred_at: event.occurredAt.toISOString(), data: event.payload as DomainEventMap[T] };
+  return {
+    id: event.id,
+    topic: event.topic as T,
+    shop_id: event.tenantId,
+    occurred_at: event.occurredAt.toISOString(),
+    data: event.payload as DomainEventMap[T],
+  };
 }
 
 interface Claimed {
@@ -140,24 +146,36 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
   }
 
   private deliver(d: Claimed): Promise<void> {
-    const attributes = { 'tenant.id': d.tenant_id, 'event.id': d.event_id, 'event.topic': d.topic, 'webhook.subscription_id': d.subscription_id, 'webhook.attempt': d.attempts };
+    const attributes = {
+      'tenant.id': d.tenant_id,
+      'event.id': d.event_id,
+      'event.topic': d.topic,
+      'webhook.subscription_id': d.subscription_id,
+      'webhook.attempt': d.attempts,
+    };
     return continueTrace(d.trace_context, 'webhook.deliver', attributes, () => this.deliverNow(d), SpanKind.PRODUCER);
   }
 
   private async deliverNow(d: Claimed): Promise<void> {
-    const body = JSON.stringify(webhookBody({ id: d.event_id, tenantId: d.tenant_id, topic: d.topic, payload: d.payload, occurredAt: d.occurred_at } as DomainEvent));
+    const body = JSON.stringify(
+      webhookBody({ id: d.event_id, tenantId: d.tenant_id, topic: d.topic, payload: d.payload, occurredAt: d.occurred_at } as DomainEvent),
+    );
     const timestamp = String(Math.floor(Date.now() / 1000));
     let outcome: Outcome;
     try {
       const secret = this.webhooks.secrets.open(d.secret_box);
-      outcome = await this.post(d.address, {
-        'Content-Type': 'application/json',
-        'User-Agent': 'vinoshop-webhooks/1',
-        'X-Webhook-Topic': d.topic,
-        'X-Webhook-Id': d.event_id,
-        'X-Webhook-Timestamp': timestamp,
-        'X-Webhook-Signature': signWebhook(secret, timestamp, body),
-      }, body);
+      outcome = await this.post(
+        d.address,
+        {
+          'Content-Type': 'application/json',
+          'User-Agent': 'vinoshop-webhooks/1',
+          'X-Webhook-Topic': d.topic,
+          'X-Webhook-Id': d.event_id,
+          'X-Webhook-Timestamp': timestamp,
+          'X-Webhook-Signature': signWebhook(secret, timestamp, body),
+        },
+        body,
+      );
     } catch (err) {
       outcome = { statusCode: null, error: `cannot sign: ${(err as Error).message}`, durationMs: 0, aborted: false };
     }
@@ -182,7 +200,11 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
       checkLiteralHost(url.hostname, allowPrivate);
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const statusCode = await new Promise<number>((resolve, reject) => {
-        const req = send(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, lookup: checkedLookup(allowPrivate) as never });
+        const req = send(url, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+          lookup: checkedLookup(allowPrivate) as never,
+        });
         // the timeout covers the answer's status line; the body that follows is drained and ignored
         const timer = setTimeout(() => {
           timedOut = true;

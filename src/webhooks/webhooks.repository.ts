@@ -4,5 +4,11 @@ import { olderThan, type CleanupSweep } from '../common/db/sweep.js';
 
 /** Cleanup (maintenance job): old delivery attempts. */
 export const WEBHOOK_SWEEPS: CleanupSweep[] = [
-  { name: 'webhook_delivery_attempts', table: 'webhook_delivery_attempts', key: 'id', age: (c) => c.CLEANUP_EVENTS_AFTER_MS, select: olderThan('webhook_delivery_attempts', 'created_at') },
+  {
+    name: 'webhook_delivery_attempts',
+    table: 'webhook_delivery_attempts',
+    key: 'id',
+    age: (c) => c.CLEANUP_EVENTS_AFTER_MS,
+    select: olderThan('webhook_delivery_attempts', 'created_at'),
+  },
 ];

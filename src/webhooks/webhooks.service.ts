@@ -9,7 +9,15 @@ import { AppConfig } from '../config/app-config.js';
 import type { DomainEvent } from '../events/index.js';
 import { isEventTopic } from '../events/index.js';
 import { OutboxSink } from '../extensions/index.js';
-import { CreatedWebhookDto, CreateWebhookDto, mapDeliveryAttempt, mapWebhook, UpdateWebhookDto, WebhookDeliveryAttemptDto, WebhookDto } from './dto/webhook.dto.js';
+import {
+  CreatedWebhookDto,
+  CreateWebhookDto,
+  mapDeliveryAttempt,
+  mapWebhook,
+  UpdateWebhookDto,
+  WebhookDeliveryAttemptDto,
+  WebhookDto,
+} from './dto/webhook.dto.js';
 import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity.js';
 import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
 import { newWebhookSecret, SecretBox } from './signature.js';
@@ -51,7 +59,15 @@ export class WebhooksService extends OutboxSink {
   async list(ctx: RequestContext, page: PageRequest, filter: { topic?: string } = {}): Promise<Page<WebhookDto>> {
     const qb = repoOf(ctx, this.dataSource, WebhookSubscription).createQueryBuilder('w').where('w.tenant_id = :tenant', { tenant: ctx.tenantId });
     if (filter.topic) qb.andWhere('w.topic = :topic', { topic: filter.topic });
-    const rows = await this.pager.paginate(qb, page, [{ expr: 'w.created_at', dir: 'ASC' }, { expr: 'w.id', dir: 'ASC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const rows = await this.pager.paginate(
+      qb,
+      page,
+      [
+        { expr: 'w.created_at', dir: 'ASC' },
+        { expr: 'w.id', dir: 'ASC' },
+      ],
+      (r) => [r.createdAt.toISOString(), r.id],
+    );
     return rows.map(mapWebhook);
   }
 
@@ -70,7 +86,9 @@ export class WebhooksService extends OutboxSink {
     const secret = newWebhookSecret();
     const repo = repoOf(ctx, this.dataSource, WebhookSubscription);
     try {
-      const saved = await repo.save(repo.create({ tenantId: ctx.tenantId, topic, address, secretBox: this.secrets.seal(secret), isActive: dto.is_active ?? true, failingSince: null }));
+      const saved = await repo.save(
+        repo.create({ tenantId: ctx.tenantId, topic, address, secretBox: this.secrets.seal(secret), isActive: dto.is_active ?? true, failingSince: null }),
+      );
       return { ...mapWebhook(saved), secret };
     } catch (err) {
       if (isUniqueViolation(err)) throw ADDRESS_TAKEN;
@@ -112,7 +130,10 @@ export class WebhooksService extends OutboxSink {
       return address; // not resolvable yet: delivery resolves and checks again
     }
     if (resolved.some((a) => isBlockedAddress(a.address))) {
-      throw AppError.unprocessable('address: the host is or resolves to a loopback, private, link-local or otherwise internal address, which webhooks may not reach', 'webhook_address_not_allowed');
+      throw AppError.unprocessable(
+        'address: the host is or resolves to a loopback, private, link-local or otherwise internal address, which webhooks may not reach',
+        'webhook_address_not_allowed',
+      );
     }
     return address;
   }
@@ -133,7 +154,15 @@ export class WebhooksService extends OutboxSink {
     const qb = repoOf(ctx, this.dataSource, WebhookDeliveryAttempt)
       .createQueryBuilder('a')
       .where('a.tenant_id = :tenant AND a.subscription_id = :id', { tenant: ctx.tenantId, id });
-    const rows = await this.pager.paginate(qb, page, [{ expr: 'a.created_at', dir: 'DESC' }, { expr: 'a.id', dir: 'DESC' }], (r) => [r.createdAt.toISOString(), r.id]);
+    const rows = await this.pager.paginate(
+      qb,
+      page,
+      [
+        { expr: 'a.created_at', dir: 'DESC' },
+        { expr: 'a.id', dir: 'DESC' },
+      ],
+      (r) => [r.createdAt.toISOString(), r.id],
+    );
     return rows.map(mapDeliveryAttempt);
   }
 

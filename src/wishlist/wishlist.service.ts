@@ -32,10 +32,19 @@ export class WishlistService {
        LIMIT ${page.limit} OFFSET ${page.offset}`,
       params,
     );
-    const products = new Map((await this.catalogue.listProjection(ctx, rows.map((r) => r.product_id))).map((p) => [p.id, p]));
+    const products = new Map(
+      (
+        await this.catalogue.listProjection(
+          ctx,
+          rows.map((r) => r.product_id),
+        )
+      ).map((p) => [p.id, p]),
+    );
     return {
       item_count: Number(n),
-      items: rows.filter((r) => products.has(r.product_id)).map((r) => ({ product_id: r.product_id, added_at: new Date(r.added_at).toISOString(), product: products.get(r.product_id)! })),
+      items: rows
+        .filter((r) => products.has(r.product_id))
+        .map((r) => ({ product_id: r.product_id, added_at: new Date(r.added_at).toISOString(), product: products.get(r.product_id)! })),
     };
   }
 
@@ -44,7 +53,10 @@ export class WishlistService {
     const m = managerOf(ctx, this.dataSource);
     if (!(await isListedProduct(m, ctx.tenantId, dto.product_id))) throw AppError.unprocessable('product_id does not name a published product of this shop');
     const owner = ownerOf(ctx);
-    const conflict = owner.kind === 'customer' ? '(tenant_id, customer_id, product_id) WHERE customer_id IS NOT NULL' : '(tenant_id, visitor_id, product_id) WHERE customer_id IS NULL';
+    const conflict =
+      owner.kind === 'customer'
+        ? '(tenant_id, customer_id, product_id) WHERE customer_id IS NOT NULL'
+        : '(tenant_id, visitor_id, product_id) WHERE customer_id IS NULL';
     await m.query(`INSERT INTO wishlist_items (tenant_id, visitor_id, customer_id, product_id) VALUES ($1, $2, $3, $4) ON CONFLICT ${conflict} DO NOTHING`, [
       ctx.tenantId,
       owner.kind === 'visitor' ? owner.visitorId : null,
@@ -57,7 +69,10 @@ export class WishlistService {
   /** Unsaves a product; idempotent. */
   async remove(ctx: RequestContext, productId: string): Promise<WishlistDto> {
     const params: unknown[] = [ctx.tenantId, productId];
-    await managerOf(ctx, this.dataSource).query(`DELETE FROM wishlist_items WHERE tenant_id = $1 AND product_id = $2 AND ${ownerClause(ownerOf(ctx), params)}`, params);
+    await managerOf(ctx, this.dataSource).query(
+      `DELETE FROM wishlist_items WHERE tenant_id = $1 AND product_id = $2 AND ${ownerClause(ownerOf(ctx), params)}`,
+      params,
+    );
     return this.get(ctx);
   }
 

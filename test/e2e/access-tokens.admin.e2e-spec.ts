@@ -20,16 +20,31 @@ describe('admin access tokens', () => {
     expect(Object.keys(res.body)).toEqual(['access_tokens']);
     const rows = res.body.access_tokens as Array<Record<string, unknown>>;
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual({ id: expect.any(String), prefix: 'vnstss', label: 'Storefront token', scopes: expect.stringContaining('storefront/cart'), created_at: expect.any(String), last_used_at: null });
+    expect(rows[0]).toEqual({
+      id: expect.any(String),
+      prefix: 'vnstss',
+      label: 'Storefront token',
+      scopes: expect.stringContaining('storefront/cart'),
+      created_at: expect.any(String),
+      last_used_at: null,
+    });
     expect(rows[1].prefix).toBe('vnstat');
     expect(JSON.stringify(res.body)).not.toContain(shop.admin_token);
     expect(JSON.stringify(res.body)).not.toMatch(/vnst(at|ss)_/);
   });
 
   it('mints a token shown once, with trimmed label and space-delimited scopes, and it works', async () => {
-    const res = await shop.admin.post('/admin/access_tokens', { label: '  ERP sync  ', tier: 'admin', scopes: ['Shop/collections/read', 'Shop/customers/read'] }).expect(201);
+    const res = await shop.admin
+      .post('/admin/access_tokens', { label: '  ERP sync  ', tier: 'admin', scopes: ['Shop/collections/read', 'Shop/customers/read'] })
+      .expect(201);
     const minted = res.body.access_token;
-    expect(minted).toEqual({ id: expect.any(String), token: expect.stringMatching(/^vnstat_[A-Za-z0-9]{32,}$/), prefix: 'vnstat', label: 'ERP sync', scopes: 'Shop/collections/read Shop/customers/read' });
+    expect(minted).toEqual({
+      id: expect.any(String),
+      token: expect.stringMatching(/^vnstat_[A-Za-z0-9]{32,}$/),
+      prefix: 'vnstat',
+      label: 'ERP sync',
+      scopes: 'Shop/collections/read Shop/customers/read',
+    });
     const list = await shop.admin.get('/admin/access_tokens').expect(200);
     expect(list.body.access_tokens[0]).toMatchObject({ id: minted.id, label: 'ERP sync', scopes: 'Shop/collections/read Shop/customers/read' });
     // the new token has no access_tokens scope: 403
@@ -60,15 +75,25 @@ describe('admin access tokens', () => {
   });
 
   it('POST without valid authentication is 401', async () => {
-    await t.client(null).post('/admin/access_tokens', { label: 'x', tier: 'admin', scopes: ['Shop/themes/read'] }).expect(401);
-    const res = await t.client('vnstat_unknownunknownunknownunknownunknown').post('/admin/access_tokens', { label: 'x', tier: 'admin', scopes: ['Shop/themes/read'] }).expect(401);
+    await t
+      .client(null)
+      .post('/admin/access_tokens', { label: 'x', tier: 'admin', scopes: ['Shop/themes/read'] })
+      .expect(401);
+    const res = await t
+      .client('vnstat_unknownunknownunknownunknownunknown')
+      .post('/admin/access_tokens', { label: 'x', tier: 'admin', scopes: ['Shop/themes/read'] })
+      .expect(401);
     expect(res.body).toEqual({ errors: expect.any(String) });
   });
 
   it('revokes: 204, then the token is 401 and a second revoke is 404', async () => {
-    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'temp', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(201)).body.access_token;
+    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'temp', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(201)).body
+      .access_token;
     await t.client(minted.token).get('/admin/access_tokens').expect(200);
-    await shop.admin.delete(`/admin/access_tokens/${minted.id}`).expect(204).expect((r) => expect(r.text).toBe(''));
+    await shop.admin
+      .delete(`/admin/access_tokens/${minted.id}`)
+      .expect(204)
+      .expect((r) => expect(r.text).toBe(''));
     await t.client(minted.token).get('/admin/access_tokens').expect(401);
     await shop.admin.delete(`/admin/access_tokens/${minted.id}`).expect(404);
     const list = await shop.admin.get('/admin/access_tokens').expect(200);
@@ -89,7 +114,8 @@ describe('admin access tokens', () => {
   });
 
   it('records last_used_at on use', async () => {
-    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'used', tier: 'admin', scopes: ['Shop/themes/read'] }).expect(201)).body.access_token;
+    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'used', tier: 'admin', scopes: ['Shop/themes/read'] }).expect(201)).body
+      .access_token;
     await t.client(minted.token).get('/admin/access_tokens').expect(403);
     await new Promise((r) => setTimeout(r, 150));
     const row = (await shop.admin.get('/admin/access_tokens')).body.access_tokens.find((r: { id: string }) => r.id === minted.id);

@@ -39,12 +39,19 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
     });
 
     it('answers a valid token without the scope with 403 (write does not imply read)', async () => {
-      const minted = (await shop.admin.post('/admin/access_tokens', { label: 'w', tier: 'admin', scopes: ['Shop/access_tokens/write'] }).expect(201)).body.access_token;
+      const minted = (await shop.admin.post('/admin/access_tokens', { label: 'w', tier: 'admin', scopes: ['Shop/access_tokens/write'] }).expect(201)).body
+        .access_token;
       const res = await t.client(minted.token).get('/admin/access_tokens').expect(403);
       expect(res.body).toEqual({ errors: expect.stringContaining('Shop/access_tokens/read') });
       // it may mint, but only within its own scopes (issue 13: no escalation)
-      await t.client(minted.token).post('/admin/access_tokens', { label: 'ok', tier: 'admin', scopes: ['Shop/access_tokens/write'] }).expect(201);
-      await t.client(minted.token).post('/admin/access_tokens', { label: 'up', tier: 'admin', scopes: ['Shop/themes/read'] }).expect(403);
+      await t
+        .client(minted.token)
+        .post('/admin/access_tokens', { label: 'ok', tier: 'admin', scopes: ['Shop/access_tokens/write'] })
+        .expect(201);
+      await t
+        .client(minted.token)
+        .post('/admin/access_tokens', { label: 'up', tier: 'admin', scopes: ['Shop/themes/read'] })
+        .expect(403);
     });
 
     it("narrows a token to its issuer's live permissions at every request", async () => {
@@ -59,7 +66,8 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
       // a token cannot mint what its issuer no longer holds; a token it minted has the same issuer, so it is narrowed too
       await clerk.post('/admin/access_tokens', { label: 'child', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(403);
       await auth.setPermissions(ctx, 'clerk@example.test', ['Shop/access_tokens/read', 'Shop/access_tokens/write']);
-      const child = (await clerk.post('/admin/access_tokens', { label: 'child', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(201)).body.access_token;
+      const child = (await clerk.post('/admin/access_tokens', { label: 'child', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(201)).body
+        .access_token;
       await auth.setPermissions(ctx, 'clerk@example.test', ['Shop/access_tokens/write']);
       await t.client(child.token).get('/admin/access_tokens').expect(403);
       await auth.setPermissions(ctx, 'clerk@example.test', ['Shop/access_tokens/read', 'Shop/access_tokens/write']);
@@ -99,7 +107,8 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
     });
 
     it('answers a storefront token without the capability with 403', async () => {
-      const minted = (await shop.admin.post('/admin/access_tokens', { label: 'cart only', tier: 'storefront', scopes: ['storefront/cart'] }).expect(201)).body.access_token;
+      const minted = (await shop.admin.post('/admin/access_tokens', { label: 'cart only', tier: 'storefront', scopes: ['storefront/cart'] }).expect(201)).body
+        .access_token;
       await t.client(minted.token).get('/currencies').expect(403);
     });
 
@@ -113,7 +122,12 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
       expect(cookie).toMatch(/Max-Age=31536000/);
       const value = decodeURIComponent(cookie!.split(';')[0].split('=')[1]);
       expect(value.length).toBeGreaterThanOrEqual(32);
-      const again = await t.http().get(`${API}/currencies`).set('Authorization', `Bearer ${shop.storefront_token}`).set('Cookie', cookie!.split(';')[0]).expect(200);
+      const again = await t
+        .http()
+        .get(`${API}/currencies`)
+        .set('Authorization', `Bearer ${shop.storefront_token}`)
+        .set('Cookie', cookie!.split(';')[0])
+        .expect(200);
       expect(again.headers['set-cookie']).toBeUndefined();
     });
 
@@ -128,8 +142,32 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
 
     it('accepts a published currency parameter and refuses an unpublished one with 422', async () => {
       const repo = t.db.getRepository(Currency);
-      await repo.save(repo.create({ tenantId: shop.tenant.id, key: 'EUR', code: 'EUR', name: 'Euro', symbol: '€', rate: '1.06', precision: 2, published: true, isDefault: false }));
-      await repo.save(repo.create({ tenantId: shop.tenant.id, key: 'USD', code: 'USD', name: 'Dollar', symbol: '$', rate: '1.1', precision: 2, published: false, isDefault: false }));
+      await repo.save(
+        repo.create({
+          tenantId: shop.tenant.id,
+          key: 'EUR',
+          code: 'EUR',
+          name: 'Euro',
+          symbol: '€',
+          rate: '1.06',
+          precision: 2,
+          published: true,
+          isDefault: false,
+        }),
+      );
+      await repo.save(
+        repo.create({
+          tenantId: shop.tenant.id,
+          key: 'USD',
+          code: 'USD',
+          name: 'Dollar',
+          symbol: '$',
+          rate: '1.1',
+          precision: 2,
+          published: false,
+          isDefault: false,
+        }),
+      );
       t.get(TenancyService).invalidate(shop.tenant.id);
       const list = await shop.storefront.get('/currencies?currency=eur').expect(200);
       expect(list.body.currencies.map((c: { code: string }) => c.code)).toEqual(['CHF', 'EUR']);

@@ -6,8 +6,37 @@ import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/te
 import { visitorIdOf } from '../helpers/visitor.js';
 import { cartImport, EUR_RATE, JPY_RATE, netOf, round } from './cart.fixture.js';
 
-const CART_KEYS = ['currency', 'show_net_prices', 'item_count', 'items', 'items_subtotal_price', 'total_discount', 'total_price', 'total_weight', 'discount_code', 'discount_code_error'].sort();
-const LINE_KEYS = ['id', 'product_id', 'sku', 'title', 'url', 'quantity', 'price', 'net_price', 'gross_price', 'discount_percent', 'line_price', 'image', 'vendor', 'grams', 'year', 'size', 'color'].sort();
+const CART_KEYS = [
+  'currency',
+  'show_net_prices',
+  'item_count',
+  'items',
+  'items_subtotal_price',
+  'total_discount',
+  'total_price',
+  'total_weight',
+  'discount_code',
+  'discount_code_error',
+].sort();
+const LINE_KEYS = [
+  'id',
+  'product_id',
+  'sku',
+  'title',
+  'url',
+  'quantity',
+  'price',
+  'net_price',
+  'gross_price',
+  'discount_percent',
+  'line_price',
+  'image',
+  'vendor',
+  'grams',
+  'year',
+  'size',
+  'color',
+].sort();
 const PASSWORD = 'correct horse battery';
 let emails = 0;
 
@@ -117,7 +146,15 @@ describe('storefront cart', () => {
       gross_price: 24.9,
       discount_percent: 0,
       line_price: 24.9,
-      image: { id: expect.any(String), src: 'https://cdn.example/merlot.jpg', preview_src: 'https://cdn.example/merlot.jpg', alt: 'Bottle', position: expect.any(Number), width: 800, height: 1200 },
+      image: {
+        id: expect.any(String),
+        src: 'https://cdn.example/merlot.jpg',
+        preview_src: 'https://cdn.example/merlot.jpg',
+        alt: 'Bottle',
+        position: expect.any(Number),
+        width: 800,
+        height: 1200,
+      },
       vendor: 'Domaine Example',
       grams: 1300,
       year: '2019',
@@ -130,7 +167,13 @@ describe('storefront cart', () => {
     expect(cart.items[0].line_price).toBe(round(24.9 * 3));
     cart = await add(c, v('v-cheap'), 7);
     expect(cart.items.map((l: Cart) => l.id)).toEqual([v('v-merlot'), v('v-cheap')]);
-    expect(cart).toMatchObject({ item_count: 10, items_subtotal_price: round(24.9 * 3 + 0.99 * 7), total_discount: 0, total_price: round(24.9 * 3 + 0.99 * 7), total_weight: 3 * 1300 });
+    expect(cart).toMatchObject({
+      item_count: 10,
+      items_subtotal_price: round(24.9 * 3 + 0.99 * 7),
+      total_discount: 0,
+      total_price: round(24.9 * 3 + 0.99 * 7),
+      total_weight: 3 * 1300,
+    });
     expectConsistent(cart);
     // the active language translates titles and facet names
     const de = (await c.get('/cart?locale=de').expect(200)).body.cart;
@@ -250,7 +293,13 @@ describe('storefront cart', () => {
     expect(cart.items).toHaveLength(1);
     expect(cart.items[0].quantity).toBe(20);
     expect(cart.items_subtotal_price).toBe(round(24.9 * 20));
-    expect((await t.db.query(`SELECT count(*)::int AS n FROM carts c JOIN cart_items i ON i.cart_id = c.id WHERE i.variant_id = $1 AND i.quantity = 20`, [v('v-merlot')]))[0].n).toBeGreaterThanOrEqual(1);
+    expect(
+      (
+        await t.db.query(`SELECT count(*)::int AS n FROM carts c JOIN cart_items i ON i.cart_id = c.id WHERE i.variant_id = $1 AND i.quantity = 20`, [
+          v('v-merlot'),
+        ])
+      )[0].n,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('parallel first adds of a brand-new visitor create one cart', async () => {
@@ -281,7 +330,11 @@ describe('storefront cart', () => {
     const auth = { Authorization: `Bearer ${other.storefront_token}` };
     const same = {
       get: (path: string) => c.agent.get(API + path).set(auth),
-      post: (path: string, body: object) => c.agent.post(API + path).set(auth).send(body),
+      post: (path: string, body: object) =>
+        c.agent
+          .post(API + path)
+          .set(auth)
+          .send(body),
     };
     const theirs = (await same.get('/cart').expect(200)).body.cart;
     expect(theirs.items).toEqual([]);
@@ -292,7 +345,9 @@ describe('storefront cart', () => {
   });
 
   it('needs the storefront/cart scope when a token is sent', async () => {
-    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'catalogue only', tier: 'storefront', scopes: ['storefront/catalogue'] }).expect(201)).body.access_token;
+    const minted = (
+      await shop.admin.post('/admin/access_tokens', { label: 'catalogue only', tier: 'storefront', scopes: ['storefront/catalogue'] }).expect(201)
+    ).body.access_token;
     await t.client(minted.token).get('/cart').expect(403);
     await t.client(shop.admin_token).get('/cart').expect(401);
   });
@@ -302,7 +357,13 @@ describe('storefront cart', () => {
   it('GET /currencies lists the published currencies', async () => {
     const res = await shop.storefront.get('/currencies').expect(200);
     expect(res.body.currencies.map((c: Cart) => c.code).sort()).toEqual(['CHF', 'EUR', 'JPY']);
-    expect(res.body.currencies.find((c: Cart) => c.code === 'CHF')).toEqual({ id: ids.currencies.CHF, code: 'CHF', name: 'Swiss franc', symbol: 'CHF', is_default: true });
+    expect(res.body.currencies.find((c: Cart) => c.code === 'CHF')).toEqual({
+      id: ids.currencies.CHF,
+      code: 'CHF',
+      name: 'Swiss franc',
+      symbol: 'CHF',
+      is_default: true,
+    });
   });
 
   it('PUT /cart/currency by ISO code (any case) re-prices every line and total in that currency', async () => {
@@ -340,7 +401,17 @@ describe('storefront cart', () => {
     expect((await c.put('/cart/currency', { currency_id: ids.currencies.EUR }).expect(200)).body.cart.currency).toBe('EUR');
     expect((await c.put('/cart/currency', { currency_id: ids.currencies.CHF, code: 'EUR' }).expect(200)).body.cart.currency).toBe('CHF');
     expect((await c.put('/cart/currency', { currency_id: null, code: 'Eur' }).expect(200)).body.cart.currency).toBe('EUR');
-    for (const body of [{ code: 'USD' }, { code: 'XYZ' }, { currency_id: ids.currencies.USD }, { currency_id: otherIds.currencies.EUR }, { currency_id: '00000000-0000-4000-8000-000000000000', code: 'CHF' }, {}, { currency_id: null, code: null }, { currency_id: 'eur' }, { code: 5 }]) {
+    for (const body of [
+      { code: 'USD' },
+      { code: 'XYZ' },
+      { currency_id: ids.currencies.USD },
+      { currency_id: otherIds.currencies.EUR },
+      { currency_id: '00000000-0000-4000-8000-000000000000', code: 'CHF' },
+      {},
+      { currency_id: null, code: null },
+      { currency_id: 'eur' },
+      { code: 5 },
+    ]) {
       const res = await c.put('/cart/currency', body).expect(422);
       expect(typeof res.body.errors).toBe('string');
     }
@@ -469,10 +540,19 @@ describe('storefront cart', () => {
     });
 
     it('a value code takes its amount off the subtotal', async () => {
-      const c = await cartWith([['v-merlot', 2], ['v-cheap', 3]]);
+      const c = await cartWith([
+        ['v-merlot', 2],
+        ['v-cheap', 3],
+      ]);
       const cart = (await c.post('/cart/discount_code', { code: 'SAVE10' }).expect(200)).body.cart;
       const subtotal = round(24.9 * 2 + 0.99 * 3);
-      expect(cart).toMatchObject({ discount_code: 'SAVE10', discount_code_error: null, items_subtotal_price: subtotal, total_discount: 10, total_price: round(subtotal - 10) });
+      expect(cart).toMatchObject({
+        discount_code: 'SAVE10',
+        discount_code_error: null,
+        items_subtotal_price: subtotal,
+        total_discount: 10,
+        total_price: round(subtotal - 10),
+      });
       expectConsistent(cart);
       expect((await c.get('/cart')).body.cart).toMatchObject({ discount_code: 'SAVE10', total_discount: 10 });
       // an unexpired code with a future expiry date is fine too
@@ -489,10 +569,18 @@ describe('storefront cart', () => {
     });
 
     it('a percent code takes that share of the subtotal, rounded once, in the cart currency', async () => {
-      const c = await cartWith([['v-merlot', 3], ['v-cheap', 7]]);
+      const c = await cartWith([
+        ['v-merlot', 3],
+        ['v-cheap', 7],
+      ]);
       let cart = (await c.post('/cart/discount_code', { code: 'PCT15' }).expect(200)).body.cart;
       let subtotal = round(24.9 * 3 + 0.99 * 7);
-      expect(cart).toMatchObject({ discount_code: 'PCT15', items_subtotal_price: subtotal, total_discount: round(subtotal * 0.15), total_price: round(subtotal - round(subtotal * 0.15)) });
+      expect(cart).toMatchObject({
+        discount_code: 'PCT15',
+        items_subtotal_price: subtotal,
+        total_discount: round(subtotal * 0.15),
+        total_price: round(subtotal - round(subtotal * 0.15)),
+      });
       expectConsistent(cart);
       cart = (await c.put('/cart/currency', { code: 'EUR' }).expect(200)).body.cart;
       subtotal = round(round(round(24.9 * EUR_RATE) * 3) + round(round(0.99 * EUR_RATE) * 7));
@@ -511,7 +599,13 @@ describe('storefront cart', () => {
       let cart = (await c.post('/cart/discount_code', { code: 'EURO5' }).expect(200)).body.cart;
       expect(cart).toMatchObject({ currency: 'EUR', discount_code: 'EURO5', total_discount: 5, total_price: round(round(24.9 * EUR_RATE) - 5) });
       cart = (await c.put('/cart/currency', { code: 'CHF' }).expect(200)).body.cart;
-      expect(cart).toMatchObject({ currency: 'CHF', discount_code: null, discount_code_error: 'discount_code_currency_mismatch', total_discount: 0, total_price: 24.9 });
+      expect(cart).toMatchObject({
+        currency: 'CHF',
+        discount_code: null,
+        discount_code_error: 'discount_code_currency_mismatch',
+        total_discount: 0,
+        total_price: 24.9,
+      });
       expect(eurValue.id).toEqual(expect.any(String));
     });
 
@@ -573,7 +667,13 @@ describe('storefront cart', () => {
       [v('v-merlot'), 3, netLines[0], grossLines[0], netLines[0], 8.1],
       [v('v-cheap'), 7, netLines[1], grossLines[1], netLines[1], 8.1],
     ]);
-    expect(net).toMatchObject({ showNet: true, subtotal: netLines[0] + netLines[1], subtotalGross: grossLines[0] + grossLines[1], discountCode: 'BASIS10', discountCodeError: null });
+    expect(net).toMatchObject({
+      showNet: true,
+      subtotal: netLines[0] + netLines[1],
+      subtotalGross: grossLines[0] + grossLines[1],
+      discountCode: 'BASIS10',
+      discountCodeError: null,
+    });
     expect(net.discount).toBe(Math.round((netLines[0] + netLines[1]) / 10));
     expect(net.total).toBe(net.subtotal - net.discount);
     expect(gross).toMatchObject({ showNet: false, subtotal: grossLines[0] + grossLines[1], discount: Math.round((grossLines[0] + grossLines[1]) / 10) });

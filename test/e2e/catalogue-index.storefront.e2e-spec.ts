@@ -28,7 +28,16 @@ function mulberry32(seed: number): () => number {
 }
 
 type Dim = 'manufacturers' | 'categories' | 'colors' | 'sizes' | 'years' | 'countries' | 'regions' | 'custom_fields';
-const PARAM: Record<Dim, string> = { manufacturers: 'vendor', categories: 'category_id', colors: 'color_id', sizes: 'size_id', years: 'year_id', countries: 'country_id', regions: 'region_id', custom_fields: 'custom_field_id' };
+const PARAM: Record<Dim, string> = {
+  manufacturers: 'vendor',
+  categories: 'category_id',
+  colors: 'color_id',
+  sizes: 'size_id',
+  years: 'year_id',
+  countries: 'country_id',
+  regions: 'region_id',
+  custom_fields: 'custom_field_id',
+};
 /** The variant_search expression holding a dimension's ids (as an array). */
 const IDS: Record<Dim, string> = {
   manufacturers: 'ARRAY[vs.manufacturer_id]',
@@ -63,7 +72,14 @@ interface FilterSet {
 
 /** The reference: plain SQL over variant_search (CONTRACT 7 read literally), written here, not taken from the app. */
 async function reference(t: TestApp, tenantId: string, f: FilterSet) {
-  const words = f.q ? f.q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean) : [];
+  const words = f.q
+    ? f.q
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean)
+    : [];
   const price = 'round(vs.gross, 2)';
   /** Every clause but `without`'s, with its own parameter list. */
   const build = (without?: Dim | 'price', withRel = false) => {
@@ -144,13 +160,15 @@ describe('catalogue engine', () => {
       expect((await shop.admin.post('/admin/catalogue/import', catalogue)).status).toBe(200);
       const facets = (await shop.storefront.get('/products/facets').expect(200)).body.facets as Array<{ key: Dim; values: Array<{ id: string }> }>;
       values = Object.fromEntries(facets.map((f) => [f.key, f.values.map((v) => v.id)])) as Record<Dim, string[]>;
-      const titles: Array<{ title_sort: string }> = await t.db.query(`SELECT DISTINCT title_sort FROM variant_search WHERE tenant_id = $1 LIMIT 40`, [shop.tenant.id]);
+      const titles: Array<{ title_sort: string }> = await t.db.query(`SELECT DISTINCT title_sort FROM variant_search WHERE tenant_id = $1 LIMIT 40`, [
+        shop.tenant.id,
+      ]);
       words = titles.flatMap((r) => r.title_sort.split(/\s+/)).filter((w) => w.length > 3);
     });
 
     it('pages, counts, price_range and order equal the reference for 60 random filter sets (the last 15: one or two dimensions only)', async () => {
       const rnd = mulberry32(20261123);
-      const pick = <T,>(list: T[]): T => list[Math.floor(rnd() * list.length)];
+      const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)];
       const dims = Object.keys(PARAM) as Dim[];
       let nonEmpty = 0;
       let paged = 0;
@@ -213,8 +231,12 @@ describe('catalogue engine', () => {
       b = await createShopApp({ config: cfg, databaseUrl: t.databaseUrl });
     });
 
-    const viaB = (path: string) => request(b.getHttpServer()).get(API + path).set('Authorization', `Bearer ${fx.storefront_token}`);
-    const availableIds = async (get: (path: string) => Promise<{ body: { products: Array<{ id: string }> } }>) => (await get('/products?available=true&limit=250')).body.products.map((p) => p.id);
+    const viaB = (path: string) =>
+      request(b.getHttpServer())
+        .get(API + path)
+        .set('Authorization', `Bearer ${fx.storefront_token}`);
+    const availableIds = async (get: (path: string) => Promise<{ body: { products: Array<{ id: string }> } }>) =>
+      (await get('/products?available=true&limit=250')).body.products.map((p) => p.id);
 
     it('a stock movement flipping availability is visible at once here and within a second on a second instance', async () => {
       const p2 = ids.products.p2;
@@ -262,7 +284,9 @@ describe('catalogue engine', () => {
       const [{ version }] = await t.db.query(`SELECT version FROM catalogue_versions WHERE tenant_id = $1`, [fx.tenant.id]);
       const builds = index.stats().rebuilds;
       // the next delta arrives with a gap (one was lost)
-      await t.db.query(`SELECT pg_notify('vinoshop_cache', $1)`, [JSON.stringify({ t: 'catalogue.delta', id: fx.tenant.id, o: 'test', v: Number(version) + 2, k: 'stock', d: [] })]);
+      await t.db.query(`SELECT pg_notify('vinoshop_cache', $1)`, [
+        JSON.stringify({ t: 'catalogue.delta', id: fx.tenant.id, o: 'test', v: Number(version) + 2, k: 'stock', d: [] }),
+      ]);
       await until('the index is dropped', async () => !index.has(fx.tenant.id));
       expect(await availableIds((p) => fx.storefront.get(p))).not.toContain(ids.products.p7);
       expect(index.stats().rebuilds).toBe(builds + 1);
@@ -322,7 +346,10 @@ describe('catalogue engine', () => {
 
   it('category_path lists the whole chain root first when only the leaf is assigned', async () => {
     const s = await t.createShop();
-    const body = fixtureImport() as { categories: Array<{ key: string; name: unknown; parent: string | null }>; products: Array<{ key: string; categories: string[] }> };
+    const body = fixtureImport() as {
+      categories: Array<{ key: string; name: unknown; parent: string | null }>;
+      products: Array<{ key: string; categories: string[] }>;
+    };
     body.categories.push({ key: 'red-tuscany', name: { en: 'Tuscany reds' }, parent: 'red' });
     body.products.find((p) => p.key === 'p3')!.categories = ['red-tuscany'];
     const res = await s.admin.post('/admin/catalogue/import', body).expect(200);

@@ -48,7 +48,14 @@ describe('product JSON on a replica by LSN', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    const cfg = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off', DATABASE_REPLICA_URLS: t.databaseUrl, REPLICA_CHECK_MS: '3600000' });
+    const cfg = loadConfig({
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      RATE_LIMIT: 'off',
+      DATABASE_REPLICA_URLS: t.databaseUrl,
+      REPLICA_CHECK_MS: '3600000',
+    });
     b = await createShopApp({ config: cfg, databaseUrl: t.databaseUrl });
     shop = await t.createShop();
     expect((await shop.admin.post('/admin/catalogue/import', fixtureImport())).status).toBe(200);
@@ -62,7 +69,10 @@ describe('product JSON on a replica by LSN', () => {
     await t?.close();
   });
 
-  const get = (path: string) => request(b.getHttpServer()).get(API + path).set('Authorization', `Bearer ${shop.storefront_token}`);
+  const get = (path: string) =>
+    request(b.getHttpServer())
+      .get(API + path)
+      .set('Authorization', `Bearer ${shop.storefront_token}`);
   const currentLsn = async () => parseLsn((await t.get(DataSource).query(`SELECT pg_current_wal_insert_lsn()::text AS l`))[0].l);
 
   it('records the build snapshot’s position, and a changed product’s own later one', async () => {

@@ -21,13 +21,32 @@ describe('admin catalogue import and collection products', () => {
     report = res.body.import;
     expect(Object.keys(res.body)).toEqual(['import']);
     const variants = PRODUCTS.flatMap((p) => p.variants);
-    expect(report.created).toMatchObject({ products: PRODUCTS.length, variants: variants.length, manufacturers: 4, categories: 4, collections: 3, locations: 1, custom_field_options: 4, 'facets.colors': 3 });
+    expect(report.created).toMatchObject({
+      products: PRODUCTS.length,
+      variants: variants.length,
+      manufacturers: 4,
+      categories: 4,
+      collections: 3,
+      locations: 1,
+      custom_field_options: 4,
+      'facets.colors': 3,
+    });
     expect(Object.keys(report.ids.products).sort()).toEqual(PRODUCTS.map((p) => p.key).sort());
     expect(Object.keys(report.ids.variants)).toHaveLength(variants.length);
     for (const id of Object.values(report.ids.products)) expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Object.keys(report.ids.facets)).toEqual(expect.arrayContaining(['colors', 'regions', 'sizes', 'years', 'countries']));
     expect((report.ids.facets as Record<string, Record<string, string>>).colors.red).toMatch(/^[0-9a-f-]{36}$/);
-    for (const kind of ['collections', 'locations', 'currencies', 'countries', 'shipping_methods', 'payment_types', 'custom_field_options', 'categories', 'manufacturers']) {
+    for (const kind of [
+      'collections',
+      'locations',
+      'currencies',
+      'countries',
+      'shipping_methods',
+      'payment_types',
+      'custom_field_options',
+      'categories',
+      'manufacturers',
+    ]) {
       expect(Object.keys(report.ids[kind]).length).toBeGreaterThan(0);
     }
     // the shop's settings and currencies came with it
@@ -66,7 +85,11 @@ describe('admin catalogue import and collection products', () => {
     ['a missing price', (b: any) => delete b.products[1].variants[0].price, 'products[1].variants[0].price'],
     ['an unknown manufacturer', (b: any) => (b.products[2].manufacturer = 'nobody'), 'products[2].manufacturer'],
     ['an unknown facet value', (b: any) => (b.products[0].variants[1].color = 'blue'), 'products[0].variants[1].color'],
-    ['an unknown custom-field option', (b: any) => (b.products[0].variants[0].custom_fields = { grape: ['pinot'] }), 'products[0].variants[0].custom_fields.grape[0]'],
+    [
+      'an unknown custom-field option',
+      (b: any) => (b.products[0].variants[0].custom_fields = { grape: ['pinot'] }),
+      'products[0].variants[0].custom_fields.grape[0]',
+    ],
     ['an unknown category parent', (b: any) => (b.categories[1].parent = 'beer'), 'categories[1].parent'],
     ['a duplicate product key', (b: any) => (b.products[4].key = 'p1'), 'products[4].key'],
     ['a bad currency code', (b: any) => (b.currencies[1].code = 'EURO'), 'currencies[1].code'],
@@ -91,7 +114,8 @@ describe('admin catalogue import and collection products', () => {
   it('needs an admin token with Shop/catalogue/write', async () => {
     await t.client(null).post('/admin/catalogue/import', {}).expect(401);
     await t.client(shop.storefront_token).post('/admin/catalogue/import', {}).expect(401);
-    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'ro', tier: 'admin', scopes: ['Shop/catalogue/read'] }).expect(201)).body.access_token;
+    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'ro', tier: 'admin', scopes: ['Shop/catalogue/read'] }).expect(201)).body
+      .access_token;
     await t.client(minted.token).post('/admin/catalogue/import', {}).expect(403);
   });
 
@@ -134,7 +158,16 @@ describe('admin catalogue import and collection products', () => {
     expect(Object.values(second.updated).every((n) => n === 0)).toBe(true);
     const res = await demoShop.storefront.get('/products?include=facets&limit=24').expect(200);
     expect(res.body.products).toHaveLength(24);
-    expect(res.body.facets.map((f: { key: string }) => f.key)).toEqual(['manufacturers', 'categories', 'colors', 'sizes', 'years', 'countries', 'regions', 'custom_fields']);
+    expect(res.body.facets.map((f: { key: string }) => f.key)).toEqual([
+      'manufacturers',
+      'categories',
+      'colors',
+      'sizes',
+      'years',
+      'countries',
+      'regions',
+      'custom_fields',
+    ]);
     expect(res.body.price_range.max).toBeGreaterThan(res.body.price_range.min);
   });
 

@@ -17,14 +17,16 @@ describe('storefront catalogue', () => {
     ids = (await shop.admin.post('/admin/catalogue/import', fixtureImport()).expect(200)).body.import.ids;
     for (const [k, id] of Object.entries(ids.products)) keyOfProduct.set(id as string, k);
     for (const dim of Object.keys(ids.facets)) for (const [k, id] of Object.entries(ids.facets[dim])) keyOfValue.set(id as string, k);
-    for (const kind of ['categories', 'manufacturers', 'custom_field_options']) for (const [k, id] of Object.entries(ids[kind])) keyOfValue.set(id as string, k);
+    for (const kind of ['categories', 'manufacturers', 'custom_field_options'])
+      for (const [k, id] of Object.entries(ids[kind])) keyOfValue.set(id as string, k);
   });
   afterAll(() => t.close());
 
   /** Query string of fixture-key filters. */
   function qs(f: F, extra: Record<string, string> = {}): string {
     const p = new URLSearchParams();
-    const list = (name: string, kind: string, keys?: string[]) => keys && keys.length && p.set(name, keys.map((k) => (kind.startsWith('facets.') ? ids.facets[kind.slice(7)][k] : ids[kind][k])).join(','));
+    const list = (name: string, kind: string, keys?: string[]) =>
+      keys && keys.length && p.set(name, keys.map((k) => (kind.startsWith('facets.') ? ids.facets[kind.slice(7)][k] : ids[kind][k])).join(','));
     list('vendor', 'manufacturers', f.vendor);
     list('category_id', 'categories', f.categories);
     list('color_id', 'facets.colors', f.colors);
@@ -124,7 +126,9 @@ describe('storefront catalogue', () => {
     expect(cats.values.map((v: { name: string }) => v.name)).toEqual(['Wein', 'Rotwein', 'Weisswein', 'Sparkling']);
     const empty = await shop.storefront.get(`/products/facets${qs({ colors: ['rose'], countries: ['DE'] })}`).expect(200);
     expect(empty.body.facets.length).toBeGreaterThan(0); // other colours still count for DE
-    const none = await shop.storefront.get(`/products/facets${qs({ colors: ['rose'], countries: ['DE'], years: ['2019'], regions: ['mosel'], grapes: ['cabernet'] })}`).expect(200);
+    const none = await shop.storefront
+      .get(`/products/facets${qs({ colors: ['rose'], countries: ['DE'], years: ['2019'], regions: ['mosel'], grapes: ['cabernet'] })}`)
+      .expect(200);
     expect(Array.isArray(none.body.facets)).toBe(true);
   });
 
@@ -134,15 +138,17 @@ describe('storefront catalogue', () => {
     const r = PRODUCTS.find((p) => p.key === key)!.ratings;
     return r.length ? Math.round((r.reduce((a, b) => a + b, 0) / r.length) * 100) / 100 : 0;
   };
-  const by = <T,>(value: (k: string) => T, dir: 1 | -1) => (a: string, b: string) => {
-    const va = value(a);
-    const vb = value(b);
-    if (va < vb) return -dir;
-    if (va > vb) return dir;
-    const ia = ids.products[a];
-    const ib = ids.products[b];
-    return ia < ib ? -dir : ia > ib ? dir : 0;
-  };
+  const by =
+    <T>(value: (k: string) => T, dir: 1 | -1) =>
+    (a: string, b: string) => {
+      const va = value(a);
+      const vb = value(b);
+      if (va < vb) return -dir;
+      if (va > vb) return dir;
+      const ia = ids.products[a];
+      const ib = ids.products[b];
+      return ia < ib ? -dir : ia > ib ? dir : 0;
+    };
   const orders: Array<[string, (a: string, b: string) => number]> = [
     ['price asc', by(minPrice, 1)],
     ['price desc', by(minPrice, -1)],
@@ -155,12 +161,20 @@ describe('storefront catalogue', () => {
 
   it.each(orders)('order %s, ties broken by id, across pages', async (order, cmp) => {
     const products = await walk(`/products?order=${encodeURIComponent(order)}&limit=2`);
-    expect(keys(products)).toEqual(visible().map((p) => p.key).sort(cmp));
+    expect(keys(products)).toEqual(
+      visible()
+        .map((p) => p.key)
+        .sort(cmp),
+    );
   });
 
   it('default order is created desc', async () => {
     const res = await shop.storefront.get('/products').expect(200);
-    expect(keys(res.body.products)).toEqual(visible().map((p) => p.key).sort(orders[3][1]));
+    expect(keys(res.body.products)).toEqual(
+      visible()
+        .map((p) => p.key)
+        .sort(orders[3][1]),
+    );
   });
 
   it('pages a filtered list reaching every product once; Link carries the filters', async () => {
@@ -220,30 +234,76 @@ describe('storefront catalogue', () => {
     const res = await shop.storefront.get(`/products?ids=${ids.products.p1},${ids.products.p3}&order=title%20asc`).expect(200);
     const [p1, p3] = res.body.products;
     expect(p1).toMatchObject({
-      id: ids.products.p1, title: 'Alpha Merlot', image: 'https://cdn.example/p1.jpg', available: true, currency: 'CHF', price_min: 24.9, price_max: 45, variants_count: 2,
+      id: ids.products.p1,
+      title: 'Alpha Merlot',
+      image: 'https://cdn.example/p1.jpg',
+      available: true,
+      currency: 'CHF',
+      price_min: 24.9,
+      price_max: 45,
+      variants_count: 2,
       manufacturer: { id: ids.manufacturers.chateau, name: 'Château Lafleur', logo_url: 'https://cdn.example/chateau.png' },
-      flag: { name: 'New', color: '#c0392b' }, rating: 4.33, rating_count: 3,
+      flag: { name: 'New', color: '#c0392b' },
+      rating: 4.33,
+      rating_count: 3,
       custom_fields: [{ key: 'grape', label: 'Grape', value: 'Merlot', type: 'select' }],
     });
     const v = p1.variants[0];
-    expect(v).toMatchObject({ sku: 'ALP-MER-18-75', price: 24.9, compare_at_price: 29.9, tax_rate: 0, alcohol_volume: null, option_group: null, available: true, inventory_quantity: 10, year: '2018', size: '75 cl', country: 'France' });
+    expect(v).toMatchObject({
+      sku: 'ALP-MER-18-75',
+      price: 24.9,
+      compare_at_price: 29.9,
+      tax_rate: 0,
+      alcohol_volume: null,
+      option_group: null,
+      available: true,
+      inventory_quantity: 10,
+      year: '2018',
+      size: '75 cl',
+      country: 'France',
+    });
     expect(v.net_price).toBeCloseTo(24.9 / 1.081, 2);
-    expect(v.facets).toEqual({ color: { id: ids.facets.colors.red, name: 'Red' }, region: { id: ids.facets.regions.bordeaux, name: 'Bordeaux' }, vintage: { id: ids.facets.years['2018'], name: '2018' }, size: { id: ids.facets.sizes['75cl'], name: '75 cl' }, options: [{ field_key: 'grape', field_label: 'Grape', id: ids.custom_field_options.merlot, name: 'Merlot' }] });
+    expect(v.facets).toEqual({
+      color: { id: ids.facets.colors.red, name: 'Red' },
+      region: { id: ids.facets.regions.bordeaux, name: 'Bordeaux' },
+      vintage: { id: ids.facets.years['2018'], name: '2018' },
+      size: { id: ids.facets.sizes['75cl'], name: '75 cl' },
+      options: [{ field_key: 'grape', field_label: 'Grape', id: ids.custom_field_options.merlot, name: 'Merlot' }],
+    });
     expect(v.quantity_rule).toEqual({ min: 1, max: null, increment: 1 });
     expect(v.factsheet_url).toBe(`/storefront/factsheets/${v.id}.pdf`);
     expect(p1.variants[1]).toMatchObject({ available: false, inventory_quantity: 0, compare_at_price: 0 });
     expect(p3.variants.map((x: { available: boolean }) => x.available)).toEqual([true, true]);
     // prices in another currency derive by rate
     const eur = await shop.storefront.get(`/products?ids=${ids.products.p1}&currency=EUR`).expect(200);
-    expect(eur.body.products[0]).toMatchObject({ currency: 'EUR', price_min: Math.round(24.9 * 1.06 * 100) / 100, price_max: Math.round(45 * 1.06 * 100) / 100 });
+    expect(eur.body.products[0]).toMatchObject({
+      currency: 'EUR',
+      price_min: Math.round(24.9 * 1.06 * 100) / 100,
+      price_max: Math.round(45 * 1.06 * 100) / 100,
+    });
     await shop.storefront.get('/products?currency=XYZ').expect(422);
   });
 
   it('detail and variants', async () => {
     const res = await shop.storefront.get(`/products/${ids.products.p1}`).expect(200);
     const p = res.body.product;
-    expect(p).toMatchObject({ id: ids.products.p1, title: 'Alpha Merlot', body_html: '<p>Alpha Merlot</p>', summary_html: null, vendor: 'Château Lafleur', available: true, currency: 'CHF', price_min: 24.9, price_max: 45, rating: 4.33, rating_count: 3 });
-    expect(p.category_path).toEqual([{ id: ids.categories.wine, name: 'Wine' }, { id: ids.categories.red, name: 'Red wine' }]);
+    expect(p).toMatchObject({
+      id: ids.products.p1,
+      title: 'Alpha Merlot',
+      body_html: '<p>Alpha Merlot</p>',
+      summary_html: null,
+      vendor: 'Château Lafleur',
+      available: true,
+      currency: 'CHF',
+      price_min: 24.9,
+      price_max: 45,
+      rating: 4.33,
+      rating_count: 3,
+    });
+    expect(p.category_path).toEqual([
+      { id: ids.categories.wine, name: 'Wine' },
+      { id: ids.categories.red, name: 'Red wine' },
+    ]);
     expect(p.images).toHaveLength(2);
     expect(p.image).toMatchObject({ src: 'https://cdn.example/p1.jpg', alt: 'Alpha Merlot', position: 1, width: 800, height: 1200 });
     expect(p.variants.map((v: { sku: string }) => v.sku)).toEqual(['ALP-MER-18-75', 'ALP-MER-18-150']);
@@ -307,14 +367,25 @@ describe('storefront catalogue', () => {
 
   it('factsheet is a PDF', async () => {
     const variant = ids.variants.v1a;
-    const res = await t.http().get(`/storefront/factsheets/${variant}.pdf`).set('Authorization', `Bearer ${shop.storefront_token}`).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const res = await t
+      .http()
+      .get(`/storefront/factsheets/${variant}.pdf`)
+      .set('Authorization', `Bearer ${shop.storefront_token}`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect((res.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
-    const again = await t.http().get(`/storefront/factsheets/${variant}.pdf`).set('Authorization', `Bearer ${shop.storefront_token}`).set('If-None-Match', res.headers.etag).expect(304);
+    const again = await t
+      .http()
+      .get(`/storefront/factsheets/${variant}.pdf`)
+      .set('Authorization', `Bearer ${shop.storefront_token}`)
+      .set('If-None-Match', res.headers.etag)
+      .expect(304);
     expect(again.text ?? '').toBe('');
     await t.http().get(`/storefront/factsheets/${ids.variants.v6b}.pdf`).set('Authorization', `Bearer ${shop.storefront_token}`).expect(404);
     await t.http().get(`/storefront/factsheets/nope.pdf`).set('Authorization', `Bearer ${shop.storefront_token}`).expect(404);

@@ -88,9 +88,13 @@ describe('checkout concurrency (CONTRACT 5)', () => {
   it('100 concurrent adjusts lose nothing: the final level is the start plus the sum', async () => {
     const item = ids.variants['v-wine'];
     const location = ids.locations.store;
-    const start = (await shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: location, available_adjustment: 0 }).expect(200)).body.inventory_level.available;
+    const start = (
+      await shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: location, available_adjustment: 0 }).expect(200)
+    ).body.inventory_level.available;
     const deltas = Array.from({ length: 100 }, (_, i) => (i % 4 === 0 ? -1 : 2));
-    const results = await Promise.all(deltas.map((d) => shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: location, available_adjustment: d })));
+    const results = await Promise.all(
+      deltas.map((d) => shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: location, available_adjustment: d })),
+    );
     for (const r of results) expect(r.status).toBe(200);
     const sum = deltas.reduce((a, b) => a + b, 0);
     // the adjust serialized last answered the final level

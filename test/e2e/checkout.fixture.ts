@@ -23,11 +23,24 @@ export interface ShopOptions {
 }
 
 export function checkoutImport(o: ShopOptions = {}) {
-  const v = (key: string, price: number, extra: Record<string, unknown> = {}) => ({ key, sku: key.toUpperCase(), title: { en: `${key} 75 cl`, de: `${key} 75 cl (de)` }, price, tax_rate: WINE_TAX, published: true, active: true, ...extra });
+  const v = (key: string, price: number, extra: Record<string, unknown> = {}) => ({
+    key,
+    sku: key.toUpperCase(),
+    title: { en: `${key} 75 cl`, de: `${key} 75 cl (de)` },
+    price,
+    tax_rate: WINE_TAX,
+    published: true,
+    active: true,
+    ...extra,
+  });
   return {
     settings: {
-      default_language: 'en', languages: ['en', 'de'], default_currency: 'CHF',
-      prices_include_tax: o.pricesIncludeTax ?? true, show_net_prices: false, guest_checkout_enabled: true,
+      default_language: 'en',
+      languages: ['en', 'de'],
+      default_currency: 'CHF',
+      prices_include_tax: o.pricesIncludeTax ?? true,
+      show_net_prices: false,
+      guest_checkout_enabled: true,
       terms: { required: o.termsRequired ?? true, terms_url: 'https://shop.example/terms', privacy_url: 'https://shop.example/privacy' },
       age_verification: { min_age: 16, min_age_by_country: { US: 21, DE: 18 }, applies_to_alcohol_volume_over: 0.5 },
     },
@@ -41,7 +54,10 @@ export function checkoutImport(o: ShopOptions = {}) {
       { key: 'US', code: 'US', name: 'United States', shipping: true },
       { key: 'FR', code: 'FR', name: 'France', shipping: false },
     ],
-    locations: [{ key: 'cellar', name: 'Main cellar' }, { key: 'store', name: 'Store' }],
+    locations: [
+      { key: 'cellar', name: 'Main cellar' },
+      { key: 'store', name: 'Store' },
+    ],
     shipping_methods: Object.values(SHIPPING),
     payment_types: [
       { key: 'invoice', name: { en: 'Invoice', de: 'Rechnung' }, kind: 'invoice' },
@@ -50,16 +66,43 @@ export function checkoutImport(o: ShopOptions = {}) {
       { key: 'crypto', name: 'Crypto', kind: 'crypto' },
     ],
     products: [
-      { key: 'p-wine', title: { en: 'Merlot 2019', de: 'Merlot 2019 (de)' }, published: true, images: [{ src: 'https://cdn.example/merlot.jpg', alt: 'Bottle', width: 800, height: 1200 }],
-        variants: [v('v-wine', o.wine ?? 24.9, { alcohol_volume: 13.5, track_inventory: true, stock: { cellar: 100, store: 20 } })] },
-      { key: 'p-juice', title: 'Grape juice', published: true, variants: [v('v-juice', o.juice ?? 6.35, { tax_rate: JUICE_TAX, alcohol_volume: 0, track_inventory: false })] },
-      { key: 'p-last', title: 'Last bottles', published: true, variants: [v('v-last', 50, { alcohol_volume: 12, track_inventory: true, allow_backorder: false, stock: { cellar: o.lastStock ?? 10 } })] },
-      { key: 'p-back', title: 'Backorder wine', published: true, variants: [v('v-back', 30, { alcohol_volume: 12, track_inventory: true, allow_backorder: true, stock: { cellar: 1 } })] },
+      {
+        key: 'p-wine',
+        title: { en: 'Merlot 2019', de: 'Merlot 2019 (de)' },
+        published: true,
+        images: [{ src: 'https://cdn.example/merlot.jpg', alt: 'Bottle', width: 800, height: 1200 }],
+        variants: [v('v-wine', o.wine ?? 24.9, { alcohol_volume: 13.5, track_inventory: true, stock: { cellar: 100, store: 20 } })],
+      },
+      {
+        key: 'p-juice',
+        title: 'Grape juice',
+        published: true,
+        variants: [v('v-juice', o.juice ?? 6.35, { tax_rate: JUICE_TAX, alcohol_volume: 0, track_inventory: false })],
+      },
+      {
+        key: 'p-last',
+        title: 'Last bottles',
+        published: true,
+        variants: [v('v-last', 50, { alcohol_volume: 12, track_inventory: true, allow_backorder: false, stock: { cellar: o.lastStock ?? 10 } })],
+      },
+      {
+        key: 'p-back',
+        title: 'Backorder wine',
+        published: true,
+        variants: [v('v-back', 30, { alcohol_volume: 12, track_inventory: true, allow_backorder: true, stock: { cellar: 1 } })],
+      },
     ],
   };
 }
 
-export type Ids = { variants: Record<string, string>; products: Record<string, string>; shipping_methods: Record<string, string>; payment_types: Record<string, string>; locations: Record<string, string>; currencies: Record<string, string> };
+export type Ids = {
+  variants: Record<string, string>;
+  products: Record<string, string>;
+  shipping_methods: Record<string, string>;
+  payment_types: Record<string, string>;
+  locations: Record<string, string>;
+  currencies: Record<string, string>;
+};
 
 export async function importShop(admin: ShopClient, o: ShopOptions = {}): Promise<Ids> {
   const res = await admin.post('/admin/catalogue/import', checkoutImport(o));
@@ -72,7 +115,11 @@ export async function importShop(admin: ShopClient, o: ShopOptions = {}): Promis
 const half = (x: number) => Math.floor(x + 0.5 + 1e-9);
 const cents = (x: number) => half(x * 100);
 
-export interface ExpectLine { price: number; tax: number; qty: number }
+export interface ExpectLine {
+  price: number;
+  tax: number;
+  qty: number;
+}
 export interface ExpectInput {
   lines: ExpectLine[];
   includeTax: boolean;
@@ -112,12 +159,19 @@ export function expectedTotals(i: ExpectInput) {
   const exact = bases.map((b) => (sbd === 0 ? 0 : (discount * b) / sbd));
   const parts = exact.map(Math.floor);
   let left = discount - parts.reduce((a, b) => a + b, 0);
-  [...exact.keys()].sort((a, b) => exact[b] - Math.floor(exact[b]) - (exact[a] - Math.floor(exact[a])) || a - b).forEach((k) => {
-    if (left > 0) { parts[k] += 1; left -= 1; }
-  });
+  [...exact.keys()]
+    .sort((a, b) => exact[b] - Math.floor(exact[b]) - (exact[a] - Math.floor(exact[a])) || a - b)
+    .forEach((k) => {
+      if (left > 0) {
+        parts[k] += 1;
+        left -= 1;
+      }
+    });
   const amounts = new Map<number, number>(rates.map((r, k) => [r, bases[k] - parts[k]]));
   if (i.shipping && shipping > 0) amounts.set(i.shipping.tax_rate, (amounts.get(i.shipping.tax_rate) ?? 0) + shipping);
-  const taxLines = [...amounts.entries()].filter(([r]) => r > 0).sort(([a], [b]) => a - b)
+  const taxLines = [...amounts.entries()]
+    .filter(([r]) => r > 0)
+    .sort(([a], [b]) => a - b)
     .map(([r, a]) => ({ name: `Tax ${r}%`, rate: r, amount: half(i.includeTax ? (a * r) / (100 + r) : (a * r) / 100) }));
   const tax = taxLines.reduce((a, t) => a + t.amount, 0);
   const d = (m: number) => m / 100;
@@ -151,5 +205,23 @@ export async function checkoutWith(client: ShopClient, lines: Array<[string, num
   return res.body.checkout as { id: string; [k: string]: unknown };
 }
 
-export const CH_ADDRESS = { first_name: 'Anna', last_name: 'Muster', street: 'Bahnhofstrasse', house_number: '1', zip_code: '8001', location: 'Zürich', email: 'anna@example.ch', country_code: 'CH' };
-export const US_ADDRESS = { first_name: 'John', last_name: 'Doe', street: 'Main St', house_number: '5', zip_code: '10001', location: 'New York', email: 'john@example.com', country_code: 'US' };
+export const CH_ADDRESS = {
+  first_name: 'Anna',
+  last_name: 'Muster',
+  street: 'Bahnhofstrasse',
+  house_number: '1',
+  zip_code: '8001',
+  location: 'Zürich',
+  email: 'anna@example.ch',
+  country_code: 'CH',
+};
+export const US_ADDRESS = {
+  first_name: 'John',
+  last_name: 'Doe',
+  street: 'Main St',
+  house_number: '5',
+  zip_code: '10001',
+  location: 'New York',
+  email: 'john@example.com',
+  country_code: 'US',
+};

@@ -23,7 +23,8 @@ describe('admin checkouts', () => {
     const client = visitor();
     const c = await checkoutWith(client, [[ids.variants['v-juice'], 2]]);
     await client.put(`/checkouts/${c.id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200);
-    const r = (await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true }).expect(200)).body.checkout;
+    const r = (await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true }).expect(200)).body
+      .checkout;
     return { token: c.id, ...r };
   }
 
@@ -33,7 +34,16 @@ describe('admin checkouts', () => {
     const first = await shop.admin.get('/admin/checkouts?limit=2').expect(200);
     expect(Object.keys(first.body)).toEqual(['checkouts']);
     expect(first.body.checkouts.map((r: { token: string }) => r.token)).toEqual([made[2], made[1]]);
-    expect(first.body.checkouts[0]).toEqual({ token: made[2], email: null, currency_code: 'CHF', status: 'Checkout', total: 19.05, line_items_count: 1, created_at: expect.any(String), updated_at: null });
+    expect(first.body.checkouts[0]).toEqual({
+      token: made[2],
+      email: null,
+      currency_code: 'CHF',
+      status: 'Checkout',
+      total: 19.05,
+      line_items_count: 1,
+      created_at: expect.any(String),
+      updated_at: null,
+    });
     const link = first.headers.link as string;
     expect(link).toMatch(/^<http:\/\/[^>]+\/api\/2026-04-01\/admin\/checkouts\?limit=2&page_info=[^>]+>; rel="next"$/);
     const next = link.slice(link.indexOf('/api/2026-04-01') + '/api/2026-04-01'.length, link.indexOf('>'));
@@ -47,18 +57,51 @@ describe('admin checkouts', () => {
 
   it('reads the full checkout; 404 unknown or foreign, 422 malformed token', async () => {
     const client = visitor();
-    const c = await checkoutWith(client, [[ids.variants['v-wine'], 2], [ids.variants['v-juice'], 1]]);
+    const c = await checkoutWith(client, [
+      [ids.variants['v-wine'], 2],
+      [ids.variants['v-juice'], 1],
+    ]);
     await client.put(`/checkouts/${c.id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200);
     const sf = (await client.get(`/checkouts/${c.id}`).expect(200)).body.checkout;
     const res = await shop.admin.get(`/admin/checkouts/${c.id}`).expect(200);
     const a = res.body.checkout;
     expect(a).toEqual({
-      token: c.id, email: 'anna@example.ch', currency_code: 'CHF', status: 'Checkout', is_completed: false, note: null, customer_name: 'Anna Muster',
+      token: c.id,
+      email: 'anna@example.ch',
+      currency_code: 'CHF',
+      status: 'Checkout',
+      is_completed: false,
+      note: null,
+      customer_name: 'Anna Muster',
       line_items: sf.line_items,
-      totals: { subtotal: sf.totals.subtotal, tax_amount: sf.totals.tax_amount, shipping_amount: 9.5, discount: 0, total: sf.totals.total, currency_code: 'CHF', price_includes_tax: true },
-      shipping_address: { id: null, first_name: 'Anna', last_name: 'Muster', company: null, department: null, street: 'Bahnhofstrasse 1', po_box: null, zip_code: '8001', location: 'Zürich', email: 'anna@example.ch', phone_number: null, mobile_number: null, country_code: 'CH', country_name: 'Switzerland' },
+      totals: {
+        subtotal: sf.totals.subtotal,
+        tax_amount: sf.totals.tax_amount,
+        shipping_amount: 9.5,
+        discount: 0,
+        total: sf.totals.total,
+        currency_code: 'CHF',
+        price_includes_tax: true,
+      },
+      shipping_address: {
+        id: null,
+        first_name: 'Anna',
+        last_name: 'Muster',
+        company: null,
+        department: null,
+        street: 'Bahnhofstrasse 1',
+        po_box: null,
+        zip_code: '8001',
+        location: 'Zürich',
+        email: 'anna@example.ch',
+        phone_number: null,
+        mobile_number: null,
+        country_code: 'CH',
+        country_name: 'Switzerland',
+      },
       billing_address: expect.objectContaining({ first_name: 'Anna', country_code: 'CH' }),
-      created_at: expect.any(String), updated_at: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     await shop.admin.get(`/admin/checkouts/${randomUUID()}`).expect(404);
     await other.admin.get(`/admin/checkouts/${c.id}`).expect(404);
@@ -92,14 +135,21 @@ describe('admin checkouts', () => {
     await shop.admin.post(`/admin/orders/${p.order_id}/fulfillment`, {}).expect(422);
     await shop.admin.post(`/admin/orders/${randomUUID()}/fulfillment`, { tracking_url: 'https://track.example/1' }).expect(404);
     await other.admin.post(`/admin/orders/${p.order_id}/fulfillment`, { tracking_url: 'https://track.example/1' }).expect(404);
-    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, topic`, [shop.tenant.id, p.order_id]);
+    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, topic`, [
+      shop.tenant.id,
+      p.order_id,
+    ]);
     expect(events.map((e: { topic: string }) => e.topic)).toEqual(['order.placed', 'order.fulfilled', 'order.shipped']);
   });
 
   it('needs Shop/checkouts/read and Shop/checkouts/write', async () => {
     const c = await checkoutWith(visitor(), [[ids.variants['v-juice'], 1]]);
-    const reader = t.client((await shop.admin.post('/admin/access_tokens', { label: 'r', tier: 'admin', scopes: ['Shop/checkouts/read'] }).expect(201)).body.access_token.token);
-    const writer = t.client((await shop.admin.post('/admin/access_tokens', { label: 'w', tier: 'admin', scopes: ['Shop/checkouts/write'] }).expect(201)).body.access_token.token);
+    const reader = t.client(
+      (await shop.admin.post('/admin/access_tokens', { label: 'r', tier: 'admin', scopes: ['Shop/checkouts/read'] }).expect(201)).body.access_token.token,
+    );
+    const writer = t.client(
+      (await shop.admin.post('/admin/access_tokens', { label: 'w', tier: 'admin', scopes: ['Shop/checkouts/write'] }).expect(201)).body.access_token.token,
+    );
     await reader.get('/admin/checkouts').expect(200);
     await reader.get(`/admin/checkouts/${c.id}`).expect(200);
     await reader.put(`/admin/checkouts/${c.id}`, { note: 'x' }).expect(403);
@@ -117,7 +167,10 @@ describe('admin checkouts', () => {
     expect(two.body).toEqual(one.body);
     const same = await shop.admin.post('/admin/discount_codes', { value: 5, type: 'percent', code: 'IDEM' }).set('Idempotency-Key', key).expect(201);
     expect(same.body).toEqual(one.body);
-    const reused = await shop.admin.post('/admin/discount_codes', { ...body, value: 6 }).set('Idempotency-Key', key).expect(422);
+    const reused = await shop.admin
+      .post('/admin/discount_codes', { ...body, value: 6 })
+      .set('Idempotency-Key', key)
+      .expect(422);
     expect(reused.body.code).toBe('idempotency_key_reused');
     const rows = await t.db.query(`SELECT count(*)::int AS n FROM discount_codes WHERE tenant_id = $1 AND code = 'IDEM'`, [shop.tenant.id]);
     expect(rows[0].n).toBe(1);
@@ -131,10 +184,19 @@ describe('admin checkouts', () => {
     // fulfillment is an admin POST too
     const p = await placed();
     const fk = randomUUID();
-    const f1 = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillment`, { tracking_url: 'https://track.example/a' }).set('Idempotency-Key', fk).expect(200);
-    const f2 = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillment`, { tracking_url: 'https://track.example/a' }).set('Idempotency-Key', fk).expect(200);
+    const f1 = await shop.admin
+      .post(`/admin/orders/${p.order_id}/fulfillment`, { tracking_url: 'https://track.example/a' })
+      .set('Idempotency-Key', fk)
+      .expect(200);
+    const f2 = await shop.admin
+      .post(`/admin/orders/${p.order_id}/fulfillment`, { tracking_url: 'https://track.example/a' })
+      .set('Idempotency-Key', fk)
+      .expect(200);
     expect(f2.body).toEqual(f1.body);
-    const shipped = await t.db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.shipped' AND payload->'order'->>'id' = $2`, [shop.tenant.id, p.order_id]);
+    const shipped = await t.db.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.shipped' AND payload->'order'->>'id' = $2`,
+      [shop.tenant.id, p.order_id],
+    );
     expect(shipped[0].n).toBe(1);
   });
 });

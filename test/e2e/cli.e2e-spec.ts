@@ -52,14 +52,48 @@ describe('CLI (CONTRACT 2)', () => {
   });
 
   it('staff create, staff permissions and token mint print their JSON shapes, and permissions take effect at the next request', async () => {
-    const created = await cli(t, 'staff', 'create', '--tenant', tenantId, '--email', 'Ana@Example.test', '--permissions', 'Shop/access_tokens/read,Shop/themes/read', '--json');
+    const created = await cli(
+      t,
+      'staff',
+      'create',
+      '--tenant',
+      tenantId,
+      '--email',
+      'Ana@Example.test',
+      '--permissions',
+      'Shop/access_tokens/read,Shop/themes/read',
+      '--json',
+    );
     expect(created.code).toBe(0);
-    expect(JSON.parse(created.out[0])).toEqual({ staff: { id: expect.any(String), email: 'ana@example.test', permissions: ['Shop/access_tokens/read', 'Shop/themes/read'] } });
+    expect(JSON.parse(created.out[0])).toEqual({
+      staff: { id: expect.any(String), email: 'ana@example.test', permissions: ['Shop/access_tokens/read', 'Shop/themes/read'] },
+    });
 
-    const minted = await cli(t, 'token', 'mint', '--tenant', 'cave-muller', '--staff-email', 'ana@example.test', '--tier', 'admin', '--label', 'Ana', '--scopes', 'Shop/access_tokens/read', '--json');
+    const minted = await cli(
+      t,
+      'token',
+      'mint',
+      '--tenant',
+      'cave-muller',
+      '--staff-email',
+      'ana@example.test',
+      '--tier',
+      'admin',
+      '--label',
+      'Ana',
+      '--scopes',
+      'Shop/access_tokens/read',
+      '--json',
+    );
     expect(minted.code).toBe(0);
     const token = JSON.parse(minted.out[0]);
-    expect(token).toEqual({ id: expect.any(String), token: expect.stringMatching(/^vnstat_/), prefix: 'vnstat', label: 'Ana', scopes: 'Shop/access_tokens/read' });
+    expect(token).toEqual({
+      id: expect.any(String),
+      token: expect.stringMatching(/^vnstat_/),
+      prefix: 'vnstat',
+      label: 'Ana',
+      scopes: 'Shop/access_tokens/read',
+    });
     await t.client(token.token).get('/admin/access_tokens').expect(200);
 
     const changed = await cli(t, 'staff', 'permissions', '--tenant', tenantId, '--email', 'ana@example.test', '--set', 'Shop/themes/read', '--json');
@@ -68,7 +102,22 @@ describe('CLI (CONTRACT 2)', () => {
   });
 
   it('mints storefront tokens', async () => {
-    const r = await cli(t, 'token', 'mint', '--tenant', tenantId, '--staff-email', 'ana@example.test', '--tier', 'storefront', '--label', 'SPA', '--scopes', 'storefront/catalogue', '--json');
+    const r = await cli(
+      t,
+      'token',
+      'mint',
+      '--tenant',
+      tenantId,
+      '--staff-email',
+      'ana@example.test',
+      '--tier',
+      'storefront',
+      '--label',
+      'SPA',
+      '--scopes',
+      'storefront/catalogue',
+      '--json',
+    );
     const token = JSON.parse(r.out[0]);
     expect(token.prefix).toBe('vnstss');
     await t.client(token.token).get('/currencies').expect(200);
@@ -77,7 +126,9 @@ describe('CLI (CONTRACT 2)', () => {
   it('theme create adds an unpublished copy of a library theme', async () => {
     const r = await cli(t, 'theme', 'create', '--tenant', tenantId, '--from', 'vineyard', '--name', 'Autumn', '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out[0])).toEqual({ theme: expect.objectContaining({ id: expect.any(String), name: 'Autumn', role: 'unpublished', theme_key: 'vineyard' }) });
+    expect(JSON.parse(r.out[0])).toEqual({
+      theme: expect.objectContaining({ id: expect.any(String), name: 'Autumn', role: 'unpublished', theme_key: 'vineyard' }),
+    });
     const bad = await cli(t, 'theme', 'create', '--tenant', tenantId, '--from', 'nope', '--json');
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.out[0]).errors).toContain('vineyard');
@@ -88,7 +139,13 @@ describe('CLI (CONTRACT 2)', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const file = join(mkdtempSync(join(tmpdir(), 'shop-import-')), 'catalogue.json');
-    writeFileSync(file, JSON.stringify({ manufacturers: [{ key: 'm-1', name: 'Domaine Example' }], products: [{ key: 'p-1', title: 'Merlot 2019', manufacturer: 'm-1', variants: [{ key: 'v-1', sku: 'MER-19', price: 24.9, tax_rate: 8.1 }] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        manufacturers: [{ key: 'm-1', name: 'Domaine Example' }],
+        products: [{ key: 'p-1', title: 'Merlot 2019', manufacturer: 'm-1', variants: [{ key: 'v-1', sku: 'MER-19', price: 24.9, tax_rate: 8.1 }] }],
+      }),
+    );
     const r = await cli(t, 'catalogue', 'import', '--tenant', tenantId, file, '--json');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out[0]).import;
@@ -103,7 +160,7 @@ describe('CLI (CONTRACT 2)', () => {
     expect(JSON.parse(bad.out[0]).errors).toContain('products[0]');
   });
 
-  it('catalogue import reads an .ndjson file (the export\'s NDJSON form) line by line', async () => {
+  it("catalogue import reads an .ndjson file (the export's NDJSON form) line by line", async () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -127,7 +184,13 @@ describe('CLI (CONTRACT 2)', () => {
     const first = await cli(t, 'demo', '--products', '40', '--json');
     expect(first.code).toBe(0);
     const body = JSON.parse(first.out[0]);
-    expect(body).toEqual(expect.objectContaining({ tenant: { id: expect.any(String), handle: 'demo' }, admin_token: expect.stringMatching(/^vnstat_/), storefront_token: expect.stringMatching(/^vnstss_/) }));
+    expect(body).toEqual(
+      expect.objectContaining({
+        tenant: { id: expect.any(String), handle: 'demo' },
+        admin_token: expect.stringMatching(/^vnstat_/),
+        storefront_token: expect.stringMatching(/^vnstss_/),
+      }),
+    );
     expect(body.import.created.products).toBe(40);
     // the reference storefront's address, with the public token that names the shop
     expect(body.storefront_demo_url).toBe(`http://${t.config.HOST}:${t.config.PORT}/storefront-demo/?token=${body.storefront_token}`);
@@ -149,7 +212,19 @@ describe('CLI (CONTRACT 2)', () => {
     expect(res.code).toBe(0);
     expect(res.out).toHaveLength(1);
     expect(JSON.parse(res.out[0])).toEqual({
-      orders: [{ id: p.order_id, number: p.order_number, created_at: expect.any(String), email: 'cli@example.test', total: expect.any(Number), currency: 'CHF', status: 'Open', financial_status: 'pending', fulfillment_status: 'unfulfilled' }],
+      orders: [
+        {
+          id: p.order_id,
+          number: p.order_number,
+          created_at: expect.any(String),
+          email: 'cli@example.test',
+          total: expect.any(Number),
+          currency: 'CHF',
+          status: 'Open',
+          financial_status: 'pending',
+          fulfillment_status: 'unfulfilled',
+        },
+      ],
     });
     const text = await cli(t, 'orders', 'list', '--tenant', shop.tenant.id);
     expect(text.out[0]).toContain(`#${p.order_number}`);
@@ -182,7 +257,11 @@ describe('CLI (CONTRACT 2)', () => {
   });
 
   it('refuses to start with an invalid configuration, naming the variable', () => {
-    const r = spawnSync('node', ['bin/shop.js', 'tenant', 'create', '--name', 'x'], { env: { ...process.env, DATABASE_URL: t.databaseUrl, RATE_LIMIT_BURST: 'lots' }, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('node', ['bin/shop.js', 'tenant', 'create', '--name', 'x'], {
+      env: { ...process.env, DATABASE_URL: t.databaseUrl, RATE_LIMIT_BURST: 'lots' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('RATE_LIMIT_BURST');
   });

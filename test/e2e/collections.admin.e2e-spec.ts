@@ -3,7 +3,23 @@ import { TenancyService } from '../../src/tenancy/tenancy.service.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { nextPath, pageInfoOf } from '../helpers/paging.js';
 
-const COLLECTION_KEYS = ['id', 'title', 'handle', 'body_html', 'collection_type', 'published', 'sort_order', 'products_count', 'image', 'template_name', 'rules_json', 'meta_title', 'meta_description', 'created_at', 'updated_at'].sort();
+const COLLECTION_KEYS = [
+  'id',
+  'title',
+  'handle',
+  'body_html',
+  'collection_type',
+  'published',
+  'sort_order',
+  'products_count',
+  'image',
+  'template_name',
+  'rules_json',
+  'meta_title',
+  'meta_description',
+  'created_at',
+  'updated_at',
+].sort();
 /** SPEC Image: id is a uuid (the owner's id, as the image lives in its row) even while there is no image. */
 const EMPTY_IMAGE = { id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
 const RULES = '{"all":[{"field":"category","eq":"red"},{"field":"price","lt":20}]}';
@@ -109,7 +125,9 @@ describe('admin collections', () => {
 
   it('names the offending member in a 422', async () => {
     expect((await shop.admin.post('/admin/collections', {}).expect(422)).body.errors).toContain('title');
-    expect((await shop.admin.post('/admin/collections', { title: 'x', collection_type: 'smart', rules_json: 'nope' }).expect(422)).body.errors).toContain('rules_json');
+    expect((await shop.admin.post('/admin/collections', { title: 'x', collection_type: 'smart', rules_json: 'nope' }).expect(422)).body.errors).toContain(
+      'rules_json',
+    );
   });
 
   it('a smart collection may be created without rules', async () => {
@@ -141,15 +159,28 @@ describe('admin collections', () => {
   });
 
   it('update applies only the supplied members; collection_type is ignored; updated_at is set', async () => {
-    const created = (await shop.admin.post('/admin/collections', { title: 'Before', body_html: '<p>b</p>', meta_title: 'mt', sort_order: 'manual' }).expect(201)).body.collection;
+    const created = (
+      await shop.admin.post('/admin/collections', { title: 'Before', body_html: '<p>b</p>', meta_title: 'mt', sort_order: 'manual' }).expect(201)
+    ).body.collection;
     const res = await shop.admin.put(`/admin/collections/${created.id}`, { title: 'After', collection_type: 'smart', published: false }).expect(200);
     const c = res.body.collection;
-    expect(c).toMatchObject({ id: created.id, title: 'After', body_html: '<p>b</p>', meta_title: 'mt', sort_order: 'manual', collection_type: 'manual', published: false, handle: created.handle });
+    expect(c).toMatchObject({
+      id: created.id,
+      title: 'After',
+      body_html: '<p>b</p>',
+      meta_title: 'mt',
+      sort_order: 'manual',
+      collection_type: 'manual',
+      published: false,
+      handle: created.handle,
+    });
     expect(c.created_at).toBe(created.created_at);
     expect(c.updated_at).toEqual(expect.stringMatching(/^\d{4}-/));
     expect(Date.parse(c.updated_at)).toBeGreaterThanOrEqual(Date.parse(c.created_at));
     // null published is no change; nullable strings can be cleared
-    const res2 = await shop.admin.put(`/admin/collections/${created.id}`, { published: null, meta_title: null, sort_order: null, handle: 'after-handle' }).expect(200);
+    const res2 = await shop.admin
+      .put(`/admin/collections/${created.id}`, { published: null, meta_title: null, sort_order: null, handle: 'after-handle' })
+      .expect(200);
     expect(res2.body.collection).toMatchObject({ published: false, meta_title: null, sort_order: null, handle: 'after-handle' });
     expect((await shop.admin.get(`/admin/collections/${created.id}`).expect(200)).body.collection).toEqual(res2.body.collection);
   });
@@ -235,7 +266,8 @@ describe('admin collections', () => {
   it('needs the collections scopes: 401 without a token, 403 without the scope, write does not imply read', async () => {
     await t.client(null).get('/admin/collections').expect(401);
     await t.client(shop.storefront_token).get('/admin/collections').expect(401);
-    const mint = async (scopes: string[]) => (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
+    const mint = async (scopes: string[]) =>
+      (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
     const themes = t.client(await mint(['Shop/themes/read', 'Shop/customers/write']));
     const res = await themes.get('/admin/collections').expect(403);
     expect(res.body).toEqual({ errors: expect.stringContaining('Shop/collections/read') });
@@ -268,7 +300,9 @@ describe('admin collections', () => {
       pager = await t.createShop();
       ids = [];
       for (let i = 0; i < 120; i += 10) {
-        const batch = await Promise.all(Array.from({ length: 10 }, (_, j) => pager.admin.post('/admin/collections', { title: `Paged ${i + j}`, published: (i + j) % 2 === 0 }).expect(201)));
+        const batch = await Promise.all(
+          Array.from({ length: 10 }, (_, j) => pager.admin.post('/admin/collections', { title: `Paged ${i + j}`, published: (i + j) % 2 === 0 }).expect(201)),
+        );
         ids.push(...batch.map((r) => r.body.collection.id as string));
       }
     });
@@ -318,7 +352,10 @@ describe('admin collections', () => {
       const neg = await pager.admin.get('/admin/collections?limit=-5').expect(200);
       expect(neg.body.collections).toHaveLength(1);
       // 260 rows so that the clamp to 250 is visible
-      await t.db.query(`INSERT INTO collections (tenant_id, handle, title) SELECT $1, 'bulk-' || g, jsonb_build_object('en', 'Bulk ' || g) FROM generate_series(1, 140) g`, [pager.tenant.id]);
+      await t.db.query(
+        `INSERT INTO collections (tenant_id, handle, title) SELECT $1, 'bulk-' || g, jsonb_build_object('en', 'Bulk ' || g) FROM generate_series(1, 140) g`,
+        [pager.tenant.id],
+      );
       const big = await pager.admin.get('/admin/collections?limit=1000').expect(200);
       expect(big.body.collections).toHaveLength(250);
       expect(nextPath(big)).toContain('limit=250&');
@@ -408,7 +445,25 @@ describe('OpenAPI of the admin resources', () => {
       expect(doc.paths[path]).toBeDefined();
       for (const m of methods) expect(doc.paths[path][m]).toBeDefined();
     }
-    for (const schema of ['CreateCollectionDto', 'UpdateCollectionDto', 'CollectionDto', 'ImageDto', 'CreateCustomerDto', 'UpdateCustomerDto', 'CustomerDto', 'AdminDefaultAddressDto', 'CreatePageDto', 'UpdatePageDto', 'PageDto', 'CreateArticleDto', 'UpdateArticleDto', 'ArticleDto', 'CreateDiscountCodeDto', 'UpdateDiscountCodeDto', 'DiscountCodeDto']) {
+    for (const schema of [
+      'CreateCollectionDto',
+      'UpdateCollectionDto',
+      'CollectionDto',
+      'ImageDto',
+      'CreateCustomerDto',
+      'UpdateCustomerDto',
+      'CustomerDto',
+      'AdminDefaultAddressDto',
+      'CreatePageDto',
+      'UpdatePageDto',
+      'PageDto',
+      'CreateArticleDto',
+      'UpdateArticleDto',
+      'ArticleDto',
+      'CreateDiscountCodeDto',
+      'UpdateDiscountCodeDto',
+      'DiscountCodeDto',
+    ]) {
       expect(doc.components.schemas[schema]).toBeDefined();
     }
     expect(doc.components.schemas.CreateCollectionDto.required).toEqual(['title']);
@@ -416,7 +471,8 @@ describe('OpenAPI of the admin resources', () => {
     expect(doc.components.schemas.CreatePageDto.required).toEqual(['handle']);
     expect(doc.components.schemas.CreateDiscountCodeDto.required).toEqual(expect.arrayContaining(['code', 'value']));
     expect(doc.components.schemas.CollectionDto.properties.products_count).toBeDefined();
-    const envelope = (path: string, method: string, status: string) => doc.paths[`${API}${path}`][method].responses[status].content['application/json'].schema.properties;
+    const envelope = (path: string, method: string, status: string) =>
+      doc.paths[`${API}${path}`][method].responses[status].content['application/json'].schema.properties;
     expect(envelope('/admin/collections', 'get', '200').collections.items.$ref).toBe('#/components/schemas/CollectionDto');
     expect(envelope('/admin/collections', 'post', '201').collection.$ref).toBe('#/components/schemas/CollectionDto');
     expect(envelope('/admin/customers/{id}', 'put', '200').customer.$ref).toBe('#/components/schemas/CustomerDto');

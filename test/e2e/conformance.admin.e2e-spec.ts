@@ -12,7 +12,11 @@ import { raw } from './themes.helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const keys = (o: object) => Object.keys(o).sort();
-const sorted = (s: string) => s.split(/[\s,;]+/).filter(Boolean).sort();
+const sorted = (s: string) =>
+  s
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .sort();
 
 type Kind = 'uuid' | 'uuid?' | 'string' | 'string?' | 'boolean' | 'boolean?' | 'number' | 'int' | 'date' | 'date?' | 'object' | 'array';
 function check(value: unknown, kind: Kind, path: string): void {
@@ -20,14 +24,21 @@ function check(value: unknown, kind: Kind, path: string): void {
   if (nullable && value === null) return;
   const k = kind.replace('?', '');
   const ok =
-    k === 'uuid' ? typeof value === 'string' && UUID.test(value)
-    : k === 'string' ? typeof value === 'string'
-    : k === 'boolean' ? typeof value === 'boolean'
-    : k === 'number' ? typeof value === 'number' && Number.isFinite(value)
-    : k === 'int' ? typeof value === 'number' && Number.isInteger(value)
-    : k === 'date' ? typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value)
-    : k === 'object' ? typeof value === 'object' && value !== null && !Array.isArray(value)
-    : Array.isArray(value);
+    k === 'uuid'
+      ? typeof value === 'string' && UUID.test(value)
+      : k === 'string'
+        ? typeof value === 'string'
+        : k === 'boolean'
+          ? typeof value === 'boolean'
+          : k === 'number'
+            ? typeof value === 'number' && Number.isFinite(value)
+            : k === 'int'
+              ? typeof value === 'number' && Number.isInteger(value)
+              : k === 'date'
+                ? typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value)
+                : k === 'object'
+                  ? typeof value === 'object' && value !== null && !Array.isArray(value)
+                  : Array.isArray(value);
   if (!ok) throw new Error(`${path}: expected ${kind}, got ${JSON.stringify(value)}`);
 }
 /** Exact key set and member types. */
@@ -60,48 +71,158 @@ function nextPath(link: string | undefined): string {
 
 const IMAGE: Record<string, Kind> = { id: 'uuid', src: 'string?', preview_src: 'string?', alt: 'string?', position: 'int', width: 'int', height: 'int' };
 const COLLECTION: Record<string, Kind> = {
-  id: 'uuid', title: 'string?', handle: 'string?', body_html: 'string?', collection_type: 'string?', published: 'boolean', sort_order: 'string?',
-  products_count: 'int', image: 'object', template_name: 'string?', rules_json: 'string?', meta_title: 'string?', meta_description: 'string?',
-  created_at: 'date', updated_at: 'date?',
+  id: 'uuid',
+  title: 'string?',
+  handle: 'string?',
+  body_html: 'string?',
+  collection_type: 'string?',
+  published: 'boolean',
+  sort_order: 'string?',
+  products_count: 'int',
+  image: 'object',
+  template_name: 'string?',
+  rules_json: 'string?',
+  meta_title: 'string?',
+  meta_description: 'string?',
+  created_at: 'date',
+  updated_at: 'date?',
 };
 const THEME: Record<string, Kind> = { id: 'uuid', name: 'string?', role: 'string?', theme_key: 'string?', created_at: 'date', updated_at: 'date?' };
 const TEXT_ASSET: Record<string, Kind> = { key: 'string', value: 'string', size: 'int', content_type: 'string' };
 const TEXT_ASSET_ROW: Record<string, Kind> = { key: 'string', size: 'int', content_type: 'string', updated_at: 'date?' };
 const BINARY_ASSET: Record<string, Kind> = { key: 'string', size: 'int', content_type: 'string', updated_at: 'date?', url: 'string' };
 const CUSTOMER: Record<string, Kind> = {
-  id: 'uuid', email: 'string?', is_active: 'boolean', is_email_confirmed: 'boolean', type: 'string?', currency_id: 'uuid?', default_address: 'object',
-  created_at: 'date', updated_at: 'date?',
+  id: 'uuid',
+  email: 'string?',
+  is_active: 'boolean',
+  is_email_confirmed: 'boolean',
+  type: 'string?',
+  currency_id: 'uuid?',
+  default_address: 'object',
+  created_at: 'date',
+  updated_at: 'date?',
 };
 const ADMIN_ADDRESS: Record<string, Kind> = {
-  id: 'uuid', first_name: 'string?', last_name: 'string?', company: 'string?', department: 'string?', street: 'string?', zip_code: 'string?', location: 'string?',
-  country_id: 'uuid?', phone_number: 'string?', mobile_number: 'string?', fax_number: 'string?', email: 'string?', website: 'string?', title_id: 'uuid?',
+  id: 'uuid',
+  first_name: 'string?',
+  last_name: 'string?',
+  company: 'string?',
+  department: 'string?',
+  street: 'string?',
+  zip_code: 'string?',
+  location: 'string?',
+  country_id: 'uuid?',
+  phone_number: 'string?',
+  mobile_number: 'string?',
+  fax_number: 'string?',
+  email: 'string?',
+  website: 'string?',
+  title_id: 'uuid?',
 };
 const PAGE: Record<string, Kind> = {
-  id: 'uuid', handle: 'string?', title: 'string?', body_html: 'string?', published: 'boolean', template: 'string?', type: 'string?', show_in_header: 'boolean',
-  show_in_footer: 'boolean', sort_order: 'int', meta_description: 'string?', meta_keywords: 'string?', menu_title: 'string?', created_at: 'date', updated_at: 'date?',
+  id: 'uuid',
+  handle: 'string?',
+  title: 'string?',
+  body_html: 'string?',
+  published: 'boolean',
+  template: 'string?',
+  type: 'string?',
+  show_in_header: 'boolean',
+  show_in_footer: 'boolean',
+  sort_order: 'int',
+  meta_description: 'string?',
+  meta_keywords: 'string?',
+  menu_title: 'string?',
+  created_at: 'date',
+  updated_at: 'date?',
 };
-const ARTICLE: Record<string, Kind> = { id: 'uuid', title: 'string?', summary_html: 'string?', body_html: 'string?', published: 'boolean', image: 'object', created_at: 'date', updated_at: 'date?' };
+const ARTICLE: Record<string, Kind> = {
+  id: 'uuid',
+  title: 'string?',
+  summary_html: 'string?',
+  body_html: 'string?',
+  published: 'boolean',
+  image: 'object',
+  created_at: 'date',
+  updated_at: 'date?',
+};
 const DISCOUNT: Record<string, Kind> = {
-  id: 'uuid', code: 'string?', type: 'string?', value: 'number', is_active: 'boolean', is_used: 'boolean', is_infinite: 'boolean', using_date: 'date?',
-  currency_id: 'uuid?', expiry_date: 'date?', min_value: 'number', is_check_all_products_for_category: 'boolean', created_at: 'date', updated_at: 'date?',
+  id: 'uuid',
+  code: 'string?',
+  type: 'string?',
+  value: 'number',
+  is_active: 'boolean',
+  is_used: 'boolean',
+  is_infinite: 'boolean',
+  using_date: 'date?',
+  currency_id: 'uuid?',
+  expiry_date: 'date?',
+  min_value: 'number',
+  is_check_all_products_for_category: 'boolean',
+  created_at: 'date',
+  updated_at: 'date?',
 };
 const CHECKOUT_SUMMARY: Record<string, Kind> = {
-  token: 'uuid', email: 'string?', currency_code: 'string?', status: 'string?', total: 'number', line_items_count: 'int', created_at: 'date', updated_at: 'date?',
+  token: 'uuid',
+  email: 'string?',
+  currency_code: 'string?',
+  status: 'string?',
+  total: 'number',
+  line_items_count: 'int',
+  created_at: 'date',
+  updated_at: 'date?',
 };
 const CHECKOUT: Record<string, Kind> = {
-  token: 'uuid', email: 'string?', currency_code: 'string?', status: 'string?', is_completed: 'boolean', note: 'string?', customer_name: 'string?',
-  line_items: 'array', totals: 'object', shipping_address: 'object', billing_address: 'object', created_at: 'date', updated_at: 'date?',
+  token: 'uuid',
+  email: 'string?',
+  currency_code: 'string?',
+  status: 'string?',
+  is_completed: 'boolean',
+  note: 'string?',
+  customer_name: 'string?',
+  line_items: 'array',
+  totals: 'object',
+  shipping_address: 'object',
+  billing_address: 'object',
+  created_at: 'date',
+  updated_at: 'date?',
 };
 const CHECKOUT_LINE: Record<string, Kind> = {
-  id: 'uuid', article_id: 'uuid?', title: 'string?', sku: 'string?', quantity: 'number', unit_price: 'number', unit_price_with_tax: 'number', line_total: 'number',
-  line_total_with_tax: 'number', image_url: 'string?',
+  id: 'uuid',
+  article_id: 'uuid?',
+  title: 'string?',
+  sku: 'string?',
+  quantity: 'number',
+  unit_price: 'number',
+  unit_price_with_tax: 'number',
+  line_total: 'number',
+  line_total_with_tax: 'number',
+  image_url: 'string?',
 };
 const CHECKOUT_TOTALS: Record<string, Kind> = {
-  subtotal: 'number', tax_amount: 'number', shipping_amount: 'number', discount: 'number', total: 'number', currency_code: 'string', price_includes_tax: 'boolean',
+  subtotal: 'number',
+  tax_amount: 'number',
+  shipping_amount: 'number',
+  discount: 'number',
+  total: 'number',
+  currency_code: 'string',
+  price_includes_tax: 'boolean',
 };
 const CHECKOUT_ADDRESS: Record<string, Kind> = {
-  id: 'uuid?', first_name: 'string?', last_name: 'string?', company: 'string?', department: 'string?', street: 'string?', po_box: 'string?', zip_code: 'string?',
-  location: 'string?', email: 'string?', phone_number: 'string?', mobile_number: 'string?', country_code: 'string?', country_name: 'string?',
+  id: 'uuid?',
+  first_name: 'string?',
+  last_name: 'string?',
+  company: 'string?',
+  department: 'string?',
+  street: 'string?',
+  po_box: 'string?',
+  zip_code: 'string?',
+  location: 'string?',
+  email: 'string?',
+  phone_number: 'string?',
+  mobile_number: 'string?',
+  country_code: 'string?',
+  country_name: 'string?',
 };
 const TOKEN_ROW: Record<string, Kind> = { id: 'uuid', prefix: 'string', label: 'string', scopes: 'string', created_at: 'date', last_used_at: 'date?' };
 const MINTED: Record<string, Kind> = { id: 'uuid', token: 'string', prefix: 'string', label: 'string', scopes: 'string' };
@@ -225,12 +346,21 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
     it('generic 404/422 cases', () => genericErrors('/admin/collections', { title: 'Gen' }, { title: 'Gen 2' }));
 
     it('list is cursored with Link rel="next"', () =>
-      cursored('/admin/collections', 'collections', async (c, i) => {
-        return (await c.post('/admin/collections', { title: `C${i}` }).expect(201)).body.collection.id;
-      }, false));
+      cursored(
+        '/admin/collections',
+        'collections',
+        async (c, i) => {
+          return (await c.post('/admin/collections', { title: `C${i}` }).expect(201)).body.collection.id;
+        },
+        false,
+      ));
 
     it('GET /admin/collections/{id}/products: {products, price_range}, never facets; 404; 422', async () => {
-      const c = (await shop.admin.post('/admin/collections', { title: 'All juice', collection_type: 'smart', rules_json: '{"all":[{"field":"title","contains":"juice"}]}' }).expect(201)).body.collection;
+      const c = (
+        await shop.admin
+          .post('/admin/collections', { title: 'All juice', collection_type: 'smart', rules_json: '{"all":[{"field":"title","contains":"juice"}]}' })
+          .expect(201)
+      ).body.collection;
       const res = await shop.admin.get(`/admin/collections/${c.id}/products?include=facets`).expect(200);
       expect(keys(res.body)).toEqual(['price_range', 'products']);
       expect(res.body.products.map((p: { id: string }) => p.id)).toEqual([ids.products['p-juice']]);
@@ -324,10 +454,16 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
       const served = await raw(t, 'GET', body.asset.url);
       expect(served.status).toBe(200);
       expect(served.body.equals(bytes)).toBe(true);
-      const tooBig = await raw(t, 'PUT', `${base}?key=assets/big.bin`, { headers: { ...auth, 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(20 * 1024 * 1024 + 1) });
+      const tooBig = await raw(t, 'PUT', `${base}?key=assets/big.bin`, {
+        headers: { ...auth, 'Content-Type': 'application/octet-stream' },
+        body: Buffer.alloc(20 * 1024 * 1024 + 1),
+      });
       expect(tooBig.status).toBe(413);
       envelope(JSON.parse(tooBig.body.toString()));
-      const exactly = await raw(t, 'PUT', `${base}?key=assets/max.bin`, { headers: { ...auth, 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(20 * 1024 * 1024) });
+      const exactly = await raw(t, 'PUT', `${base}?key=assets/max.bin`, {
+        headers: { ...auth, 'Content-Type': 'application/octet-stream' },
+        body: Buffer.alloc(20 * 1024 * 1024),
+      });
       expect(exactly.status).toBe(200);
       const noKey = await raw(t, 'PUT', base, { headers: { ...auth, 'Content-Type': 'image/png' }, body: bytes });
       expect(noKey.status).toBe(422);
@@ -339,7 +475,10 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
       await fails(shop.admin.delete(`/admin/themes/${main.id}/assets/data`), 422);
       await fails(shop.admin.delete(`/admin/themes/${main.id}/assets/data?key=assets/none.png`), 404);
       await fails(shop.admin.get(`/admin/themes/${randomUUID()}/assets/data`), 404);
-      const unknownTheme = await raw(t, 'PUT', `${API}/admin/themes/${randomUUID()}/assets/data?key=a.png`, { headers: { ...auth, 'Content-Type': 'image/png' }, body: bytes });
+      const unknownTheme = await raw(t, 'PUT', `${API}/admin/themes/${randomUUID()}/assets/data?key=a.png`, {
+        headers: { ...auth, 'Content-Type': 'image/png' },
+        body: bytes,
+      });
       expect(unknownTheme.status).toBe(404);
       await shop.admin.delete(`/admin/themes/${main.id}/assets/data?key=assets/conf.png`).expect(204);
       await fails(shop.admin.delete(`/admin/themes/${main.id}/assets/data?key=assets/conf.png`), 404);
@@ -381,9 +520,14 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
     it('generic 404/422 cases', () => genericErrors('/admin/customers', { email: 'gen@example.com' }, { is_active: true }));
 
     it('list is cursored with Link rel="next"', () =>
-      cursored('/admin/customers', 'customers', async (c, i) => {
-        return (await c.post('/admin/customers', { email: `p${i}@example.com` }).expect(201)).body.customer.id;
-      }, false));
+      cursored(
+        '/admin/customers',
+        'customers',
+        async (c, i) => {
+          return (await c.post('/admin/customers', { email: `p${i}@example.com` }).expect(201)).body.customer.id;
+        },
+        false,
+      ));
   });
 
   // ------------------------------------------------------------------ content
@@ -396,7 +540,9 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
       shape(p, PAGE, 'page');
       expect(p.type).toBe('common');
       shape((await shop.admin.get(`/admin/content/pages/${p.id}`).expect(200)).body.page, PAGE);
-      const upd = (await shop.admin.put(`/admin/content/pages/${p.id}`, { show_in_header: null, sort_order: null, published: null, title: 'About us' }).expect(200)).body.page;
+      const upd = (
+        await shop.admin.put(`/admin/content/pages/${p.id}`, { show_in_header: null, sort_order: null, published: null, title: 'About us' }).expect(200)
+      ).body.page;
       shape(upd, PAGE);
       expect(upd.sort_order).toBe(p.sort_order);
       await fails(shop.admin.post('/admin/content/pages', { title: 'no handle' }), 422);
@@ -426,13 +572,23 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
     it('articles: generic 404/422 cases', () => genericErrors('/admin/content/articles', { title: 'Gen' }, { title: 'x' }));
 
     it('pages list is cursored', () =>
-      cursored('/admin/content/pages', 'pages', async (c, i) => {
-        return (await c.post('/admin/content/pages', { handle: `pg-${i}` }).expect(201)).body.page.id;
-      }, false));
+      cursored(
+        '/admin/content/pages',
+        'pages',
+        async (c, i) => {
+          return (await c.post('/admin/content/pages', { handle: `pg-${i}` }).expect(201)).body.page.id;
+        },
+        false,
+      ));
     it('articles list is cursored, and page cursors are not article cursors', async () => {
-      await cursored('/admin/content/articles', 'articles', async (c, i) => {
-        return (await c.post('/admin/content/articles', { title: `A${i}` }).expect(201)).body.article.id;
-      }, false);
+      await cursored(
+        '/admin/content/articles',
+        'articles',
+        async (c, i) => {
+          return (await c.post('/admin/content/articles', { title: `A${i}` }).expect(201)).body.article.id;
+        },
+        false,
+      );
       for (let i = 0; i < 2; i++) await shop.admin.post('/admin/content/pages', { handle: `xc-${i}` }).expect(201);
       const link = (await shop.admin.get('/admin/content/pages?limit=1').expect(200)).headers.link;
       const pageInfo = new URL(link.slice(1, link.indexOf('>'))).searchParams.get('page_info')!;
@@ -451,7 +607,8 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
       expect(d.type).toBe('value');
       expect(d.is_used).toBe(false);
       expect(d.min_value).toBe(0);
-      const upd = (await shop.admin.put(`/admin/discount_codes/${d.id}`, { code: 'OTHER', type: 'percent', value: 5, min_value: null }).expect(200)).body.discount_code;
+      const upd = (await shop.admin.put(`/admin/discount_codes/${d.id}`, { code: 'OTHER', type: 'percent', value: 5, min_value: null }).expect(200)).body
+        .discount_code;
       shape(upd, DISCOUNT);
       expect([upd.code, upd.type, upd.value, upd.min_value]).toEqual(['CONF10', 'value', 5, 0]);
       await fails(shop.admin.post('/admin/discount_codes', { value: 5 }), 422);
@@ -466,9 +623,14 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
     it('generic 404/422 cases', () => genericErrors('/admin/discount_codes', { code: 'GEN', value: 1 }, { value: 2 }));
 
     it('list is cursored, newest first', () =>
-      cursored('/admin/discount_codes', 'discount_codes', async (c, i) => {
-        return (await c.post('/admin/discount_codes', { code: `N${i}`, value: 1 }).expect(201)).body.discount_code.id;
-      }, true));
+      cursored(
+        '/admin/discount_codes',
+        'discount_codes',
+        async (c, i) => {
+          return (await c.post('/admin/discount_codes', { code: `N${i}`, value: 1 }).expect(201)).body.discount_code.id;
+        },
+        true,
+      ));
   });
 
   // ------------------------------------------------------------------ checkouts
@@ -477,7 +639,9 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
     it('summary rows and the full checkout: exact fields and types; PUT note/email; 409 once completed; 404; 422', async () => {
       const client = t.client(shop.storefront_token);
       const c = await checkoutWith(client, [[ids.variants['v-juice'], 2]]);
-      await client.put(`/checkouts/${c.id}`, { shipping_address: CH_ADDRESS, billing_same_as_shipping: true, shipping_method_id: ids.shipping_methods.post }).expect(200);
+      await client
+        .put(`/checkouts/${c.id}`, { shipping_address: CH_ADDRESS, billing_same_as_shipping: true, shipping_method_id: ids.shipping_methods.post })
+        .expect(200);
       const list = await shop.admin.get('/admin/checkouts').expect(200);
       expect(Object.keys(list.body)).toEqual(['checkouts']);
       list.body.checkouts.forEach((row: unknown) => shape(row, CHECKOUT_SUMMARY, 'checkouts[]'));
@@ -529,7 +693,9 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
       expect(m.token).toMatch(/^vnstat_[A-Za-z0-9_-]{32,}$/);
       expect(m.label).toBe('conf');
       expect(m.scopes).toBe('Shop/collections/read');
-      const sf = (await shop.admin.post('/admin/access_tokens', { label: 'sf', tier: 'storefront', scopes: ['storefront/cart', 'storefront/catalogue'] }).expect(201)).body.access_token;
+      const sf = (
+        await shop.admin.post('/admin/access_tokens', { label: 'sf', tier: 'storefront', scopes: ['storefront/cart', 'storefront/catalogue'] }).expect(201)
+      ).body.access_token;
       expect(sf.token).toMatch(/^vnstss_[A-Za-z0-9_-]{32,}$/);
       expect(sorted(sf.scopes)).toEqual(['storefront/cart', 'storefront/catalogue']);
       expect(sf.scopes).toMatch(/^\S+ \S+$/);
@@ -562,7 +728,8 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
 
     it('scopes: a storefront token on the admin tier is 401, a missing scope 403', async () => {
       await fails(t.client(shop.storefront_token).get('/admin/collections'), 401);
-      const narrow = (await shop.admin.post('/admin/access_tokens', { label: 'narrow', tier: 'admin', scopes: ['Shop/collections/write'] }).expect(201)).body.access_token.token;
+      const narrow = (await shop.admin.post('/admin/access_tokens', { label: 'narrow', tier: 'admin', scopes: ['Shop/collections/write'] }).expect(201)).body
+        .access_token.token;
       await fails(t.client(narrow).get('/admin/collections'), 403);
       await fails(t.client(narrow).get('/admin/customers'), 403);
       await t.client(narrow).post('/admin/collections', { title: 'By narrow' }).expect(201);
@@ -591,10 +758,17 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
       const set = await shop.admin.post('/admin/inventory_levels/set', { inventory_item_id: wine, location_id: store, available: 7 }).expect(200);
       expect(Object.keys(set.body)).toEqual(['inventory_level']);
       expect(set.body.inventory_level).toEqual({ inventory_item_id: wine, location_id: store, available: 7 });
-      const adj = await shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: wine, location_id: store, available_adjustment: -2.5 }).expect(200);
+      const adj = await shop.admin
+        .post('/admin/inventory_levels/adjust', { inventory_item_id: wine, location_id: store, available_adjustment: -2.5 })
+        .expect(200);
       expect(adj.body.inventory_level).toEqual({ inventory_item_id: wine, location_id: store, available: 4.5 });
       for (const op of ['set', 'adjust']) {
-        const body = (extra: object) => ({ inventory_item_id: wine, location_id: store, ...(op === 'set' ? { available: 1 } : { available_adjustment: 1 }), ...extra });
+        const body = (extra: object) => ({
+          inventory_item_id: wine,
+          location_id: store,
+          ...(op === 'set' ? { available: 1 } : { available_adjustment: 1 }),
+          ...extra,
+        });
         await fails(shop.admin.post(`/admin/inventory_levels/${op}`), 422);
         await fails(shop.admin.post(`/admin/inventory_levels/${op}`, body({ inventory_item_id: randomUUID() })), 404);
         await fails(shop.admin.post(`/admin/inventory_levels/${op}`, body({ location_id: randomUUID() })), 404);
@@ -618,9 +792,13 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
       const again = await shop.admin.post('/admin/catalogue/import', { locations: [{ key: 'annex', name: 'Annex' }] }).expect(200);
       for (const n of Object.values(again.body.import.created)) expect(n).toBe(0);
       for (const n of Object.values(again.body.import.updated)) expect(n).toBe(0);
-      const bad = await fails(shop.admin.post('/admin/catalogue/import', { products: [{ key: 'p', title: 'x', variants: [{ key: 'v', price: 'cheap' }] }] }), 422);
+      const bad = await fails(
+        shop.admin.post('/admin/catalogue/import', { products: [{ key: 'p', title: 'x', variants: [{ key: 'v', price: 'cheap' }] }] }),
+        422,
+      );
       expect(bad.body.errors).toContain('products[0].variants[0].price');
-      const narrow = (await shop.admin.post('/admin/access_tokens', { label: 'ro', tier: 'admin', scopes: ['Shop/catalogue/read'] }).expect(201)).body.access_token.token;
+      const narrow = (await shop.admin.post('/admin/access_tokens', { label: 'ro', tier: 'admin', scopes: ['Shop/catalogue/read'] }).expect(201)).body
+        .access_token.token;
       await fails(t.client(narrow).post('/admin/catalogue/import', {}), 403);
     });
   });
@@ -699,7 +877,9 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
     it('OpenAPI document and docs page', async () => {
       const doc = await t.http().get(`${API}/openapi.json`).expect(200);
       expect(doc.body.openapi).toMatch(/^3\./);
-      expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining([`${API}/admin/collections`, `${API}/admin/collections/{id}/products`, `${API}/admin/inventory_levels/adjust`]));
+      expect(Object.keys(doc.body.paths)).toEqual(
+        expect.arrayContaining([`${API}/admin/collections`, `${API}/admin/collections/{id}/products`, `${API}/admin/inventory_levels/adjust`]),
+      );
       // every admin JSON answer is described, envelope included (catalogue routes are the catalogue's own: not checked here)
       const undocumented: string[] = [];
       for (const [path, ops] of Object.entries(doc.body.paths as Record<string, Record<string, { responses?: Record<string, { content?: unknown }> }>>)) {
@@ -717,10 +897,26 @@ describe('SPEC conformance: admin tier and cross-cutting rules', () => {
     });
 
     it('every error status of the admin tier uses the envelope (401 without token, 403, 404, 405 path)', async () => {
-      for (const path of ['/admin/collections', '/admin/themes', '/admin/customers', '/admin/content/pages', '/admin/content/articles', '/admin/discount_codes', '/admin/checkouts', '/admin/access_tokens', `/admin/inventory_levels?inventory_item_ids=${randomUUID()}`]) {
+      for (const path of [
+        '/admin/collections',
+        '/admin/themes',
+        '/admin/customers',
+        '/admin/content/pages',
+        '/admin/content/articles',
+        '/admin/discount_codes',
+        '/admin/checkouts',
+        '/admin/access_tokens',
+        `/admin/inventory_levels?inventory_item_ids=${randomUUID()}`,
+      ]) {
         await fails(t.client(null).get(path), 401);
         await fails(t.client('garbage').get(path), 401);
-        await fails(t.http().get(API + path).set('Authorization', 'Basic abc'), 401);
+        await fails(
+          t
+            .http()
+            .get(API + path)
+            .set('Authorization', 'Basic abc'),
+          401,
+        );
         const ok = await shop.admin.get(path);
         expect([path, ok.status, ok.body]).toEqual([path, 200, expect.anything()]);
       }
@@ -742,7 +938,10 @@ describe('SPEC conformance: rate-limit headers', () => {
       // also on refusals by the guard that follows the limiter (401, 403) and by validation (422)
       for (const r of [
         await limited.client(null).get('/admin/collections').expect(401),
-        await limited.client('vnstat_' + 'x'.repeat(40)).get('/admin/collections').expect(401),
+        await limited
+          .client('vnstat_' + 'x'.repeat(40))
+          .get('/admin/collections')
+          .expect(401),
         await s.admin.post('/admin/collections', { title: 5 }).expect(422),
       ]) {
         expect(r.headers['x-ratelimit-limit']).toMatch(/^\d+$/);

@@ -14,32 +14,207 @@ const keys = (x: object) => Object.keys(x).sort();
 const sorted = (...k: string[]) => [...k].sort();
 
 const IMAGE_KEYS = sorted('id', 'src', 'preview_src', 'alt', 'position', 'width', 'height');
-const LIST_KEYS = sorted('id', 'handle', 'title', 'body_html', 'image', 'available', 'currency', 'price_min', 'price_max', 'variants_count', 'manufacturer', 'flag', 'rating', 'rating_count', 'custom_fields', 'variants');
-const DETAIL_KEYS = sorted('id', 'handle', 'title', 'body_html', 'summary_html', 'image', 'images', 'available', 'vendor', 'rating', 'rating_count', 'currency', 'price_min', 'price_max', 'manufacturer', 'category_path', 'flag', 'custom_fields', 'variants');
+const LIST_KEYS = sorted(
+  'id',
+  'handle',
+  'title',
+  'body_html',
+  'image',
+  'available',
+  'currency',
+  'price_min',
+  'price_max',
+  'variants_count',
+  'manufacturer',
+  'flag',
+  'rating',
+  'rating_count',
+  'custom_fields',
+  'variants',
+);
+const DETAIL_KEYS = sorted(
+  'id',
+  'handle',
+  'title',
+  'body_html',
+  'summary_html',
+  'image',
+  'images',
+  'available',
+  'vendor',
+  'rating',
+  'rating_count',
+  'currency',
+  'price_min',
+  'price_max',
+  'manufacturer',
+  'category_path',
+  'flag',
+  'custom_fields',
+  'variants',
+);
 const VARIANT_KEYS = sorted(
-  'id', 'product_id', 'handle', 'title', 'sku', 'option_group', 'price', 'net_price', 'compare_at_price', 'tax_rate', 'available', 'inventory_quantity',
-  'description', 'description_additional', 'year', 'size', 'area', 'country', 'alcohol_volume', 'quantity_rule', 'custom_fields', 'factsheet_url', 'facets',
+  'id',
+  'product_id',
+  'handle',
+  'title',
+  'sku',
+  'option_group',
+  'price',
+  'net_price',
+  'compare_at_price',
+  'tax_rate',
+  'available',
+  'inventory_quantity',
+  'description',
+  'description_additional',
+  'year',
+  'size',
+  'area',
+  'country',
+  'alcohol_volume',
+  'quantity_rule',
+  'custom_fields',
+  'factsheet_url',
+  'facets',
 );
-const COLLECTION_KEYS = sorted('id', 'handle', 'title', 'body_html', 'image', 'products_count', 'sort_order', 'meta_title', 'meta_description', 'custom_fields');
+const COLLECTION_KEYS = sorted(
+  'id',
+  'handle',
+  'title',
+  'body_html',
+  'image',
+  'products_count',
+  'sort_order',
+  'meta_title',
+  'meta_description',
+  'custom_fields',
+);
 // README: discount_code_error is the one member added to SPEC's cart
-const CART_KEYS = sorted('currency', 'show_net_prices', 'item_count', 'items', 'items_subtotal_price', 'total_discount', 'total_price', 'total_weight', 'discount_code', 'discount_code_error');
-const CART_LINE_KEYS = sorted('id', 'product_id', 'sku', 'title', 'url', 'quantity', 'price', 'net_price', 'gross_price', 'discount_percent', 'line_price', 'image', 'vendor', 'grams', 'year', 'size', 'color');
-const CHECKOUT_KEYS = sorted(
-  'id', 'currency', 'is_completed', 'guest_checkout_enabled', 'comments', 'line_items', 'totals', 'shipping_options', 'selected_shipping_method_id', 'payment_types',
-  'selected_payment_type_id', 'shipping_address', 'billing_address', 'billing_same_as_shipping', 'available_countries', 'compliance',
+const CART_KEYS = sorted(
+  'currency',
+  'show_net_prices',
+  'item_count',
+  'items',
+  'items_subtotal_price',
+  'total_discount',
+  'total_price',
+  'total_weight',
+  'discount_code',
+  'discount_code_error',
 );
-const CHECKOUT_LINE_KEYS = sorted('id', 'article_id', 'title', 'sku', 'quantity', 'unit_price', 'unit_price_with_tax', 'line_total', 'line_total_with_tax', 'image_url');
-const TOTALS_KEYS = sorted('subtotal', 'subtotal_before_discount', 'tax_amount', 'shipping_amount', 'shipping_tax_rate', 'shipping_method_name', 'discount', 'coupon_text', 'total', 'currency', 'price_includes_tax', 'tax_lines');
+const CART_LINE_KEYS = sorted(
+  'id',
+  'product_id',
+  'sku',
+  'title',
+  'url',
+  'quantity',
+  'price',
+  'net_price',
+  'gross_price',
+  'discount_percent',
+  'line_price',
+  'image',
+  'vendor',
+  'grams',
+  'year',
+  'size',
+  'color',
+);
+const CHECKOUT_KEYS = sorted(
+  'id',
+  'currency',
+  'is_completed',
+  'guest_checkout_enabled',
+  'comments',
+  'line_items',
+  'totals',
+  'shipping_options',
+  'selected_shipping_method_id',
+  'payment_types',
+  'selected_payment_type_id',
+  'shipping_address',
+  'billing_address',
+  'billing_same_as_shipping',
+  'available_countries',
+  'compliance',
+);
+const CHECKOUT_LINE_KEYS = sorted(
+  'id',
+  'article_id',
+  'title',
+  'sku',
+  'quantity',
+  'unit_price',
+  'unit_price_with_tax',
+  'line_total',
+  'line_total_with_tax',
+  'image_url',
+);
+const TOTALS_KEYS = sorted(
+  'subtotal',
+  'subtotal_before_discount',
+  'tax_amount',
+  'shipping_amount',
+  'shipping_tax_rate',
+  'shipping_method_name',
+  'discount',
+  'coupon_text',
+  'total',
+  'currency',
+  'price_includes_tax',
+  'tax_lines',
+);
 const CHECKOUT_ADDRESS_KEYS = sorted(
-  'id', 'first_name', 'last_name', 'company', 'department', 'vat_number', 'street', 'house_number', 'po_box', 'zip_code', 'location', 'email', 'phone_number', 'mobile_number', 'country_code', 'country_name',
+  'id',
+  'first_name',
+  'last_name',
+  'company',
+  'department',
+  'vat_number',
+  'street',
+  'house_number',
+  'po_box',
+  'zip_code',
+  'location',
+  'email',
+  'phone_number',
+  'mobile_number',
+  'country_code',
+  'country_name',
 );
 const COMPLETE_KEYS = sorted('success', 'payment_url', 'order_id', 'order_number', 'hash');
 // README: the receipt also carries tax_amount, tax_lines and payment_status
 const RECEIPT_KEYS = sorted(
-  'id', 'number', 'status', 'date', 'currency', 'price_includes_tax', 'line_items', 'subtotal', 'discount', 'discount_code', 'shipping_amount', 'shipping_method_name', 'total',
-  'comments', 'payment_type', 'tracking_url', 'shipping_address', 'billing_address', 'tax_amount', 'tax_lines', 'payment_status',
+  'id',
+  'number',
+  'status',
+  'date',
+  'currency',
+  'price_includes_tax',
+  'line_items',
+  'subtotal',
+  'discount',
+  'discount_code',
+  'shipping_amount',
+  'shipping_method_name',
+  'total',
+  'comments',
+  'payment_type',
+  'tracking_url',
+  'shipping_address',
+  'billing_address',
+  'tax_amount',
+  'tax_lines',
+  'payment_status',
   // issue 17: payment and fulfillment state, cancellation, refund amounts
-  'financial_status', 'fulfillment_status', 'cancelled_at', 'cancel_reason', 'refunded_amount', 'refunds',
+  'financial_status',
+  'fulfillment_status',
+  'cancelled_at',
+  'cancel_reason',
+  'refunded_amount',
+  'refunds',
 );
 const ORDER_LINE_KEYS = sorted('id', 'variant_id', 'product_id', 'title', 'sku', 'description', 'quantity', 'unit_price', 'unit_price_with_tax', 'line_total');
 const ORDER_SUMMARY_KEYS = sorted('id', 'number', 'status', 'date', 'total', 'line_items');
@@ -53,8 +228,13 @@ const isInt = (x: unknown) => Number.isInteger(x);
 function contractImport() {
   return {
     settings: {
-      default_language: 'en', languages: ['en', 'de'], default_currency: 'CHF',
-      prices_include_tax: true, show_net_prices: false, require_email_confirmation: false, guest_checkout_enabled: true,
+      default_language: 'en',
+      languages: ['en', 'de'],
+      default_currency: 'CHF',
+      prices_include_tax: true,
+      show_net_prices: false,
+      require_email_confirmation: false,
+      guest_checkout_enabled: true,
       terms: { required: true, terms_url: 'https://shop.example/terms', privacy_url: 'https://shop.example/privacy' },
       age_verification: { min_age: 18, min_age_by_country: { US: 21 }, applies_to_alcohol_volume_over: 0 },
     },
@@ -90,37 +270,97 @@ function contractImport() {
     ],
     products: [
       {
-        key: 'p-1', handle: 'domaine-example-merlot-2019',
-        title: { en: 'Merlot 2019', de: 'Merlot 2019' }, body_html: '<p>...</p>', summary_html: null,
-        manufacturer: 'm-1', categories: ['red'], flag: 'new', tags: ['organic'], published: true,
+        key: 'p-1',
+        handle: 'domaine-example-merlot-2019',
+        title: { en: 'Merlot 2019', de: 'Merlot 2019' },
+        body_html: '<p>...</p>',
+        summary_html: null,
+        manufacturer: 'm-1',
+        categories: ['red'],
+        flag: 'new',
+        tags: ['organic'],
+        published: true,
         created_at: '2026-01-15T10:00:00Z',
         images: [{ src: 'https://cdn.example/p-1.jpg', alt: 'Bottle', width: 800, height: 1200 }],
         ratings: [5, 4, 4],
-        variants: [{
-          key: 'v-1', handle: 'merlot-2019-75cl', sku: 'DE-MER-19-75', title: { en: '75 cl' },
-          price: 24.9, compare_at_price: 29.9, tax_rate: 8.1, published: true, active: true,
-          color: 'red', region: 'bordeaux', year: '2019', size: '75cl', country: 'FR',
-          alcohol_volume: 13.5, grams: 1300, option_group: null,
-          description: null, description_additional: null, area: 'Saint-Émilion',
-          quantity_rule: { min: 1, max: null, increment: 1 },
-          custom_fields: { grape: ['merlot'] },
-          track_inventory: true, allow_backorder: false, stock: { cellar: 120 },
-        }],
+        variants: [
+          {
+            key: 'v-1',
+            handle: 'merlot-2019-75cl',
+            sku: 'DE-MER-19-75',
+            title: { en: '75 cl' },
+            price: 24.9,
+            compare_at_price: 29.9,
+            tax_rate: 8.1,
+            published: true,
+            active: true,
+            color: 'red',
+            region: 'bordeaux',
+            year: '2019',
+            size: '75cl',
+            country: 'FR',
+            alcohol_volume: 13.5,
+            grams: 1300,
+            option_group: null,
+            description: null,
+            description_additional: null,
+            area: 'Saint-Émilion',
+            quantity_rule: { min: 1, max: null, increment: 1 },
+            custom_fields: { grape: ['merlot'] },
+            track_inventory: true,
+            allow_backorder: false,
+            stock: { cellar: 120 },
+          },
+        ],
       },
       // a bare product: no manufacturer, image, flag, categories, facets or ratings
-      { key: 'p-2', title: 'Plain table wine', published: true, created_at: '2026-01-10T10:00:00Z', variants: [{ key: 'v-2', sku: 'PLAIN', price: 9.9, tax_rate: 8.1, published: true, active: true, track_inventory: false }] },
-      { key: 'p-hidden', title: 'Unpublished', published: false, variants: [{ key: 'v-hidden', sku: 'HID', price: 5, tax_rate: 8.1, published: true, active: true }] },
+      {
+        key: 'p-2',
+        title: 'Plain table wine',
+        published: true,
+        created_at: '2026-01-10T10:00:00Z',
+        variants: [{ key: 'v-2', sku: 'PLAIN', price: 9.9, tax_rate: 8.1, published: true, active: true, track_inventory: false }],
+      },
+      {
+        key: 'p-hidden',
+        title: 'Unpublished',
+        published: false,
+        variants: [{ key: 'v-hidden', sku: 'HID', price: 5, tax_rate: 8.1, published: true, active: true }],
+      },
     ],
     collections: [
-      { key: 'summer', title: 'Summer wines', collection_type: 'manual', published: true, products: ['p-1'], body_html: '<p>Summer</p>', meta_title: 'Summer', meta_description: 'Summer wines' },
-      { key: 'cheap-reds', title: 'Reds under 20', collection_type: 'smart', published: true, rules_json: '{"all":[{"field":"category","eq":"red"},{"field":"price","lt":20}]}' },
+      {
+        key: 'summer',
+        title: 'Summer wines',
+        collection_type: 'manual',
+        published: true,
+        products: ['p-1'],
+        body_html: '<p>Summer</p>',
+        meta_title: 'Summer',
+        meta_description: 'Summer wines',
+      },
+      {
+        key: 'cheap-reds',
+        title: 'Reds under 20',
+        collection_type: 'smart',
+        published: true,
+        rules_json: '{"all":[{"field":"category","eq":"red"},{"field":"price","lt":20}]}',
+      },
       { key: 'draft', title: 'Draft', collection_type: 'manual', published: false, products: ['p-1'] },
     ],
   };
 }
 
- 
-const address = { first_name: 'Anna', last_name: 'Muster', street: 'Bahnhofstrasse', house_number: '1', zip_code: '8001', location: 'Zürich', email: 'anna@example.ch', country_code: 'CH' };
+const address = {
+  first_name: 'Anna',
+  last_name: 'Muster',
+  street: 'Bahnhofstrasse',
+  house_number: '1',
+  zip_code: '8001',
+  location: 'Zürich',
+  email: 'anna@example.ch',
+  country_code: 'CH',
+};
 
 type Ids = Record<string, Record<string, any>>;
 
@@ -139,7 +379,8 @@ function expectVariant(v: Record<string, unknown>) {
   expect(keys(v)).toEqual(VARIANT_KEYS);
   expect(v.id).toMatch(UUID);
   expect(v.product_id).toMatch(UUID);
-  for (const k of ['handle', 'title', 'sku', 'option_group', 'description', 'description_additional', 'year', 'size', 'area', 'country', 'factsheet_url']) expect([k, isStrOrNull(v[k])]).toEqual([k, true]);
+  for (const k of ['handle', 'title', 'sku', 'option_group', 'description', 'description_additional', 'year', 'size', 'area', 'country', 'factsheet_url'])
+    expect([k, isStrOrNull(v[k])]).toEqual([k, true]);
   for (const k of ['price', 'net_price', 'compare_at_price', 'tax_rate', 'inventory_quantity']) expect([k, isNum(v[k])]).toEqual([k, true]);
   expect(typeof v.available).toBe('boolean');
   expect(v.alcohol_volume === null || isNum(v.alcohol_volume)).toBe(true);
@@ -196,7 +437,8 @@ function expectCheckout(c: Record<string, unknown>) {
   }
   const t = c.totals as Record<string, unknown>;
   expect(keys(t)).toEqual(TOTALS_KEYS);
-  for (const k of ['subtotal', 'subtotal_before_discount', 'tax_amount', 'shipping_amount', 'shipping_tax_rate', 'discount', 'total']) expect([k, isNum(t[k])]).toEqual([k, true]);
+  for (const k of ['subtotal', 'subtotal_before_discount', 'tax_amount', 'shipping_amount', 'shipping_tax_rate', 'discount', 'total'])
+    expect([k, isNum(t[k])]).toEqual([k, true]);
   expect(typeof t.price_includes_tax).toBe('boolean');
   for (const tl of t.tax_lines as Array<Record<string, unknown>>) {
     expect(keys(tl)).toEqual(sorted('name', 'rate', 'amount'));
@@ -335,7 +577,11 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       expect(link).toMatch(/^<[^>]+>; rel="next"$/);
       const next = new URL(link.slice(1, link.indexOf('>')));
       expect(next.searchParams.get('limit')).toBe('1');
-      const second = await t.http().get(next.pathname + next.search).set('Authorization', `Bearer ${shop.storefront_token}`).expect(200);
+      const second = await t
+        .http()
+        .get(next.pathname + next.search)
+        .set('Authorization', `Bearer ${shop.storefront_token}`)
+        .expect(200);
       expect(second.body.products).toHaveLength(1);
       expect(second.body.products[0].id).not.toBe(first.body.products[0].id);
       expect(second.headers.link).toBeUndefined();
@@ -356,8 +602,19 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       p.variants.forEach(expectVariant);
       const v = p.variants[0];
       expect(v).toMatchObject({
-        id: ids.variants['v-1'], price: 24.9, compare_at_price: 29.9, tax_rate: 8.1, alcohol_volume: 13.5, area: 'Saint-Émilion', year: '2019', size: '75 cl', country: 'France',
-        quantity_rule: { min: 1, max: null, increment: 1 }, factsheet_url: `/storefront/factsheets/${ids.variants['v-1']}.pdf`, inventory_quantity: 120, available: true,
+        id: ids.variants['v-1'],
+        price: 24.9,
+        compare_at_price: 29.9,
+        tax_rate: 8.1,
+        alcohol_volume: 13.5,
+        area: 'Saint-Émilion',
+        year: '2019',
+        size: '75 cl',
+        country: 'France',
+        quantity_rule: { min: 1, max: null, increment: 1 },
+        factsheet_url: `/storefront/factsheets/${ids.variants['v-1']}.pdf`,
+        inventory_quantity: 120,
+        available: true,
       });
       expect(v.facets.color).toEqual({ id: ids.facets.colors.red, name: 'Red' });
       expect(v.facets.vintage).toEqual({ id: ids.facets.years['2019'], name: '2019' });
@@ -429,7 +686,9 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
 
     it('the collection_id filter of GET /products: a published collection scopes; an unknown or unpublished one matches nothing (200, not 404)', async () => {
       const scoped = await sf.get(`/products?collection_id=${ids.collections.summer}`).expect(200);
-      expect(scoped.body.products.map((p: { id: string }) => p.id)).toEqual((await sf.get(`/collections/${ids.collections.summer}/products`).expect(200)).body.products.map((p: { id: string }) => p.id));
+      expect(scoped.body.products.map((p: { id: string }) => p.id)).toEqual(
+        (await sf.get(`/collections/${ids.collections.summer}/products`).expect(200)).body.products.map((p: { id: string }) => p.id),
+      );
       for (const id of [ids.collections.draft, '00000000-0000-4000-8000-000000000000']) {
         const list = await sf.get(`/products?collection_id=${id}&include=facets`).expect(200);
         expect(list.body.products).toEqual([]);
@@ -471,7 +730,11 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
 
     it('without a token: the shop of the Host domain; an unknown host among several shops is 401', async () => {
       const other = await t.createShop({ name: 'Hosted', domain: 'wine.example' });
-      await other.admin.post('/admin/catalogue/import', { products: [{ key: 'x', title: 'Hosted wine', published: true, variants: [{ key: 'xv', price: 3, tax_rate: 0, published: true, active: true }] }] }).expect(200);
+      await other.admin
+        .post('/admin/catalogue/import', {
+          products: [{ key: 'x', title: 'Hosted wine', published: true, variants: [{ key: 'xv', price: 3, tax_rate: 0, published: true, active: true }] }],
+        })
+        .expect(200);
       const res = await t.http().get(`${API}/products`).set('Host', 'wine.example').expect(200);
       expect(res.body.products.map((p: { title: string }) => p.title)).toEqual(['Hosted wine']);
       expectError((await t.http().get(`${API}/products`).set('Host', 'nowhere.example').expect(401)).body);
@@ -486,7 +749,17 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       const res = await visitor().get('/cart').expect(200);
       expect(keys(res.body)).toEqual(['cart']);
       expect(keys(res.body.cart)).toEqual(CART_KEYS);
-      expect(res.body.cart).toMatchObject({ currency: 'CHF', show_net_prices: false, item_count: 0, items: [], items_subtotal_price: 0, total_discount: 0, total_price: 0, total_weight: 0, discount_code: null });
+      expect(res.body.cart).toMatchObject({
+        currency: 'CHF',
+        show_net_prices: false,
+        item_count: 0,
+        items: [],
+        items_subtotal_price: 0,
+        total_discount: 0,
+        total_price: 0,
+        total_weight: 0,
+        discount_code: null,
+      });
     });
 
     it('lines: shape and types; increment, absolute quantity, 0 removes, idempotent deletes', async () => {
@@ -499,8 +772,20 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       expect(keys(l)).toEqual(CART_LINE_KEYS);
       expectImage(l.image);
       expect(l).toMatchObject({
-        id: ids.variants['v-1'], product_id: ids.products['p-1'], sku: 'DE-MER-19-75', title: 'Merlot 2019', quantity: 3, price: 24.9, gross_price: 24.9, discount_percent: 0,
-        line_price: 74.7, vendor: 'Domaine Example', grams: 1300, year: '2019', size: '75 cl', color: 'Red',
+        id: ids.variants['v-1'],
+        product_id: ids.products['p-1'],
+        sku: 'DE-MER-19-75',
+        title: 'Merlot 2019',
+        quantity: 3,
+        price: 24.9,
+        gross_price: 24.9,
+        discount_percent: 0,
+        line_price: 74.7,
+        vendor: 'Domaine Example',
+        grams: 1300,
+        year: '2019',
+        size: '75 cl',
+        color: 'Red',
       });
       expect(isStr(l.url) && isNum(l.net_price)).toBe(true);
       expect(cart).toMatchObject({ item_count: 3, items_subtotal_price: 74.7, total_price: 74.7, total_weight: 3900 });
@@ -596,11 +881,32 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       const c = await openCheckout(v, 2);
       expectCheckout(c);
       expect(c).toMatchObject({ currency: 'CHF', is_completed: false, guest_checkout_enabled: true, comments: null, billing_same_as_shipping: true });
-      expect(c.line_items[0]).toMatchObject({ article_id: ids.variants['v-1'], title: 'Merlot 2019', sku: 'DE-MER-19-75', quantity: 2, unit_price_with_tax: 24.9, line_total_with_tax: 49.8, image_url: 'https://cdn.example/p-1.jpg' });
-      expect(c.totals).toMatchObject({ subtotal_before_discount: 49.8, subtotal: 49.8, discount: 0, currency: 'CHF', price_includes_tax: true, coupon_text: null });
+      expect(c.line_items[0]).toMatchObject({
+        article_id: ids.variants['v-1'],
+        title: 'Merlot 2019',
+        sku: 'DE-MER-19-75',
+        quantity: 2,
+        unit_price_with_tax: 24.9,
+        line_total_with_tax: 49.8,
+        image_url: 'https://cdn.example/p-1.jpg',
+      });
+      expect(c.totals).toMatchObject({
+        subtotal_before_discount: 49.8,
+        subtotal: 49.8,
+        discount: 0,
+        currency: 'CHF',
+        price_includes_tax: true,
+        coupon_text: null,
+      });
       expect(c.payment_types.map((p: { name: string }) => p.name).sort()).toEqual(['Card', 'Invoice', 'Prepayment']);
-      expect(c.available_countries).toEqual([{ code: 'CH', name: 'Switzerland' }, { code: 'US', name: 'United States' }]);
-      expect(c.compliance).toEqual({ terms: { required: true, terms_url: 'https://shop.example/terms', privacy_url: 'https://shop.example/privacy' }, age_verification: { required: true, min_age: 18 } });
+      expect(c.available_countries).toEqual([
+        { code: 'CH', name: 'Switzerland' },
+        { code: 'US', name: 'United States' },
+      ]);
+      expect(c.compliance).toEqual({
+        terms: { required: true, terms_url: 'https://shop.example/terms', privacy_url: 'https://shop.example/privacy' },
+        age_verification: { required: true, min_age: 18 },
+      });
       // every shipping option has a price string and a delivery date string
       const freight = c.shipping_options.find((o: { name: string }) => o.name === 'Freight');
       expect(freight.price).toBe('40.00');
@@ -617,9 +923,22 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       expectError((await v.get('/checkouts/00000000-0000-4000-8000-000000000000').expect(404)).body);
       expectError((await v.put('/checkouts/00000000-0000-4000-8000-000000000000', { comments: 'x' }).expect(404)).body);
       const c = await openCheckout(v);
-      const put = (await v.put(`/checkouts/${c.id}`, { shipping_address: address, shipping_method_id: ids.shipping_methods.post, payment_type_id: ids.payment_types.invoice, comments: 'Ring twice' }).expect(200)).body.checkout;
+      const put = (
+        await v
+          .put(`/checkouts/${c.id}`, {
+            shipping_address: address,
+            shipping_method_id: ids.shipping_methods.post,
+            payment_type_id: ids.payment_types.invoice,
+            comments: 'Ring twice',
+          })
+          .expect(200)
+      ).body.checkout;
       expectCheckout(put);
-      expect(put).toMatchObject({ selected_shipping_method_id: ids.shipping_methods.post, selected_payment_type_id: ids.payment_types.invoice, comments: 'Ring twice' });
+      expect(put).toMatchObject({
+        selected_shipping_method_id: ids.shipping_methods.post,
+        selected_payment_type_id: ids.payment_types.invoice,
+        comments: 'Ring twice',
+      });
       expect(put.shipping_address).toMatchObject({ ...address, id: null, country_name: 'Switzerland' });
       expect(put.totals).toMatchObject({ shipping_amount: 9.5, shipping_method_name: 'Swiss Post', total: 34.4 });
       expectError((await v.put(`/checkouts/${c.id}`, { shipping_method_id: 'nope' }).expect(422)).body);
@@ -633,7 +952,9 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       const body = { payment_type_id: ids.payment_types.invoice };
       expectError((await v.post(`/checkouts/${c.id}/complete`, { ...body, age_confirmed: true }).expect(422)).body, 'terms_acceptance_required');
       expectError((await v.post(`/checkouts/${c.id}/complete`, { ...body, accepted_terms: true }).expect(422)).body, 'age_verification_required');
-      expectError((await v.post('/checkouts/00000000-0000-4000-8000-000000000000/complete', { ...body, accepted_terms: true, age_confirmed: true }).expect(404)).body);
+      expectError(
+        (await v.post('/checkouts/00000000-0000-4000-8000-000000000000/complete', { ...body, accepted_terms: true, age_confirmed: true }).expect(404)).body,
+      );
       const done = (await v.post(`/checkouts/${c.id}/complete`, { ...body, accepted_terms: true, age_confirmed: true }).expect(200)).body;
       expect(keys(done)).toEqual(['checkout']);
       expect(keys(done.checkout)).toEqual(COMPLETE_KEYS);
@@ -650,19 +971,31 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       const receipt = await visitor().get(`/orders/${done.checkout.order_id}?hash=${done.checkout.hash}`).expect(200);
       expect(keys(receipt.body)).toEqual(['order']);
       expectReceipt(receipt.body.order);
-      expect(receipt.body.order).toMatchObject({ id: done.checkout.order_id, number: done.checkout.order_number, status: 'Open', currency: 'CHF', payment_type: 'Invoice', tracking_url: null, discount_code: null, shipping_method_name: 'Swiss Post', total: 34.4 });
+      expect(receipt.body.order).toMatchObject({
+        id: done.checkout.order_id,
+        number: done.checkout.order_number,
+        status: 'Open',
+        currency: 'CHF',
+        payment_type: 'Invoice',
+        tracking_url: null,
+        discount_code: null,
+        shipping_method_name: 'Swiss Post',
+        total: 34.4,
+      });
       expectError((await visitor().get(`/orders/${done.checkout.order_id}?hash=wrong`).expect(404)).body);
       expectError((await visitor().get(`/orders/${done.checkout.order_id}`).expect(404)).body);
     });
 
     it('a shop without terms URLs, payment images or delivery times still answers strings where SPEC says string', async () => {
       const bare = await t.createShop({ name: 'Bare' });
-      const imp = await bare.admin.post('/admin/catalogue/import', {
-        countries: [{ key: 'CH', code: 'CH', name: 'Switzerland', shipping: true }],
-        shipping_methods: [{ key: 'pickup', name: 'Pick-up', price: 0, tax_rate: 0, countries: [] }],
-        payment_types: [{ key: 'cash', name: 'Cash', kind: 'invoice' }],
-        products: [{ key: 'p', title: 'Water', published: true, variants: [{ key: 'v', price: 1, tax_rate: 0, published: true, active: true }] }],
-      }).expect(200);
+      const imp = await bare.admin
+        .post('/admin/catalogue/import', {
+          countries: [{ key: 'CH', code: 'CH', name: 'Switzerland', shipping: true }],
+          shipping_methods: [{ key: 'pickup', name: 'Pick-up', price: 0, tax_rate: 0, countries: [] }],
+          payment_types: [{ key: 'cash', name: 'Cash', kind: 'invoice' }],
+          products: [{ key: 'p', title: 'Water', published: true, variants: [{ key: 'v', price: 1, tax_rate: 0, published: true, active: true }] }],
+        })
+        .expect(200);
       const v = t.client(bare.storefront_token);
       await v.post('/cart/items', { article_id: imp.body.import.ids.variants.v }).expect(200);
       const c = (await v.post('/checkouts').expect(200)).body.checkout;
@@ -737,13 +1070,24 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       expectError((await sf.get('/customers/me').expect(401)).body);
     });
 
-    it('saved addresses: list, create, update, delete; another shopper\'s is 404', async () => {
+    it("saved addresses: list, create, update, delete; another shopper's is 404", async () => {
       const v = visitor();
       await register(v, 'addr@example.com');
       const { me } = await signIn(t, v, 'addr@example.com');
       const list0 = (await me.get('/customers/me/addresses').expect(200)).body;
       expect(keys(list0)).toEqual(['addresses']);
-      const created = (await me.post('/customers/me/addresses', { first_name: 'A', street: 'Main', house_number: '5b', zip_code: '8000', location: 'Zürich', country_id: ids.countries.CH }).expect(201)).body;
+      const created = (
+        await me
+          .post('/customers/me/addresses', {
+            first_name: 'A',
+            street: 'Main',
+            house_number: '5b',
+            zip_code: '8000',
+            location: 'Zürich',
+            country_id: ids.countries.CH,
+          })
+          .expect(201)
+      ).body;
       expect(keys(created)).toEqual(['address']);
       expect(keys(created.address)).toEqual(ADDRESS_KEYS);
       expect(created.address).toMatchObject({ first_name: 'A', house_number: '5b', country_id: ids.countries.CH, title_id: null });
@@ -764,7 +1108,7 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
       expectError((await me.delete(`/customers/me/addresses/${created.address.id}`).expect(404)).body);
     });
 
-    it('orders: summary list (newest first, limit/offset, no Link), receipt, another shopper\'s order 404', async () => {
+    it("orders: summary list (newest first, limit/offset, no Link), receipt, another shopper's order 404", async () => {
       const v = visitor();
       await register(v, 'buyer@example.com');
       const { me } = await signIn(t, v, 'buyer@example.com');
@@ -776,7 +1120,9 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
         const c = (await me.post('/checkouts').expect(200)).body.checkout;
         expectCheckout(c);
         await me.put(`/checkouts/${c.id}`, { shipping_address: address, shipping_method_id: ids.shipping_methods.post }).expect(200);
-        const done = (await me.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }).expect(200)).body.checkout;
+        const done = (
+          await me.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }).expect(200)
+        ).body.checkout;
         placed.push(done.order_id);
       }
       const res = await me.get('/customers/me/orders').expect(200);
@@ -804,7 +1150,7 @@ describe('conformance: storefront and customer tiers (SPEC, CONTRACT)', () => {
     });
   });
 
-  it('CONTRACT 5: a foreign id is 404 (another shop\'s product, collection, checkout, order)', async () => {
+  it("CONTRACT 5: a foreign id is 404 (another shop's product, collection, checkout, order)", async () => {
     const other = await t.createShop({ name: 'Other' });
     await other.admin.post('/admin/catalogue/import', contractImport()).expect(200);
     const oc = other.storefront;

@@ -3,7 +3,23 @@ import { TenancyService } from '../../src/tenancy/tenancy.service.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { pageInfoOf, walkIds } from '../helpers/paging.js';
 
-const PAGE_KEYS = ['id', 'handle', 'title', 'body_html', 'published', 'template', 'type', 'show_in_header', 'show_in_footer', 'sort_order', 'meta_description', 'meta_keywords', 'menu_title', 'created_at', 'updated_at'].sort();
+const PAGE_KEYS = [
+  'id',
+  'handle',
+  'title',
+  'body_html',
+  'published',
+  'template',
+  'type',
+  'show_in_header',
+  'show_in_footer',
+  'sort_order',
+  'meta_description',
+  'meta_keywords',
+  'menu_title',
+  'created_at',
+  'updated_at',
+].sort();
 const ARTICLE_KEYS = ['id', 'title', 'summary_html', 'body_html', 'published', 'image', 'created_at', 'updated_at'].sort();
 /** SPEC Image: id is a uuid (the owner's id, as the image lives in its row) even while there is no image. */
 const EMPTY_IMAGE = { id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
@@ -103,13 +119,46 @@ describe('admin content pages and articles', () => {
     });
 
     it('update applies only the supplied members and sets updated_at', async () => {
-      const p = (await shop.admin.post('/admin/content/pages', { handle: 'upd-page', title: 'Old', body_html: '<p>old</p>', sort_order: 4, show_in_footer: true, template: 'tpl' }).expect(201)).body.page;
+      const p = (
+        await shop.admin
+          .post('/admin/content/pages', { handle: 'upd-page', title: 'Old', body_html: '<p>old</p>', sort_order: 4, show_in_footer: true, template: 'tpl' })
+          .expect(201)
+      ).body.page;
       const res = await shop.admin.put(`/admin/content/pages/${p.id}`, { title: 'New', type: 'liquid', show_in_header: true }).expect(200);
-      expect(res.body.page).toMatchObject({ id: p.id, handle: 'upd-page', title: 'New', body_html: '<p>old</p>', type: 'liquid', show_in_header: true, show_in_footer: true, sort_order: 4, template: 'tpl', created_at: p.created_at });
+      expect(res.body.page).toMatchObject({
+        id: p.id,
+        handle: 'upd-page',
+        title: 'New',
+        body_html: '<p>old</p>',
+        type: 'liquid',
+        show_in_header: true,
+        show_in_footer: true,
+        sort_order: 4,
+        template: 'tpl',
+        created_at: p.created_at,
+      });
       expect(res.body.page.updated_at).toEqual(expect.stringMatching(ISO));
       // nullable booleans/integers: null is no change; null texts clear
-      const res2 = await shop.admin.put(`/admin/content/pages/${p.id}`, { sort_order: null, show_in_footer: null, published: null, type: null, template: null, body_html: null, handle: 'upd-page-2' }).expect(200);
-      expect(res2.body.page).toMatchObject({ sort_order: 4, show_in_footer: true, published: true, type: 'liquid', template: null, body_html: null, handle: 'upd-page-2' });
+      const res2 = await shop.admin
+        .put(`/admin/content/pages/${p.id}`, {
+          sort_order: null,
+          show_in_footer: null,
+          published: null,
+          type: null,
+          template: null,
+          body_html: null,
+          handle: 'upd-page-2',
+        })
+        .expect(200);
+      expect(res2.body.page).toMatchObject({
+        sort_order: 4,
+        show_in_footer: true,
+        published: true,
+        type: 'liquid',
+        template: null,
+        body_html: null,
+        handle: 'upd-page-2',
+      });
       expect((await shop.admin.get(`/admin/content/pages/${p.id}`)).body.page).toEqual(res2.body.page);
     });
 
@@ -126,13 +175,37 @@ describe('admin content pages and articles', () => {
     });
 
     it('create and update act on the active language; reads fall back to the default; delete removes every language', async () => {
-      const de = await shop.admin.post('/admin/content/pages?locale=de', { handle: 'impressum', title: 'Impressum', body_html: '<p>Angaben</p>', meta_description: 'Beschreibung', meta_keywords: 'recht', menu_title: 'Impressum' }).expect(201);
+      const de = await shop.admin
+        .post('/admin/content/pages?locale=de', {
+          handle: 'impressum',
+          title: 'Impressum',
+          body_html: '<p>Angaben</p>',
+          meta_description: 'Beschreibung',
+          meta_keywords: 'recht',
+          menu_title: 'Impressum',
+        })
+        .expect(201);
       const id = de.body.page.id;
       const en = (await shop.admin.get(`/admin/content/pages/${id}`).expect(200)).body.page;
-      expect(en).toMatchObject({ title: 'Impressum', body_html: '<p>Angaben</p>', meta_description: 'Beschreibung', meta_keywords: 'recht', menu_title: 'Impressum' });
+      expect(en).toMatchObject({
+        title: 'Impressum',
+        body_html: '<p>Angaben</p>',
+        meta_description: 'Beschreibung',
+        meta_keywords: 'recht',
+        menu_title: 'Impressum',
+      });
       await shop.admin.put(`/admin/content/pages/${id}`, { title: 'Imprint', menu_title: 'Imprint', meta_description: 'Description' }).expect(200);
-      expect((await shop.admin.get(`/admin/content/pages/${id}`)).body.page).toMatchObject({ title: 'Imprint', menu_title: 'Imprint', meta_description: 'Description', body_html: '<p>Angaben</p>' });
-      expect((await shop.admin.get(`/admin/content/pages/${id}?locale=de`)).body.page).toMatchObject({ title: 'Impressum', menu_title: 'Impressum', meta_description: 'Beschreibung' });
+      expect((await shop.admin.get(`/admin/content/pages/${id}`)).body.page).toMatchObject({
+        title: 'Imprint',
+        menu_title: 'Imprint',
+        meta_description: 'Description',
+        body_html: '<p>Angaben</p>',
+      });
+      expect((await shop.admin.get(`/admin/content/pages/${id}?locale=de`)).body.page).toMatchObject({
+        title: 'Impressum',
+        menu_title: 'Impressum',
+        meta_description: 'Beschreibung',
+      });
       // fr has nothing of its own: the default language (en) wins over de
       expect((await shop.admin.get(`/admin/content/pages/${id}?locale=fr`)).body.page).toMatchObject({ title: 'Imprint', body_html: '<p>Angaben</p>' });
       const list = await shop.admin.get('/admin/content/pages?locale=de&limit=250').expect(200);
@@ -171,7 +244,16 @@ describe('admin content pages and articles', () => {
       expect(Object.keys(res.body)).toEqual(['article']);
       const a = res.body.article;
       expect(Object.keys(a).sort()).toEqual(ARTICLE_KEYS);
-      expect(a).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), title: 'Harvest 2025', summary_html: null, body_html: null, published: true, image: EMPTY_IMAGE, created_at: expect.stringMatching(ISO), updated_at: null });
+      expect(a).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        title: 'Harvest 2025',
+        summary_html: null,
+        body_html: null,
+        published: true,
+        image: EMPTY_IMAGE,
+        created_at: expect.stringMatching(ISO),
+        updated_at: null,
+      });
       expect((await shop.admin.get(`/admin/content/articles/${a.id}`).expect(200)).body).toEqual({ article: a });
     });
 
@@ -209,11 +291,24 @@ describe('admin content pages and articles', () => {
     });
 
     it('create in de, read in en falls back; update in en keeps de; delete removes every language', async () => {
-      const a = (await shop.admin.post('/admin/content/articles?locale=de', { title: 'Weinlese', summary_html: '<p>Kurz</p>', body_html: '<p>Lang</p>' }).expect(201)).body.article;
-      expect((await shop.admin.get(`/admin/content/articles/${a.id}`)).body.article).toMatchObject({ title: 'Weinlese', summary_html: '<p>Kurz</p>', body_html: '<p>Lang</p>' });
+      const a = (
+        await shop.admin.post('/admin/content/articles?locale=de', { title: 'Weinlese', summary_html: '<p>Kurz</p>', body_html: '<p>Lang</p>' }).expect(201)
+      ).body.article;
+      expect((await shop.admin.get(`/admin/content/articles/${a.id}`)).body.article).toMatchObject({
+        title: 'Weinlese',
+        summary_html: '<p>Kurz</p>',
+        body_html: '<p>Lang</p>',
+      });
       await shop.admin.put(`/admin/content/articles/${a.id}?locale=en`, { title: 'Harvest', summary_html: '<p>Short</p>' }).expect(200);
-      expect((await shop.admin.get(`/admin/content/articles/${a.id}`)).body.article).toMatchObject({ title: 'Harvest', summary_html: '<p>Short</p>', body_html: '<p>Lang</p>' });
-      expect((await shop.admin.get(`/admin/content/articles/${a.id}?locale=de`)).body.article).toMatchObject({ title: 'Weinlese', summary_html: '<p>Kurz</p>' });
+      expect((await shop.admin.get(`/admin/content/articles/${a.id}`)).body.article).toMatchObject({
+        title: 'Harvest',
+        summary_html: '<p>Short</p>',
+        body_html: '<p>Lang</p>',
+      });
+      expect((await shop.admin.get(`/admin/content/articles/${a.id}?locale=de`)).body.article).toMatchObject({
+        title: 'Weinlese',
+        summary_html: '<p>Kurz</p>',
+      });
       expect((await shop.admin.get(`/admin/content/articles/${a.id}?locale=fr`)).body.article.title).toBe('Harvest');
       await shop.admin.delete(`/admin/content/articles/${a.id}`).expect(204);
       await shop.admin.get(`/admin/content/articles/${a.id}?locale=de`).expect(404);
@@ -268,7 +363,8 @@ describe('admin content pages and articles', () => {
 
   it('needs the content scopes', async () => {
     await t.client(null).get('/admin/content/pages').expect(401);
-    const mint = async (scopes: string[]) => (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
+    const mint = async (scopes: string[]) =>
+      (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
     const none = t.client(await mint(['Shop/collections/read', 'Shop/customers/read']));
     await none.get('/admin/content/pages').expect(403);
     await none.get('/admin/content/articles').expect(403);

@@ -16,7 +16,9 @@ describe('admin customers', () => {
     shop = await t.createShop();
     other = await t.createShop();
     chf = (await t.db.query(`SELECT id FROM currencies WHERE tenant_id = $1 AND is_default`, [shop.tenant.id]))[0].id;
-    eur = (await t.db.query(`INSERT INTO currencies (tenant_id, key, code, name, rate) VALUES ($1, 'EUR', 'EUR', 'Euro', 1.06) RETURNING id`, [shop.tenant.id]))[0].id;
+    eur = (
+      await t.db.query(`INSERT INTO currencies (tenant_id, key, code, name, rate) VALUES ($1, 'EUR', 'EUR', 'Euro', 1.06) RETURNING id`, [shop.tenant.id])
+    )[0].id;
   });
   afterAll(() => t.close());
 
@@ -33,8 +35,21 @@ describe('admin customers', () => {
       type: 'customer',
       currency_id: null,
       default_address: {
-        id: res.body.customer.id, first_name: null, last_name: null, company: null, department: null, street: null, zip_code: null, location: null,
-        country_id: null, phone_number: null, mobile_number: null, fax_number: null, email: null, website: null, title_id: null,
+        id: res.body.customer.id,
+        first_name: null,
+        last_name: null,
+        company: null,
+        department: null,
+        street: null,
+        zip_code: null,
+        location: null,
+        country_id: null,
+        phone_number: null,
+        mobile_number: null,
+        fax_number: null,
+        email: null,
+        website: null,
+        title_id: null,
       },
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: null,
@@ -51,7 +66,9 @@ describe('admin customers', () => {
 
   it('shows the default (billing) address without house_number', async () => {
     const c = (await shop.admin.post('/admin/customers', { email: 'with-address@example.com' }).expect(201)).body.customer;
-    const country = (await t.db.query(`INSERT INTO countries (tenant_id, key, code, name) VALUES ($1, 'CH', 'CH', '{"en":"Switzerland"}') RETURNING id`, [shop.tenant.id]))[0].id;
+    const country = (
+      await t.db.query(`INSERT INTO countries (tenant_id, key, code, name) VALUES ($1, 'CH', 'CH', '{"en":"Switzerland"}') RETURNING id`, [shop.tenant.id])
+    )[0].id;
     const [addr] = await t.db.query(
       `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, company, street, house_number, zip_code, location, country_id, phone_number, email)
        VALUES ($1, $2, 'Anna', 'Muster', 'ACME', 'Bahnhofstrasse', '12', '8001', 'Zürich', $3, '+41 44 000 00 00', 'billing@example.com') RETURNING id`,
@@ -114,7 +131,9 @@ describe('admin customers', () => {
 
   it('two concurrent creates with the same email: one 201, one 422', async () => {
     for (let round = 0; round < 3; round++) {
-      const results = await Promise.all([`race${round}@example.com`, `Race${round}@Example.com`].map((email) => shop.admin.post('/admin/customers', { email })));
+      const results = await Promise.all(
+        [`race${round}@example.com`, `Race${round}@Example.com`].map((email) => shop.admin.post('/admin/customers', { email })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
       expect(results.find((r) => r.status === 422)!.body).toEqual({ errors: expect.any(String) });
     }
@@ -123,7 +142,15 @@ describe('admin customers', () => {
   it('update applies only the supplied members and sets updated_at', async () => {
     const c = (await shop.admin.post('/admin/customers', { email: 'upd@example.com', currency_id: eur }).expect(201)).body.customer;
     const res = await shop.admin.put(`/admin/customers/${c.id}`, { type: 'reseller', is_email_confirmed: true }).expect(200);
-    expect(res.body.customer).toMatchObject({ id: c.id, email: 'upd@example.com', is_active: true, is_email_confirmed: true, type: 'reseller', currency_id: eur, created_at: c.created_at });
+    expect(res.body.customer).toMatchObject({
+      id: c.id,
+      email: 'upd@example.com',
+      is_active: true,
+      is_email_confirmed: true,
+      type: 'reseller',
+      currency_id: eur,
+      created_at: c.created_at,
+    });
     expect(res.body.customer.updated_at).toEqual(expect.stringMatching(/^\d{4}-/));
     // nulls: flags and type unchanged, currency cleared; the same email (any case) is accepted
     const res2 = await shop.admin.put(`/admin/customers/${c.id}`, { is_active: null, type: null, currency_id: null, email: 'UPD@example.com' }).expect(200);
@@ -178,7 +205,8 @@ describe('admin customers', () => {
   it('lists every customer through more than one page', async () => {
     const fresh = await t.createShop();
     const made: string[] = [];
-    for (let i = 0; i < 23; i += 1) made.push((await fresh.admin.post('/admin/customers', { email: `p${i}@example.com`, is_active: i % 3 !== 0 }).expect(201)).body.customer.id);
+    for (let i = 0; i < 23; i += 1)
+      made.push((await fresh.admin.post('/admin/customers', { email: `p${i}@example.com`, is_active: i % 3 !== 0 }).expect(201)).body.customer.id);
     const seen: string[] = [];
     let path: string | null = '/admin/customers?limit=10';
     let pages = 0;
@@ -198,7 +226,8 @@ describe('admin customers', () => {
 
   it('needs the customers scopes', async () => {
     await t.client(null).get('/admin/customers').expect(401);
-    const mint = async (scopes: string[]) => (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
+    const mint = async (scopes: string[]) =>
+      (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
     const none = t.client(await mint(['Shop/collections/read', 'Shop/collections/write']));
     await none.get('/admin/customers').expect(403);
     await none.post('/admin/customers', { email: 'no-scope@example.com' }).expect(403);

@@ -17,8 +17,12 @@ describe('customer tier: profile and saved addresses', () => {
     ({ t, mail } = await createCustomersApp());
     shop = await t.createShop();
     other = await t.createShop();
-    country = (await t.db.query(`INSERT INTO countries (tenant_id, key, code, name) VALUES ($1, 'CH', 'CH', '{"en":"Switzerland"}') RETURNING id`, [shop.tenant.id]))[0].id;
-    foreignCountry = (await t.db.query(`INSERT INTO countries (tenant_id, key, code, name) VALUES ($1, 'CH', 'CH', '{"en":"Switzerland"}') RETURNING id`, [other.tenant.id]))[0].id;
+    country = (
+      await t.db.query(`INSERT INTO countries (tenant_id, key, code, name) VALUES ($1, 'CH', 'CH', '{"en":"Switzerland"}') RETURNING id`, [shop.tenant.id])
+    )[0].id;
+    foreignCountry = (
+      await t.db.query(`INSERT INTO countries (tenant_id, key, code, name) VALUES ($1, 'CH', 'CH', '{"en":"Switzerland"}') RETURNING id`, [other.tenant.id])
+    )[0].id;
   });
   afterAll(() => t.close());
 
@@ -52,7 +56,18 @@ describe('customer tier: profile and saved addresses', () => {
       expect(list.addresses).toEqual([billing]);
 
       // create
-      const body = { first_name: 'Jo', last_name: 'Urney', company: 'Cellar AG', street: 'Weinweg', house_number: '12b', zip_code: '8000', location: 'Zürich', country_id: country, phone_number: '+41 44 000 00 00', email: 'deliveries@example.com' };
+      const body = {
+        first_name: 'Jo',
+        last_name: 'Urney',
+        company: 'Cellar AG',
+        street: 'Weinweg',
+        house_number: '12b',
+        zip_code: '8000',
+        location: 'Zürich',
+        country_id: country,
+        phone_number: '+41 44 000 00 00',
+        email: 'deliveries@example.com',
+      };
       const created = await me.post('/customers/me/addresses', body).expect(201);
       expect(Object.keys(created.body)).toEqual(['address']);
       const shipping = created.body.address;
@@ -70,8 +85,15 @@ describe('customer tier: profile and saved addresses', () => {
       expect((await me.put(`/customers/me/addresses/${shipping.id}`, {}).expect(200)).body.address).toEqual(updated.address);
       // updating the billing address shows in the profile (and in the admin's view)
       await me.put(`/customers/me/addresses/${billing.id}`, { street: 'Hauptstrasse', house_number: '1' }).expect(200);
-      expect((await me.get('/customers/me').expect(200)).body.customer.default_address).toMatchObject({ id: billing.id, street: 'Hauptstrasse', house_number: '1' });
-      expect((await shop.admin.get(`/admin/customers/${registered.id}`).expect(200)).body.customer.default_address).toMatchObject({ id: billing.id, street: 'Hauptstrasse' });
+      expect((await me.get('/customers/me').expect(200)).body.customer.default_address).toMatchObject({
+        id: billing.id,
+        street: 'Hauptstrasse',
+        house_number: '1',
+      });
+      expect((await shop.admin.get(`/admin/customers/${registered.id}`).expect(200)).body.customer.default_address).toMatchObject({
+        id: billing.id,
+        street: 'Hauptstrasse',
+      });
 
       // delete
       await me.delete(`/customers/me/addresses/${shipping.id}`).expect(204);
@@ -128,7 +150,11 @@ describe('customer tier: profile and saved addresses', () => {
     const first = await shopper(shop, 'first@example.com');
     const second = await shopper(shop, 'second@example.com');
     const mine = (await first.me.post('/customers/me/addresses', { street: 'Private 1' }).expect(201)).body.address;
-    expect((await second.me.get('/customers/me').expect(200)).body.customer).toMatchObject({ id: second.id, email: 'second@example.com', default_address: { id: second.id, street: null } });
+    expect((await second.me.get('/customers/me').expect(200)).body.customer).toMatchObject({
+      id: second.id,
+      email: 'second@example.com',
+      default_address: { id: second.id, street: null },
+    });
     expect((await second.me.get('/customers/me/addresses').expect(200)).body.addresses).toEqual([]);
     await second.me.put(`/customers/me/addresses/${mine.id}`, { street: 'Stolen' }).expect(404);
     await second.me.delete(`/customers/me/addresses/${mine.id}`).expect(404);
@@ -153,9 +179,15 @@ describe('customer tier: profile and saved addresses', () => {
   it('401 without a token, with an unknown, malformed, expired or revoked shopper token, or a token of another tier', async () => {
     const s = await shopper(shop, 'tokens@example.com');
     await t.client(null).get('/customers/me').expect(401);
-    await t.client('vnscat_' + 'A'.repeat(40)).get('/customers/me').expect(401);
+    await t
+      .client('vnscat_' + 'A'.repeat(40))
+      .get('/customers/me')
+      .expect(401);
     await t.client('garbage').get('/customers/me').expect(401);
-    await t.client(s.token + 'x').get('/customers/me').expect(401);
+    await t
+      .client(s.token + 'x')
+      .get('/customers/me')
+      .expect(401);
     await shop.storefront.get('/customers/me').expect(401); // vnstss_
     await shop.admin.get('/customers/me').expect(401); // vnstat_
     await shop.admin.get('/customers/me/addresses').expect(401);
@@ -165,7 +197,10 @@ describe('customer tier: profile and saved addresses', () => {
     // expired (set in the past with SQL)
     const expiring = await signIn(t, shop.storefront, 'tokens@example.com');
     await expiring.me.get('/customers/me').expect(200);
-    await t.db.query(`UPDATE customer_tokens SET expires_at = now() - interval '1 second' WHERE customer_id = $1 AND revoked_at IS NULL AND expires_at > now() AND created_at = (SELECT max(created_at) FROM customer_tokens WHERE customer_id = $1)`, [s.id]);
+    await t.db.query(
+      `UPDATE customer_tokens SET expires_at = now() - interval '1 second' WHERE customer_id = $1 AND revoked_at IS NULL AND expires_at > now() AND created_at = (SELECT max(created_at) FROM customer_tokens WHERE customer_id = $1)`,
+      [s.id],
+    );
     const expired = await expiring.me.get('/customers/me').expect(401);
     expect(expired.body).toEqual({ errors: 'the access token is unknown, expired or revoked' });
     await expiring.me.get('/customers/me/addresses').expect(401);
@@ -203,7 +238,11 @@ describe('customer tier: profile and saved addresses', () => {
 
   it('shows the type in the customer tier spelling (Customer, Corporate, Reseller) as the admin changes it', async () => {
     const s = await shopper(shop, 'typed@example.com');
-    for (const [admin, tier] of [['corporate', 'Corporate'], ['reseller', 'Reseller'], ['customer', 'Customer']]) {
+    for (const [admin, tier] of [
+      ['corporate', 'Corporate'],
+      ['reseller', 'Reseller'],
+      ['customer', 'Customer'],
+    ]) {
       await shop.admin.put(`/admin/customers/${s.id}`, { type: admin }).expect(200);
       expect((await s.me.get('/customers/me').expect(200)).body.customer.type).toBe(tier);
     }
@@ -233,7 +272,8 @@ describe('customer tier: profile and saved addresses', () => {
     expect(doc.components.schemas.SignInDto.required).toEqual(expect.arrayContaining(['email', 'password']));
     expect(Object.keys(doc.components.schemas.SavedAddressDto.properties).sort()).toEqual(ADDRESS_KEYS);
     expect(Object.keys(doc.components.schemas.ProfileDto.properties).sort()).toEqual(PROFILE_KEYS);
-    const envelope = (path: string, method: string, status: string) => doc.paths[`/api/2026-04-01${path}`][method].responses[status].content['application/json'].schema.properties;
+    const envelope = (path: string, method: string, status: string) =>
+      doc.paths[`/api/2026-04-01${path}`][method].responses[status].content['application/json'].schema.properties;
     expect(Object.keys(envelope('/customer/auth/token', 'post', '200'))).toEqual(['customer_access_token']);
     expect(Object.keys(envelope('/customers', 'post', '201'))).toEqual(['customer']);
     expect(Object.keys(envelope('/customers/me/addresses', 'get', '200'))).toEqual(['addresses']);

@@ -55,9 +55,7 @@ describe('shopper registration, sign-in and mailed codes (storefront)', () => {
   });
 
   it('refuses concurrent registrations of one email but one (the unique index decides)', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => shop.storefront.post('/customers', { email: 'race@example.com', password: PASSWORD })),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => shop.storefront.post('/customers', { email: 'race@example.com', password: PASSWORD })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
   });
 
@@ -82,7 +80,9 @@ describe('shopper registration, sign-in and mailed codes (storefront)', () => {
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     // only the hash is stored
-    const rows = await t.db.query(`SELECT encode(token_hash, 'hex') AS h FROM customer_tokens t JOIN customers c ON c.id = t.customer_id WHERE c.email = 'signin@example.com'`);
+    const rows = await t.db.query(
+      `SELECT encode(token_hash, 'hex') AS h FROM customer_tokens t JOIN customers c ON c.id = t.customer_id WHERE c.email = 'signin@example.com'`,
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].h).not.toContain(access_token);
     await t.client(access_token).get('/customers/me').expect(200);
@@ -185,7 +185,9 @@ describe('shopper registration, sign-in and mailed codes (storefront)', () => {
       const res = await shop.storefront.post('/customer/auth/token', { email: 'gate@example.com', password: PASSWORD }).expect(403);
       expect(res.body).toEqual({ errors: 'the email address is not confirmed yet', code: 'email_not_confirmed' });
       // a wrong password still says nothing about the account
-      expect((await shop.storefront.post('/customer/auth/token', { email: 'gate@example.com', password: 'wrong password' }).expect(401)).body.code).toBe('invalid_credentials');
+      expect((await shop.storefront.post('/customer/auth/token', { email: 'gate@example.com', password: 'wrong password' }).expect(401)).body.code).toBe(
+        'invalid_credentials',
+      );
       await shop.storefront.post('/customers/confirm_email', { token: code }).expect(204);
       await signIn(t, shop.storefront, 'gate@example.com');
 
@@ -239,7 +241,16 @@ describe('sign-in carries the visitor cart and wishlist over', () => {
   beforeAll(async () => {
     ({ t } = await createCustomersApp());
     shop = await t.createShop();
-    const v = (key: string) => ({ key, sku: key.toUpperCase(), title: { en: key }, price: 20, tax_rate: 8.1, published: true, active: true, track_inventory: false });
+    const v = (key: string) => ({
+      key,
+      sku: key.toUpperCase(),
+      title: { en: key },
+      price: 20,
+      tax_rate: 8.1,
+      published: true,
+      active: true,
+      track_inventory: false,
+    });
     const ids = (
       await shop.admin
         .post('/admin/catalogue/import', {
@@ -303,7 +314,8 @@ describe('sign-in and registration rate limit (own bucket per IP)', () => {
       expect(remaining).toBeLessThanOrEqual(10 - i + Math.floor((Date.now() - started) / 6000) + 1);
     }
     let refused = await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: 'wrong password' });
-    for (let extra = 0; refused.status !== 429 && extra < 5; extra++) refused = await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: 'wrong password' });
+    for (let extra = 0; refused.status !== 429 && extra < 5; extra++)
+      refused = await shop.storefront.post('/customer/auth/token', { email: 'limited@example.com', password: 'wrong password' });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ errors: 'rate limit exceeded' });
     const retry = Number(refused.headers['retry-after']);

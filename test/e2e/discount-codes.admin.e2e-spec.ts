@@ -2,7 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { nextPath } from '../helpers/paging.js';
 
-const KEYS = ['id', 'code', 'type', 'value', 'is_active', 'is_used', 'is_infinite', 'using_date', 'currency_id', 'expiry_date', 'min_value', 'is_check_all_products_for_category', 'created_at', 'updated_at'].sort();
+const KEYS = [
+  'id',
+  'code',
+  'type',
+  'value',
+  'is_active',
+  'is_used',
+  'is_infinite',
+  'using_date',
+  'currency_id',
+  'expiry_date',
+  'min_value',
+  'is_check_all_products_for_category',
+  'created_at',
+  'updated_at',
+].sort();
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('admin discount codes', () => {
@@ -44,10 +59,22 @@ describe('admin discount codes', () => {
   });
 
   it('creates with every member; decimals survive', async () => {
-    const body = { code: 'FIX12', type: 'value', value: 12.5, is_active: false, is_infinite: true, currency_id: chf, expiry_date: '2030-12-31T23:00:00.000Z', min_value: 99.95, is_check_all_products_for_category: true };
+    const body = {
+      code: 'FIX12',
+      type: 'value',
+      value: 12.5,
+      is_active: false,
+      is_infinite: true,
+      currency_id: chf,
+      expiry_date: '2030-12-31T23:00:00.000Z',
+      min_value: 99.95,
+      is_check_all_products_for_category: true,
+    };
     const res = await shop.admin.post('/admin/discount_codes', body).expect(201);
     expect(res.body.discount_code).toMatchObject({ ...body, is_used: false, using_date: null });
-    const pct = await shop.admin.post('/admin/discount_codes', { code: 'PCT', type: 'percent', value: 100, currency_id: chf, expiry_date: '2020-01-01T00:00:00Z' }).expect(201);
+    const pct = await shop.admin
+      .post('/admin/discount_codes', { code: 'PCT', type: 'percent', value: 100, currency_id: chf, expiry_date: '2020-01-01T00:00:00Z' })
+      .expect(201);
     // percent codes carry no currency; expired codes are accepted
     expect(pct.body.discount_code).toMatchObject({ type: 'percent', value: 100, currency_id: null, expiry_date: '2020-01-01T00:00:00.000Z' });
     const small = await shop.admin.post('/admin/discount_codes', { code: 'TINY', type: 'percent', value: 0.5 }).expect(201);
@@ -105,13 +132,45 @@ describe('admin discount codes', () => {
   });
 
   it('update applies only the supplied members; code and type are ignored; updated_at set', async () => {
-    const d = (await shop.admin.post('/admin/discount_codes', { code: 'UPD', value: 5, currency_id: chf, min_value: 20, expiry_date: '2031-01-01T00:00:00Z' }).expect(201)).body.discount_code;
+    const d = (
+      await shop.admin
+        .post('/admin/discount_codes', { code: 'UPD', value: 5, currency_id: chf, min_value: 20, expiry_date: '2031-01-01T00:00:00Z' })
+        .expect(201)
+    ).body.discount_code;
     const res = await shop.admin.put(`/admin/discount_codes/${d.id}`, { code: 'HACKED', type: 'percent', value: 150, is_active: false }).expect(200);
-    expect(res.body.discount_code).toMatchObject({ id: d.id, code: 'UPD', type: 'value', value: 150, is_active: false, currency_id: chf, min_value: 20, expiry_date: '2031-01-01T00:00:00.000Z', created_at: d.created_at });
+    expect(res.body.discount_code).toMatchObject({
+      id: d.id,
+      code: 'UPD',
+      type: 'value',
+      value: 150,
+      is_active: false,
+      currency_id: chf,
+      min_value: 20,
+      expiry_date: '2031-01-01T00:00:00.000Z',
+      created_at: d.created_at,
+    });
     expect(res.body.discount_code.updated_at).toEqual(expect.stringMatching(ISO));
     // nulls: value, min_value and flags unchanged; currency and expiry cleared
-    const res2 = await shop.admin.put(`/admin/discount_codes/${d.id}`, { value: null, min_value: null, is_active: null, is_infinite: true, currency_id: null, expiry_date: null, is_check_all_products_for_category: true }).expect(200);
-    expect(res2.body.discount_code).toMatchObject({ value: 150, min_value: 20, is_active: false, is_infinite: true, currency_id: null, expiry_date: null, is_check_all_products_for_category: true });
+    const res2 = await shop.admin
+      .put(`/admin/discount_codes/${d.id}`, {
+        value: null,
+        min_value: null,
+        is_active: null,
+        is_infinite: true,
+        currency_id: null,
+        expiry_date: null,
+        is_check_all_products_for_category: true,
+      })
+      .expect(200);
+    expect(res2.body.discount_code).toMatchObject({
+      value: 150,
+      min_value: 20,
+      is_active: false,
+      is_infinite: true,
+      currency_id: null,
+      expiry_date: null,
+      is_check_all_products_for_category: true,
+    });
     expect((await shop.admin.get(`/admin/discount_codes/${d.id}`)).body.discount_code).toEqual(res2.body.discount_code);
   });
 
@@ -123,7 +182,8 @@ describe('admin discount codes', () => {
     ['bad expiry_date', { expiry_date: '31.12.2030' }],
     ['is_infinite not a boolean', { is_infinite: 'true' }],
   ])('update of a percent code rejects %s with 422 and changes nothing', async (_name, body) => {
-    const d = (await shop.admin.post('/admin/discount_codes', { code: `U422-${Math.random().toString(36).slice(2)}`, type: 'percent', value: 20 }).expect(201)).body.discount_code;
+    const d = (await shop.admin.post('/admin/discount_codes', { code: `U422-${Math.random().toString(36).slice(2)}`, type: 'percent', value: 20 }).expect(201))
+      .body.discount_code;
     await shop.admin.put(`/admin/discount_codes/${d.id}`, body).expect(422);
     expect((await shop.admin.get(`/admin/discount_codes/${d.id}`)).body.discount_code).toEqual(d);
   });
@@ -177,7 +237,8 @@ describe('admin discount codes', () => {
 
   it('needs the discount_codes scopes', async () => {
     await t.client(null).get('/admin/discount_codes').expect(401);
-    const mint = async (scopes: string[]) => (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
+    const mint = async (scopes: string[]) =>
+      (await shop.admin.post('/admin/access_tokens', { label: 'scoped', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
     const none = t.client(await mint(['Shop/collections/read', 'Shop/content/write']));
     await none.get('/admin/discount_codes').expect(403);
     await none.post('/admin/discount_codes', { code: 'NOPE', value: 1 }).expect(403);

@@ -47,10 +47,27 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
   afterAll(() => t.close());
 
   const ctx = () => RequestContext.forTenant(shop.tenant.id);
-  const eventRows = (topic: string) => t.db.query('SELECT * FROM outbox_events WHERE tenant_id = $1 AND topic = $2', [shop.tenant.id, topic]) as Promise<Array<{ id: string; payload: unknown }>>;
+  const eventRows = (topic: string) =>
+    t.db.query('SELECT * FROM outbox_events WHERE tenant_id = $1 AND topic = $2', [shop.tenant.id, topic]) as Promise<Array<{ id: string; payload: unknown }>>;
 
   it('knows the topic list and refuses unknown topics', async () => {
-    expect(EVENT_TOPICS).toEqual(expect.arrayContaining(['order.placed', 'order.paid', 'order.shipped', 'checkout.completed', 'customer.created', 'customer.updated', 'inventory_level.updated', 'collection.created', 'collection.updated', 'collection.deleted', 'discount_code.redeemed', 'theme.published', 'catalogue.imported']));
+    expect(EVENT_TOPICS).toEqual(
+      expect.arrayContaining([
+        'order.placed',
+        'order.paid',
+        'order.shipped',
+        'checkout.completed',
+        'customer.created',
+        'customer.updated',
+        'inventory_level.updated',
+        'collection.created',
+        'collection.updated',
+        'collection.deleted',
+        'discount_code.redeemed',
+        'theme.published',
+        'catalogue.imported',
+      ]),
+    );
     await expect(events.emit(ctx(), 'no.such' as never, {})).rejects.toThrow(/unknown domain event topic/);
     expect(() => events.subscribe('no.such' as never, async () => undefined, { name: 'x' })).toThrow(/unknown/);
   });
@@ -84,9 +101,15 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
       }),
     ).rejects.toThrow();
     const e = await inTransaction(ctx(), t.db, (tx) => events.emit(tx, 'collection.created', { collection: { id: 'c1' } }));
-    const seen = await waitFor(() => handlers.seen, (s) => s.length > 0);
+    const seen = await waitFor(
+      () => handlers.seen,
+      (s) => s.length > 0,
+    );
     expect(seen).toEqual([{ topic: 'collection.created', id: e.id, tenant: shop.tenant.id, hasManager: true }]);
-    await waitFor(() => handlers.all, (a) => a.includes(e.id));
+    await waitFor(
+      () => handlers.all,
+      (a) => a.includes(e.id),
+    );
     expect(handlers.all).toContain(e.id);
     const jobs = await t.db.query('SELECT handler, status, attempts FROM event_handler_jobs WHERE event_id = $1 ORDER BY handler', [e.id]);
     expect(jobs).toEqual([
@@ -98,7 +121,10 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
   it('emits in a transaction of its own when none is open', async () => {
     const e = await events.emit(ctx(), 'theme.published', { theme: { id: 't1' } });
     expect((await eventRows('theme.published')).map((r) => r.id)).toEqual([e.id]);
-    await waitFor(() => handlers.all, (a) => a.includes(e.id));
+    await waitFor(
+      () => handlers.all,
+      (a) => a.includes(e.id),
+    );
     expect(handlers.all).toContain(e.id);
   });
 
@@ -109,7 +135,10 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
       async (event, hctx) => {
         calls += 1;
         // a write through the handler's transaction: kept only by the successful run
-        await hctx.manager!.query(`INSERT INTO outbox_events (tenant_id, topic, payload) VALUES ($1, 'customer.updated', $2::jsonb)`, [hctx.tenantId, JSON.stringify({ from: event.id, call: calls })]);
+        await hctx.manager!.query(`INSERT INTO outbox_events (tenant_id, topic, payload) VALUES ($1, 'customer.updated', $2::jsonb)`, [
+          hctx.tenantId,
+          JSON.stringify({ from: event.id, call: calls }),
+        ]);
         if (calls < 3) throw new Error(`flaky ${calls}`);
       },
       { name: 'test.flaky' },
@@ -126,7 +155,13 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
   });
 
   it('gives a handler up after the retry window and never breaks the emitter', async () => {
-    events.subscribe('discount_code.redeemed', async () => { throw new Error('always down'); }, { name: 'test.down' });
+    events.subscribe(
+      'discount_code.redeemed',
+      async () => {
+        throw new Error('always down');
+      },
+      { name: 'test.down' },
+    );
     const e = await events.emit(ctx(), 'discount_code.redeemed', { discount_code: { id: 'd' } });
     const job = await waitFor(
       async () => (await t.db.query(`SELECT status, attempts, last_error FROM event_handler_jobs WHERE event_id = $1 AND handler = 'test.down'`, [e.id]))[0],
@@ -142,7 +177,10 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
     const other = await t.createShop();
     const before = handlers.seen.length;
     await events.emit(RequestContext.forTenant(other.tenant.id), 'collection.created', { collection: { id: 'c2' } });
-    const seen = await waitFor(() => handlers.seen, (s) => s.length > before);
+    const seen = await waitFor(
+      () => handlers.seen,
+      (s) => s.length > before,
+    );
     expect(seen[seen.length - 1].tenant).toBe(other.tenant.id);
   });
 
@@ -154,7 +192,10 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
       const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hang`;
       const w = await t.get(WebhooksService).create(ctx(), { topic: 'order.shipped', address });
       const e = await events.emit(ctx(), 'order.shipped', { order: { id: 'o-9' } });
-      await waitFor(() => hits, (h) => h.includes(e.id));
+      await waitFor(
+        () => hits,
+        (h) => h.includes(e.id),
+      );
       const started = Date.now();
       await t.get(WebhookDeliveryWorker).beforeApplicationShutdown(); // what app.close() and SIGTERM run
       expect(Date.now() - started).toBeLessThan(1000); // not the 10 s request timeout

@@ -13,13 +13,17 @@ describe('domain events emitted by the modules', () => {
   afterAll(() => t.close());
 
   const events = async (topic: string): Promise<Array<Record<string, any>>> =>
-    (await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = $2 ORDER BY occurred_at, id`, [shop.tenant.id, topic])).map((r: { payload: Record<string, any> }) => r.payload);
+    (await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = $2 ORDER BY occurred_at, id`, [shop.tenant.id, topic])).map(
+      (r: { payload: Record<string, any> }) => r.payload,
+    );
 
   it('collection.created, collection.updated and collection.deleted carry the collection', async () => {
     const created = (await shop.admin.post('/admin/collections', { title: 'Summer wines' }).expect(201)).body.collection;
     await shop.admin.put(`/admin/collections/${created.id}`, { title: 'Summer reds' }).expect(200);
     await shop.admin.delete(`/admin/collections/${created.id}`).expect(204);
-    expect(await events('collection.created')).toEqual([{ collection: expect.objectContaining({ id: created.id, title: 'Summer wines', handle: 'summer-wines' }) }]);
+    expect(await events('collection.created')).toEqual([
+      { collection: expect.objectContaining({ id: created.id, title: 'Summer wines', handle: 'summer-wines' }) },
+    ]);
     expect(await events('collection.updated')).toEqual([{ collection: expect.objectContaining({ id: created.id, title: 'Summer reds' }) }]);
     expect(await events('collection.deleted')).toEqual([{ collection: { id: created.id } }]);
   });
@@ -46,14 +50,23 @@ describe('domain events emitted by the modules', () => {
   });
 
   it('catalogue.imported with the counts, and inventory_level.updated for stock movements', async () => {
-    await shop.admin.post('/admin/catalogue/import', { locations: [{ key: 'cellar', name: 'Cellar' }], products: [{ key: 'p-1', title: 'Merlot', variants: [{ key: 'v-1', price: 20, tax_rate: 8.1, stock: { cellar: 5 } }] }] }).expect(200);
-    expect(await events('catalogue.imported')).toEqual([{ import: { created: expect.objectContaining({ products: 1, variants: 1 }), updated: expect.any(Object) } }]);
+    await shop.admin
+      .post('/admin/catalogue/import', {
+        locations: [{ key: 'cellar', name: 'Cellar' }],
+        products: [{ key: 'p-1', title: 'Merlot', variants: [{ key: 'v-1', price: 20, tax_rate: 8.1, stock: { cellar: 5 } }] }],
+      })
+      .expect(200);
+    expect(await events('catalogue.imported')).toEqual([
+      { import: { created: expect.objectContaining({ products: 1, variants: 1 }), updated: expect.any(Object) } },
+    ]);
     const { StockService } = await import('../../src/catalogue/stock.service.js');
     const { RequestContext } = await import('../../src/common/context/request-context.js');
     const [v] = await t.db.query(`SELECT id FROM variants WHERE tenant_id = $1`, [shop.tenant.id]);
     const [loc] = await t.db.query(`SELECT id FROM stock_locations WHERE tenant_id = $1`, [shop.tenant.id]);
     await t.get(StockService).recordMovement(RequestContext.forTenant(shop.tenant.id), v.id, loc.id, -2, 'test');
-    expect(await events('inventory_level.updated')).toEqual([{ inventory_level: { inventory_item_id: v.id, location_id: loc.id, available: 3 }, reason: 'test' }]);
+    expect(await events('inventory_level.updated')).toEqual([
+      { inventory_level: { inventory_item_id: v.id, location_id: loc.id, available: 3 }, reason: 'test' },
+    ]);
   });
 });
 
@@ -66,7 +79,10 @@ describe('customer events', () => {
   });
   afterAll(() => t.close());
 
-  const topics = async () => (await t.db.query(`SELECT topic, payload FROM outbox_events WHERE tenant_id = $1 AND topic LIKE 'customer.%' ORDER BY occurred_at, id`, [shop.tenant.id])) as Array<{ topic: string; payload: Record<string, any> }>;
+  const topics = async () =>
+    (await t.db.query(`SELECT topic, payload FROM outbox_events WHERE tenant_id = $1 AND topic LIKE 'customer.%' ORDER BY occurred_at, id`, [
+      shop.tenant.id,
+    ])) as Array<{ topic: string; payload: Record<string, any> }>;
 
   it('customer.created for admin creation and registration, customer.updated for admin updates', async () => {
     const created = (await shop.admin.post('/admin/customers', { email: 'ana@example.test' }).expect(201)).body.customer;

@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { PaymentProviders } from '../../src/checkout/payments/payment-provider.js';
 import { PriceAdjustments } from '../../src/extensions/price-adjustments.service.js';
 import {
-  adminResource, DOMAIN_EVENT_PAYLOADS, EVENT_TOPICS, Extensions, PaymentProvider, PriceAdjuster, RequestContext, TenantCreatedHook,
+  adminResource,
+  DOMAIN_EVENT_PAYLOADS,
+  EVENT_TOPICS,
+  Extensions,
+  PaymentProvider,
+  PriceAdjuster,
+  RequestContext,
+  TenantCreatedHook,
 } from '../../src/index.js';
 import type { PaymentInitiation, PaymentOperationResult, PriceAdjustmentRequest, PriceOverride } from '../../src/index.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/testing.js';
@@ -64,7 +71,12 @@ describe('extension points', () => {
   afterAll(() => t.close());
 
   it('gathers every implementation of a point from every module, built-in first', () => {
-    expect(t.get(Extensions).all(PaymentProvider).map((p) => p.name)).toEqual(['offline', 'test', 'acme']);
+    expect(
+      t
+        .get(Extensions)
+        .all(PaymentProvider)
+        .map((p) => p.name),
+    ).toEqual(['offline', 'test', 'acme']);
   });
 
   it('a payment provider of an extension replaces the built-in one of its kind; others stay', () => {

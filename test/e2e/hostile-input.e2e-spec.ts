@@ -14,7 +14,10 @@ import { register, signIn } from './customers.helpers.js';
  * that refused every shape changed nothing in the database.
  */
 
-interface Route { method: string; path: string }
+interface Route {
+  method: string;
+  path: string;
+}
 type Sent = { label: string; res: Response };
 
 const RAW_BODY = /\/assets\/data$/;
@@ -22,7 +25,15 @@ const deep = (n: number, leaf = '1') => '['.repeat(n) + leaf + ']'.repeat(n);
 const DEEP = 5000;
 
 /** Tables that background workers or token use touch on their own. */
-const NOISY = new Set(['outbox_events', 'event_handler_jobs', 'webhook_deliveries', 'webhook_delivery_attempts', 'access_tokens', 'migrations', 'typeorm_metadata']);
+const NOISY = new Set([
+  'outbox_events',
+  'event_handler_jobs',
+  'webhook_deliveries',
+  'webhook_delivery_attempts',
+  'access_tokens',
+  'migrations',
+  'typeorm_metadata',
+]);
 
 describe('hostile input on every route', () => {
   let t: TestApp;
@@ -33,7 +44,10 @@ describe('hostile input on every route', () => {
   let routes: Route[];
   let known: Array<[RegExp, string]>;
   let fingerprint: () => Promise<string>;
-  let openapi: { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } }>>; components: { schemas: Record<string, { properties?: Record<string, { type?: string }> }> } };
+  let openapi: {
+    paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } }>>;
+    components: { schemas: Record<string, { properties?: Record<string, { type?: string }> }> };
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -56,7 +70,9 @@ describe('hostile input on every route', () => {
     const buyer = t.client(shop.storefront_token);
     const other = await checkoutWith(buyer, [[ids.variants['v-juice'], 1]]);
     await buyer.put(`/checkouts/${other.id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200);
-    const placed = await buyer.post(`/checkouts/${other.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }).expect(200);
+    const placed = await buyer
+      .post(`/checkouts/${other.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true })
+      .expect(200);
     const order = placed.body.checkout.order_id as string;
     const address = (await shopper.get('/customers/me/addresses').expect(200)).body.addresses[0].id as string;
     known = [
@@ -154,8 +170,10 @@ describe('hostile input on every route', () => {
       };
       const strict = async (label: string, body: string | object | undefined, status: number, member?: string) => {
         const res = await go(label, body);
-        if (res.status !== status) failures.push(`${route.method} ${route.path} [${label}]: expected ${status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-        else if (member && !String(res.body.errors).includes(member)) failures.push(`${route.method} ${route.path} [${label}]: the error does not name ${member}: ${res.body.errors}`);
+        if (res.status !== status)
+          failures.push(`${route.method} ${route.path} [${label}]: expected ${status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        else if (member && !String(res.body.errors).includes(member))
+          failures.push(`${route.method} ${route.path} [${label}]: the error does not name ${member}: ${res.body.errors}`);
       };
       await strict('deep body', deep(DEEP), 422);
       await strict('deep member', `{"title":${deep(DEEP)}}`, 422, 'title');
@@ -193,7 +211,14 @@ describe('hostile input on every route', () => {
     for (const [i, key] of odd.entries()) {
       const res = await shop.admin.post('/admin/catalogue/import', {
         locations: [{ key, name: `Loc ${i}` }],
-        products: [{ key: `odd-${i}`, title: 'Odd', published: true, variants: [{ key: `odd-v-${i}`, price: 1, tax_rate: 0, track_inventory: true, stock: { [key]: 1 } }] }],
+        products: [
+          {
+            key: `odd-${i}`,
+            title: 'Odd',
+            published: true,
+            variants: [{ key: `odd-v-${i}`, price: 1, tax_rate: 0, track_inventory: true, stock: { [key]: 1 } }],
+          },
+        ],
       });
       expectSane(`import key ${JSON.stringify(key)}`, res);
       if (res.status === 422) expect(res.body.errors).toMatch(/locations\[0\]\.key|products\[0\]/);
@@ -212,7 +237,10 @@ describe('hostile input on every route', () => {
         const lower = await send(route, fill(route.path));
         const upper = await send(route, fill(route.path, { upper: true }));
         if (upper.status !== lower.status) failures.push(`GET ${route.path}: upper-case id ${upper.status}, lower-case ${lower.status}`);
-        for (const [label, res] of [['lower', lower], ['upper', upper]] as const) {
+        for (const [label, res] of [
+          ['lower', lower],
+          ['upper', upper],
+        ] as const) {
           try {
             expectSane(`GET ${route.path} ${label}`, res);
           } catch (err) {
@@ -221,7 +249,11 @@ describe('hostile input on every route', () => {
         }
       }
       // writes only ever see unknown ids here (nothing real is deleted or changed)
-      for (const raw of [fill(route.path, { upper: true, random: true }), route.path.replace(/:[A-Za-z]+/g, 'not-a-uuid%00'), route.path.replace(/:[A-Za-z]+/g, '%E2%82')]) {
+      for (const raw of [
+        fill(route.path, { upper: true, random: true }),
+        route.path.replace(/:[A-Za-z]+/g, 'not-a-uuid%00'),
+        route.path.replace(/:[A-Za-z]+/g, '%E2%82'),
+      ]) {
         const res = await send(route, raw.replace(/\*key$/, 'x'), ['POST', 'PUT'].includes(route.method) && !RAW_BODY.test(route.path) ? {} : undefined);
         try {
           expectSane(`${route.method} ${raw}`, res);
@@ -235,9 +267,26 @@ describe('hostile input on every route', () => {
 
   it('query strings: odd and nested parameters on every GET are 4xx with the envelope or ignored, never 500', async () => {
     const queries = [
-      'limit=abc', 'limit=1e309', 'limit[]=1', 'page_info=AAAA.BBBB', 'page_info[a]=1', 'locale=%00', 'locale[]=de', 'currency[]=CHF',
-      'currency=%00', 'q[a][b]=1', 'q=%00', 'order=__proto__', 'order[]=price', 'category_id=NOT-A-UUID', 'price_min=-1e309', 'price_max[]=1',
-      'ids=%E2%82', 'hash[]=x', 'key=..%2F..%2Fetc', 'topic[]=x',
+      'limit=abc',
+      'limit=1e309',
+      'limit[]=1',
+      'page_info=AAAA.BBBB',
+      'page_info[a]=1',
+      'locale=%00',
+      'locale[]=de',
+      'currency[]=CHF',
+      'currency=%00',
+      'q[a][b]=1',
+      'q=%00',
+      'order=__proto__',
+      'order[]=price',
+      'category_id=NOT-A-UUID',
+      'price_min=-1e309',
+      'price_max[]=1',
+      'ids=%E2%82',
+      'hash[]=x',
+      'key=..%2F..%2Fetc',
+      'topic[]=x',
     ];
     const failures: string[] = [];
     for (const route of routes.filter((r) => r.method === 'GET')) {

@@ -12,7 +12,12 @@ describe('HTTP conventions', () => {
   afterAll(() => t.close());
 
   const mint = (body: unknown, type: string) =>
-    t.http().post(`${API}/admin/access_tokens`).set('Authorization', `Bearer ${shop.admin_token}`).set('Content-Type', type).send(typeof body === 'string' ? body : JSON.stringify(body));
+    t
+      .http()
+      .post(`${API}/admin/access_tokens`)
+      .set('Authorization', `Bearer ${shop.admin_token}`)
+      .set('Content-Type', type)
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
   const valid = { label: 'ct', tier: 'admin', scopes: ['Shop/themes/read'] };
 
   it.each(['application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.shop+json'])('accepts a %s body', async (type) => {
@@ -103,7 +108,9 @@ describe('OpenAPI document', () => {
     const list = doc.paths[`${API}/admin/access_tokens`].get;
     expect(list.responses['200'].content['application/json'].schema.properties.access_tokens.items.$ref).toBe('#/components/schemas/AccessTokenDto');
     expect(list.security).toEqual(expect.arrayContaining([{ admin: [] }]));
-    expect(doc.components.securitySchemes).toEqual(expect.objectContaining({ admin: expect.any(Object), storefront: expect.any(Object), customer: expect.any(Object) }));
+    expect(doc.components.securitySchemes).toEqual(
+      expect.objectContaining({ admin: expect.any(Object), storefront: expect.any(Object), customer: expect.any(Object) }),
+    );
   });
 
   it('documents the storefront catalogue and the import with their shapes', async () => {
@@ -114,9 +121,15 @@ describe('OpenAPI document', () => {
     expect(ok('/products/facets').$ref).toBe('#/components/schemas/FacetsResponseDto');
     expect(ok('/products/{id}').properties.product.$ref).toBe('#/components/schemas/ProductDetailDto');
     expect(ok('/admin/collections/{id}/products').$ref).toBe('#/components/schemas/ProductListResponseDto');
-    expect(ok('/admin/catalogue/import', 'post').properties.import.properties).toEqual(expect.objectContaining({ created: expect.any(Object), updated: expect.any(Object), ids: expect.any(Object) }));
-    expect(Object.keys(schemas.ProductListDto.properties)).toEqual(expect.arrayContaining(['price_min', 'price_max', 'variants_count', 'manufacturer', 'flag', 'variants']));
+    expect(ok('/admin/catalogue/import', 'post').properties.import.properties).toEqual(
+      expect.objectContaining({ created: expect.any(Object), updated: expect.any(Object), ids: expect.any(Object) }),
+    );
+    expect(Object.keys(schemas.ProductListDto.properties)).toEqual(
+      expect.arrayContaining(['price_min', 'price_max', 'variants_count', 'manufacturer', 'flag', 'variants']),
+    );
     expect(Object.keys(schemas.VariantDto.properties)).toEqual(expect.arrayContaining(['quantity_rule', 'facets', 'factsheet_url', 'compare_at_price']));
-    expect(schemas.VariantDto.properties.quantity_rule.allOf?.[0]?.$ref ?? schemas.VariantDto.properties.quantity_rule.$ref).toBe('#/components/schemas/QuantityRuleDto');
+    expect(schemas.VariantDto.properties.quantity_rule.allOf?.[0]?.$ref ?? schemas.VariantDto.properties.quantity_rule.$ref).toBe(
+      '#/components/schemas/QuantityRuleDto',
+    );
   });
 });

@@ -6,7 +6,11 @@ import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 function inventoryImport() {
   const variant = (key: string, extra: Record<string, unknown> = {}) => ({ key, sku: key.toUpperCase(), title: key, price: 20, tax_rate: 8.1, ...extra });
   return {
-    locations: [{ key: 'cellar', name: 'Main cellar' }, { key: 'shop', name: 'Shop floor' }, { key: 'empty', name: 'Empty store' }],
+    locations: [
+      { key: 'cellar', name: 'Main cellar' },
+      { key: 'shop', name: 'Shop floor' },
+      { key: 'empty', name: 'Empty store' },
+    ],
     products: [
       { key: 'p-a', title: 'Alpha', published: true, variants: [variant('v-a', { stock: { cellar: 12, shop: 3 } })] },
       { key: 'p-b', title: 'Bravo', published: true, variants: [variant('v-b', { stock: { cellar: 0 } })] },
@@ -47,7 +51,9 @@ describe('admin inventory levels', () => {
   });
 
   it('narrows by location_ids and drops unparseable ids silently', async () => {
-    const res = await shop.admin.get(`/admin/inventory_levels?inventory_item_ids=nope,${ids.variants['v-a']},12&location_ids=${ids.locations.shop},bad`).expect(200);
+    const res = await shop.admin
+      .get(`/admin/inventory_levels?inventory_item_ids=nope,${ids.variants['v-a']},12&location_ids=${ids.locations.shop},bad`)
+      .expect(200);
     expect(res.body.inventory_levels).toEqual([level(ids.variants['v-a'], ids.locations.shop, 3)]);
   });
 
@@ -76,7 +82,9 @@ describe('admin inventory levels', () => {
     expect(res.body).toEqual({ inventory_level: level(item, ids.locations.cellar, 7) });
     const after = await shop.storefront.get(`/products/${ids.products['p-c']}`).expect(200);
     expect(after.body.product.variants[0]).toMatchObject({ available: true, inventory_quantity: 7 });
-    const again = await shop.admin.post('/admin/inventory_levels/set', { inventory_item_id: item, location_id: ids.locations.cellar, available: 0 }).expect(200);
+    const again = await shop.admin
+      .post('/admin/inventory_levels/set', { inventory_item_id: item, location_id: ids.locations.cellar, available: 0 })
+      .expect(200);
     expect(again.body.inventory_level.available).toBe(0);
     const sold = await shop.storefront.get(`/products/${ids.products['p-c']}`).expect(200);
     expect(sold.body.product.variants[0]).toMatchObject({ available: false, inventory_quantity: 0 });
@@ -86,9 +94,13 @@ describe('admin inventory levels', () => {
 
   it('adjust adds a delta and returns the resulting level; the ledger sums every location', async () => {
     const item = ids.variants['v-a'];
-    const res = await shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: ids.locations.shop, available_adjustment: -2 }).expect(200);
+    const res = await shop.admin
+      .post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: ids.locations.shop, available_adjustment: -2 })
+      .expect(200);
     expect(res.body).toEqual({ inventory_level: level(item, ids.locations.shop, 1) });
-    const up = await shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: ids.locations.empty, available_adjustment: 2.5 }).expect(200);
+    const up = await shop.admin
+      .post('/admin/inventory_levels/adjust', { inventory_item_id: item, location_id: ids.locations.empty, available_adjustment: 2.5 })
+      .expect(200);
     expect(up.body.inventory_level).toEqual(level(item, ids.locations.empty, 2.5));
     const product = await shop.storefront.get(`/products/${ids.products['p-a']}`).expect(200);
     expect(product.body.product.variants[0].inventory_quantity).toBe(12 + 1 + 2.5);
@@ -109,7 +121,9 @@ describe('admin inventory levels', () => {
     // the other shop's own item is not visible here
     const theirs = (await other.admin.get(`/admin/inventory_levels?inventory_item_ids=${ids.variants['v-a']}`).expect(200)).body.inventory_levels;
     expect(theirs).toEqual([]);
-    await other.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: ids.variants['v-a'], location_id: ids.locations.cellar, available_adjustment: 1 }).expect(404);
+    await other.admin
+      .post('/admin/inventory_levels/adjust', { inventory_item_id: ids.variants['v-a'], location_id: ids.locations.cellar, available_adjustment: 1 })
+      .expect(404);
   });
 
   it.each([
@@ -135,7 +149,9 @@ describe('admin inventory levels', () => {
     const minted = await shop.admin.post('/admin/access_tokens', { label: 'reader', tier: 'admin', scopes: ['Shop/inventory/read'] }).expect(201);
     const reader = t.client(minted.body.access_token.token);
     await reader.get(`/admin/inventory_levels?inventory_item_ids=${ids.variants['v-a']}`).expect(200);
-    await reader.post('/admin/inventory_levels/adjust', { inventory_item_id: ids.variants['v-a'], location_id: ids.locations.cellar, available_adjustment: 1 }).expect(403);
+    await reader
+      .post('/admin/inventory_levels/adjust', { inventory_item_id: ids.variants['v-a'], location_id: ids.locations.cellar, available_adjustment: 1 })
+      .expect(403);
     await t.http().get(`/api/2026-04-01/admin/inventory_levels?inventory_item_ids=${ids.variants['v-a']}`).expect(401);
     await shop.storefront.get(`/admin/inventory_levels?inventory_item_ids=${ids.variants['v-a']}`).expect(401);
   });

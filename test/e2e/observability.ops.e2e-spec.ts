@@ -52,7 +52,11 @@ describe('operations: metrics, logs and readiness', () => {
   beforeAll(async () => {
     metricsPort = await freePort();
     const logDestination = { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) };
-    t = await createTestApp({ config: { METRICS_TOKEN: TOKEN, METRICS_PORT: metricsPort, LOG_LEVEL: 'info', SLOW_QUERY_MS: 150 }, imports: [BoomModule], logDestination });
+    t = await createTestApp({
+      config: { METRICS_TOKEN: TOKEN, METRICS_PORT: metricsPort, LOG_LEVEL: 'info', SLOW_QUERY_MS: 150 },
+      imports: [BoomModule],
+      logDestination,
+    });
     shop = await t.createShop();
     ids = await importShop(shop.admin);
   });
@@ -73,9 +77,20 @@ describe('operations: metrics, logs and readiness', () => {
       const res = await t.http().get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       for (const name of [
-        'http_requests_total', 'http_request_duration_seconds', 'process_cpu_user_seconds_total', 'nodejs_eventloop_lag_seconds',
-        'db_pool_connections', 'catalogue_index_tenants', 'catalogue_index_bytes', 'catalogue_index_rebuilds', 'catalogue_index_delta_lag_seconds',
-        'outbox_backlog', 'outbox_oldest_age_seconds', 'webhook_deliveries_total', 'rate_limit_refusals_total', 'orders_placed_total',
+        'http_requests_total',
+        'http_request_duration_seconds',
+        'process_cpu_user_seconds_total',
+        'nodejs_eventloop_lag_seconds',
+        'db_pool_connections',
+        'catalogue_index_tenants',
+        'catalogue_index_bytes',
+        'catalogue_index_rebuilds',
+        'catalogue_index_delta_lag_seconds',
+        'outbox_backlog',
+        'outbox_oldest_age_seconds',
+        'webhook_deliveries_total',
+        'rate_limit_refusals_total',
+        'orders_placed_total',
         'checkout_completion_failures_total',
       ]) {
         expect(res.text).toContain(`# TYPE ${name} `);
@@ -189,8 +204,18 @@ describe('operations: metrics, logs and readiness', () => {
         degraded: [],
         details: {
           database: { status: 'up' },
-          catalogue_index: { status: 'up', tenants: expect.any(Number), bytes: expect.any(Number), rebuilds: expect.any(Number), delta_lag_ms: expect.any(Number) },
-          outbox_worker: { status: 'up', running: { handlers: true, webhooks: true }, backlog: { handlers: { pending: expect.any(Number) }, webhooks: { pending: expect.any(Number) } } },
+          catalogue_index: {
+            status: 'up',
+            tenants: expect.any(Number),
+            bytes: expect.any(Number),
+            rebuilds: expect.any(Number),
+            delta_lag_ms: expect.any(Number),
+          },
+          outbox_worker: {
+            status: 'up',
+            running: { handlers: true, webhooks: true },
+            backlog: { handlers: { pending: expect.any(Number) }, webhooks: { pending: expect.any(Number) } },
+          },
         },
       });
     });
@@ -202,7 +227,11 @@ describe('operations: metrics, logs and readiness', () => {
         const res = await t.http().get('/health/ready').expect(200);
         expect(res.body.status).toBe('ok');
         expect(res.body.degraded).toEqual(['outbox_worker']);
-        expect(res.body.details.outbox_worker).toMatchObject({ status: 'degraded', running: { handlers: false, webhooks: true }, reasons: ['handlers worker stopped'] });
+        expect(res.body.details.outbox_worker).toMatchObject({
+          status: 'degraded',
+          running: { handlers: false, webhooks: true },
+          reasons: ['handlers worker stopped'],
+        });
       } finally {
         worker.start();
       }

@@ -28,17 +28,23 @@ describe('admin orders', () => {
 
   const order = async (id: string, s: TestShop = shop) => (await s.admin.get(`/admin/orders/${id}`).expect(200)).body.order;
   const topics = async (orderId: string) =>
-    ((await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, topic`, [shop.tenant.id, orderId])) as Array<{ topic: string }>).map((e) => e.topic);
+    (
+      (await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, topic`, [
+        shop.tenant.id,
+        orderId,
+      ])) as Array<{ topic: string }>
+    ).map((e) => e.topic);
 
   describe('scopes', () => {
-    it('the owner and tenant create\'s admin token hold Shop/orders/read and Shop/orders/write', async () => {
+    it("the owner and tenant create's admin token hold Shop/orders/read and Shop/orders/write", async () => {
       const tokens = (await shop.admin.get('/admin/access_tokens').expect(200)).body.access_tokens as Array<{ scopes: string }>;
       expect(tokens.some((x) => x.scopes.split(' ').includes('Shop/orders/read') && x.scopes.split(' ').includes('Shop/orders/write'))).toBe(true);
     });
 
     it('orders/read reads, orders/write writes; Shop/checkouts/* still reads one order and ships it (deprecated)', async () => {
       const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]]);
-      const mint = async (scopes: string[]) => t.client((await shop.admin.post('/admin/access_tokens', { label: scopes.join(','), tier: 'admin', scopes }).expect(201)).body.access_token.token);
+      const mint = async (scopes: string[]) =>
+        t.client((await shop.admin.post('/admin/access_tokens', { label: scopes.join(','), tier: 'admin', scopes }).expect(201)).body.access_token.token);
       const reader = await mint(['Shop/orders/read']);
       const writer = await mint(['Shop/orders/write']);
       const legacy = await mint(['Shop/checkouts/read', 'Shop/checkouts/write']);
@@ -76,8 +82,15 @@ describe('admin orders', () => {
       const all = (await s.admin.get('/admin/orders').expect(200)).body.orders;
       expect(all.map((o: { id: string }) => o.id)).toEqual([...made].reverse().map((m) => m.id));
       expect(all[2]).toEqual({
-        id: made[0].id, number: made[0].number, created_at: expect.any(String), email: 'alice@example.com', total: expect.any(Number), currency: 'CHF',
-        status: 'Open', financial_status: 'pending', fulfillment_status: 'unfulfilled',
+        id: made[0].id,
+        number: made[0].number,
+        created_at: expect.any(String),
+        email: 'alice@example.com',
+        total: expect.any(Number),
+        currency: 'CHF',
+        status: 'Open',
+        financial_status: 'pending',
+        fulfillment_status: 'unfulfilled',
       });
       const first = await s.admin.get('/admin/orders?limit=2').expect(200);
       expect(first.body.orders).toHaveLength(2);
@@ -113,8 +126,20 @@ describe('admin orders', () => {
     it('reads one order with statuses, refunds, fulfillments, transactions, note and tags; 404 unknown or foreign, 422 malformed', async () => {
       const o = await order(made[1].id, s);
       expect(o).toMatchObject({
-        id: made[1].id, number: made[1].number, status: 'Open', payment_status: 'paid', financial_status: 'paid', fulfillment_status: 'unfulfilled',
-        cancelled_at: null, cancel_reason: null, refunds: [], fulfillments: [], note: null, tags: [], email: 'bob@example.com', refunded_amount: 0,
+        id: made[1].id,
+        number: made[1].number,
+        status: 'Open',
+        payment_status: 'paid',
+        financial_status: 'paid',
+        fulfillment_status: 'unfulfilled',
+        cancelled_at: null,
+        cancel_reason: null,
+        refunds: [],
+        fulfillments: [],
+        note: null,
+        tags: [],
+        email: 'bob@example.com',
+        refunded_amount: 0,
       });
       expect(o.transactions).toEqual([
         expect.objectContaining({ kind: 'authorization', amount: o.total, status: 'succeeded', provider: 'test', reference: `test_${made[1].id}` }),
@@ -126,7 +151,9 @@ describe('admin orders', () => {
     });
 
     it('PUT changes note, tags and email only; 422 on bad members; 404', async () => {
-      const res = await s.admin.put(`/admin/orders/${made[0].id}`, { note: 'call first', tags: ['vip', ' gift ', 'vip'], email: 'alice@new.example' }).expect(200);
+      const res = await s.admin
+        .put(`/admin/orders/${made[0].id}`, { note: 'call first', tags: ['vip', ' gift ', 'vip'], email: 'alice@new.example' })
+        .expect(200);
       expect(res.body.order).toMatchObject({ note: 'call first', tags: ['vip', 'gift'], email: 'alice@new.example', status: 'Open' });
       const kept = await s.admin.put(`/admin/orders/${made[0].id}`, { note: null }).expect(200);
       expect(kept.body.order).toMatchObject({ note: null, tags: ['vip', 'gift'], email: 'alice@new.example' });
@@ -145,7 +172,16 @@ describe('admin orders', () => {
       await shop.admin.post('/admin/inventory_levels/set', { inventory_item_id: wine, location_id: ids.locations.cellar, available: 3 }).expect(200);
       await shop.admin.post('/admin/inventory_levels/set', { inventory_item_id: wine, location_id: ids.locations.store, available: 5 }).expect(200);
       await shop.admin.post('/admin/discount_codes', { code: 'ONCE', type: 'percent', value: 10 }).expect(201);
-      const p = await placeOrder(t, shop, ids, [[wine, 6], [ids.variants['v-juice'], 1]], { code: 'ONCE' });
+      const p = await placeOrder(
+        t,
+        shop,
+        ids,
+        [
+          [wine, 6],
+          [ids.variants['v-juice'], 1],
+        ],
+        { code: 'ONCE' },
+      );
       expect(await levels(shop, wine)).toEqual({ [ids.locations.cellar]: 2, [ids.locations.store]: 0 });
       // the code is used: another checkout cannot take it
       const late = t.client(shop.storefront_token);
@@ -153,8 +189,20 @@ describe('admin orders', () => {
       expect((await late.post('/cart/discount_code', { code: 'ONCE' }).expect(422)).body.code).toBe('discount_code_already_used');
 
       const res = await shop.admin.post(`/admin/orders/${p.order_id}/cancel`, { reason: 'customer', note: 'changed their mind' }).expect(200);
-      expect(res.body.order).toMatchObject({ status: 'Cancelled', cancel_reason: 'customer', cancelled_at: expect.any(String), financial_status: 'voided', payment_status: 'cancelled', refunds: [] });
-      expect(res.body.order.transactions.map((x: { kind: string; status: string }) => [x.kind, x.status])).toEqual(expect.arrayContaining([['authorization', 'failed'], ['void', 'succeeded']]));
+      expect(res.body.order).toMatchObject({
+        status: 'Cancelled',
+        cancel_reason: 'customer',
+        cancelled_at: expect.any(String),
+        financial_status: 'voided',
+        payment_status: 'cancelled',
+        refunds: [],
+      });
+      expect(res.body.order.transactions.map((x: { kind: string; status: string }) => [x.kind, x.status])).toEqual(
+        expect.arrayContaining([
+          ['authorization', 'failed'],
+          ['void', 'succeeded'],
+        ]),
+      );
       expect(await levels(shop, wine)).toEqual({ [ids.locations.cellar]: 3, [ids.locations.store]: 5 });
       const code = (await t.db.query(`SELECT is_used, using_date FROM discount_codes WHERE tenant_id = $1 AND code = 'ONCE'`, [shop.tenant.id]))[0];
       expect(code).toEqual({ is_used: false, using_date: null });
@@ -162,11 +210,31 @@ describe('admin orders', () => {
       const again = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]], { code: 'ONCE' });
       expect((await order(again.order_id)).discount_code).toBe('ONCE');
       expect(await topics(p.order_id)).toEqual(['order.placed', 'order.cancelled']);
-      const [ev] = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.cancelled' AND payload->'order'->>'id' = $2`, [shop.tenant.id, p.order_id]);
-      expect(ev.payload.order).toMatchObject({ reason: 'customer', note: 'changed their mind', financial_status: 'voided', restocked_quantity: 6, discount_code_released: true });
+      const [ev] = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.cancelled' AND payload->'order'->>'id' = $2`, [
+        shop.tenant.id,
+        p.order_id,
+      ]);
+      expect(ev.payload.order).toMatchObject({
+        reason: 'customer',
+        note: 'changed their mind',
+        financial_status: 'voided',
+        restocked_quantity: 6,
+        discount_code_released: true,
+      });
       // the guest receipt shows it
-      const guest = (await t.client(shop.storefront_token).get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`).expect(200)).body.order;
-      expect(guest).toMatchObject({ status: 'Cancelled', financial_status: 'voided', fulfillment_status: 'unfulfilled', cancel_reason: 'customer', refunds: [] });
+      const guest = (
+        await t
+          .client(shop.storefront_token)
+          .get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`)
+          .expect(200)
+      ).body.order;
+      expect(guest).toMatchObject({
+        status: 'Cancelled',
+        financial_status: 'voided',
+        fulfillment_status: 'unfulfilled',
+        cancel_reason: 'customer',
+        refunds: [],
+      });
       expect(guest).not.toHaveProperty('transactions');
       // once is enough
       expect((await shop.admin.post(`/admin/orders/${p.order_id}/cancel`, {}).expect(409)).body.errors).toContain('already cancelled');
@@ -206,7 +274,12 @@ describe('admin orders', () => {
 
   describe('refunds', () => {
     /** What `q` of a line cost, tax included, after its share of the order's discount (rounded once). */
-    function expectedLineRefund(o: { price_includes_tax: boolean; subtotal: number; discount: number }, line: { quantity: number; line_total: number }, q: number, rate: number) {
+    function expectedLineRefund(
+      o: { price_includes_tax: boolean; subtotal: number; discount: number },
+      line: { quantity: number; line_total: number },
+      q: number,
+      rate: number,
+    ) {
       const share = (cents(o.subtotal) - cents(o.discount)) / cents(o.subtotal);
       const base = cents(line.line_total) * (q / line.quantity) * share;
       return half(o.price_includes_tax ? base : base * (1 + rate / 100)) / 100;
@@ -217,17 +290,37 @@ describe('admin orders', () => {
         const s = await t.createShop();
         const sids = await importShop(s.admin, { pricesIncludeTax: includeTax });
         await s.admin.post('/admin/discount_codes', { code: 'TEN', type: 'percent', value: 10 }).expect(201);
-        const p = await placeOrder(t, s, sids, [[sids.variants['v-wine'], 3], [sids.variants['v-juice'], 2]], { paid: true, code: 'TEN' });
+        const p = await placeOrder(
+          t,
+          s,
+          sids,
+          [
+            [sids.variants['v-wine'], 3],
+            [sids.variants['v-juice'], 2],
+          ],
+          { paid: true, code: 'TEN' },
+        );
         const o = await order(p.order_id, s);
         expect(o).toMatchObject({ financial_status: 'paid', discount: expect.any(Number) });
         expect(o.discount).toBeGreaterThan(0);
         const [wine, juice] = o.line_items;
         const stockBefore = await levels(s, sids.variants['v-wine']);
 
-        const one = await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: wine.id, quantity: 1, restock: true }], note: 'broken bottle' }).expect(201);
+        const one = await s.admin
+          .post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: wine.id, quantity: 1, restock: true }], note: 'broken bottle' })
+          .expect(201);
         const first = expectedLineRefund(o, wine, 1, WINE_TAX);
         expect(one.body.order).toMatchObject({ financial_status: 'partially_refunded', refunded_amount: first });
-        expect(one.body.order.refunds).toEqual([{ id: expect.any(String), created_at: expect.any(String), amount: first, shipping: 0, note: 'broken bottle', lines: [{ line_id: wine.id, quantity: 1, restock: true, amount: first }] }]);
+        expect(one.body.order.refunds).toEqual([
+          {
+            id: expect.any(String),
+            created_at: expect.any(String),
+            amount: first,
+            shipping: 0,
+            note: 'broken bottle',
+            lines: [{ line_id: wine.id, quantity: 1, restock: true, amount: first }],
+          },
+        ]);
         const stockAfter = await levels(s, sids.variants['v-wine']);
         expect(Object.values(stockAfter).reduce((a, b) => a + b, 0)).toBe(Object.values(stockBefore).reduce((a, b) => a + b, 0) + 1);
 
@@ -243,12 +336,22 @@ describe('admin orders', () => {
         expect((await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { shipping: shippingGross + 0.01 }).expect(422)).body.errors).toContain('shipping');
         const over = await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: o.total }).expect(422);
         expect(over.body.code).toBe('refund_exceeds_paid');
-        expect((await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: randomUUID(), quantity: 1 }] }).expect(422)).body.errors).toContain('lines[0].line_id');
+        expect(
+          (await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: randomUUID(), quantity: 1 }] }).expect(422)).body.errors,
+        ).toContain('lines[0].line_id');
         await s.admin.post(`/admin/orders/${p.order_id}/refunds`, {}).expect(422);
         await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: wine.id, quantity: -1 }] }).expect(422);
 
         // everything left (two wines, one juice, the shipping): exactly what remains of the total
-        const rest = await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: wine.id, quantity: 2 }, { line_id: juice.id, quantity: 1 }], shipping: shippingGross }).expect(201);
+        const rest = await s.admin
+          .post(`/admin/orders/${p.order_id}/refunds`, {
+            lines: [
+              { line_id: wine.id, quantity: 2 },
+              { line_id: juice.id, quantity: 1 },
+            ],
+            shipping: shippingGross,
+          })
+          .expect(201);
         const done = rest.body.order;
         expect(done).toMatchObject({ financial_status: 'refunded', refunded_amount: o.total, status: 'Open' });
         expect(cents(done.refunds.reduce((a: number, r: { amount: number }) => a + r.amount, 0))).toBe(cents(o.total));
@@ -256,10 +359,18 @@ describe('admin orders', () => {
         const computed = expectedLineRefund(o, wine, 2, WINE_TAX) + expectedLineRefund(o, juice, 1, JUICE_TAX) + shippingGross;
         expect(Math.abs(cents(computed) - cents(done.refunds[2].amount))).toBeLessThanOrEqual(3);
         expect((await s.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 0.01 }).expect(422)).body.code).toBe('refund_exceeds_paid');
-        const rows = await t.db.query(`SELECT count(*)::int AS n, sum(amount)::float AS total FROM order_transactions WHERE tenant_id = $1 AND order_id = $2 AND kind = 'refund' AND status = 'succeeded'`, [s.tenant.id, p.order_id]);
+        const rows = await t.db.query(
+          `SELECT count(*)::int AS n, sum(amount)::float AS total FROM order_transactions WHERE tenant_id = $1 AND order_id = $2 AND kind = 'refund' AND status = 'succeeded'`,
+          [s.tenant.id, p.order_id],
+        );
         expect(rows[0]).toEqual({ n: 3, total: o.total });
         // the buyer sees amounts only
-        const guest = (await t.client(s.storefront_token).get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`).expect(200)).body.order;
+        const guest = (
+          await t
+            .client(s.storefront_token)
+            .get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`)
+            .expect(200)
+        ).body.order;
         expect(guest.refunds).toEqual(done.refunds.map((r: { created_at: string; amount: number }) => ({ created_at: r.created_at, amount: r.amount })));
         expect(guest.financial_status).toBe('refunded');
       });
@@ -268,7 +379,9 @@ describe('admin orders', () => {
     it('a refund retried with its Idempotency-Key refunds once and answers the same', async () => {
       const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 2]], { paid: true });
       const key = randomUUID();
-      const [a, b] = await Promise.all([1, 2].map(() => shop.admin.post(`/admin/orders/${p.order_id}/refunds`).set('Idempotency-Key', key).send({ amount: 3 })));
+      const [a, b] = await Promise.all(
+        [1, 2].map(() => shop.admin.post(`/admin/orders/${p.order_id}/refunds`).set('Idempotency-Key', key).send({ amount: 3 })),
+      );
       const c = await shop.admin.post(`/admin/orders/${p.order_id}/refunds`).set('Idempotency-Key', key).send({ amount: 3 });
       for (const r of [a, b, c]) expect(r.status).toBe(201);
       expect(b.body).toEqual(a.body);
@@ -292,14 +405,30 @@ describe('admin orders', () => {
 
   describe('fulfillments', () => {
     it('partial shipments: fulfillment_status follows, quantities never exceed what is left, order.fulfilled each time and order.shipped at the end', async () => {
-      const p = await placeOrder(t, shop, ids, [[ids.variants['v-wine'], 3], [ids.variants['v-juice'], 2]]);
+      const p = await placeOrder(t, shop, ids, [
+        [ids.variants['v-wine'], 3],
+        [ids.variants['v-juice'], 2],
+      ]);
       const [wine, juice] = (await order(p.order_id)).line_items;
       const one = await shop.admin
-        .post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: wine.id, quantity: 2 }], tracking_number: 'TN1', tracking_url: 'https://track.example/1', carrier: 'Post', notify_customer: true })
+        .post(`/admin/orders/${p.order_id}/fulfillments`, {
+          lines: [{ line_id: wine.id, quantity: 2 }],
+          tracking_number: 'TN1',
+          tracking_url: 'https://track.example/1',
+          carrier: 'Post',
+          notify_customer: true,
+        })
         .expect(201);
       expect(one.body.order).toMatchObject({ fulfillment_status: 'partial', status: 'Open', tracking_url: 'https://track.example/1' });
       expect(one.body.order.fulfillments).toEqual([
-        { id: expect.any(String), created_at: expect.any(String), lines: [{ line_id: wine.id, quantity: 2 }], tracking_number: 'TN1', tracking_url: 'https://track.example/1', carrier: 'Post' },
+        {
+          id: expect.any(String),
+          created_at: expect.any(String),
+          lines: [{ line_id: wine.id, quantity: 2 }],
+          tracking_number: 'TN1',
+          tracking_url: 'https://track.example/1',
+          carrier: 'Post',
+        },
       ]);
       const over = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: wine.id, quantity: 2 }] }).expect(422);
       expect(over.body.errors).toContain('lines[0].quantity');
@@ -309,29 +438,66 @@ describe('admin orders', () => {
       await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: juice.id, quantity: 'two' }] }).expect(422);
       const rest = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { tracking_number: 'TN2' }).expect(201);
       expect(rest.body.order).toMatchObject({ fulfillment_status: 'fulfilled', status: 'Shipped', tracking_url: 'https://track.example/1' });
-      expect(rest.body.order.fulfillments[1].lines).toEqual([{ line_id: wine.id, quantity: 1 }, { line_id: juice.id, quantity: 2 }]);
+      expect(rest.body.order.fulfillments[1].lines).toEqual([
+        { line_id: wine.id, quantity: 1 },
+        { line_id: juice.id, quantity: 2 },
+      ]);
       expect((await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, {}).expect(409)).body.errors).toContain('fulfilled');
       expect(await topics(p.order_id)).toEqual(['order.placed', 'order.fulfilled', 'order.fulfilled', 'order.shipped']);
-      const [ev] = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.fulfilled' AND payload->'fulfillment'->>'tracking_number' = 'TN1'`, [shop.tenant.id]);
+      const [ev] = await t.db.query(
+        `SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.fulfilled' AND payload->'fulfillment'->>'tracking_number' = 'TN1'`,
+        [shop.tenant.id],
+      );
       expect(ev.payload).toMatchObject({ notify_customer: true, order: { id: p.order_id, fulfillment_status: 'partial' } });
-      const guest = (await t.client(shop.storefront_token).get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`).expect(200)).body.order;
+      const guest = (
+        await t
+          .client(shop.storefront_token)
+          .get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`)
+          .expect(200)
+      ).body.order;
       expect(guest).toMatchObject({ fulfillment_status: 'fulfilled', status: 'Shipped' });
       // notify_customer: one shipping notice, for the first fulfillment only
-      const sent = await waitFor(() => mail.outbox.filter((m) => m.kind === 'order_fulfilled' && m.data?.order_id === p.order_id), (x) => x.length > 0);
+      const sent = await waitFor(
+        () => mail.outbox.filter((m) => m.kind === 'order_fulfilled' && m.data?.order_id === p.order_id),
+        (x) => x.length > 0,
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(mail.outbox.filter((m) => m.kind === 'order_fulfilled' && m.data?.order_id === p.order_id)).toHaveLength(1);
-      expect(sent[0]).toMatchObject({ to: 'anna@example.ch', subject: `Your order ${p.order_number} has partly shipped`, data: { tracking_url: 'https://track.example/1' } });
+      expect(sent[0]).toMatchObject({
+        to: 'anna@example.ch',
+        subject: `Your order ${p.order_number} has partly shipped`,
+        data: { tracking_url: 'https://track.example/1' },
+      });
       expect(sent[0].text).toContain('TN1');
     });
 
     it('units a refund returned to stock are not fulfilled any more; a refund without restock still ships', async () => {
-      const p = await placeOrder(t, shop, ids, [[ids.variants['v-wine'], 3], [ids.variants['v-juice'], 2]], { paid: true });
+      const p = await placeOrder(
+        t,
+        shop,
+        ids,
+        [
+          [ids.variants['v-wine'], 3],
+          [ids.variants['v-juice'], 2],
+        ],
+        { paid: true },
+      );
       const [wine, juice] = (await order(p.order_id)).line_items;
-      await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: wine.id, quantity: 2, restock: true }, { line_id: juice.id, quantity: 1, restock: false }] }).expect(201);
+      await shop.admin
+        .post(`/admin/orders/${p.order_id}/refunds`, {
+          lines: [
+            { line_id: wine.id, quantity: 2, restock: true },
+            { line_id: juice.id, quantity: 1, restock: false },
+          ],
+        })
+        .expect(201);
       const over = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: wine.id, quantity: 2 }] }).expect(422);
       expect(over.body.errors).toContain('what is left to fulfil of this line (1)');
       const rest = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, {}).expect(201);
-      expect(rest.body.order.fulfillments[0].lines).toEqual([{ line_id: wine.id, quantity: 1 }, { line_id: juice.id, quantity: 2 }]);
+      expect(rest.body.order.fulfillments[0].lines).toEqual([
+        { line_id: wine.id, quantity: 1 },
+        { line_id: juice.id, quantity: 2 },
+      ]);
       expect(rest.body.order.fulfillment_status).toBe('fulfilled');
       await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, {}).expect(409);
     });
@@ -346,7 +512,11 @@ describe('admin orders', () => {
   });
 
   describe('webhooks', () => {
-    interface Received { path: string; headers: IncomingHttpHeaders; body: string }
+    interface Received {
+      path: string;
+      headers: IncomingHttpHeaders;
+      body: string;
+    }
     let server: Server;
     let base = '';
     const got: Received[] = [];
@@ -377,10 +547,15 @@ describe('admin orders', () => {
         secrets[topic] = w.secret;
       }
       const a = await placeOrder(t, s, sids, [[sids.variants['v-juice'], 2]], { paid: true });
-      await s.admin.post(`/admin/orders/${a.order_id}/fulfillments`, { lines: [{ line_id: (await order(a.order_id, s)).line_items[0].id, quantity: 1 }] }).expect(201);
+      await s.admin
+        .post(`/admin/orders/${a.order_id}/fulfillments`, { lines: [{ line_id: (await order(a.order_id, s)).line_items[0].id, quantity: 1 }] })
+        .expect(201);
       await s.admin.post(`/admin/orders/${a.order_id}/refunds`, { amount: 1 }).expect(201);
       await s.admin.post(`/admin/orders/${a.order_id}/cancel`, { reason: 'fraud' }).expect(200);
-      const all = await waitFor(() => got.filter((r) => r.body.includes(a.order_id)), (x) => x.length >= 4);
+      const all = await waitFor(
+        () => got.filter((r) => r.body.includes(a.order_id)),
+        (x) => x.length >= 4,
+      );
       const byTopic = (topic: string) => all.filter((r) => r.headers['x-webhook-topic'] === topic).map((r) => ({ ...r, json: JSON.parse(r.body) }));
       expect(byTopic('order.fulfilled')).toHaveLength(1);
       expect(byTopic('order.refunded')).toHaveLength(2); // the partial refund and the cancellation's refund of the rest
@@ -393,8 +568,16 @@ describe('admin orders', () => {
         const given = Buffer.from(String(r.headers['x-webhook-signature']));
         expect(expected.length === given.length && timingSafeEqual(expected, given)).toBe(true);
       }
-      expect(byTopic('order.cancelled')[0].json).toMatchObject({ topic: 'order.cancelled', shop_id: s.tenant.id, data: { order: { id: a.order_id, reason: 'fraud', financial_status: 'refunded' }, refund: { amount: expect.any(Number) } } });
-      expect(byTopic('order.fulfilled')[0].json.data).toMatchObject({ order: { id: a.order_id, fulfillment_status: 'partial' }, fulfillment: { lines: [{ quantity: 1 }] }, notify_customer: false });
+      expect(byTopic('order.cancelled')[0].json).toMatchObject({
+        topic: 'order.cancelled',
+        shop_id: s.tenant.id,
+        data: { order: { id: a.order_id, reason: 'fraud', financial_status: 'refunded' }, refund: { amount: expect.any(Number) } },
+      });
+      expect(byTopic('order.fulfilled')[0].json.data).toMatchObject({
+        order: { id: a.order_id, fulfillment_status: 'partial' },
+        fulfillment: { lines: [{ quantity: 1 }] },
+        notify_customer: false,
+      });
       expect(byTopic('order.refunded').map((r) => r.json.data.refund.amount)).toContain(1);
     });
   });
@@ -402,7 +585,13 @@ describe('admin orders', () => {
   it('the OpenAPI document has the order routes', async () => {
     const doc = (await t.http().get('/api/2026-04-01/openapi.json').expect(200)).body;
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/2026-04-01/admin/orders', '/api/2026-04-01/admin/orders/{id}', '/api/2026-04-01/admin/orders/{id}/cancel', '/api/2026-04-01/admin/orders/{id}/refunds', '/api/2026-04-01/admin/orders/{id}/fulfillments']),
+      expect.arrayContaining([
+        '/api/2026-04-01/admin/orders',
+        '/api/2026-04-01/admin/orders/{id}',
+        '/api/2026-04-01/admin/orders/{id}/cancel',
+        '/api/2026-04-01/admin/orders/{id}/refunds',
+        '/api/2026-04-01/admin/orders/{id}/fulfillments',
+      ]),
     );
     expect(doc.components.schemas.AdminOrderDto.properties).toHaveProperty('transactions');
   });

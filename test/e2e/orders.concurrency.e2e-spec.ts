@@ -92,7 +92,10 @@ describe('order lifecycle concurrency', () => {
     const s = await state(t, shop, p.order_id);
     expect(s).toMatchObject({ status: 'Cancelled', financial_status: 'refunded', refunds: 1, restocked: 3 });
     expect(total(await levels(shop, wine))).toBe(start);
-    const events = await t.db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.cancelled' AND payload->'order'->>'id' = $2`, [shop.tenant.id, p.order_id]);
+    const events = await t.db.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.cancelled' AND payload->'order'->>'id' = $2`,
+      [shop.tenant.id, p.order_id],
+    );
     expect(events[0].n).toBe(1);
   });
 

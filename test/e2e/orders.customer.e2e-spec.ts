@@ -16,7 +16,9 @@ describe('customer orders', () => {
   async function place(client: ShopClient, lines: Array<[string, number]>) {
     const c = await checkoutWith(client, lines);
     await client.put(`/checkouts/${c.id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200);
-    const res = await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }).expect(200);
+    const res = await client
+      .post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true })
+      .expect(200);
     return res.body.checkout as { order_id: string; order_number: string; hash: string };
   }
 
@@ -35,13 +37,20 @@ describe('customer orders', () => {
   });
   afterAll(() => t.close());
 
-  it('lists the shopper\'s orders newest first as summaries, without Link header', async () => {
+  it("lists the shopper's orders newest first as summaries, without Link header", async () => {
     const res = await ana.get('/customers/me/orders').expect(200);
     expect(Object.keys(res.body)).toEqual(['orders']);
     expect(res.headers.link).toBeUndefined();
     const orders = res.body.orders as Array<Record<string, unknown>>;
     expect(orders.map((o) => o.id)).toEqual([...placed].reverse().map((p) => p.order_id));
-    expect(orders[0]).toEqual({ id: placed[2].order_id, number: placed[2].order_number, status: 'Open', date: expect.any(String), total: expect.any(Number), line_items: 1 });
+    expect(orders[0]).toEqual({
+      id: placed[2].order_id,
+      number: placed[2].order_number,
+      status: 'Open',
+      date: expect.any(String),
+      total: expect.any(Number),
+      line_items: 1,
+    });
   });
 
   it('pages with limit and offset; a page shorter than limit is the last', async () => {
@@ -55,9 +64,17 @@ describe('customer orders', () => {
     await ana.get('/customers/me/orders?limit=abc').expect(422);
   });
 
-  it('reads one order in full; another shopper\'s or a guest order is 404', async () => {
+  it("reads one order in full; another shopper's or a guest order is 404", async () => {
     const res = await ana.get(`/customers/me/orders/${placed[0].order_id}`).expect(200);
-    expect(res.body.order).toEqual(expect.objectContaining({ id: placed[0].order_id, number: placed[0].order_number, status: 'Open', line_items: expect.any(Array), total: expect.any(Number) }));
+    expect(res.body.order).toEqual(
+      expect.objectContaining({
+        id: placed[0].order_id,
+        number: placed[0].order_number,
+        status: 'Open',
+        line_items: expect.any(Array),
+        total: expect.any(Number),
+      }),
+    );
     const guest = await t.client(shop.storefront_token).get(`/orders/${placed[0].order_id}?hash=${placed[0].hash}`).expect(200);
     expect(res.body.order).toEqual(guest.body.order);
     await ben.get(`/customers/me/orders/${placed[0].order_id}`).expect(404);
@@ -82,13 +99,19 @@ describe('customer orders', () => {
     await ben.get('/customers/me').expect(200);
   });
 
-  it('shows financial_status, fulfillment_status, cancellation and the refunds (amounts only) of the shopper\'s orders (issue 17)', async () => {
+  it("shows financial_status, fulfillment_status, cancellation and the refunds (amounts only) of the shopper's orders (issue 17)", async () => {
     const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 2]], { paid: true, client: ana });
     const line = (await shop.admin.get(`/admin/orders/${p.order_id}`).expect(200)).body.order.line_items[0];
     await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: line.id, quantity: 1 }] }).expect(201);
     await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1.5, note: 'staff only' }).expect(201);
     const mine = (await ana.get(`/customers/me/orders/${p.order_id}`).expect(200)).body.order;
-    expect(mine).toMatchObject({ financial_status: 'partially_refunded', fulfillment_status: 'partial', cancelled_at: null, cancel_reason: null, refunded_amount: 1.5 });
+    expect(mine).toMatchObject({
+      financial_status: 'partially_refunded',
+      fulfillment_status: 'partial',
+      cancelled_at: null,
+      cancel_reason: null,
+      refunded_amount: 1.5,
+    });
     expect(mine.refunds).toEqual([{ created_at: expect.any(String), amount: 1.5 }]);
     for (const hidden of ['transactions', 'note', 'tags', 'fulfillments']) expect(mine).not.toHaveProperty(hidden);
     const q = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]], { client: ana });

@@ -19,7 +19,9 @@ export async function placeOrder(
 ): Promise<Placed> {
   const client = opts.client ?? t.client(shop.storefront_token);
   const c = await checkoutWith(client, lines, { code: opts.code });
-  await client.put(`/checkouts/${c.id}`, { shipping_address: { ...CH_ADDRESS, email: opts.email ?? CH_ADDRESS.email }, shipping_method_id: ids.shipping_methods.post }).expect(200);
+  await client
+    .put(`/checkouts/${c.id}`, { shipping_address: { ...CH_ADDRESS, email: opts.email ?? CH_ADDRESS.email }, shipping_method_id: ids.shipping_methods.post })
+    .expect(200);
   const card = opts.pay === 'card' || opts.paid === true;
   const body = card
     ? { payment_type_id: ids.payment_types.card, accepted_terms: true, age_confirmed: true, return_url: 'https://shop.example/back' }

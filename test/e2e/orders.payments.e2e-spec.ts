@@ -27,17 +27,33 @@ describe('order payments: capture, expiry and abandonment', () => {
     const paid = await placeOrder(t, shop, ids, [[wine, 1]], { paid: true });
     const card = await placeOrder(t, shop, ids, [[wine, 2]], { pay: 'card', code: 'SOLO' });
     // what the card order took (read from the ledger and the outbox: the job may already have released it on a slow machine)
-    const taken = await t.db.query(`SELECT -sum(delta)::float AS q FROM stock_movements WHERE tenant_id = $1 AND reason = $2`, [shop.tenant.id, `order ${card.order_id}`]);
+    const taken = await t.db.query(`SELECT -sum(delta)::float AS q FROM stock_movements WHERE tenant_id = $1 AND reason = $2`, [
+      shop.tenant.id,
+      `order ${card.order_id}`,
+    ]);
     expect(taken[0].q).toBe(2);
-    const redeemed = await t.db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'discount_code.redeemed' AND payload->>'order_id' = $2`, [shop.tenant.id, card.order_id]);
+    const redeemed = await t.db.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'discount_code.redeemed' AND payload->>'order_id' = $2`,
+      [shop.tenant.id, card.order_id],
+    );
     expect(redeemed[0].n).toBe(1);
 
-    const expired = await waitFor(() => order(card.order_id), (o) => o.status === 'Cancelled', 20_000);
+    const expired = await waitFor(
+      () => order(card.order_id),
+      (o) => o.status === 'Cancelled',
+      20_000,
+    );
     expect(expired).toMatchObject({ status: 'Cancelled', cancel_reason: 'payment_expired', financial_status: 'voided', payment_status: 'cancelled' });
-    expect(expired.transactions.map((x: { kind: string; status: string }) => [x.kind, x.status])).toEqual([['authorization', 'failed'], ['void', 'succeeded']]);
+    expect(expired.transactions.map((x: { kind: string; status: string }) => [x.kind, x.status])).toEqual([
+      ['authorization', 'failed'],
+      ['void', 'succeeded'],
+    ]);
     expect(total(await levels(shop, wine))).toBe(start - 2);
     expect((await t.db.query(`SELECT is_used FROM discount_codes WHERE tenant_id = $1 AND code = 'SOLO'`, [shop.tenant.id]))[0].is_used).toBe(false);
-    const [ev] = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.cancelled' AND payload->'order'->>'id' = $2`, [shop.tenant.id, card.order_id]);
+    const [ev] = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.cancelled' AND payload->'order'->>'id' = $2`, [
+      shop.tenant.id,
+      card.order_id,
+    ]);
     expect(ev.payload.order).toMatchObject({ reason: 'payment_expired', discount_code_released: true });
     // invoices do not expire, and a paid order stays paid
     await new Promise((r) => setTimeout(r, 300));
@@ -56,13 +72,23 @@ describe('order payments: capture, expiry and abandonment', () => {
     const start = total(await levels(shop, wine));
     const [expiring, cancelled] = [await placeOrder(t, shop, ids, [[wine, 1]], { pay: 'card' }), await placeOrder(t, shop, ids, [[wine, 1]], { pay: 'card' })];
     // the shop's configuration changed since: the provider that took these authorizations is gone
-    await t.db.query(`UPDATE orders SET payment_provider = 'retired-psp', payment_kind = 'retired' WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [shop.tenant.id, [expiring.order_id, cancelled.order_id]]);
+    await t.db.query(`UPDATE orders SET payment_provider = 'retired-psp', payment_kind = 'retired' WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [
+      shop.tenant.id,
+      [expiring.order_id, cancelled.order_id],
+    ]);
     const now = await shop.admin.post(`/admin/orders/${cancelled.order_id}/cancel`, { reason: 'customer' }).expect(200);
     expect(now.body.order).toMatchObject({ status: 'Cancelled', financial_status: 'voided' });
-    const expired = await waitFor(() => order(expiring.order_id), (o) => o.status === 'Cancelled', 20_000);
+    const expired = await waitFor(
+      () => order(expiring.order_id),
+      (o) => o.status === 'Cancelled',
+      20_000,
+    );
     expect(expired).toMatchObject({ cancel_reason: 'payment_expired', financial_status: 'voided' });
     for (const o of [expired, now.body.order]) {
-      expect(o.transactions.map((x: { kind: string; status: string; reference: string | null }) => [x.kind, x.status])).toEqual([['authorization', 'failed'], ['void', 'succeeded']]);
+      expect(o.transactions.map((x: { kind: string; status: string; reference: string | null }) => [x.kind, x.status])).toEqual([
+        ['authorization', 'failed'],
+        ['void', 'succeeded'],
+      ]);
     }
     expect(total(await levels(shop, wine))).toBe(start);
   });
@@ -76,21 +102,43 @@ describe('order payments: capture, expiry and abandonment', () => {
     const o = await order(p.order_id);
     expect(o).toMatchObject({ status: 'Cancelled', cancel_reason: 'payment_cancelled', financial_status: 'voided' });
     expect(total(await levels(shop, wine))).toBe(start);
-    const guest = (await t.client(shop.storefront_token).get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`).expect(200)).body.order;
-    expect(guest).toMatchObject({ status: 'Cancelled', payment_status: 'cancelled', financial_status: 'voided', cancel_reason: 'payment_cancelled', cancelled_at: expect.any(String) });
-    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at`, [shop.tenant.id, p.order_id]);
+    const guest = (
+      await t
+        .client(shop.storefront_token)
+        .get(`/orders/${p.order_id}?hash=${encodeURIComponent(p.hash)}`)
+        .expect(200)
+    ).body.order;
+    expect(guest).toMatchObject({
+      status: 'Cancelled',
+      payment_status: 'cancelled',
+      financial_status: 'voided',
+      cancel_reason: 'payment_cancelled',
+      cancelled_at: expect.any(String),
+    });
+    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at`, [
+      shop.tenant.id,
+      p.order_id,
+    ]);
     expect(events.map((e: { topic: string }) => e.topic)).toEqual(['order.placed', 'order.cancelled']);
   });
 
   it('a confirmed payment is captured through the provider: financial_status paid, a capture transaction, order.paid', async () => {
     const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]], { pay: 'card' });
-    expect(await order(p.order_id)).toMatchObject({ financial_status: 'pending', transactions: [expect.objectContaining({ kind: 'authorization', status: 'pending' })] });
+    expect(await order(p.order_id)).toMatchObject({
+      financial_status: 'pending',
+      transactions: [expect.objectContaining({ kind: 'authorization', status: 'pending' })],
+    });
     await pay(t, p);
     await pay(t, p); // a second confirmation captures nothing more
     const o = await order(p.order_id);
     expect(o).toMatchObject({ financial_status: 'paid', payment_status: 'paid' });
-    expect(o.transactions.filter((x: { kind: string }) => x.kind === 'capture')).toEqual([expect.objectContaining({ amount: o.total, status: 'succeeded', reference: `test_capture_${p.order_id}` })]);
-    const paidEvents = await t.db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.paid' AND payload->'order'->>'id' = $2`, [shop.tenant.id, p.order_id]);
+    expect(o.transactions.filter((x: { kind: string }) => x.kind === 'capture')).toEqual([
+      expect.objectContaining({ amount: o.total, status: 'succeeded', reference: `test_capture_${p.order_id}` }),
+    ]);
+    const paidEvents = await t.db.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.paid' AND payload->'order'->>'id' = $2`,
+      [shop.tenant.id, p.order_id],
+    );
     expect(paidEvents[0].n).toBe(1);
   });
 });

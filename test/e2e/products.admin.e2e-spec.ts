@@ -10,7 +10,16 @@ import { fixtureImport } from './catalogue.fixture.js';
 type Ids = Record<string, Record<string, string>> & { facets: Record<string, Record<string, string>> };
 type Json = Record<string, any>;
 
-const CH_ADDRESS = { first_name: 'Anna', last_name: 'Muster', street: 'Bahnhofstrasse', house_number: '1', zip_code: '8001', location: 'Zürich', email: 'anna@example.ch', country_code: 'CH' };
+const CH_ADDRESS = {
+  first_name: 'Anna',
+  last_name: 'Muster',
+  street: 'Bahnhofstrasse',
+  house_number: '1',
+  zip_code: '8001',
+  location: 'Zürich',
+  email: 'anna@example.ch',
+  country_code: 'CH',
+};
 
 /** Every page of a cursored admin list, following `Link` verbatim. */
 async function all(client: ShopClient, path: string): Promise<Json[]> {
@@ -51,9 +60,21 @@ describe('admin catalogue API: products, variants, export', () => {
       expect(new Set(keysOf(rows).slice(2, 4))).toEqual(new Set(['p7', 'p10']));
       const p1 = rows.find((r) => r.key === 'p1')!;
       expect(p1).toEqual({
-        id: ids.products.p1, key: 'p1', handle: 'p1-alpha-merlot', title: { en: 'Alpha Merlot', de: 'Alpha Merlot DE' }, published: true, archived_at: null,
-        vendor: 'Château Lafleur', categories: [{ id: ids.categories.red, key: 'red' }], variants_count: 2, min_price: 24.9, max_price: 45, currency: 'CHF',
-        total_stock: 10, created_at: '2026-01-01T10:00:00.000Z', updated_at: null,
+        id: ids.products.p1,
+        key: 'p1',
+        handle: 'p1-alpha-merlot',
+        title: { en: 'Alpha Merlot', de: 'Alpha Merlot DE' },
+        published: true,
+        archived_at: null,
+        vendor: 'Château Lafleur',
+        categories: [{ id: ids.categories.red, key: 'red' }],
+        variants_count: 2,
+        min_price: 24.9,
+        max_price: 45,
+        currency: 'CHF',
+        total_stock: 10,
+        created_at: '2026-01-01T10:00:00.000Z',
+        updated_at: null,
       });
       expect(rows.find((r) => r.key === 'p8')!.published).toBe(false);
     });
@@ -91,7 +112,15 @@ describe('admin catalogue API: products, variants, export', () => {
       await shop.admin.put(`/admin/products/${ids.products.p3}`, { tags: [] }).expect(200);
     });
 
-    it.each(['published=maybe', 'order=sideways', 'vendor=nope', 'category_id=1,2', 'created_at_min=yesterday', 'updated_at_min=x', 'published=true&published=false'])('refuses %s with 422', async (query) => {
+    it.each([
+      'published=maybe',
+      'order=sideways',
+      'vendor=nope',
+      'category_id=1,2',
+      'created_at_min=yesterday',
+      'updated_at_min=x',
+      'published=true&published=false',
+    ])('refuses %s with 422', async (query) => {
       const res = await shop.admin.get(`/admin/products?${query}`).expect(422);
       expect(typeof res.body.errors).toBe('string');
     });
@@ -108,20 +137,64 @@ describe('admin catalogue API: products, variants, export', () => {
       const res = await shop.admin.get(`/admin/products/${ids.products.p1}`).expect(200);
       const p = res.body.product;
       expect(p).toMatchObject({
-        id: ids.products.p1, key: 'p1', handle: 'p1-alpha-merlot', title: { en: 'Alpha Merlot', de: 'Alpha Merlot DE' }, body_html: { en: '<p>Alpha Merlot</p>' }, summary_html: {},
-        manufacturer: 'chateau', vendor: 'Château Lafleur', categories: ['red'], flag: 'new', tags: ['organic'], published: true, archived_at: null,
-        created_at: '2026-01-01T10:00:00.000Z', updated_at: null,
-        images: [{ src: 'https://cdn.example/p1.jpg', alt: 'Alpha Merlot', width: 800, height: 1200 }, { src: 'https://cdn.example/p1-back.jpg', alt: null, width: 800, height: 1200 }],
-        ratings: [5, 4, 4], rating: { average: 4.33, count: 3 },
+        id: ids.products.p1,
+        key: 'p1',
+        handle: 'p1-alpha-merlot',
+        title: { en: 'Alpha Merlot', de: 'Alpha Merlot DE' },
+        body_html: { en: '<p>Alpha Merlot</p>' },
+        summary_html: {},
+        manufacturer: 'chateau',
+        vendor: 'Château Lafleur',
+        categories: ['red'],
+        flag: 'new',
+        tags: ['organic'],
+        published: true,
+        archived_at: null,
+        created_at: '2026-01-01T10:00:00.000Z',
+        updated_at: null,
+        images: [
+          { src: 'https://cdn.example/p1.jpg', alt: 'Alpha Merlot', width: 800, height: 1200 },
+          { src: 'https://cdn.example/p1-back.jpg', alt: null, width: 800, height: 1200 },
+        ],
+        ratings: [5, 4, 4],
+        rating: { average: 4.33, count: 3 },
       });
       expect(p.collections.map((c: Json) => c.key).sort()).toEqual(['cheap-reds', 'hidden', 'picks']);
       expect(p.variants.map((v: Json) => v.key)).toEqual(['v1a', 'v1b']);
       expect(p.variants[0]).toEqual({
-        id: ids.variants.v1a, key: 'v1a', handle: 'v1a', sku: 'ALP-MER-18-75', title: { en: '75 cl' }, price: 24.9, compare_at_price: 29.9, tax_rate: 8.1, published: true, active: true,
-        color: 'red', region: 'bordeaux', year: '2018', size: '75cl', country: 'FR', alcohol_volume: 13.5, grams: 1300, option_group: null, description: {}, description_additional: {}, area: null,
-        quantity_rule: { min: 1, max: null, increment: 1 }, custom_fields: { grape: ['merlot'] }, track_inventory: true, allow_backorder: false, stock: { cellar: 10 },
-        inventory_quantity: 10, prices: [{ currency: 'CHF', price: 24.9, compare_at_price: 29.9 }, { currency: 'EUR', price: 26.39, compare_at_price: 31.69 }],
-        created_at: expect.any(String), updated_at: null,
+        id: ids.variants.v1a,
+        key: 'v1a',
+        handle: 'v1a',
+        sku: 'ALP-MER-18-75',
+        title: { en: '75 cl' },
+        price: 24.9,
+        compare_at_price: 29.9,
+        tax_rate: 8.1,
+        published: true,
+        active: true,
+        color: 'red',
+        region: 'bordeaux',
+        year: '2018',
+        size: '75cl',
+        country: 'FR',
+        alcohol_volume: 13.5,
+        grams: 1300,
+        option_group: null,
+        description: {},
+        description_additional: {},
+        area: null,
+        quantity_rule: { min: 1, max: null, increment: 1 },
+        custom_fields: { grape: ['merlot'] },
+        track_inventory: true,
+        allow_backorder: false,
+        stock: { cellar: 10 },
+        inventory_quantity: 10,
+        prices: [
+          { currency: 'CHF', price: 24.9, compare_at_price: 29.9 },
+          { currency: 'EUR', price: 26.39, compare_at_price: 31.69 },
+        ],
+        created_at: expect.any(String),
+        updated_at: null,
       });
     });
 
@@ -144,20 +217,36 @@ describe('admin catalogue API: products, variants, export', () => {
       const strip = (p: Json) => ({ ...p, title: null, updated_at: null, variants: p.variants.map((v: Json) => ({ ...v, updated_at: null })) });
       expect(strip(after)).toEqual(strip(before));
       // a plain string sets the default language; {"de": null} removes one; null clears a nullable member
-      const cleared = (await shop.admin.put(`/admin/products/${ids.products.p2}`, { title: { de: null }, flag: 'new', body_html: null, images: null }).expect(200)).body.product;
+      const cleared = (
+        await shop.admin.put(`/admin/products/${ids.products.p2}`, { title: { de: null }, flag: 'new', body_html: null, images: null }).expect(200)
+      ).body.product;
       expect(cleared).toMatchObject({ title: { en: 'Bravo Riesling' }, flag: 'new', body_html: {}, images: [], ratings: [3], manufacturer: 'muller' });
-      const restored = (await shop.admin.put(`/admin/products/${ids.products.p2}`, { flag: null, body_html: '<p>Bravo Riesling</p>', images: before.images }).expect(200)).body.product;
+      const restored = (
+        await shop.admin.put(`/admin/products/${ids.products.p2}`, { flag: null, body_html: '<p>Bravo Riesling</p>', images: before.images }).expect(200)
+      ).body.product;
       expect(strip(restored)).toEqual(strip(before));
     });
 
     it('a partial variant update leaves the other members and variants', async () => {
       const before = (await shop.admin.get(`/admin/products/${ids.products.p1}`).expect(200)).body.product;
-      const res = await shop.admin.put(`/admin/products/${ids.products.p1}/variants/${ids.variants.v1b}`, { sku: 'ALP-MER-18-150-NEW', stock: { cellar: 6 } }).expect(200);
+      const res = await shop.admin
+        .put(`/admin/products/${ids.products.p1}/variants/${ids.variants.v1b}`, { sku: 'ALP-MER-18-150-NEW', stock: { cellar: 6 } })
+        .expect(200);
       expect(Object.keys(res.body)).toEqual(['variant']);
-      expect(res.body.variant).toMatchObject({ id: ids.variants.v1b, sku: 'ALP-MER-18-150-NEW', stock: { cellar: 6 }, inventory_quantity: 6, price: 45, color: 'red' });
+      expect(res.body.variant).toMatchObject({
+        id: ids.variants.v1b,
+        sku: 'ALP-MER-18-150-NEW',
+        stock: { cellar: 6 },
+        inventory_quantity: 6,
+        price: 45,
+        color: 'red',
+      });
       const after = (await shop.admin.get(`/admin/products/${ids.products.p1}`).expect(200)).body.product;
       expect(after.variants[0]).toEqual(before.variants[0]);
-      const [move] = await t.db.query(`SELECT delta, reason FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 ORDER BY id DESC LIMIT 1`, [shop.tenant.id, ids.variants.v1b]);
+      const [move] = await t.db.query(`SELECT delta, reason FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 ORDER BY id DESC LIMIT 1`, [
+        shop.tenant.id,
+        ids.variants.v1b,
+      ]);
       expect([Number(move.delta), move.reason]).toEqual([6, 'admin']);
     });
 
@@ -203,7 +292,10 @@ describe('admin catalogue API: products, variants, export', () => {
       const after = (await shop.admin.get(`/admin/products/${p}`).expect(200)).body.product;
       expect(after.title).toEqual({ en: 'Foxtrot Brut', de: 'Foxtrot Brut DE' });
       expect(after.tags).toEqual(['bubbles']);
-      expect(after.variants.map((v: Json) => [v.sku, v.stock])).toEqual([['FOX-NEW', { cellar: 7 }], ['FOX-BRU-19-150', { cellar: 11 }]]);
+      expect(after.variants.map((v: Json) => [v.sku, v.stock])).toEqual([
+        ['FOX-NEW', { cellar: 7 }],
+        ['FOX-BRU-19-150', { cellar: 11 }],
+      ]);
     });
 
     it('unpublishing removes the product from the storefront and its smart collections; publishing brings it back', async () => {
@@ -231,14 +323,22 @@ describe('admin catalogue API: products, variants, export', () => {
     });
 
     it('PUT of a product adds and changes variants by id or key; a key change keeps the row', async () => {
-      const res = await shop.admin.put(`/admin/products/${ids.products.p4}`, {
-        key: 'p4-renamed',
-        variants: [{ id: ids.variants.v4a, key: 'v4a-renamed', title: { de: '75 cl DE' } }, { key: 'v4b', title: '150 cl', price: 99, size: '150cl', stock: { cellar: 2 } }],
-      }).expect(200);
+      const res = await shop.admin
+        .put(`/admin/products/${ids.products.p4}`, {
+          key: 'p4-renamed',
+          variants: [
+            { id: ids.variants.v4a, key: 'v4a-renamed', title: { de: '75 cl DE' } },
+            { key: 'v4b', title: '150 cl', price: 99, size: '150cl', stock: { cellar: 2 } },
+          ],
+        })
+        .expect(200);
       const p = res.body.product;
       expect(p.id).toBe(ids.products.p4);
       expect(p.key).toBe('p4-renamed');
-      expect(p.variants.map((v: Json) => [v.key, v.title])).toEqual([['v4a-renamed', { en: '75 cl', de: '75 cl DE' }], ['v4b', { en: '150 cl' }]]);
+      expect(p.variants.map((v: Json) => [v.key, v.title])).toEqual([
+        ['v4a-renamed', { en: '75 cl', de: '75 cl DE' }],
+        ['v4b', { en: '150 cl' }],
+      ]);
       expect(p.variants[0].id).toBe(ids.variants.v4a);
       const sf = await shop.storefront.get(`/products/${ids.products.p4}`).expect(200);
       expect(sf.body.product.variants).toHaveLength(2);
@@ -247,18 +347,48 @@ describe('admin catalogue API: products, variants, export', () => {
 
   describe('422 paths', () => {
     it.each([
-      ['a price of the wrong type in a product PUT', 'put', () => `/admin/products/${ids.products.p1}`, { variants: [{ key: 'v1b', price: 'cheap' }] }, 'product.variants[0].price must be a number'],
-      ['an unknown variant id', 'put', () => `/admin/products/${ids.products.p1}`, () => ({ variants: [{ id: ids.variants.v2a, price: 1 }] }), 'product.variants[0].id'],
+      [
+        'a price of the wrong type in a product PUT',
+        'put',
+        () => `/admin/products/${ids.products.p1}`,
+        { variants: [{ key: 'v1b', price: 'cheap' }] },
+        'product.variants[0].price must be a number',
+      ],
+      [
+        'an unknown variant id',
+        'put',
+        () => `/admin/products/${ids.products.p1}`,
+        () => ({ variants: [{ id: ids.variants.v2a, price: 1 }] }),
+        'product.variants[0].id',
+      ],
       ['an unknown manufacturer', 'put', () => `/admin/products/${ids.products.p1}`, { manufacturer: 'nobody' }, 'product.manufacturer names no manufacturer'],
       ['an unknown category', 'put', () => `/admin/products/${ids.products.p1}`, { categories: ['red', 'beer'] }, 'product.categories[1]'],
-      ['a title in a bad language code', 'put', () => `/admin/products/${ids.products.p1}`, { title: { 'not a language': 'x' } }, 'product.title.not a language'],
+      [
+        'a title in a bad language code',
+        'put',
+        () => `/admin/products/${ids.products.p1}`,
+        { title: { 'not a language': 'x' } },
+        'product.title.not a language',
+      ],
       ['a cleared title', 'put', () => `/admin/products/${ids.products.p1}`, { title: null }, 'product.title is required'],
       ['a rating out of range', 'put', () => `/admin/products/${ids.products.p1}`, { ratings: [6] }, 'product.ratings[0]'],
       ['another product’s key', 'put', () => `/admin/products/${ids.products.p1}`, { key: 'p2' }, 'product.key'],
       ['another variant’s key', 'put', () => `/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`, { key: 'v2a' }, 'variant.key'],
-      ['an unknown facet value on a variant', 'put', () => `/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`, { color: 'blue' }, 'variant.color names no color'],
+      [
+        'an unknown facet value on a variant',
+        'put',
+        () => `/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`,
+        { color: 'blue' },
+        'variant.color names no color',
+      ],
       ['a negative price', 'put', () => `/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`, { price: -1 }, 'variant.price must be at least 0'],
-      ['an unknown custom-field option', 'put', () => `/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`, { custom_fields: { grape: ['pinot'] } }, 'variant.custom_fields.grape[0]'],
+      [
+        'an unknown custom-field option',
+        'put',
+        () => `/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`,
+        { custom_fields: { grape: ['pinot'] } },
+        'variant.custom_fields.grape[0]',
+      ],
       ['an unknown location', 'put', () => `/admin/products/${ids.products.p1}/variants/${ids.variants.v1a}`, { stock: { attic: 3 } }, 'variant.stock.attic'],
       ['a product without title', 'post', () => '/admin/products', { key: 'new-1' }, 'product.title is required'],
       ['a product with a taken key', 'post', () => '/admin/products', { key: 'p1', title: 'Copy' }, 'product.key'],
@@ -311,7 +441,12 @@ describe('admin catalogue API: products, variants, export', () => {
   describe('POST, DELETE, events, idempotency', () => {
     it('creates a product with generated keys, on the storefront at once, and emits product.created', async () => {
       const res = await shop.admin
-        .post('/admin/products', { title: { en: 'Kilo Pinot', de: 'Kilo Pinot DE' }, manufacturer: 'rossi', categories: ['red'], variants: [{ price: 19, color: 'red', size: '75cl', stock: { cellar: 3 } }] })
+        .post('/admin/products', {
+          title: { en: 'Kilo Pinot', de: 'Kilo Pinot DE' },
+          manufacturer: 'rossi',
+          categories: ['red'],
+          variants: [{ price: 19, color: 'red', size: '75cl', stock: { cellar: 3 } }],
+        })
         .expect(201);
       const p = res.body.product;
       expect(p.key).toMatch(/^[0-9a-f-]{36}$/);
@@ -337,7 +472,10 @@ describe('admin catalogue API: products, variants, export', () => {
       expect(again.body).toEqual(first.body);
       const [n] = await t.db.query(`SELECT count(*)::int AS n FROM products WHERE tenant_id = $1 AND key = 'idem-1'`, [shop.tenant.id]);
       expect(n.n).toBe(1);
-      await shop.admin.post('/admin/products', { ...body, title: 'Other' }).set('Idempotency-Key', 'create-lima').expect(422);
+      await shop.admin
+        .post('/admin/products', { ...body, title: 'Other' })
+        .set('Idempotency-Key', 'create-lima')
+        .expect(422);
       await shop.admin.delete(`/admin/products/${first.body.product.id}`).expect(204);
     });
 
@@ -347,7 +485,11 @@ describe('admin catalogue API: products, variants, export', () => {
       await visitor.post('/cart/items', { article_id: ids.variants.v7a, quantity: 1 }).expect(200);
       const checkout = (await visitor.post('/checkouts').expect(200)).body.checkout;
       await visitor.put(`/checkouts/${checkout.id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200);
-      const placed = (await visitor.post(`/checkouts/${checkout.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }).expect(200)).body.checkout;
+      const placed = (
+        await visitor
+          .post(`/checkouts/${checkout.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true })
+          .expect(200)
+      ).body.checkout;
       const receipt = async () => (await t.client(shop.storefront_token).get(`/orders/${placed.order_id}?hash=${placed.hash}`).expect(200)).body.order;
       const before = await receipt();
 
@@ -359,14 +501,19 @@ describe('admin catalogue API: products, variants, export', () => {
       expect(keysOf(await all(shop.admin, '/admin/products'))).not.toContain('p7');
       expect(keysOf(await all(shop.admin, '/admin/products?archived=true'))).toEqual(['p7']);
       expect(await receipt()).toEqual(before);
-      const [line] = await t.db.query(`SELECT product_id, variant_id, title FROM order_lines WHERE tenant_id = $1 AND order_id = $2`, [shop.tenant.id, placed.order_id]);
+      const [line] = await t.db.query(`SELECT product_id, variant_id, title FROM order_lines WHERE tenant_id = $1 AND order_id = $2`, [
+        shop.tenant.id,
+        placed.order_id,
+      ]);
       expect(line).toMatchObject({ product_id: ids.products.p7, variant_id: ids.variants.v7a });
       await shop.admin.delete(`/admin/products/${ids.products.p7}`).expect(404);
       await shop.admin.put(`/admin/products/${ids.products.p7}`, { published: true }).expect(404);
 
       await shop.admin.delete(`/admin/products/${ids.products.p5}`).expect(204);
       await shop.admin.get(`/admin/products/${ids.products.p5}`).expect(404);
-      const events = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.deleted' ORDER BY occurred_at`, [shop.tenant.id]);
+      const events = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.deleted' ORDER BY occurred_at`, [
+        shop.tenant.id,
+      ]);
       expect(events.map((e: Json) => e.payload.product).filter((p: Json) => ['p5', 'p7'].includes(p.key))).toEqual([
         { id: ids.products.p7, key: 'p7', archived: true },
         { id: ids.products.p5, key: 'p5', archived: false },
@@ -380,7 +527,10 @@ describe('admin catalogue API: products, variants, export', () => {
       const admin = await shop.admin.get(`/admin/products/${ids.products.p3}`).expect(200);
       expect(admin.body.product.variants.map((v: Json) => v.key)).toEqual(['v3a']);
       await shop.admin.delete(`/admin/products/${ids.products.p3}/variants/${ids.variants.v3b}`).expect(404);
-      const [event] = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.updated' ORDER BY occurred_at DESC LIMIT 1`, [shop.tenant.id]);
+      const [event] = await t.db.query(
+        `SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.updated' ORDER BY occurred_at DESC LIMIT 1`,
+        [shop.tenant.id],
+      );
       expect(event.payload.product.variants.map((v: Json) => v.key)).toEqual(['v3a']);
     });
 
@@ -404,7 +554,21 @@ describe('admin catalogue API: products, variants, export', () => {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.headers['transfer-encoding']).toBe('chunked');
       const doc = res.body;
-      expect(Object.keys(doc)).toEqual(['settings', 'currencies', 'countries', 'locations', 'manufacturers', 'categories', 'facets', 'custom_fields', 'flags', 'shipping_methods', 'payment_types', 'products', 'collections']);
+      expect(Object.keys(doc)).toEqual([
+        'settings',
+        'currencies',
+        'countries',
+        'locations',
+        'manufacturers',
+        'categories',
+        'facets',
+        'custom_fields',
+        'flags',
+        'shipping_methods',
+        'payment_types',
+        'products',
+        'collections',
+      ]);
       expect(doc.products.map((p: Json) => p.key)).not.toContain('p7'); // archived
 
       const copy = await t.createShop();
@@ -437,15 +601,19 @@ describe('admin catalogue API: products, variants, export', () => {
       const demo = await t.createShop();
       await t.get(CatalogueImportService).import(RequestContext.forTenant(demo.tenant.id), generateDemoCatalogue(450));
       let chunks = 0;
-      const res = await demo.admin.get('/admin/catalogue/export').buffer(true).parse((r, cb) => {
-        let text = '';
-        r.setEncoding('utf8');
-        r.on('data', (c: string) => {
-          chunks += 1;
-          text += c;
-        });
-        r.on('end', () => cb(null, text));
-      }).expect(200);
+      const res = await demo.admin
+        .get('/admin/catalogue/export')
+        .buffer(true)
+        .parse((r, cb) => {
+          let text = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => {
+            chunks += 1;
+            text += c;
+          });
+          r.on('end', () => cb(null, text));
+        })
+        .expect(200);
       expect(chunks).toBeGreaterThan(3);
       const doc = JSON.parse(res.body as string);
       expect(doc.products).toHaveLength(450);
@@ -457,13 +625,19 @@ describe('admin catalogue API: products, variants, export', () => {
 
     it('streams NDJSON fragments that concatenate to the same document (by ?format or Accept)', async () => {
       const json = (await shop.admin.get('/admin/catalogue/export?format=json').expect(200)).body;
-      for (const req of [shop.admin.get('/admin/catalogue/export?format=ndjson'), shop.admin.get('/admin/catalogue/export').set('Accept', 'application/x-ndjson')]) {
-        const res = await req.buffer(true).parse((r, cb) => {
-          let text = '';
-          r.setEncoding('utf8');
-          r.on('data', (c: string) => (text += c));
-          r.on('end', () => cb(null, text));
-        }).expect(200);
+      for (const req of [
+        shop.admin.get('/admin/catalogue/export?format=ndjson'),
+        shop.admin.get('/admin/catalogue/export').set('Accept', 'application/x-ndjson'),
+      ]) {
+        const res = await req
+          .buffer(true)
+          .parse((r, cb) => {
+            let text = '';
+            r.setEncoding('utf8');
+            r.on('data', (c: string) => (text += c));
+            r.on('end', () => cb(null, text));
+          })
+          .expect(200);
         expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
         const merged: Json = {};
         for (const line of (res.body as string).trim().split('\n')) {
@@ -479,12 +653,18 @@ describe('admin catalogue API: products, variants, export', () => {
     });
 
     const ndjsonOf = async (client: ShopClient): Promise<string> =>
-      (await client.get('/admin/catalogue/export?format=ndjson').buffer(true).parse((r, cb) => {
-        let text = '';
-        r.setEncoding('utf8');
-        r.on('data', (c: string) => (text += c));
-        r.on('end', () => cb(null, text));
-      }).expect(200)).body as string;
+      (
+        await client
+          .get('/admin/catalogue/export?format=ndjson')
+          .buffer(true)
+          .parse((r, cb) => {
+            let text = '';
+            r.setEncoding('utf8');
+            r.on('data', (c: string) => (text += c));
+            r.on('end', () => cb(null, text));
+          })
+          .expect(200)
+      ).body as string;
 
     it('an NDJSON export imported as NDJSON into another shop gives identical storefront answers', async () => {
       const ndjson = await ndjsonOf(shop.admin);
@@ -536,7 +716,11 @@ describe('admin catalogue API: products, variants, export', () => {
       // NDJSON is the import's alone; other routes still take JSON only
       await copy.admin.post('/admin/products').set('Content-Type', 'application/x-ndjson').send(lines('{"title": "x"}', '')).expect(422);
       // the last line may end without a newline; application/jsonl is read the same
-      const ok = await copy.admin.post('/admin/catalogue/import').set('Content-Type', 'application/jsonl').send(lines(product('a', 1), product('b', 2))).expect(200);
+      const ok = await copy.admin
+        .post('/admin/catalogue/import')
+        .set('Content-Type', 'application/jsonl')
+        .send(lines(product('a', 1), product('b', 2)))
+        .expect(200);
       expect(ok.body.import.created.products).toBe(2);
     });
 
@@ -566,7 +750,8 @@ describe('admin catalogue API: products, variants, export', () => {
     it('reads need Shop/catalogue/read, writes Shop/catalogue/write', async () => {
       await t.client(null).get('/admin/products').expect(401);
       await t.client(shop.storefront_token).get('/admin/products').expect(401);
-      const mint = async (scopes: string[]) => (await shop.admin.post('/admin/access_tokens', { label: scopes.join(), tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
+      const mint = async (scopes: string[]) =>
+        (await shop.admin.post('/admin/access_tokens', { label: scopes.join(), tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
       const reader = t.client(await mint(['Shop/catalogue/read']));
       const writer = t.client(await mint(['Shop/catalogue/write']));
       await reader.get('/admin/products').expect(200);

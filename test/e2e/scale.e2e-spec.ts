@@ -34,7 +34,9 @@ describe('configuration shared by every instance', () => {
   it('refuses the development APP_SECRET under NODE_ENV=production, accepts a private one', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: DEV_SECRET })).toThrow(/APP_SECRET must be set/);
-    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-private-secret-of-the-deployment', SMTP_URL: 'smtp://mail.example:587' }).APP_SECRET).toBe('a-private-secret-of-the-deployment');
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-private-secret-of-the-deployment', SMTP_URL: 'smtp://mail.example:587' }).APP_SECRET).toBe(
+      'a-private-secret-of-the-deployment',
+    );
     expect(loadConfig({ NODE_ENV: 'development' }).APP_SECRET).toBe(DEV_SECRET);
   });
 
@@ -61,7 +63,10 @@ describe('two instances on one database', () => {
     await t?.close();
   });
 
-  const viaB = (path: string) => request(b.getHttpServer()).get(API + path).set('Authorization', `Bearer ${shop.storefront_token}`);
+  const viaB = (path: string) =>
+    request(b.getHttpServer())
+      .get(API + path)
+      .set('Authorization', `Bearer ${shop.storefront_token}`);
 
   it('a currency published through A is accepted by B at its next request (cache bus, not the 5 s cache age)', async () => {
     // B caches the shop's configuration: EUR is unknown there
@@ -78,7 +83,7 @@ describe('two instances on one database', () => {
     expect(products.body.products[0].currency).toBe('EUR');
   });
 
-  it('a facet renamed through A shows in B\'s next facets and products (facet-name snapshot and catalogue cache)', async () => {
+  it("a facet renamed through A shows in B's next facets and products (facet-name snapshot and catalogue cache)", async () => {
     const colorName = async () => {
       const res = await viaB('/products/facets');
       expect(res.status).toBe(200);
@@ -132,7 +137,9 @@ describe('two instances on one database', () => {
     const seen: Array<string | null> = [];
     bus.subscribe('scale-reconnect', (id) => seen.push(id));
     const before = bus.reconnects;
-    const killed = await t.db.query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'vinoshop-cache-bus' AND datname = current_database()`);
+    const killed = await t.db.query(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'vinoshop-cache-bus' AND datname = current_database()`,
+    );
     expect(killed.length).toBe(2); // one listener per instance
     await until('reconnected', async () => bus.reconnects > before && bus.listening, 5_000);
     expect(seen).toContain(null); // everything dropped after the gap
@@ -163,7 +170,9 @@ describe('Redis outage', () => {
   let shop: TestShop;
 
   beforeAll(async () => {
-    t = await createTestApp({ config: { RATE_LIMIT: true, RATE_LIMIT_BURST: 3, RATE_LIMIT_REFILL_PER_SECOND: 1, REDIS_URL: `redis://127.0.0.1:${await freePort()}` } });
+    t = await createTestApp({
+      config: { RATE_LIMIT: true, RATE_LIMIT_BURST: 3, RATE_LIMIT_REFILL_PER_SECOND: 1, REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+    });
     shop = await t.createShop();
   });
   afterAll(async () => t?.close());
@@ -196,7 +205,9 @@ describe('replicas that cannot serve', () => {
       expect(health.map((h) => h.healthy)).toEqual([false, false]);
       expect(health[1].error).toMatch(/not a standby/);
       for (const path of ['/products', '/products/facets', '/collections']) {
-        const res = await request(b.getHttpServer()).get(API + path).set('Authorization', `Bearer ${shop.storefront_token}`);
+        const res = await request(b.getHttpServer())
+          .get(API + path)
+          .set('Authorization', `Bearer ${shop.storefront_token}`);
         expect(res.status).toBe(200);
       }
       expect(replicas.stats.replica).toBe(0);

@@ -33,7 +33,10 @@ describe('security (admin and service-wide)', () => {
 
   beforeAll(async () => {
     mail = new MemoryMailTransport();
-    t = await createTestApp({ config: { WEBHOOK_ALLOW_PRIVATE_TARGETS: false, WEBHOOK_POLL_MS: 50, WEBHOOK_TIMEOUT_MS: 500 }, imports: [MailTransportOverrideModule.use(mail)] });
+    t = await createTestApp({
+      config: { WEBHOOK_ALLOW_PRIVATE_TARGETS: false, WEBHOOK_POLL_MS: 50, WEBHOOK_TIMEOUT_MS: 500 },
+      imports: [MailTransportOverrideModule.use(mail)],
+    });
     shop = await t.createShop();
     other = await t.createShop();
   });
@@ -55,7 +58,11 @@ describe('security (admin and service-wide)', () => {
     ])('refuses a %s address with 422 at creation and on update', async (_name, address) => {
       const res = await shop.admin.post('/admin/webhooks', { topic: 'order.placed', address }).expect(422);
       expect(res.body).toEqual({ errors: expect.stringContaining('address'), code: 'webhook_address_not_allowed' });
-      const ok = (await shop.admin.post('/admin/webhooks', { topic: 'collection.created', address: `https://93.184.216.34/${randomBytes(4).toString('hex')}` }).expect(201)).body.webhook;
+      const ok = (
+        await shop.admin
+          .post('/admin/webhooks', { topic: 'collection.created', address: `https://93.184.216.34/${randomBytes(4).toString('hex')}` })
+          .expect(201)
+      ).body.webhook;
       await shop.admin.put(`/admin/webhooks/${ok.id}`, { address }).expect(422);
       expect((await shop.admin.get(`/admin/webhooks/${ok.id}`).expect(200)).body.webhook.address).toBe(ok.address);
       await shop.admin.delete(`/admin/webhooks/${ok.id}`).expect(204);
@@ -70,7 +77,8 @@ describe('security (admin and service-wide)', () => {
       await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
       const port = (receiver.address() as AddressInfo).port;
       try {
-        const hook = (await shop.admin.post('/admin/webhooks', { topic: 'collection.created', address: 'https://93.184.216.34/later-internal' }).expect(201)).body.webhook;
+        const hook = (await shop.admin.post('/admin/webhooks', { topic: 'collection.created', address: 'https://93.184.216.34/later-internal' }).expect(201))
+          .body.webhook;
         // as if DNS now pointed the host inside (or the row predates the check)
         await t.db.query(`UPDATE webhook_subscriptions SET address = $2 WHERE id = $1`, [hook.id, `http://127.0.0.1:${port}/hook`]);
         await shop.admin.post('/admin/collections', { title: 'Trigger' }).expect(201);
@@ -80,7 +88,8 @@ describe('security (admin and service-wide)', () => {
         );
         expect(log[0].error).toMatch(/^connection failed/);
         // by name too: the name is resolved once, checked, and never connected to
-        const named = (await shop.admin.post('/admin/webhooks', { topic: 'collection.created', address: 'https://93.184.216.34/later-named' }).expect(201)).body.webhook;
+        const named = (await shop.admin.post('/admin/webhooks', { topic: 'collection.created', address: 'https://93.184.216.34/later-named' }).expect(201)).body
+          .webhook;
         await t.db.query(`UPDATE webhook_subscriptions SET address = $2 WHERE id = $1`, [named.id, `http://localhost:${port}/named`]);
         await shop.admin.post('/admin/collections', { title: 'Trigger 2' }).expect(201);
         const log2 = await waitFor(
@@ -101,14 +110,23 @@ describe('security (admin and service-wide)', () => {
       const total = 50 * 1024 * 1024;
       const result = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
         let sent = 0;
-        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `${API}/admin/catalogue/import`, headers: { 'Content-Type': 'application/json', 'Content-Length': String(total) } }, (res) => {
-          let body = '';
-          res.on('data', (c: Buffer) => (body += c.toString()));
-          res.on('end', () => {
-            req.destroy();
-            resolve({ status: res.statusCode ?? 0, body, sent });
-          });
-        });
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: `${API}/admin/catalogue/import`,
+            headers: { 'Content-Type': 'application/json', 'Content-Length': String(total) },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => {
+              req.destroy();
+              resolve({ status: res.statusCode ?? 0, body, sent });
+            });
+          },
+        );
         req.on('error', (err) => (sent < total ? undefined : reject(err)));
         const chunk = Buffer.alloc(64 * 1024, 0x20);
         req.write('{"products":[');
@@ -136,18 +154,39 @@ describe('security (admin and service-wide)', () => {
   describe('6. secrets at rest', () => {
     it('stores no plaintext token, webhook secret or one-time code anywhere, idempotency store included; replays still answer', async () => {
       const key1 = `mint-${randomBytes(6).toString('hex')}`;
-      const minted = (await shop.admin.post('/admin/access_tokens', { label: 'erp', tier: 'admin', scopes: ['Shop/collections/read'] }).set('Idempotency-Key', key1).expect(201)).body.access_token;
-      const again = (await shop.admin.post('/admin/access_tokens', { label: 'erp', tier: 'admin', scopes: ['Shop/collections/read'] }).set('Idempotency-Key', key1).expect(201)).body.access_token;
+      const minted = (
+        await shop.admin
+          .post('/admin/access_tokens', { label: 'erp', tier: 'admin', scopes: ['Shop/collections/read'] })
+          .set('Idempotency-Key', key1)
+          .expect(201)
+      ).body.access_token;
+      const again = (
+        await shop.admin
+          .post('/admin/access_tokens', { label: 'erp', tier: 'admin', scopes: ['Shop/collections/read'] })
+          .set('Idempotency-Key', key1)
+          .expect(201)
+      ).body.access_token;
       expect(again.token).toBe(minted.token);
       const key2 = `hook-${randomBytes(6).toString('hex')}`;
-      const hook = (await shop.admin.post('/admin/webhooks', { topic: 'order.placed', address: 'https://93.184.216.34/secret-test' }).set('Idempotency-Key', key2).expect(201)).body.webhook;
+      const hook = (
+        await shop.admin
+          .post('/admin/webhooks', { topic: 'order.placed', address: 'https://93.184.216.34/secret-test' })
+          .set('Idempotency-Key', key2)
+          .expect(201)
+      ).body.webhook;
       expect(hook.secret).toEqual(expect.any(String));
       const visitor = t.client(shop.storefront_token);
       await register(visitor, 'secrets@example.com');
       const code = (await mail.take('confirm_email', 'secrets@example.com')).data!.token;
       const shopper = await signIn(t, visitor, 'secrets@example.com');
 
-      const secrets = { admin_token: minted.token, webhook_secret: hook.secret, one_time_code: code, shopper_token: shopper.token, provisioned_token: shop.admin_token };
+      const secrets = {
+        admin_token: minted.token,
+        webhook_secret: hook.secret,
+        one_time_code: code,
+        shopper_token: shopper.token,
+        provisioned_token: shop.admin_token,
+      };
       const columns: Array<{ table_name: string; column_name: string; data_type: string }> = await t.db.query(
         `SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c JOIN information_schema.tables x ON x.table_name = c.table_name AND x.table_schema = c.table_schema
           WHERE c.table_schema = 'public' AND x.table_type = 'BASE TABLE' AND c.data_type IN ('text', 'character varying', 'jsonb', 'json', 'bytea', 'ARRAY')`,
@@ -156,7 +195,8 @@ describe('security (admin and service-wide)', () => {
       const found: string[] = [];
       for (const col of columns) {
         for (const [name, secret] of Object.entries(secrets)) {
-          const expr = col.data_type === 'bytea' ? `position(convert_to($1, 'UTF8') in "${col.column_name}") > 0` : `strpos("${col.column_name}"::text, $1) > 0`;
+          const expr =
+            col.data_type === 'bytea' ? `position(convert_to($1, 'UTF8') in "${col.column_name}") > 0` : `strpos("${col.column_name}"::text, $1) > 0`;
           const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM "${col.table_name}" WHERE ${expr}`, [secret]);
           if (n > 0) found.push(`${name} in ${col.table_name}.${col.column_name}`);
         }
@@ -178,7 +218,13 @@ describe('security (admin and service-wide)', () => {
 
     it('the log transport prints neither the code nor a link holding it in production', async () => {
       const lines: string[] = [];
-      const message = { to: 'a@example.com', subject: 'Reset', kind: 'reset_password', text: 'Your code: vnsrst_SECRETCODE https://shop.example/reset?token=vnsrst_SECRETCODE', data: { token: 'vnsrst_SECRETCODE' } };
+      const message = {
+        to: 'a@example.com',
+        subject: 'Reset',
+        kind: 'reset_password',
+        text: 'Your code: vnsrst_SECRETCODE https://shop.example/reset?token=vnsrst_SECRETCODE',
+        data: { token: 'vnsrst_SECRETCODE' },
+      };
       await new LogMailTransport(true, (entry, msg) => lines.push(JSON.stringify(entry) + msg)).send(message);
       expect(lines).toHaveLength(1);
       expect(lines[0]).not.toContain('SECRETCODE');
@@ -191,11 +237,17 @@ describe('security (admin and service-wide)', () => {
 
   describe('8. no token escalation', () => {
     it('mints only scopes the minting token holds, intersected with its issuer live permissions', async () => {
-      const narrow = (await shop.admin.post('/admin/access_tokens', { label: 'minter', tier: 'admin', scopes: ['Shop/access_tokens/write', 'Shop/collections/read'] }).expect(201)).body.access_token;
+      const narrow = (
+        await shop.admin
+          .post('/admin/access_tokens', { label: 'minter', tier: 'admin', scopes: ['Shop/access_tokens/write', 'Shop/collections/read'] })
+          .expect(201)
+      ).body.access_token;
       const minter = t.client(narrow.token);
       const count = async () => (await t.db.query(`SELECT count(*)::int AS n FROM access_tokens WHERE tenant_id = $1`, [shop.tenant.id]))[0].n as number;
       const before = await count();
-      const res = await minter.post('/admin/access_tokens', { label: 'up', tier: 'admin', scopes: ['Shop/collections/read', 'Shop/customers/write'] }).expect(403);
+      const res = await minter
+        .post('/admin/access_tokens', { label: 'up', tier: 'admin', scopes: ['Shop/collections/read', 'Shop/customers/write'] })
+        .expect(403);
       expect(res.body.errors).toContain('Shop/customers/write');
       await minter.post('/admin/access_tokens', { label: 'self', tier: 'admin', scopes: ['Shop/access_tokens/write'] }).expect(201);
       await minter.post('/admin/access_tokens', { label: 'same', tier: 'admin', scopes: ['Shop/collections/read'] }).expect(201);
@@ -250,26 +302,64 @@ describe('security (admin and service-wide)', () => {
         [tenant],
       );
       const ins = async (sql: string, params: unknown[]) => (await t.db.query(`${sql} RETURNING id`, params))[0].id as string;
-      const oldToken = await ins(`INSERT INTO customer_tokens (tenant_id, customer_id, token_hash, expires_at) VALUES ($1, $2, $3, now() - interval '1 hour')`, [tenant, customer.id, randomBytes(32)]);
-      const liveToken = await ins(`INSERT INTO customer_tokens (tenant_id, customer_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + interval '1 day')`, [tenant, customer.id, randomBytes(32)]);
-      const oldCode = await ins(`INSERT INTO customer_one_time_tokens (tenant_id, customer_id, purpose, token_hash, expires_at) VALUES ($1, $2, 'reset_password', $3, now() - interval '1 hour')`, [tenant, customer.id, randomBytes(32)]);
-      await t.db.query(`INSERT INTO idempotency_keys (tenant_id, caller, key, request_hash, state, created_at) VALUES ($1, 'token:x', 'old', 'h', 'done', now() - interval '25 hours'), ($1, 'token:x', 'new', 'h', 'done', now())`, [tenant]);
-      const oldEvent = await ins(`INSERT INTO outbox_events (tenant_id, topic, payload, occurred_at) VALUES ($1, 'collection.created', '{}', now() - interval '31 days')`, [tenant]);
+      const oldToken = await ins(
+        `INSERT INTO customer_tokens (tenant_id, customer_id, token_hash, expires_at) VALUES ($1, $2, $3, now() - interval '1 hour')`,
+        [tenant, customer.id, randomBytes(32)],
+      );
+      const liveToken = await ins(
+        `INSERT INTO customer_tokens (tenant_id, customer_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + interval '1 day')`,
+        [tenant, customer.id, randomBytes(32)],
+      );
+      const oldCode = await ins(
+        `INSERT INTO customer_one_time_tokens (tenant_id, customer_id, purpose, token_hash, expires_at) VALUES ($1, $2, 'reset_password', $3, now() - interval '1 hour')`,
+        [tenant, customer.id, randomBytes(32)],
+      );
+      await t.db.query(
+        `INSERT INTO idempotency_keys (tenant_id, caller, key, request_hash, state, created_at) VALUES ($1, 'token:x', 'old', 'h', 'done', now() - interval '25 hours'), ($1, 'token:x', 'new', 'h', 'done', now())`,
+        [tenant],
+      );
+      const oldEvent = await ins(
+        `INSERT INTO outbox_events (tenant_id, topic, payload, occurred_at) VALUES ($1, 'collection.created', '{}', now() - interval '31 days')`,
+        [tenant],
+      );
       const newEvent = await ins(`INSERT INTO outbox_events (tenant_id, topic, payload) VALUES ($1, 'collection.created', '{}')`, [tenant]);
-      const sub = await ins(`INSERT INTO webhook_subscriptions (tenant_id, topic, address, secret_box, is_active) VALUES ($1, 'order.paid', 'https://93.184.216.34/c', '\\x00', false)`, [tenant]);
-      const pendingOld = await ins(`INSERT INTO outbox_events (tenant_id, topic, payload, occurred_at) VALUES ($1, 'order.paid', '{}', now() - interval '31 days')`, [tenant]);
-      await t.db.query(`INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic, status) VALUES ($1, $2, $3, 'order.paid', 'pending')`, [tenant, pendingOld, sub]);
-      const delivery = await ins(`INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic, status) VALUES ($1, $2, $3, 'order.paid', 'delivered')`, [tenant, newEvent, sub]);
+      const sub = await ins(
+        `INSERT INTO webhook_subscriptions (tenant_id, topic, address, secret_box, is_active) VALUES ($1, 'order.paid', 'https://93.184.216.34/c', '\\x00', false)`,
+        [tenant],
+      );
+      const pendingOld = await ins(
+        `INSERT INTO outbox_events (tenant_id, topic, payload, occurred_at) VALUES ($1, 'order.paid', '{}', now() - interval '31 days')`,
+        [tenant],
+      );
+      await t.db.query(`INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic, status) VALUES ($1, $2, $3, 'order.paid', 'pending')`, [
+        tenant,
+        pendingOld,
+        sub,
+      ]);
+      const delivery = await ins(
+        `INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic, status) VALUES ($1, $2, $3, 'order.paid', 'delivered')`,
+        [tenant, newEvent, sub],
+      );
       const oldAttempt = await ins(
         `INSERT INTO webhook_delivery_attempts (tenant_id, delivery_id, subscription_id, event_id, topic, attempt, duration_ms, created_at) VALUES ($1, $2, $3, $4, 'order.paid', 1, 5, now() - interval '31 days')`,
         [tenant, delivery, sub, newEvent],
       );
-      const staleCart = await ins(`INSERT INTO carts (tenant_id, visitor_id, created_at, updated_at) VALUES ($1, 'stale-visitor', now() - interval '100 days', now() - interval '91 days')`, [tenant]);
+      const staleCart = await ins(
+        `INSERT INTO carts (tenant_id, visitor_id, created_at, updated_at) VALUES ($1, 'stale-visitor', now() - interval '100 days', now() - interval '91 days')`,
+        [tenant],
+      );
       const freshCart = await ins(`INSERT INTO carts (tenant_id, visitor_id, created_at) VALUES ($1, 'fresh-visitor', now() - interval '100 days')`, [tenant]);
       await t.db.query(`UPDATE carts SET updated_at = now() WHERE id = $1`, [freshCart]);
 
       const deleted = await t.get(CleanupService).runOnce();
-      expect(deleted).toMatchObject({ customer_tokens: 1, customer_one_time_tokens: 1, idempotency_keys: 1, webhook_delivery_attempts: 1, outbox_events: 1, anonymous_carts: 1 });
+      expect(deleted).toMatchObject({
+        customer_tokens: 1,
+        customer_one_time_tokens: 1,
+        idempotency_keys: 1,
+        webhook_delivery_attempts: 1,
+        outbox_events: 1,
+        anonymous_carts: 1,
+      });
       const exists = async (table: string, id: string) => (await t.db.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).length > 0;
       expect(await exists('customer_tokens', oldToken)).toBe(false);
       expect(await exists('customer_tokens', liveToken)).toBe(true);
@@ -383,7 +473,8 @@ describe('security: rate limits and client IPs', () => {
       await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
       const port = (closed.address() as AddressInfo).port;
       await new Promise((r) => closed.close(r));
-      const hook = (await shop.admin.post('/admin/webhooks', { topic: 'collection.created', address: `http://127.0.0.1:${port}/gone` }).expect(201)).body.webhook;
+      const hook = (await shop.admin.post('/admin/webhooks', { topic: 'collection.created', address: `http://127.0.0.1:${port}/gone` }).expect(201)).body
+        .webhook;
       await shop.admin.post('/admin/collections', { title: 'x' }).expect(201);
       const log = await waitFor(
         async () => (await shop.admin.get(`/admin/webhooks/${hook.id}/deliveries`).expect(200)).body.deliveries as Array<{ error: string | null }>,

@@ -30,7 +30,9 @@ describe('security: paying without paying (production mode, no PAYMENT_TEST_PROV
   it('completing with a redirect payment type is 422 payment_type_unavailable, and nothing is placed', async () => {
     const client = t.client(shop.storefront_token);
     const c = await ready(client, ids, [[ids.variants['v-juice'], 1]]);
-    const res = await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.card, return_url: 'https://shop.example/back', ...accept }).expect(422);
+    const res = await client
+      .post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.card, return_url: 'https://shop.example/back', ...accept })
+      .expect(422);
     expect(res.body).toEqual({ errors: expect.any(String), code: 'payment_type_unavailable' });
     expect((await client.get(`/checkouts/${c.id}`).expect(200)).body.checkout.is_completed).toBe(false);
     const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM orders WHERE tenant_id = $1`, [shop.tenant.id]);
@@ -67,7 +69,11 @@ describe('security: storefront with the test provider on (tests and demo)', () =
   it('the test page changes state only on POST; payment_url uses PUBLIC_URL; the redirect goes to the validated return_url only', async () => {
     const client = t.client(shop.storefront_token);
     const c = await ready(client, ids, [[ids.variants['v-juice'], 1]]);
-    const r = (await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.card, return_url: 'https://shop.example/thanks', ...accept }).expect(200)).body.checkout;
+    const r = (
+      await client
+        .post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.card, return_url: 'https://shop.example/thanks', ...accept })
+        .expect(200)
+    ).body.checkout;
     expect(r.payment_url).toBe(`https://shop.example.com/storefront/payments/test/${r.order_id}?hash=${encodeURIComponent(r.hash)}`);
     const hash = encodeURIComponent(r.hash);
     const page = await t.http().get(`/storefront/payments/test/${r.order_id}?hash=${hash}`).expect(200);
@@ -148,10 +154,10 @@ describe('security: storefront with the test provider on (tests and demo)', () =
     const v = t.client(shop.storefront_token);
     const p = await register(v, 'full@example.com');
     const s = await signIn(t, v, 'full@example.com');
-    await t.db.query(
-      `INSERT INTO customer_addresses (tenant_id, customer_id, street) SELECT $1, $2, 'street ' || g FROM generate_series(1, 100) g`,
-      [shop.tenant.id, p.id],
-    );
+    await t.db.query(`INSERT INTO customer_addresses (tenant_id, customer_id, street) SELECT $1, $2, 'street ' || g FROM generate_series(1, 100) g`, [
+      shop.tenant.id,
+      p.id,
+    ]);
     const c = await ready(s.me, ids, [[ids.variants['v-juice'], 1]]);
     await s.me.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, ...accept }).expect(200);
     const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM customer_addresses WHERE customer_id = $1`, [p.id]);
@@ -160,9 +166,12 @@ describe('security: storefront with the test provider on (tests and demo)', () =
 
   it('inventory_level.updated is emitted once per stock movement (admin adjust and order placement)', async () => {
     const count = async () =>
-      (await t.db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'inventory_level.updated'`, [shop.tenant.id]))[0].n as number;
+      (await t.db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND topic = 'inventory_level.updated'`, [shop.tenant.id]))[0]
+        .n as number;
     const before = await count();
-    await shop.admin.post('/admin/inventory_levels/adjust', { inventory_item_id: ids.variants['v-wine'], location_id: ids.locations.cellar, available_adjustment: 2 }).expect(200);
+    await shop.admin
+      .post('/admin/inventory_levels/adjust', { inventory_item_id: ids.variants['v-wine'], location_id: ids.locations.cellar, available_adjustment: 2 })
+      .expect(200);
     expect(await count()).toBe(before + 1);
     const client = t.client(shop.storefront_token);
     const c = await ready(client, ids, [[ids.variants['v-wine'], 1]]);

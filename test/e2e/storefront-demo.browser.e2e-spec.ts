@@ -57,7 +57,9 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
   const counts = (page: Page, facet: string) =>
     page
       .locator(`fieldset[data-facet="${facet}"] li`)
-      .evaluateAll((items) => Object.fromEntries(items.map((li) => [li.querySelector('.facet-name')!.textContent!, Number(li.querySelector('.count')!.textContent)])));
+      .evaluateAll((items) =>
+        Object.fromEntries(items.map((li) => [li.querySelector('.facet-name')!.textContent!, Number(li.querySelector('.count')!.textContent)])),
+      );
 
   /** Clicks a filter and waits for the listing it asks for. */
   async function filter(page: Page, click: () => Promise<void>, param: string): Promise<void> {
@@ -90,7 +92,10 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.getByLabel('No.').fill('12');
     await page.getByLabel('Postcode').fill('8001');
     await page.getByLabel('City').fill('Zürich');
-    await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/checkouts/')), page.getByLabel('Country').selectOption('CH')]);
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/checkouts/')),
+      page.getByLabel('Country').selectOption('CH'),
+    ]);
     await page.getByLabel('Swiss Post').check();
   }
 
@@ -166,7 +171,10 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
 
     // the test provider's payment page (outside the SPA): confirm the payment
     await page.waitForURL(/\/storefront\/payments\/test\//);
-    await page.getByRole('button', { name: /^(pay|confirm|approve|authori[sz]e)/i }).first().click();
+    await page
+      .getByRole('button', { name: /^(pay|confirm|approve|authori[sz]e)/i })
+      .first()
+      .click();
     await page.waitForURL(/\/storefront-demo\/order\?/);
     await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
     const number = (await page.getByTestId('order-number').textContent())!;

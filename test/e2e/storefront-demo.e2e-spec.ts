@@ -30,7 +30,11 @@ describe('storefront demo serving (STOREFRONT_DEMO, STOREFRONT_DEMO_DIR)', () =>
   });
 
   it('answers the app’s own routes with index.html, so deep links and the payment return URL work', async () => {
-    for (const path of ['/storefront-demo/products/5a0e0a52-0000-4000-8000-000000000000', '/storefront-demo/order?order_id=x&hash=y', '/storefront-demo/account/sign-in']) {
+    for (const path of [
+      '/storefront-demo/products/5a0e0a52-0000-4000-8000-000000000000',
+      '/storefront-demo/order?order_id=x&hash=y',
+      '/storefront-demo/account/sign-in',
+    ]) {
       const r = await on.http().get(path).expect(200);
       expect(r.text).toContain('<div id="root">');
     }

@@ -17,12 +17,19 @@ describe('admin themes', () => {
   const themes = () => t.get(ThemesService);
   const ctxOf = (s: TestShop) => RequestContext.forTenant(s.tenant.id);
   const newTheme = async (s: TestShop, key = 'vineyard', name?: string) => (await themes().createFromLibrary(ctxOf(s), key, name)).id;
-  const mains = async (s: TestShop) => ((await s.admin.get('/admin/themes').expect(200)).body.themes as Array<{ id: string; role: string }>).filter((x) => x.role === 'main');
-  const chunkRows = async (tenantId: string) => Number((await t.db.query('SELECT count(*)::int AS n FROM theme_asset_blob_chunks WHERE tenant_id = $1', [tenantId]))[0].n);
+  const mains = async (s: TestShop) =>
+    ((await s.admin.get('/admin/themes').expect(200)).body.themes as Array<{ id: string; role: string }>).filter((x) => x.role === 'main');
+  const chunkRows = async (tenantId: string) =>
+    Number((await t.db.query('SELECT count(*)::int AS n FROM theme_asset_blob_chunks WHERE tenant_id = $1', [tenantId]))[0].n);
   const putData = (s: TestShop, themeId: string, key: string, body: Buffer, contentType = 'application/octet-stream') =>
-    raw(t, 'PUT', `${API}/admin/themes/${themeId}/assets/data?key=${encodeURIComponent(key)}`, { headers: { Authorization: `Bearer ${s.admin_token}`, 'Content-Type': contentType }, body });
+    raw(t, 'PUT', `${API}/admin/themes/${themeId}/assets/data?key=${encodeURIComponent(key)}`, {
+      headers: { Authorization: `Bearer ${s.admin_token}`, 'Content-Type': contentType },
+      body,
+    });
   const getData = (s: TestShop, themeId: string, key: string, headers: Record<string, string> = {}) =>
-    raw(t, 'GET', `${API}/admin/themes/${themeId}/assets/data?key=${encodeURIComponent(key)}`, { headers: { Authorization: `Bearer ${s.admin_token}`, ...headers } });
+    raw(t, 'GET', `${API}/admin/themes/${themeId}/assets/data?key=${encodeURIComponent(key)}`, {
+      headers: { Authorization: `Bearer ${s.admin_token}`, ...headers },
+    });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -51,12 +58,22 @@ describe('admin themes', () => {
       expect(theme).toMatchObject({ id, name: 'Summer look', role: 'unpublished', theme_key: 'vineyard' });
       const text = (await shop.admin.get(`/admin/themes/${id}/assets`).expect(200)).body.assets as Array<{ key: string; content_type: string }>;
       const keysOf = text.map((a) => a.key);
-      expect(keysOf).toEqual(expect.arrayContaining(['layout/theme.liquid', 'templates/index.liquid', 'templates/product.liquid', 'assets/base.css', 'config/settings_data.json']));
+      expect(keysOf).toEqual(
+        expect.arrayContaining(['layout/theme.liquid', 'templates/index.liquid', 'templates/product.liquid', 'assets/base.css', 'config/settings_data.json']),
+      );
       expect(text.find((a) => a.key === 'assets/base.css')?.content_type).toBe('text/css');
       expect(text.find((a) => a.key === 'layout/theme.liquid')?.content_type).toBe('text/x-liquid');
       // the default theme also carries a binary file, stored in the asset store
       const media = (await shop.admin.get(`/admin/themes/${mainId}/assets/data`).expect(200)).body.assets;
-      expect(media).toEqual([{ key: 'assets/favicon.png', size: expect.any(Number), content_type: 'image/png', updated_at: expect.any(String), url: `/storefront/themes/${mainId}/assets/assets/favicon.png` }]);
+      expect(media).toEqual([
+        {
+          key: 'assets/favicon.png',
+          size: expect.any(Number),
+          content_type: 'image/png',
+          updated_at: expect.any(String),
+          url: `/storefront/themes/${mainId}/assets/assets/favicon.png`,
+        },
+      ]);
       await expect(themes().createFromLibrary(ctxOf(shop), 'nope')).rejects.toMatchObject({ status: 422 });
     });
 
@@ -106,7 +123,9 @@ describe('admin themes', () => {
     ])('PUT with %s is 422 and changes nothing', async (_what, body) => {
       const before = (await shop.admin.get(`/admin/themes/${mainId}`)).body.theme;
       const req = shop.admin.put(`/admin/themes/${mainId}`);
-      const res = await (body === undefined ? req : req.set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body))).expect(422);
+      const res = await (
+        body === undefined ? req : req.set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body))
+      ).expect(422);
       expect(res.body).toEqual({ errors: expect.any(String) });
       expect((await shop.admin.get(`/admin/themes/${mainId}`)).body.theme).toEqual(before);
     });
@@ -162,7 +181,10 @@ describe('admin themes', () => {
       const row2 = (await shop.admin.get(`/admin/themes/${mainId}/assets`)).body.assets.find((a: { key: string }) => a.key === 'assets/custom.css');
       expect(new Date(row2.updated_at).getTime()).toBeGreaterThan(new Date(row.updated_at).getTime());
 
-      await shop.admin.delete(`/admin/themes/${mainId}/assets?key=assets/custom.css`).expect(204).expect((r) => expect(r.text).toBe(''));
+      await shop.admin
+        .delete(`/admin/themes/${mainId}/assets?key=assets/custom.css`)
+        .expect(204)
+        .expect((r) => expect(r.text).toBe(''));
       const gone = await shop.admin.get(`/admin/themes/${mainId}/assets?key=assets/custom.css`).expect(404);
       expect(gone.body).toEqual({ errors: expect.any(String) });
       await shop.admin.delete(`/admin/themes/${mainId}/assets?key=assets/custom.css`).expect(404);
@@ -239,7 +261,10 @@ describe('admin themes', () => {
         await shop.admin.get(`${base}/assets/data?key=${q}`),
         await shop.admin.delete(`${base}/assets/data?key=${q}`),
       ];
-      const put = await raw(t, 'PUT', `${API}${base}/assets/data?key=${q}`, { headers: { Authorization: `Bearer ${shop.admin_token}`, 'Content-Type': 'image/png' }, body: Buffer.from('x') });
+      const put = await raw(t, 'PUT', `${API}${base}/assets/data?key=${q}`, {
+        headers: { Authorization: `Bearer ${shop.admin_token}`, 'Content-Type': 'image/png' },
+        body: Buffer.from('x'),
+      });
       expect(results.map((r) => r.status)).toEqual([422, 422, 422, 422]);
       for (const r of results) expect(r.body).toEqual({ errors: expect.stringContaining('key') });
       expect(put.status).toBe(422);
@@ -273,7 +298,13 @@ describe('admin themes', () => {
       const put = await putData(shop, mainId, 'assets/hero.png', bytes, 'image/png');
       expect(put.status).toBe(200);
       const asset = JSON.parse(put.body.toString()).asset;
-      expect(asset).toEqual({ key: 'assets/hero.png', size: bytes.length, content_type: 'image/png', updated_at: expect.stringMatching(/^\d{4}-/), url: `/storefront/themes/${mainId}/assets/assets/hero.png` });
+      expect(asset).toEqual({
+        key: 'assets/hero.png',
+        size: bytes.length,
+        content_type: 'image/png',
+        updated_at: expect.stringMatching(/^\d{4}-/),
+        url: `/storefront/themes/${mainId}/assets/assets/hero.png`,
+      });
 
       const got = await getData(shop, mainId, 'assets/hero.png');
       expect(got.status).toBe(200);
@@ -315,13 +346,19 @@ describe('admin themes', () => {
     });
 
     it('stores an empty body and defaults a missing Content-Type to application/octet-stream', async () => {
-      const res = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data?key=empty.bin`, { headers: { Authorization: `Bearer ${shop.admin_token}` }, body: Buffer.alloc(0) });
+      const res = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data?key=empty.bin`, {
+        headers: { Authorization: `Bearer ${shop.admin_token}` },
+        body: Buffer.alloc(0),
+      });
       expect(res.status).toBe(200);
       expect(JSON.parse(res.body.toString()).asset).toMatchObject({ size: 0, content_type: 'application/octet-stream' });
       const got = await getData(shop, mainId, 'empty.bin');
       expect(got.status).toBe(200);
       expect(got.headers['content-length']).toBe('0');
-      const bad = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data?key=bad.bin`, { headers: { Authorization: `Bearer ${shop.admin_token}`, 'Content-Type': 'not a type' }, body: Buffer.from('x') });
+      const bad = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data?key=bad.bin`, {
+        headers: { Authorization: `Bearer ${shop.admin_token}`, 'Content-Type': 'not a type' },
+        body: Buffer.from('x'),
+      });
       expect(bad.status).toBe(422);
     });
 
@@ -390,7 +427,10 @@ describe('admin themes', () => {
     });
 
     it('PUT or DELETE without a key is 422', async () => {
-      const put = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data`, { headers: { Authorization: `Bearer ${shop.admin_token}` }, body: Buffer.from('x') });
+      const put = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data`, {
+        headers: { Authorization: `Bearer ${shop.admin_token}` },
+        body: Buffer.from('x'),
+      });
       expect(put.status).toBe(422);
       await shop.admin.delete(`/admin/themes/${mainId}/assets/data`).expect(422);
     });
@@ -399,13 +439,16 @@ describe('admin themes', () => {
   it('documents the theme endpoints in OpenAPI', async () => {
     const doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body as { paths: Record<string, Record<string, unknown>> };
     const paths = Object.keys(doc.paths).filter((p) => p.includes('themes'));
-    expect(paths).toEqual(expect.arrayContaining([`${API}/admin/themes`, `${API}/admin/themes/{id}`, `${API}/admin/themes/{id}/assets`, `${API}/admin/themes/{id}/assets/data`]));
+    expect(paths).toEqual(
+      expect.arrayContaining([`${API}/admin/themes`, `${API}/admin/themes/{id}`, `${API}/admin/themes/{id}/assets`, `${API}/admin/themes/{id}/assets/data`]),
+    );
     expect(Object.keys(doc.paths[`${API}/admin/themes/{id}/assets/data`])).toEqual(expect.arrayContaining(['get', 'put', 'delete']));
   });
 
   describe('access', () => {
     it('needs Shop/themes/read to read and Shop/themes/write to write (403), a token at all (401)', async () => {
-      const mint = async (scopes: string[]) => (await shop.admin.post('/admin/access_tokens', { label: 't', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
+      const mint = async (scopes: string[]) =>
+        (await shop.admin.post('/admin/access_tokens', { label: 't', tier: 'admin', scopes }).expect(201)).body.access_token.token as string;
       const reader = t.client(await mint(['Shop/themes/read']));
       const writer = t.client(await mint(['Shop/themes/write']));
       await reader.get('/admin/themes').expect(200);
@@ -415,7 +458,10 @@ describe('admin themes', () => {
       await reader.put(`/admin/themes/${mainId}/assets`, { key: 'a.css', value: 'x' }).expect(403);
       await reader.delete(`/admin/themes/${mainId}/assets?key=a.css`).expect(403);
       await reader.delete(`/admin/themes/${mainId}/assets/data?key=a.css`).expect(403);
-      const put = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data?key=a.bin`, { headers: { Authorization: `Bearer ${reader.token}` }, body: Buffer.from('x') });
+      const put = await raw(t, 'PUT', `${API}/admin/themes/${mainId}/assets/data?key=a.bin`, {
+        headers: { Authorization: `Bearer ${reader.token}` },
+        body: Buffer.from('x'),
+      });
       expect(put.status).toBe(403);
       await writer.get('/admin/themes').expect(403);
       await writer.get(`/admin/themes/${mainId}/assets/data?key=assets/favicon.png`).expect(403);

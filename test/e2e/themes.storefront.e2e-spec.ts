@@ -16,7 +16,10 @@ async function mainThemeId(s: TestShop): Promise<string> {
 }
 
 function upload(t: TestApp, s: TestShop, themeId: string, key: string, body: Buffer, contentType: string) {
-  return raw(t, 'PUT', `${API}/admin/themes/${themeId}/assets/data?key=${encodeURIComponent(key)}`, { headers: { Authorization: `Bearer ${s.admin_token}`, 'Content-Type': contentType }, body });
+  return raw(t, 'PUT', `${API}/admin/themes/${themeId}/assets/data?key=${encodeURIComponent(key)}`, {
+    headers: { Authorization: `Bearer ${s.admin_token}`, 'Content-Type': contentType },
+    body,
+  });
 }
 
 describe('storefront theme assets', () => {
@@ -49,7 +52,9 @@ describe('storefront theme assets', () => {
     expect(res.headers['content-security-policy']).toBeUndefined();
     expect(Buffer.compare(res.body, bytes)).toBe(0);
     // same ETag as the admin read
-    const admin = await raw(t, 'GET', `${API}/admin/themes/${themeId}/assets/data?key=assets/photo.jpg`, { headers: { Authorization: `Bearer ${shop.admin_token}` } });
+    const admin = await raw(t, 'GET', `${API}/admin/themes/${themeId}/assets/data?key=assets/photo.jpg`, {
+      headers: { Authorization: `Bearer ${shop.admin_token}` },
+    });
     expect(admin.headers.etag).toBe(res.headers.etag);
 
     const cached = await raw(t, 'GET', url, { headers: { 'If-None-Match': String(res.headers.etag) } });
@@ -194,7 +199,9 @@ describe('filesystem asset store (THEME_ASSET_STORE=filesystem)', () => {
     const store = t.app.get<AssetStores, ConfiguredAssetStores>(AssetStores).filesystem;
     expect(Buffer.compare(readFileSync(store.path(ref)), bytes)).toBe(0);
 
-    const admin = await raw(t, 'GET', `${API}/admin/themes/${themeId}/assets/data?key=media/clip.mp4`, { headers: { Authorization: `Bearer ${shop.admin_token}` } });
+    const admin = await raw(t, 'GET', `${API}/admin/themes/${themeId}/assets/data?key=media/clip.mp4`, {
+      headers: { Authorization: `Bearer ${shop.admin_token}` },
+    });
     expect(admin.status).toBe(200);
     expect(admin.headers['content-type']).toBe('video/mp4');
     expect(Buffer.compare(admin.body, bytes)).toBe(0);
@@ -202,7 +209,9 @@ describe('filesystem asset store (THEME_ASSET_STORE=filesystem)', () => {
     expect(sf.status).toBe(200);
     expect(sf.headers['content-length']).toBe(String(bytes.length));
     expect(Buffer.compare(sf.body, bytes)).toBe(0);
-    expect((await raw(t, 'GET', `/storefront/themes/${themeId}/assets/media/clip.mp4`, { headers: { 'If-None-Match': String(sf.headers.etag) } })).status).toBe(304);
+    expect((await raw(t, 'GET', `/storefront/themes/${themeId}/assets/media/clip.mp4`, { headers: { 'If-None-Match': String(sf.headers.etag) } })).status).toBe(
+      304,
+    );
 
     // replacing removes the old file
     expect((await upload(t, shop, themeId, 'media/clip.mp4', Buffer.from('short'), 'video/mp4')).status).toBe(200);

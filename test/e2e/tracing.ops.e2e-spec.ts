@@ -80,13 +80,20 @@ describe('operations: tracing', () => {
     expect(handler.spanContext().traceId).toBe(traceId);
     expect(parentOf(handler)).toBe(emit.spanContext().spanId);
     expect(handler.kind).toBe(SpanKind.CONSUMER);
-    expect(handler.attributes).toMatchObject({ 'tenant.id': shop.tenant.id, 'request.id': 'trace-req-1', 'event.topic': 'order.placed', 'event.id': emit.attributes['event.id'] });
+    expect(handler.attributes).toMatchObject({
+      'tenant.id': shop.tenant.id,
+      'request.id': 'trace-req-1',
+      'event.topic': 'order.placed',
+      'event.id': emit.attributes['event.id'],
+    });
     // the handler ran after the request had been answered
     expect(handler.startTime[0] * 1e9 + handler.startTime[1]).toBeGreaterThanOrEqual(placement.endTime[0] * 1e9 + placement.endTime[1]);
   });
 
   it('stores the trace context (traceparent and the request id) with the event', async () => {
-    const rows = (await t.db.query(`SELECT trace_context FROM outbox_events WHERE topic = 'order.placed' AND tenant_id = $1`, [shop.tenant.id])) as Array<{ trace_context: Record<string, string> | null }>;
+    const rows = (await t.db.query(`SELECT trace_context FROM outbox_events WHERE topic = 'order.placed' AND tenant_id = $1`, [shop.tenant.id])) as Array<{
+      trace_context: Record<string, string> | null;
+    }>;
     expect(rows).toHaveLength(1);
     expect(rows[0].trace_context).toEqual({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/), request_id: 'trace-req-1' });
   });

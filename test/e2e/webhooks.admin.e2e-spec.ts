@@ -81,9 +81,12 @@ describe('admin webhooks and their delivery', () => {
     await rx.stop();
   });
 
-  const emit = (s: TestShop, topic: EventTopic, payload: object) => inTransaction(RequestContext.forTenant(s.tenant.id), t.db, (tx) => events.emit(tx, topic, payload));
-  const create = async (s: TestShop, topic: string, path: string) => (await s.admin.post('/admin/webhooks', { topic, address: rx.base + path }).expect(201)).body.webhook;
-  const attempts = async (s: TestShop, id: string) => (await s.admin.get(`/admin/webhooks/${id}/deliveries`).expect(200)).body.deliveries as Array<Record<string, unknown>>;
+  const emit = (s: TestShop, topic: EventTopic, payload: object) =>
+    inTransaction(RequestContext.forTenant(s.tenant.id), t.db, (tx) => events.emit(tx, topic, payload));
+  const create = async (s: TestShop, topic: string, path: string) =>
+    (await s.admin.post('/admin/webhooks', { topic, address: rx.base + path }).expect(201)).body.webhook;
+  const attempts = async (s: TestShop, id: string) =>
+    (await s.admin.get(`/admin/webhooks/${id}/deliveries`).expect(200)).body.deliveries as Array<Record<string, unknown>>;
 
   describe('CRUD', () => {
     it('creates a subscription and shows its secret only once', async () => {
@@ -129,7 +132,13 @@ describe('admin webhooks and their delivery', () => {
     it('updates only the given members, validates them, and re-activation clears failing_since', async () => {
       const w = (await shop.admin.post('/admin/webhooks', { topic: 'customer.created', address: 'https://crm.example/a' }).expect(201)).body.webhook;
       const res = await shop.admin.put(`/admin/webhooks/${w.id}`, { address: 'http://crm.example/b', is_active: false }).expect(200);
-      expect(res.body.webhook).toMatchObject({ id: w.id, topic: 'customer.created', address: 'http://crm.example/b', is_active: false, updated_at: expect.any(String) });
+      expect(res.body.webhook).toMatchObject({
+        id: w.id,
+        topic: 'customer.created',
+        address: 'http://crm.example/b',
+        is_active: false,
+        updated_at: expect.any(String),
+      });
       expect(res.body.webhook).not.toHaveProperty('secret');
       await shop.admin.put(`/admin/webhooks/${w.id}`, { topic: 'nope' }).expect(422);
       await shop.admin.put(`/admin/webhooks/${w.id}`, { address: 'mailto:x@y.z' }).expect(422);
@@ -141,7 +150,10 @@ describe('admin webhooks and their delivery', () => {
 
     it('deletes with 204, then 404', async () => {
       const w = (await shop.admin.post('/admin/webhooks', { topic: 'theme.published', address: 'https://cdn.example/purge' }).expect(201)).body.webhook;
-      await shop.admin.delete(`/admin/webhooks/${w.id}`).expect(204).expect((r) => expect(r.text).toBe(''));
+      await shop.admin
+        .delete(`/admin/webhooks/${w.id}`)
+        .expect(204)
+        .expect((r) => expect(r.text).toBe(''));
       await shop.admin.delete(`/admin/webhooks/${w.id}`).expect(404);
       await shop.admin.get(`/admin/webhooks/${w.id}`).expect(404);
       await shop.admin.put(`/admin/webhooks/${w.id}`, { is_active: true }).expect(404);
@@ -165,8 +177,10 @@ describe('admin webhooks and their delivery', () => {
 
     it('needs the webhooks scopes (owners hold them; others get 403; no token 401)', async () => {
       await t.client(null).get('/admin/webhooks').expect(401);
-      const readOnly = (await shop.admin.post('/admin/access_tokens', { label: 'ro', tier: 'admin', scopes: ['Shop/webhooks/read'] }).expect(201)).body.access_token.token;
-      const noScope = (await shop.admin.post('/admin/access_tokens', { label: 'none', tier: 'admin', scopes: ['Shop/collections/read'] }).expect(201)).body.access_token.token;
+      const readOnly = (await shop.admin.post('/admin/access_tokens', { label: 'ro', tier: 'admin', scopes: ['Shop/webhooks/read'] }).expect(201)).body
+        .access_token.token;
+      const noScope = (await shop.admin.post('/admin/access_tokens', { label: 'none', tier: 'admin', scopes: ['Shop/collections/read'] }).expect(201)).body
+        .access_token.token;
       await t.client(readOnly).get('/admin/webhooks').expect(200);
       await t.client(readOnly).post('/admin/webhooks', { topic: 'order.paid', address: 'https://x.example/' }).expect(403);
       await t.client(noScope).get('/admin/webhooks').expect(403);
@@ -180,7 +194,9 @@ describe('admin webhooks and their delivery', () => {
       const owner = tokens.find((x) => x.label === 'Owner admin token')!;
       expect(owner.scopes.split(' ')).toEqual(expect.arrayContaining(['Shop/webhooks/read', 'Shop/webhooks/write']));
       const doc = (await t.http().get('/api/2026-04-01/openapi.json').expect(200)).body;
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/2026-04-01/admin/webhooks', '/api/2026-04-01/admin/webhooks/{id}', '/api/2026-04-01/admin/webhooks/{id}/deliveries']));
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(['/api/2026-04-01/admin/webhooks', '/api/2026-04-01/admin/webhooks/{id}', '/api/2026-04-01/admin/webhooks/{id}/deliveries']),
+      );
       expect(doc.components.schemas.CreatedWebhookDto.properties).toHaveProperty('secret');
     });
 
@@ -207,7 +223,10 @@ describe('admin webhooks and their delivery', () => {
     it('POSTs a correctly signed JSON delivery with topic, event id and timestamp headers, and logs the attempt', async () => {
       const w = await create(dshop, 'collection.created', '/ok');
       const e = await emit(dshop, 'collection.created', { collection: { id: 'c-1', title: 'Reds' } });
-      const [r] = await waitFor(() => rx.to('/ok'), (l) => l.length > 0);
+      const [r] = await waitFor(
+        () => rx.to('/ok'),
+        (l) => l.length > 0,
+      );
       expect(r.headers['content-type']).toBe('application/json');
       expect(r.headers['x-webhook-topic']).toBe('collection.created');
       expect(r.headers['x-webhook-id']).toBe(e.id);
@@ -217,10 +236,30 @@ describe('admin webhooks and their delivery', () => {
       expect(verify(w.secret, r)).toBe(true);
       expect(verify(w.secret + 'x', r)).toBe(false);
       expect(verify(w.secret, { ...r, body: r.body.replace('Reds', 'Whites') })).toBe(false);
-      expect(JSON.parse(r.body)).toEqual({ id: e.id, topic: 'collection.created', shop_id: dshop.tenant.id, occurred_at: e.occurredAt.toISOString(), data: { collection: { id: 'c-1', title: 'Reds' } } });
+      expect(JSON.parse(r.body)).toEqual({
+        id: e.id,
+        topic: 'collection.created',
+        shop_id: dshop.tenant.id,
+        occurred_at: e.occurredAt.toISOString(),
+        data: { collection: { id: 'c-1', title: 'Reds' } },
+      });
 
-      const log = await waitFor(() => attempts(dshop, w.id), (l) => l.length > 0);
-      expect(log).toEqual([{ id: expect.any(String), event_id: e.id, topic: 'collection.created', attempt: 1, status_code: 200, error: null, duration_ms: expect.any(Number), created_at: expect.any(String) }]);
+      const log = await waitFor(
+        () => attempts(dshop, w.id),
+        (l) => l.length > 0,
+      );
+      expect(log).toEqual([
+        {
+          id: expect.any(String),
+          event_id: e.id,
+          topic: 'collection.created',
+          attempt: 1,
+          status_code: 200,
+          error: null,
+          duration_ms: expect.any(Number),
+          created_at: expect.any(String),
+        },
+      ]);
       const [d] = await t.db.query('SELECT status, attempts, delivered_at FROM webhook_deliveries WHERE event_id = $1', [e.id]);
       expect(d).toMatchObject({ status: 'delivered', attempts: 1, delivered_at: expect.any(Date) });
     });
@@ -228,8 +267,15 @@ describe('admin webhooks and their delivery', () => {
     it('retries a receiver that fails twice, then succeeds: three attempts, same event id', async () => {
       const w = await create(dshop, 'order.placed', '/flaky');
       const e = await emit(dshop, 'order.placed', { order: { id: 'o-1', total: '42.00' } });
-      const log = await waitFor(() => attempts(dshop, w.id), (l) => l.some((a) => a.status_code === 200));
-      expect(log.map((a) => [a.attempt, a.status_code])).toEqual([[3, 200], [2, 500], [1, 500]]); // newest first
+      const log = await waitFor(
+        () => attempts(dshop, w.id),
+        (l) => l.some((a) => a.status_code === 200),
+      );
+      expect(log.map((a) => [a.attempt, a.status_code])).toEqual([
+        [3, 200],
+        [2, 500],
+        [1, 500],
+      ]); // newest first
       const got = rx.to('/flaky');
       expect(got).toHaveLength(3);
       expect(new Set(got.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([e.id]));
@@ -244,7 +290,10 @@ describe('admin webhooks and their delivery', () => {
     it('records a timeout as an attempt without status', async () => {
       const w = await create(dshop, 'order.shipped', '/hang');
       await emit(dshop, 'order.shipped', { order: { id: 'o-2' } });
-      const log = await waitFor(() => attempts(dshop, w.id), (l) => l.length > 0);
+      const log = await waitFor(
+        () => attempts(dshop, w.id),
+        (l) => l.length > 0,
+      );
       expect(log[log.length - 1]).toMatchObject({ attempt: 1, status_code: null, error: 'timeout after 300 ms' });
       expect(log[log.length - 1].duration_ms).toBeGreaterThanOrEqual(290);
     });
@@ -252,7 +301,11 @@ describe('admin webhooks and their delivery', () => {
     it('marks a subscription failing when deliveries fail for the whole retry window', async () => {
       const w = await create(dshop, 'inventory_level.updated', '/down');
       await emit(dshop, 'inventory_level.updated', { inventory_level: { available: 3 } });
-      const got = await waitFor(async () => (await dshop.admin.get(`/admin/webhooks/${w.id}`)).body.webhook, (x) => x.is_active === false, 5000);
+      const got = await waitFor(
+        async () => (await dshop.admin.get(`/admin/webhooks/${w.id}`)).body.webhook,
+        (x) => x.is_active === false,
+        5000,
+      );
       expect(got).toMatchObject({ is_active: false, failing_since: expect.any(String) });
       const log = await attempts(dshop, w.id);
       expect(log.length).toBeGreaterThan(2);
@@ -271,7 +324,10 @@ describe('admin webhooks and their delivery', () => {
       await dshop.admin.put(`/admin/webhooks/${paused.id}`, { is_active: false }).expect(200);
       await create(dshop, 'customer.updated', '/ok?who=other-topic');
       const e = await emit(dshop, 'customer.created', { customer: { id: 'cu-1' } });
-      await waitFor(() => rx.to('/ok?who=mine'), (l) => l.length > 0);
+      await waitFor(
+        () => rx.to('/ok?who=mine'),
+        (l) => l.length > 0,
+      );
       await new Promise((r) => setTimeout(r, 150));
       expect(rx.to('/ok?who=mine').map((r) => r.headers['x-webhook-id'])).toEqual([e.id]);
       expect(rx.to('/ok?who=theirs')).toHaveLength(0);
@@ -292,9 +348,17 @@ describe('admin webhooks and their delivery', () => {
       });
       const tick = (worker as unknown as { tick: () => Promise<boolean> }).tick.bind(worker);
       await Promise.all([tick(), tick(), tick(), tick()]);
-      const got = await waitFor(() => rx.to('/ok?who=race'), (l) => l.length >= 30);
+      const got = await waitFor(
+        () => rx.to('/ok?who=race'),
+        (l) => l.length >= 30,
+      );
       await new Promise((r) => setTimeout(r, 150));
-      expect(rx.to('/ok?who=race').map((r) => r.headers['x-webhook-id']).sort()).toEqual([...ids].sort());
+      expect(
+        rx
+          .to('/ok?who=race')
+          .map((r) => r.headers['x-webhook-id'])
+          .sort(),
+      ).toEqual([...ids].sort());
       expect(got.length).toBe(30);
       const rows = await t.db.query(`SELECT attempts, status FROM webhook_deliveries WHERE event_id = ANY($1) AND subscription_id = $2`, [ids, w.id]);
       expect(rows).toHaveLength(30);

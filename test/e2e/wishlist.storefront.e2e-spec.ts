@@ -54,7 +54,15 @@ describe('storefront wishlist', () => {
       const listed = (await c.get(`/products?ids=${item.product_id}`).expect(200)).body.products[0];
       expect(item.product).toEqual(listed);
     }
-    expect(w.items[2].product).toMatchObject({ id: p('p-merlot'), handle: 'merlot-2019', title: 'Merlot 2019', currency: 'CHF', price_min: 24.9, price_max: 24.9, variants_count: 1 });
+    expect(w.items[2].product).toMatchObject({
+      id: p('p-merlot'),
+      handle: 'merlot-2019',
+      title: 'Merlot 2019',
+      currency: 'CHF',
+      price_min: 24.9,
+      price_max: 24.9,
+      variants_count: 1,
+    });
     // only the visible variant of the mixed product
     expect(w.items[0].product.variants.map((v: { id: string }) => v.id)).toEqual([ids.variants['v-visible']]);
     expect(new Date(w.items[0].added_at).getTime()).toBeGreaterThanOrEqual(new Date(w.items[1].added_at).getTime());
@@ -169,13 +177,18 @@ describe('storefront wishlist', () => {
     // a's browser on the other shop
     const auth = { Authorization: `Bearer ${other.storefront_token}` };
     expect((await a.c.agent.get(`${API}/wishlist`).set(auth).expect(200)).body.wishlist).toEqual({ item_count: 0, items: [] });
-    await a.c.agent.post(`${API}/wishlist/items`).set(auth).send({ product_id: p('p-case') }).expect(422);
+    await a.c.agent
+      .post(`${API}/wishlist/items`)
+      .set(auth)
+      .send({ product_id: p('p-case') })
+      .expect(422);
     await a.c.agent.post(`${API}/wishlist/items`).set(auth).send({ product_id: otherIds.products['p-case'] }).expect(200);
     expect(productIds((await a.c.get('/wishlist')).body.wishlist)).toEqual([p('p-merlot')]);
   });
 
   it('needs the storefront/wishlist scope when a token is sent', async () => {
-    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'cart only', tier: 'storefront', scopes: ['storefront/cart'] }).expect(201)).body.access_token;
+    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'cart only', tier: 'storefront', scopes: ['storefront/cart'] }).expect(201)).body
+      .access_token;
     await t.client(minted.token).get('/wishlist').expect(403);
   });
 

@@ -27,7 +27,14 @@ export default async function globalSetup() {
     chmodSync(dir, 0o755); // initdb runs as the postgres user when we are root
     const port = await freePort();
     // the same runner as `npm start`: as root it runs PostgreSQL as the postgres user, from binaries that user can reach
-    const server = await startPostgres({ dataDir: join(dir, 'pg'), port, user: 'postgres', password: 'postgres', persistent: false, flags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] });
+    const server = await startPostgres({
+      dataDir: join(dir, 'pg'),
+      port,
+      user: 'postgres',
+      password: 'postgres',
+      persistent: false,
+      flags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    });
     globalThis.__EMBEDDED_PG__ = { server, dir };
     serverUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   }

@@ -5,8 +5,6 @@ afterEach(() => {
   const violations = takeViolations();
   if (violations.length === 0) return;
   const seen = new Set<string>();
-  const lines = violations
-    .map((v) => `${v.method} ${v.path} → ${v.status}: ${v.problem}`)
-    .filter((l) => (seen.has(l) ? false : (seen.add(l), true)));
+  const lines = violations.map((v) => `${v.method} ${v.path} → ${v.status}: ${v.problem}`).filter((l) => (seen.has(l) ? false : (seen.add(l), true)));
   throw new Error(`responses outside the OpenAPI document:\n${lines.join('\n')}`);
 });

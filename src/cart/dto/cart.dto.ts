@@ -70,28 +70,38 @@ export class AddCartItemDto {
   article_id: string;
 
   /** The increment; default 1; the resulting line quantity must obey the variant's quantity_rule. */
-  @IsOptional() @IsNumber(QUANTITY) @Min(0.001, { message: 'quantity must be greater than 0' }) @Max(MAX_QUANTITY)
+  @IsOptional()
+  @IsNumber(QUANTITY)
+  @Min(0.001, { message: 'quantity must be greater than 0' })
+  @Max(MAX_QUANTITY)
   quantity?: number | null;
 }
 
 export class UpdateCartItemDto {
   /** The absolute quantity; 0 removes the line. */
-  @IsNumber(QUANTITY) @Min(0) @Max(MAX_QUANTITY)
+  @IsNumber(QUANTITY)
+  @Min(0)
+  @Max(MAX_QUANTITY)
   quantity: number;
 }
 
 export class SetCartCurrencyDto {
   /** A published currency of the shop; wins over `code` when both are sent. */
-  @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
+  @IsOptional()
+  @IsUUID('all', { message: 'currency_id must be a UUID' })
   currency_id?: string | null;
 
   /** ISO 4217 code, case-insensitive. */
-  @IsOptional() @IsString() @MaxLength(10)
+  @IsOptional()
+  @IsString()
+  @MaxLength(10)
   code?: string | null;
 }
 
 export class ApplyDiscountCodeDto {
   /** Matched exactly (case and spaces included). */
-  @IsString() @Matches(/\S/, { message: 'code must not be blank' }) @MaxLength(100)
+  @IsString()
+  @Matches(/\S/, { message: 'code must not be blank' })
+  @MaxLength(100)
   code: string;
 }

@@ -16,7 +16,10 @@ export class FacetValueDto {
 }
 
 export class FacetDto {
-  @ApiProperty({ enum: FACET_KEYS, description: 'The dimension; its filter parameter is vendor, category_id, color_id, size_id, year_id, country_id, region_id or custom_field_id.' })
+  @ApiProperty({
+    enum: FACET_KEYS,
+    description: 'The dimension; its filter parameter is vendor, category_id, color_id, size_id, year_id, country_id, region_id or custom_field_id.',
+  })
   key: FacetKey;
   @ApiProperty({ type: () => [FacetValueDto] })
   values: FacetValueDto[];

@@ -164,4 +164,17 @@ export class PaymentType extends TenantEntity {
   @Column({ type: 'text', nullable: true, select: false }) importHash: string | null;
 }
 
-export const catalogueEntities = [Manufacturer, Category, FacetValue, CustomField, CustomFieldOption, Flag, StockLocation, Product, Variant, StockMovement, ShippingMethod, PaymentType];
+export const catalogueEntities = [
+  Manufacturer,
+  Category,
+  FacetValue,
+  CustomField,
+  CustomFieldOption,
+  Flag,
+  StockLocation,
+  Product,
+  Variant,
+  StockMovement,
+  ShippingMethod,
+  PaymentType,
+];

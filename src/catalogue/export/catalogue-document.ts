@@ -11,7 +11,9 @@ import type { AdminProductDto, AdminVariantDto } from '../dto/admin-product.dto.
 export type VariantDoc = Omit<AdminVariantDto, 'id' | 'inventory_quantity' | 'prices' | 'created_at' | 'updated_at'>;
 
 /** A product as the import takes it: the admin representation without its read-only members. */
-export type ProductDoc = Omit<AdminProductDto, 'id' | 'vendor' | 'archived_at' | 'updated_at' | 'rating' | 'collections' | 'variants'> & { variants: VariantDoc[] };
+export type ProductDoc = Omit<AdminProductDto, 'id' | 'vendor' | 'archived_at' | 'updated_at' | 'rating' | 'collections' | 'variants'> & {
+  variants: VariantDoc[];
+};
 
 /** The rows behind a product document, for the admin representation's extra (read-only) members. */
 export interface ProductMeta {
@@ -33,8 +35,23 @@ export async function readProductDocuments(m: EntityManager, tenantId: string, i
   const q = <T>(sql: string): Promise<T[]> => m.query(sql, [tenantId, ids]);
   const [products, images, ratings, variants, stock] = await Promise.all([
     q<{
-      id: string; key: string; handle: string | null; title: Translations; body_html: Translations; summary_html: Translations; manufacturer: string | null; vendor: string | null;
-      categories: string[]; flag: string | null; tags: string[]; published: boolean; created_at: Date; updated_at: Date | null; archived_at: Date | null; rating: string; rating_count: number;
+      id: string;
+      key: string;
+      handle: string | null;
+      title: Translations;
+      body_html: Translations;
+      summary_html: Translations;
+      manufacturer: string | null;
+      vendor: string | null;
+      categories: string[];
+      flag: string | null;
+      tags: string[];
+      published: boolean;
+      created_at: Date;
+      updated_at: Date | null;
+      archived_at: Date | null;
+      rating: string;
+      rating_count: number;
     }>(
       `SELECT p.id, p.key, p.handle, p.title, p.body_html, p.summary_html, mf.key AS manufacturer, mf.name AS vendor,
          ARRAY(SELECT c.key FROM unnest(p.category_ids) WITH ORDINALITY AS u(id, n) JOIN categories c ON c.tenant_id = p.tenant_id AND c.id = u.id ORDER BY u.n) AS categories,
@@ -51,10 +68,38 @@ export async function readProductDocuments(m: EntityManager, tenantId: string, i
       `SELECT product_id, value FROM product_ratings WHERE tenant_id = $1 AND product_id = ANY($2::uuid[]) AND approved ORDER BY product_id, value DESC, id`,
     ),
     q<{
-      id: string; product_id: string; key: string; handle: string | null; sku: string | null; title: Translations; price: string; compare_at_price: string | null; gross: string; compare_at_gross: string | null;
-      tax_rate: string; published: boolean; active: boolean; color: string | null; region: string | null; year: string | null; size: string | null; country: string | null;
-      alcohol_volume: string | null; grams: number | null; option_group: string | null; description: Translations; description_additional: Translations; area: string | null;
-      quantity_min: string; quantity_max: string | null; quantity_increment: string; options: Array<[string, string]>; track_inventory: boolean; allow_backorder: boolean; created_at: Date; updated_at: Date | null;
+      id: string;
+      product_id: string;
+      key: string;
+      handle: string | null;
+      sku: string | null;
+      title: Translations;
+      price: string;
+      compare_at_price: string | null;
+      gross: string;
+      compare_at_gross: string | null;
+      tax_rate: string;
+      published: boolean;
+      active: boolean;
+      color: string | null;
+      region: string | null;
+      year: string | null;
+      size: string | null;
+      country: string | null;
+      alcohol_volume: string | null;
+      grams: number | null;
+      option_group: string | null;
+      description: Translations;
+      description_additional: Translations;
+      area: string | null;
+      quantity_min: string;
+      quantity_max: string | null;
+      quantity_increment: string;
+      options: Array<[string, string]>;
+      track_inventory: boolean;
+      allow_backorder: boolean;
+      created_at: Date;
+      updated_at: Date | null;
     }>(
       `SELECT v.id, v.product_id, v.key, v.handle, v.sku, v.title, v.price, v.compare_at_price, v.gross, v.compare_at_gross, v.tax_rate, v.published, v.active,
          fc.key AS color, fr.key AS region, fy.key AS year, fs.key AS size, fk.key AS country,
@@ -89,64 +134,73 @@ export async function readProductDocuments(m: EntityManager, tenantId: string, i
   const stockOf = new Map<string, Record<string, number>>();
   for (const s of stock) (stockOf.get(s.variant_id) ?? stockOf.set(s.variant_id, {}).get(s.variant_id)!)[s.location] = Number(s.on_hand);
   const byId = new Map(products.map((p) => [p.id, p]));
-  return ids.filter((id) => byId.has(id)).map((id) => {
-    const p = byId.get(id)!;
-    const vs = variantsOf.get(id) ?? [];
-    const doc: ProductDoc = {
-      key: p.key,
-      handle: p.handle,
-      title: p.title,
-      body_html: p.body_html,
-      summary_html: p.summary_html,
-      manufacturer: p.manufacturer,
-      categories: p.categories,
-      flag: p.flag,
-      tags: p.tags,
-      published: p.published,
-      created_at: iso(p.created_at)!,
-      images: (imagesOf.get(id) ?? []).map((i) => ({ src: i.src, alt: i.alt, width: i.width, height: i.height })),
-      ratings: (ratingsOf.get(id) ?? []).map((r) => Number(r.value)),
-      variants: vs.map((v) => {
-        const customFields: Record<string, string[]> = {};
-        for (const [field, option] of v.options) (customFields[field] ??= []).push(option);
-        return {
+  return ids
+    .filter((id) => byId.has(id))
+    .map((id) => {
+      const p = byId.get(id)!;
+      const vs = variantsOf.get(id) ?? [];
+      const doc: ProductDoc = {
+        key: p.key,
+        handle: p.handle,
+        title: p.title,
+        body_html: p.body_html,
+        summary_html: p.summary_html,
+        manufacturer: p.manufacturer,
+        categories: p.categories,
+        flag: p.flag,
+        tags: p.tags,
+        published: p.published,
+        created_at: iso(p.created_at)!,
+        images: (imagesOf.get(id) ?? []).map((i) => ({ src: i.src, alt: i.alt, width: i.width, height: i.height })),
+        ratings: (ratingsOf.get(id) ?? []).map((r) => Number(r.value)),
+        variants: vs.map((v) => {
+          const customFields: Record<string, string[]> = {};
+          for (const [field, option] of v.options) (customFields[field] ??= []).push(option);
+          return {
+            key: v.key,
+            handle: v.handle,
+            sku: v.sku,
+            title: v.title,
+            price: Number(v.price),
+            compare_at_price: num(v.compare_at_price),
+            tax_rate: Number(v.tax_rate),
+            published: v.published,
+            active: v.active,
+            color: v.color,
+            region: v.region,
+            year: v.year,
+            size: v.size,
+            country: v.country,
+            alcohol_volume: num(v.alcohol_volume),
+            grams: v.grams,
+            option_group: v.option_group,
+            description: v.description,
+            description_additional: v.description_additional,
+            area: v.area,
+            quantity_rule: { min: Number(v.quantity_min), max: num(v.quantity_max), increment: Number(v.quantity_increment) },
+            custom_fields: customFields,
+            track_inventory: v.track_inventory,
+            allow_backorder: v.allow_backorder,
+            stock: stockOf.get(v.id) ?? {},
+          };
+        }),
+      };
+      const meta: ProductMeta = {
+        id,
+        vendor: p.vendor,
+        updatedAt: iso(p.updated_at),
+        archivedAt: iso(p.archived_at),
+        rating: Number(p.rating),
+        ratingCount: p.rating_count,
+        variants: vs.map((v) => ({
+          id: v.id,
           key: v.key,
-          handle: v.handle,
-          sku: v.sku,
-          title: v.title,
-          price: Number(v.price),
-          compare_at_price: num(v.compare_at_price),
-          tax_rate: Number(v.tax_rate),
-          published: v.published,
-          active: v.active,
-          color: v.color,
-          region: v.region,
-          year: v.year,
-          size: v.size,
-          country: v.country,
-          alcohol_volume: num(v.alcohol_volume),
-          grams: v.grams,
-          option_group: v.option_group,
-          description: v.description,
-          description_additional: v.description_additional,
-          area: v.area,
-          quantity_rule: { min: Number(v.quantity_min), max: num(v.quantity_max), increment: Number(v.quantity_increment) },
-          custom_fields: customFields,
-          track_inventory: v.track_inventory,
-          allow_backorder: v.allow_backorder,
-          stock: stockOf.get(v.id) ?? {},
-        };
-      }),
-    };
-    const meta: ProductMeta = {
-      id,
-      vendor: p.vendor,
-      updatedAt: iso(p.updated_at),
-      archivedAt: iso(p.archived_at),
-      rating: Number(p.rating),
-      ratingCount: p.rating_count,
-      variants: vs.map((v) => ({ id: v.id, key: v.key, gross: Number(v.gross), compareAtGross: num(v.compare_at_gross), createdAt: iso(v.created_at)!, updatedAt: iso(v.updated_at) })),
-    };
-    return { doc, meta };
-  });
+          gross: Number(v.gross),
+          compareAtGross: num(v.compare_at_gross),
+          createdAt: iso(v.created_at)!,
+          updatedAt: iso(v.updated_at),
+        })),
+      };
+      return { doc, meta };
+    });
 }

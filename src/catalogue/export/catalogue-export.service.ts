@@ -70,15 +70,31 @@ export class CatalogueExportService {
     const tenant = await m.findOne(Tenant, { where: { id: tenantId } });
     if (!tenant) throw AppError.notFound('shop');
     const s: TenantSettings = { ...DEFAULT_SETTINGS, ...tenant.settings };
-    const currencies = await q<{ key: string; code: string; name: string; symbol: string | null; rate: string; precision: number; published: boolean; is_default: boolean }>(
+    const currencies = await q<{
+      key: string;
+      code: string;
+      name: string;
+      symbol: string | null;
+      rate: string;
+      precision: number;
+      published: boolean;
+      is_default: boolean;
+    }>(
       `SELECT key, code, name, symbol, rate::text AS rate, precision, published, is_default FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code`,
     );
     const defaultCurrency = currencies.find((c) => c.is_default);
     const facets: Record<string, unknown[]> = {};
-    const facetRows = await q<{ dimension: string; key: string; name: unknown; position: number }>(`SELECT dimension, key, name, position FROM facet_values WHERE tenant_id = $1 ORDER BY dimension, position, key`);
-    for (const dim of FACET_DIMENSIONS) facets[dim] = facetRows.filter((f) => f.dimension === dim).map((f) => ({ key: f.key, name: f.name, position: f.position }));
-    const fields = await q<{ id: string; key: string; label: unknown; type: string | null }>(`SELECT id, key, label, type FROM custom_fields WHERE tenant_id = $1 ORDER BY position, key`);
-    const options = await q<{ field_id: string; key: string; name: unknown; value: string | null }>(`SELECT field_id, key, name, value FROM custom_field_options WHERE tenant_id = $1 ORDER BY position, key`);
+    const facetRows = await q<{ dimension: string; key: string; name: unknown; position: number }>(
+      `SELECT dimension, key, name, position FROM facet_values WHERE tenant_id = $1 ORDER BY dimension, position, key`,
+    );
+    for (const dim of FACET_DIMENSIONS)
+      facets[dim] = facetRows.filter((f) => f.dimension === dim).map((f) => ({ key: f.key, name: f.name, position: f.position }));
+    const fields = await q<{ id: string; key: string; label: unknown; type: string | null }>(
+      `SELECT id, key, label, type FROM custom_fields WHERE tenant_id = $1 ORDER BY position, key`,
+    );
+    const options = await q<{ field_id: string; key: string; name: unknown; value: string | null }>(
+      `SELECT field_id, key, name, value FROM custom_field_options WHERE tenant_id = $1 ORDER BY position, key`,
+    );
     return {
       settings: {
         default_language: s.default_language,
@@ -91,7 +107,15 @@ export class CatalogueExportService {
         terms: s.terms,
         age_verification: s.age_verification,
       },
-      currencies: currencies.map((c) => ({ key: c.key, code: c.code, name: c.name, symbol: c.symbol, rate: Number(c.rate), precision: c.precision, published: c.published })),
+      currencies: currencies.map((c) => ({
+        key: c.key,
+        code: c.code,
+        name: c.name,
+        symbol: c.symbol,
+        rate: Number(c.rate),
+        precision: c.precision,
+        published: c.published,
+      })),
       countries: await q(`SELECT key, code, name, shipping FROM countries WHERE tenant_id = $1 ORDER BY code, key`),
       locations: await q(`SELECT key, name FROM stock_locations WHERE tenant_id = $1 ORDER BY key`),
       manufacturers: await q(`SELECT key, name, logo_url FROM manufacturers WHERE tenant_id = $1 ORDER BY key`),
@@ -100,7 +124,12 @@ export class CatalogueExportService {
          WHERE c.tenant_id = $1 ORDER BY array_length(c.path, 1), c.position, c.key`,
       ),
       facets,
-      custom_fields: fields.map((f) => ({ key: f.key, label: f.label, type: f.type, options: options.filter((o) => o.field_id === f.id).map((o) => ({ key: o.key, name: o.name, value: o.value })) })),
+      custom_fields: fields.map((f) => ({
+        key: f.key,
+        label: f.label,
+        type: f.type,
+        options: options.filter((o) => o.field_id === f.id).map((o) => ({ key: o.key, name: o.name, value: o.value })),
+      })),
       flags: await q(`SELECT key, name, color FROM flags WHERE tenant_id = $1 ORDER BY key`),
       shipping_methods: (
         await q<{ key: string; name: unknown; price: string; tax_rate: string; countries: string[]; free_over: string | null; delivery_days: number | null }>(
@@ -121,7 +150,12 @@ export class CatalogueExportService {
         after ? [tenantId, ...after] : [tenantId],
       );
       if (rows.length === 0) return;
-      for (const { doc } of await readProductDocuments(m, tenantId, rows.map((r) => r.id))) yield doc;
+      for (const { doc } of await readProductDocuments(
+        m,
+        tenantId,
+        rows.map((r) => r.id),
+      ))
+        yield doc;
       const last = rows[rows.length - 1];
       after = [new Date(last.created_at).toISOString(), last.id];
       if (rows.length < PRODUCT_BATCH) return;
@@ -130,8 +164,23 @@ export class CatalogueExportService {
 
   private async collections(m: EntityManager, tenantId: string): Promise<unknown[]> {
     const rows: Array<{
-      id: string; key: string | null; handle: string; title: unknown; body_html: unknown; collection_type: string; published: boolean; sort_order: string | null; template_name: string | null;
-      rules_json: string | null; meta_title: string | null; meta_description: string | null; image_src: string | null; image_alt: string | null; image_width: number | null; image_height: number | null; products: string[];
+      id: string;
+      key: string | null;
+      handle: string;
+      title: unknown;
+      body_html: unknown;
+      collection_type: string;
+      published: boolean;
+      sort_order: string | null;
+      template_name: string | null;
+      rules_json: string | null;
+      meta_title: string | null;
+      meta_description: string | null;
+      image_src: string | null;
+      image_alt: string | null;
+      image_width: number | null;
+      image_height: number | null;
+      products: string[];
     }> = await m.query(
       `SELECT c.id, c.key, c.handle, c.title, c.body_html, c.collection_type, c.published, c.sort_order, c.template_name, c.rules_json, c.meta_title, c.meta_description,
          c.image_src, c.image_alt, c.image_width, c.image_height,

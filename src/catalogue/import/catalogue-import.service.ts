@@ -46,7 +46,10 @@ export class CatalogueImportService {
     try {
       return await this.changes.write(ctx, (tx) => this.run(tx, body));
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppError.unprocessable(`the import conflicts with existing data: ${(err as { driverError?: { detail?: string } }).driverError?.detail ?? 'duplicate value'}`);
+      if (isUniqueViolation(err))
+        throw AppError.unprocessable(
+          `the import conflicts with existing data: ${(err as { driverError?: { detail?: string } }).driverError?.detail ?? 'duplicate value'}`,
+        );
       throw err;
     }
   }
@@ -84,11 +87,16 @@ export class CatalogueImportService {
     if (Object.keys(patch).some((k) => JSON.stringify((patch as Json)[k]) !== JSON.stringify((current as unknown as Json)[k]))) {
       await this.tenancy.updateSettings(m, tenantId, patch);
       updated.settings = 1;
-      fullRefresh = fullRefresh || patch.default_language !== undefined && patch.default_language !== current.default_language;
+      fullRefresh = fullRefresh || (patch.default_language !== undefined && patch.default_language !== current.default_language);
     }
 
     // ---- currencies (then the default one), countries
-    const cur = await upsert(m, tenantId, { table: 'currencies', cols: ['key', 'code', 'name', 'symbol', 'rate', 'precision', 'published'], compareAll: true }, plan.currencies);
+    const cur = await upsert(
+      m,
+      tenantId,
+      { table: 'currencies', cols: ['key', 'code', 'name', 'symbol', 'rate', 'precision', 'published'], compareAll: true },
+      plan.currencies,
+    );
     count('currencies', cur);
     ids.currencies = idsOf(cur);
     if (plan.defaultCurrency !== null) {
@@ -116,7 +124,18 @@ export class CatalogueImportService {
     // ---- facets per dimension
     const facetIds: Record<string, Record<string, string>> = {};
     for (const { dimension: dim, rows } of plan.facets) {
-      const r = await upsert(m, tenantId, { table: 'facet_values', cols: ['dimension', 'key', 'name', 'position', 'import_hash'], conflict: '(tenant_id, dimension, key)', lookupWhere: `dimension = '${dim}'` }, rows, 1);
+      const r = await upsert(
+        m,
+        tenantId,
+        {
+          table: 'facet_values',
+          cols: ['dimension', 'key', 'name', 'position', 'import_hash'],
+          conflict: '(tenant_id, dimension, key)',
+          lookupWhere: `dimension = '${dim}'`,
+        },
+        rows,
+        1,
+      );
       count(`facets.${dim}`, r);
       facetIds[dim] = idsOf(r);
     }
@@ -130,17 +149,32 @@ export class CatalogueImportService {
       const row = [fields.ids.get(field), ...values];
       return [...row, hash(row)];
     });
-    const options = await upsert(m, tenantId, { table: 'custom_field_options', cols: ['field_id', 'key', 'name', 'value', 'position', 'import_hash'] }, optRows, 1);
+    const options = await upsert(
+      m,
+      tenantId,
+      { table: 'custom_field_options', cols: ['field_id', 'key', 'name', 'value', 'position', 'import_hash'] },
+      optRows,
+      1,
+    );
     count('custom_field_options', options);
     ids.custom_field_options = idsOf(options);
     if (fields.updated + options.updated > 0) fullRefresh = true;
 
     // ---- categories: upsert, then parents and ancestor paths
-    const cats = await upsert(m, tenantId, { table: 'categories', cols: ['key', 'name', 'position', 'import_hash'] }, plan.categories.map((c) => c.row));
+    const cats = await upsert(
+      m,
+      tenantId,
+      { table: 'categories', cols: ['key', 'name', 'position', 'import_hash'] },
+      plan.categories.map((c) => c.row),
+    );
     count('categories', cats);
     ids.categories = idsOf(cats);
     if (plan.categories.length > 0) {
-      await this.linkCategories(m, tenantId, plan.categories.map((c, i) => ({ key: c.row[0], parent: c.parent, path: `categories[${i}].parent` })));
+      await this.linkCategories(
+        m,
+        tenantId,
+        plan.categories.map((c, i) => ({ key: c.row[0], parent: c.parent, path: `categories[${i}].parent` })),
+      );
       if (cats.updated > 0) fullRefresh = true;
     }
 
@@ -154,7 +188,18 @@ export class CatalogueImportService {
     const seenVariants = new Set<string>();
     for (let start = 0; start < productsIn.length; start += PRODUCT_BATCH) {
       const batch = productsIn.slice(start, start + PRODUCT_BATCH);
-      await writeProducts(m, tenantId, batch, start, { lang, includeTax: settings.prices_include_tax, lookups, seenProducts, seenVariants, productIds, variantIds, touched, created, updated });
+      await writeProducts(m, tenantId, batch, start, {
+        lang,
+        includeTax: settings.prices_include_tax,
+        lookups,
+        seenProducts,
+        seenVariants,
+        productIds,
+        variantIds,
+        touched,
+        created,
+        updated,
+      });
     }
     ids.products = productIds;
     ids.variants = variantIds;
@@ -172,7 +217,10 @@ export class CatalogueImportService {
 
   /** Sets parent ids and root-first paths for the whole tree (so moved subtrees follow). */
   private async linkCategories(m: EntityManager, tenantId: string, links: Array<{ key: string; parent: string | null; path: string }>): Promise<void> {
-    const rows: Array<{ id: string; key: string; parent_id: string | null; path: string[] }> = await m.query(`SELECT id, key, parent_id, path FROM categories WHERE tenant_id = $1`, [tenantId]);
+    const rows: Array<{ id: string; key: string; parent_id: string | null; path: string[] }> = await m.query(
+      `SELECT id, key, parent_id, path FROM categories WHERE tenant_id = $1`,
+      [tenantId],
+    );
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const parentOf = new Map(rows.map((r) => [r.id, r.parent_id]));
     for (const l of links) {
@@ -199,7 +247,10 @@ export class CatalogueImportService {
     for (const chunk of chunks(changes, 1000)) {
       const params: unknown[] = [tenantId];
       const values = chunk.map((c) => `($${params.push(c[0])}::uuid, $${params.push(c[1])}::uuid, $${params.push(c[2])}::uuid[])`);
-      await m.query(`UPDATE categories c SET parent_id = x.parent, path = x.path, updated_at = now() FROM (VALUES ${values.join(',')}) AS x(id, parent, path) WHERE c.id = x.id AND c.tenant_id = $1`, params);
+      await m.query(
+        `UPDATE categories c SET parent_id = x.parent, path = x.path, updated_at = now() FROM (VALUES ${values.join(',')}) AS x(id, parent, path) WHERE c.id = x.id AND c.tenant_id = $1`,
+        params,
+      );
     }
   }
 
@@ -216,16 +267,30 @@ export class CatalogueImportService {
         if (!Object.hasOwn(s.productIds, k)) throw bad(`${mem.path}[${j}]`, `names no product of this import ("${k}")`);
       });
     }
-    const res = await upsert(m, tenantId, { table: 'collections', cols: COLLECTION_COLUMNS, conflict: '(tenant_id, key) WHERE key IS NOT NULL', compareAll: true }, plan.rows);
+    const res = await upsert(
+      m,
+      tenantId,
+      { table: 'collections', cols: COLLECTION_COLUMNS, conflict: '(tenant_id, key) WHERE key IS NOT NULL', compareAll: true },
+      plan.rows,
+    );
     let updatedCount = res.updated;
     for (const mem of plan.members) {
       if (!mem.manual) continue;
       const cid = res.ids.get(mem.key)!;
       const want = [...new Set(mem.products.map((k) => s.productIds[k]))];
-      const have: Array<{ product_id: string }> = await m.query(`SELECT product_id FROM collection_products WHERE tenant_id = $1 AND collection_id = $2 ORDER BY position, product_id`, [tenantId, cid]);
+      const have: Array<{ product_id: string }> = await m.query(
+        `SELECT product_id FROM collection_products WHERE tenant_id = $1 AND collection_id = $2 ORDER BY position, product_id`,
+        [tenantId, cid],
+      );
       if (have.map((h) => h.product_id).join() === want.join()) continue;
       await m.query(`DELETE FROM collection_products WHERE tenant_id = $1 AND collection_id = $2`, [tenantId, cid]);
-      await insertMany(m, tenantId, 'collection_products', ['collection_id', 'product_id', 'position'], want.map((pid, pos) => [cid, pid, pos + 1]));
+      await insertMany(
+        m,
+        tenantId,
+        'collection_products',
+        ['collection_id', 'product_id', 'position'],
+        want.map((pid, pos) => [cid, pid, pos + 1]),
+      );
       if (!res.changed.has(mem.key)) updatedCount += 1;
     }
     s.created.collections = res.created;

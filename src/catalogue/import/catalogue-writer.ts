@@ -37,7 +37,8 @@ export interface UpsertResult {
 }
 
 export async function loadLookups(m: EntityManager, tenantId: string) {
-  const map = async (sql: string) => new Map<string, string>(((await m.query(sql, [tenantId])) as Array<{ key: string; id: string }>).map((r) => [r.key, r.id]));
+  const map = async (sql: string) =>
+    new Map<string, string>(((await m.query(sql, [tenantId])) as Array<{ key: string; id: string }>).map((r) => [r.key, r.id]));
   const facets: Record<string, Map<string, string>> = {};
   for (const dim of FACET_DIMENSIONS) facets[dim] = await map(`SELECT key, id FROM facet_values WHERE tenant_id = $1 AND dimension = '${dim}'`);
   const optionRows: Array<{ key: string; id: string; field_key: string }> = await m.query(
@@ -89,7 +90,12 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
     const images = arr(c.images, `${p}.images`).map((rawImg, j) => {
       const q = `${p}.images[${j}]`;
       const img = obj(rawImg, q);
-      return { src: reqStr(img.src, `${q}.src`, 2000), alt: str(img.alt, `${q}.alt`, 500), width: num(img.width, `${q}.width`, { min: 0, integer: true, max: 100000 }) ?? 0, height: num(img.height, `${q}.height`, { min: 0, integer: true, max: 100000 }) ?? 0 };
+      return {
+        src: reqStr(img.src, `${q}.src`, 2000),
+        alt: str(img.alt, `${q}.alt`, 500),
+        width: num(img.width, `${q}.width`, { min: 0, integer: true, max: 100000 }) ?? 0,
+        height: num(img.height, `${q}.height`, { min: 0, integer: true, max: 100000 }) ?? 0,
+      };
     });
     const ratings = arr(c.ratings, `${p}.ratings`).map((r, j) => reqNum(r, `${p}.ratings[${j}]`, { min: 1, max: 5, integer: true }));
     const rating = ratings.length ? round2(ratings.reduce((a, b) => a + b, 0) / ratings.length) : 0;
@@ -143,7 +149,10 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
       }
       let stock: Array<[string, number]> | null = null;
       if (v.stock !== undefined && v.stock !== null) {
-        stock = Object.entries(obj(v.stock, `${q}.stock`)).map(([loc, qty]) => [ref(lookups.locations, loc, `${q}.stock.${loc}`, 'location')!, reqNum(qty, `${q}.stock.${loc}`, { min: -1e9, max: 1e9 })]);
+        stock = Object.entries(obj(v.stock, `${q}.stock`)).map(([loc, qty]) => [
+          ref(lookups.locations, loc, `${q}.stock.${loc}`, 'location')!,
+          reqNum(qty, `${q}.stock.${loc}`, { min: -1e9, max: 1e9 }),
+        ]);
       }
       const row = [
         vkey,
@@ -185,14 +194,39 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
   const prod = await upsert(
     m,
     tenantId,
-    { table: 'products', cols: ['key', 'handle', 'title', 'body_html', 'summary_html', 'manufacturer_id', 'category_ids', 'flag_id', 'tags', 'published', 'rating', 'rating_count', 'created_at', 'archived_at', 'import_hash'], insertOnly: ['created_at'] },
+    {
+      table: 'products',
+      cols: [
+        'key',
+        'handle',
+        'title',
+        'body_html',
+        'summary_html',
+        'manufacturer_id',
+        'category_ids',
+        'flag_id',
+        'tags',
+        'published',
+        'rating',
+        'rating_count',
+        'created_at',
+        'archived_at',
+        'import_hash',
+      ],
+      insertOnly: ['created_at'],
+    },
     productRows,
   );
-  const explicitDates = productRows.filter((r, bi) => prod.changed.has(r[0] as string) && obj(batch[bi], 'products').created_at != null).map((r) => [r[0], r[12]]);
+  const explicitDates = productRows
+    .filter((r, bi) => prod.changed.has(r[0] as string) && obj(batch[bi], 'products').created_at != null)
+    .map((r) => [r[0], r[12]]);
   if (explicitDates.length > 0) {
     const params: unknown[] = [tenantId];
     const values = explicitDates.map((d) => `($${params.push(d[0])}::text, $${params.push(d[1])}::timestamptz)`);
-    await m.query(`UPDATE products p SET created_at = x.created_at FROM (VALUES ${values.join(',')}) AS x(key, created_at) WHERE p.tenant_id = $1 AND p.key = x.key AND p.created_at <> x.created_at`, params);
+    await m.query(
+      `UPDATE products p SET created_at = x.created_at FROM (VALUES ${values.join(',')}) AS x(key, created_at) WHERE p.tenant_id = $1 AND p.key = x.key AND p.created_at <> x.created_at`,
+      params,
+    );
   }
   s.created.products = (s.created.products ?? 0) + prod.created;
   s.updated.products = (s.updated.products ?? 0) + prod.updated;
@@ -216,9 +250,41 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
 
   // variants
   const vrows = variants.map((v) => [s.productIds[v.productKey], ...v.row]);
-  const vcols = ['product_id', 'key', 'handle', 'sku', 'title', 'position', 'price', 'compare_at_price', 'gross', 'net', 'compare_at_gross', 'tax_rate', 'published', 'active',
-    'color_id', 'region_id', 'year_id', 'size_id', 'country_id', 'alcohol_volume', 'grams', 'option_group', 'description', 'description_additional', 'area',
-    'quantity_min', 'quantity_max', 'quantity_increment', 'option_ids', 'track_inventory', 'allow_backorder', 'archived_at', 'import_hash'];
+  const vcols = [
+    'product_id',
+    'key',
+    'handle',
+    'sku',
+    'title',
+    'position',
+    'price',
+    'compare_at_price',
+    'gross',
+    'net',
+    'compare_at_gross',
+    'tax_rate',
+    'published',
+    'active',
+    'color_id',
+    'region_id',
+    'year_id',
+    'size_id',
+    'country_id',
+    'alcohol_volume',
+    'grams',
+    'option_group',
+    'description',
+    'description_additional',
+    'area',
+    'quantity_min',
+    'quantity_max',
+    'quantity_increment',
+    'option_ids',
+    'track_inventory',
+    'allow_backorder',
+    'archived_at',
+    'import_hash',
+  ];
   const vars = await upsert(m, tenantId, { table: 'variants', cols: vcols }, vrows, 1);
   for (const [k, id] of vars.ids) s.variantIds[k] = id;
   let varsUpdated = vars.updated;

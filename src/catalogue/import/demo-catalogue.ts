@@ -15,34 +15,134 @@ function mulberry32(seed: number): () => number {
 }
 
 const REGIONS: Array<{ key: string; name: string; de?: string; country: string; areas: string[]; colors: string[]; grapes: string[] }> = [
-  { key: 'bordeaux', name: 'Bordeaux', country: 'FR', areas: ['Saint-Émilion', 'Pauillac', 'Margaux', 'Pomerol', 'Graves'], colors: ['red', 'white'], grapes: ['merlot', 'cabernet-sauvignon', 'cabernet-franc', 'sauvignon-blanc', 'semillon'] },
-  { key: 'burgundy', name: 'Burgundy', de: 'Burgund', country: 'FR', areas: ['Côte de Nuits', 'Côte de Beaune', 'Chablis', 'Mâconnais'], colors: ['red', 'white'], grapes: ['pinot-noir', 'chardonnay'] },
-  { key: 'rhone', name: 'Rhône', country: 'FR', areas: ['Châteauneuf-du-Pape', 'Côte-Rôtie', 'Gigondas', 'Hermitage'], colors: ['red', 'white', 'rose'], grapes: ['syrah', 'grenache', 'mourvedre', 'viognier'] },
-  { key: 'champagne', name: 'Champagne', country: 'FR', areas: ['Reims', 'Épernay', 'Aÿ'], colors: ['sparkling'], grapes: ['chardonnay', 'pinot-noir', 'pinot-meunier'] },
-  { key: 'provence', name: 'Provence', country: 'FR', areas: ['Bandol', 'Côtes de Provence'], colors: ['rose', 'red'], grapes: ['grenache', 'cinsault', 'mourvedre'] },
-  { key: 'tuscany', name: 'Tuscany', de: 'Toskana', country: 'IT', areas: ['Chianti Classico', 'Montalcino', 'Bolgheri', 'Montepulciano'], colors: ['red'], grapes: ['sangiovese', 'merlot', 'cabernet-sauvignon'] },
-  { key: 'piedmont', name: 'Piedmont', de: 'Piemont', country: 'IT', areas: ['Barolo', 'Barbaresco', 'Asti'], colors: ['red', 'sparkling'], grapes: ['nebbiolo', 'barbera', 'moscato'] },
-  { key: 'veneto', name: 'Veneto', country: 'IT', areas: ['Valpolicella', 'Soave', 'Valdobbiadene'], colors: ['red', 'white', 'sparkling'], grapes: ['corvina', 'garganega', 'glera'] },
-  { key: 'rioja', name: 'Rioja', country: 'ES', areas: ['Rioja Alta', 'Rioja Alavesa'], colors: ['red', 'white'], grapes: ['tempranillo', 'garnacha', 'viura'] },
+  {
+    key: 'bordeaux',
+    name: 'Bordeaux',
+    country: 'FR',
+    areas: ['Saint-Émilion', 'Pauillac', 'Margaux', 'Pomerol', 'Graves'],
+    colors: ['red', 'white'],
+    grapes: ['merlot', 'cabernet-sauvignon', 'cabernet-franc', 'sauvignon-blanc', 'semillon'],
+  },
+  {
+    key: 'burgundy',
+    name: 'Burgundy',
+    de: 'Burgund',
+    country: 'FR',
+    areas: ['Côte de Nuits', 'Côte de Beaune', 'Chablis', 'Mâconnais'],
+    colors: ['red', 'white'],
+    grapes: ['pinot-noir', 'chardonnay'],
+  },
+  {
+    key: 'rhone',
+    name: 'Rhône',
+    country: 'FR',
+    areas: ['Châteauneuf-du-Pape', 'Côte-Rôtie', 'Gigondas', 'Hermitage'],
+    colors: ['red', 'white', 'rose'],
+    grapes: ['syrah', 'grenache', 'mourvedre', 'viognier'],
+  },
+  {
+    key: 'champagne',
+    name: 'Champagne',
+    country: 'FR',
+    areas: ['Reims', 'Épernay', 'Aÿ'],
+    colors: ['sparkling'],
+    grapes: ['chardonnay', 'pinot-noir', 'pinot-meunier'],
+  },
+  {
+    key: 'provence',
+    name: 'Provence',
+    country: 'FR',
+    areas: ['Bandol', 'Côtes de Provence'],
+    colors: ['rose', 'red'],
+    grapes: ['grenache', 'cinsault', 'mourvedre'],
+  },
+  {
+    key: 'tuscany',
+    name: 'Tuscany',
+    de: 'Toskana',
+    country: 'IT',
+    areas: ['Chianti Classico', 'Montalcino', 'Bolgheri', 'Montepulciano'],
+    colors: ['red'],
+    grapes: ['sangiovese', 'merlot', 'cabernet-sauvignon'],
+  },
+  {
+    key: 'piedmont',
+    name: 'Piedmont',
+    de: 'Piemont',
+    country: 'IT',
+    areas: ['Barolo', 'Barbaresco', 'Asti'],
+    colors: ['red', 'sparkling'],
+    grapes: ['nebbiolo', 'barbera', 'moscato'],
+  },
+  {
+    key: 'veneto',
+    name: 'Veneto',
+    country: 'IT',
+    areas: ['Valpolicella', 'Soave', 'Valdobbiadene'],
+    colors: ['red', 'white', 'sparkling'],
+    grapes: ['corvina', 'garganega', 'glera'],
+  },
+  {
+    key: 'rioja',
+    name: 'Rioja',
+    country: 'ES',
+    areas: ['Rioja Alta', 'Rioja Alavesa'],
+    colors: ['red', 'white'],
+    grapes: ['tempranillo', 'garnacha', 'viura'],
+  },
   { key: 'ribera', name: 'Ribera del Duero', country: 'ES', areas: ['Peñafiel', 'Roa'], colors: ['red'], grapes: ['tempranillo'] },
   { key: 'mosel', name: 'Mosel', country: 'DE', areas: ['Bernkastel', 'Piesport', 'Saar'], colors: ['white'], grapes: ['riesling'] },
   { key: 'pfalz', name: 'Pfalz', country: 'DE', areas: ['Deidesheim', 'Forst'], colors: ['white', 'red'], grapes: ['riesling', 'pinot-noir', 'pinot-blanc'] },
-  { key: 'wachau', name: 'Wachau', country: 'AT', areas: ['Spitz', 'Dürnstein', 'Weissenkirchen'], colors: ['white'], grapes: ['gruner-veltliner', 'riesling'] },
-  { key: 'valais', name: 'Valais', de: 'Wallis', country: 'CH', areas: ['Sion', 'Salgesch', 'Visperterminen'], colors: ['white', 'red'], grapes: ['chasselas', 'petite-arvine', 'pinot-noir', 'cornalin'] },
+  {
+    key: 'wachau',
+    name: 'Wachau',
+    country: 'AT',
+    areas: ['Spitz', 'Dürnstein', 'Weissenkirchen'],
+    colors: ['white'],
+    grapes: ['gruner-veltliner', 'riesling'],
+  },
+  {
+    key: 'valais',
+    name: 'Valais',
+    de: 'Wallis',
+    country: 'CH',
+    areas: ['Sion', 'Salgesch', 'Visperterminen'],
+    colors: ['white', 'red'],
+    grapes: ['chasselas', 'petite-arvine', 'pinot-noir', 'cornalin'],
+  },
   { key: 'vaud', name: 'Vaud', de: 'Waadt', country: 'CH', areas: ['Lavaux', 'La Côte', 'Chablais'], colors: ['white'], grapes: ['chasselas'] },
   { key: 'douro', name: 'Douro', country: 'PT', areas: ['Cima Corgo', 'Baixo Corgo'], colors: ['red', 'sweet'], grapes: ['touriga-nacional', 'tinta-roriz'] },
-  { key: 'napa', name: 'Napa Valley', country: 'US', areas: ['Oakville', 'Rutherford', 'Stags Leap'], colors: ['red', 'white'], grapes: ['cabernet-sauvignon', 'chardonnay', 'merlot'] },
+  {
+    key: 'napa',
+    name: 'Napa Valley',
+    country: 'US',
+    areas: ['Oakville', 'Rutherford', 'Stags Leap'],
+    colors: ['red', 'white'],
+    grapes: ['cabernet-sauvignon', 'chardonnay', 'merlot'],
+  },
   { key: 'mendoza', name: 'Mendoza', country: 'AR', areas: ['Luján de Cuyo', 'Uco Valley'], colors: ['red'], grapes: ['malbec', 'cabernet-sauvignon'] },
   { key: 'barossa', name: 'Barossa Valley', country: 'AU', areas: ['Tanunda', 'Eden Valley'], colors: ['red'], grapes: ['syrah', 'grenache'] },
   { key: 'marlborough', name: 'Marlborough', country: 'NZ', areas: ['Wairau', 'Awatere'], colors: ['white'], grapes: ['sauvignon-blanc', 'pinot-noir'] },
 ];
 const COUNTRIES: Record<string, { en: string; de: string }> = {
-  FR: { en: 'France', de: 'Frankreich' }, IT: { en: 'Italy', de: 'Italien' }, ES: { en: 'Spain', de: 'Spanien' }, DE: { en: 'Germany', de: 'Deutschland' },
-  AT: { en: 'Austria', de: 'Österreich' }, CH: { en: 'Switzerland', de: 'Schweiz' }, PT: { en: 'Portugal', de: 'Portugal' }, US: { en: 'United States', de: 'Vereinigte Staaten' },
-  AR: { en: 'Argentina', de: 'Argentinien' }, AU: { en: 'Australia', de: 'Australien' }, NZ: { en: 'New Zealand', de: 'Neuseeland' },
+  FR: { en: 'France', de: 'Frankreich' },
+  IT: { en: 'Italy', de: 'Italien' },
+  ES: { en: 'Spain', de: 'Spanien' },
+  DE: { en: 'Germany', de: 'Deutschland' },
+  AT: { en: 'Austria', de: 'Österreich' },
+  CH: { en: 'Switzerland', de: 'Schweiz' },
+  PT: { en: 'Portugal', de: 'Portugal' },
+  US: { en: 'United States', de: 'Vereinigte Staaten' },
+  AR: { en: 'Argentina', de: 'Argentinien' },
+  AU: { en: 'Australia', de: 'Australien' },
+  NZ: { en: 'New Zealand', de: 'Neuseeland' },
 };
 const COLORS: Record<string, { en: string; de: string }> = {
-  red: { en: 'Red', de: 'Rot' }, white: { en: 'White', de: 'Weiss' }, rose: { en: 'Rosé', de: 'Rosé' }, sparkling: { en: 'Sparkling', de: 'Schaumwein' }, sweet: { en: 'Sweet', de: 'Süss' },
+  red: { en: 'Red', de: 'Rot' },
+  white: { en: 'White', de: 'Weiss' },
+  rose: { en: 'Rosé', de: 'Rosé' },
+  sparkling: { en: 'Sparkling', de: 'Schaumwein' },
+  sweet: { en: 'Sweet', de: 'Süss' },
 };
 const CATEGORY_OF_COLOR: Record<string, string> = { red: 'red-wine', white: 'white-wine', rose: 'rose-wine', sparkling: 'sparkling-wine', sweet: 'sweet-wine' };
 const SIZES = [
@@ -52,18 +152,95 @@ const SIZES = [
   { key: '300cl', name: '300 cl (Jeroboam)', factor: 4.6 },
 ];
 const PREFIX: Record<string, string[]> = {
-  FR: ['Château', 'Domaine', 'Clos', 'Maison'], IT: ['Tenuta', 'Castello', 'Podere', 'Cantina'], ES: ['Bodegas', 'Viña', 'Finca'], DE: ['Weingut', 'Weinhaus'],
-  AT: ['Weingut', 'Domäne'], CH: ['Domaine', 'Cave', 'Weingut'], PT: ['Quinta', 'Casa'], US: ['Estate', 'Cellars', 'Vineyards'], AR: ['Bodega', 'Finca'], AU: ['Estate', 'Wines'], NZ: ['Estate', 'Wines'],
+  FR: ['Château', 'Domaine', 'Clos', 'Maison'],
+  IT: ['Tenuta', 'Castello', 'Podere', 'Cantina'],
+  ES: ['Bodegas', 'Viña', 'Finca'],
+  DE: ['Weingut', 'Weinhaus'],
+  AT: ['Weingut', 'Domäne'],
+  CH: ['Domaine', 'Cave', 'Weingut'],
+  PT: ['Quinta', 'Casa'],
+  US: ['Estate', 'Cellars', 'Vineyards'],
+  AR: ['Bodega', 'Finca'],
+  AU: ['Estate', 'Wines'],
+  NZ: ['Estate', 'Wines'],
 };
-const NAMES = ['Lafleur', 'Beauséjour', 'Montrose', 'des Anges', 'du Soleil', 'Rossi', 'Bianchi', 'San Lorenzo', 'Vallone', 'Müller', 'Schäfer', 'Hoffmann', 'Brunner', 'Gantenbein',
-  'Rouvinez', 'Chappaz', 'Torres', 'Álvarez', 'Mendoza Alta', 'do Vale', 'Ferreira', 'Stag Creek', 'Silver Oak', 'Hill Crest', 'Catena', 'Yalumba', 'Cloudy Bay', 'Dupont', 'Girard', 'Moreau',
-  'Lefèvre', 'Vercelli', 'Fontana', 'Keller', 'Wagner', 'Bründlmayer', 'Pichler', 'Favre', 'Bonvin', 'Ortega', 'Navarro', 'Pereira', 'Oakridge', 'Blackwood', 'Weiss', 'Leroux', 'Marchetti', 'Conti'];
-const CUVEES = ['Réserve', 'Grand Cru', 'Cuvée Prestige', 'Vieilles Vignes', 'Classico', 'Riserva', 'Selección', 'Kabinett', 'Spätlese', 'Estate', 'Single Vineyard', 'Tradition', 'Les Terrasses', 'Premier Cru', 'Brut', 'Héritage'];
-const label = (slug: string) => slug.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+const NAMES = [
+  'Lafleur',
+  'Beauséjour',
+  'Montrose',
+  'des Anges',
+  'du Soleil',
+  'Rossi',
+  'Bianchi',
+  'San Lorenzo',
+  'Vallone',
+  'Müller',
+  'Schäfer',
+  'Hoffmann',
+  'Brunner',
+  'Gantenbein',
+  'Rouvinez',
+  'Chappaz',
+  'Torres',
+  'Álvarez',
+  'Mendoza Alta',
+  'do Vale',
+  'Ferreira',
+  'Stag Creek',
+  'Silver Oak',
+  'Hill Crest',
+  'Catena',
+  'Yalumba',
+  'Cloudy Bay',
+  'Dupont',
+  'Girard',
+  'Moreau',
+  'Lefèvre',
+  'Vercelli',
+  'Fontana',
+  'Keller',
+  'Wagner',
+  'Bründlmayer',
+  'Pichler',
+  'Favre',
+  'Bonvin',
+  'Ortega',
+  'Navarro',
+  'Pereira',
+  'Oakridge',
+  'Blackwood',
+  'Weiss',
+  'Leroux',
+  'Marchetti',
+  'Conti',
+];
+const CUVEES = [
+  'Réserve',
+  'Grand Cru',
+  'Cuvée Prestige',
+  'Vieilles Vignes',
+  'Classico',
+  'Riserva',
+  'Selección',
+  'Kabinett',
+  'Spätlese',
+  'Estate',
+  'Single Vineyard',
+  'Tradition',
+  'Les Terrasses',
+  'Premier Cru',
+  'Brut',
+  'Héritage',
+];
+const label = (slug: string) =>
+  slug
+    .split('-')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join(' ');
 
 export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<string, unknown> {
   const rnd = mulberry32(seed);
-  const pick = <T,>(list: T[]): T => list[Math.floor(rnd() * list.length)];
+  const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)];
   const grapes = [...new Set(REGIONS.flatMap((r) => r.grapes))].sort();
   const years = Array.from({ length: 16 }, (_, i) => String(2009 + i));
   const manufacturers = REGIONS.flatMap((r) =>
@@ -89,7 +266,12 @@ export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<str
     const key = `demo-${String(i + 1).padStart(6, '0')}`;
     return {
       key,
-      handle: `${key}-${title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`.slice(0, 120),
+      handle: `${key}-${title
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')}`.slice(0, 120),
       title: { en: title, de: title },
       body_html: `<p>${label(grapeSet.join(' and '))} from ${area}, ${region.name}. ${cuvee} selection${year ? ` of the ${year} vintage` : ''}.</p>`,
       summary_html: `<p>${COLORS[color].en} wine from ${region.name}.</p>`,
@@ -135,9 +317,17 @@ export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<str
     };
   });
   return {
-    settings: { default_language: 'en', languages: ['en', 'de'], default_currency: 'CHF', prices_include_tax: true, show_net_prices: false, require_email_confirmation: false, guest_checkout_enabled: true,
+    settings: {
+      default_language: 'en',
+      languages: ['en', 'de'],
+      default_currency: 'CHF',
+      prices_include_tax: true,
+      show_net_prices: false,
+      require_email_confirmation: false,
+      guest_checkout_enabled: true,
       terms: { required: true, terms_url: 'https://demo.example/terms', privacy_url: 'https://demo.example/privacy' },
-      age_verification: { min_age: 18, min_age_by_country: { US: 21 }, applies_to_alcohol_volume_over: 0 } },
+      age_verification: { min_age: 18, min_age_by_country: { US: 21 }, applies_to_alcohol_volume_over: 0 },
+    },
     currencies: [
       { key: 'CHF', code: 'CHF', name: 'Swiss franc', symbol: 'CHF', rate: 1, published: true },
       { key: 'EUR', code: 'EUR', name: 'Euro', symbol: '€', rate: 1.06, published: true },
@@ -149,7 +339,10 @@ export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<str
       { key: 'AT', code: 'AT', name: { en: 'Austria', de: 'Österreich' }, shipping: true },
       { key: 'FR', code: 'FR', name: { en: 'France', de: 'Frankreich' }, shipping: true },
     ],
-    locations: [{ key: 'cellar', name: 'Main cellar' }, { key: 'shop', name: 'Shop Zurich' }],
+    locations: [
+      { key: 'cellar', name: 'Main cellar' },
+      { key: 'shop', name: 'Shop Zurich' },
+    ],
     manufacturers: manufacturers.map(({ key, name, logo_url }) => ({ key, name, logo_url })),
     categories: [
       { key: 'wine', name: { en: 'Wine', de: 'Wein' }, parent: null },
@@ -170,13 +363,32 @@ export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<str
     },
     custom_fields: [
       { key: 'grape', label: { en: 'Grape', de: 'Traube' }, type: 'select', options: grapes.map((g) => ({ key: g, name: label(g), value: g })) },
-      { key: 'closure', label: { en: 'Closure', de: 'Verschluss' }, type: 'select', options: [{ key: 'cork', name: { en: 'Cork', de: 'Korken' }, value: 'cork' }, { key: 'screwcap', name: { en: 'Screw cap', de: 'Schraubverschluss' }, value: 'screwcap' }] },
+      {
+        key: 'closure',
+        label: { en: 'Closure', de: 'Verschluss' },
+        type: 'select',
+        options: [
+          { key: 'cork', name: { en: 'Cork', de: 'Korken' }, value: 'cork' },
+          { key: 'screwcap', name: { en: 'Screw cap', de: 'Schraubverschluss' }, value: 'screwcap' },
+        ],
+      },
     ],
-    flags: [{ key: 'new', name: { en: 'New', de: 'Neu' }, color: '#2e86de' }, { key: 'bestseller', name: { en: 'Bestseller', de: 'Bestseller' }, color: '#c0392b' }],
+    flags: [
+      { key: 'new', name: { en: 'New', de: 'Neu' }, color: '#2e86de' },
+      { key: 'bestseller', name: { en: 'Bestseller', de: 'Bestseller' }, color: '#c0392b' },
+    ],
     shipping_methods: [
       { key: 'post', name: { en: 'Swiss Post', de: 'Die Post' }, price: 9.5, tax_rate: 8.1, countries: ['CH'], free_over: 150, delivery_days: 2 },
       { key: 'dhl', name: 'DHL Europe', price: 24, tax_rate: 0, countries: ['DE', 'AT', 'FR'], free_over: 400, delivery_days: 5 },
-      { key: 'pickup', name: { en: 'Pick-up in Zurich', de: 'Abholung in Zürich' }, price: 0, tax_rate: 0, countries: ['CH'], free_over: null, delivery_days: 0 },
+      {
+        key: 'pickup',
+        name: { en: 'Pick-up in Zurich', de: 'Abholung in Zürich' },
+        price: 0,
+        tax_rate: 0,
+        countries: ['CH'],
+        free_over: null,
+        delivery_days: 0,
+      },
     ],
     payment_types: [
       { key: 'invoice', name: { en: 'Invoice', de: 'Rechnung' }, kind: 'invoice', image_url: null },
@@ -185,14 +397,46 @@ export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<str
     ],
     products,
     collections: [
-      { key: 'staff-picks', title: { en: 'Staff picks', de: 'Unsere Empfehlungen' }, collection_type: 'manual', published: true, sort_order: 'manual',
-        products: products.filter((_, i) => i % Math.max(1, Math.floor(count / 12)) === 0).slice(0, 12).map((p) => p.key),
-        image: { src: 'https://picsum.photos/seed/staff-picks/1200/400', alt: 'Staff picks', width: 1200, height: 400 } },
-      { key: 'reds-under-20', title: { en: 'Reds under 20', de: 'Rotweine unter 20' }, collection_type: 'smart', published: true, sort_order: 'price-asc',
-        rules_json: JSON.stringify({ all: [{ field: 'category', eq: 'red-wine' }, { field: 'price', lt: 20 }] }) },
-      { key: 'swiss', title: { en: 'Swiss wines', de: 'Schweizer Weine' }, collection_type: 'smart', published: true, sort_order: 'alpha-asc',
-        rules_json: JSON.stringify({ any: [{ field: 'country', eq: 'CH' }] }) },
-      { key: 'riesling', title: 'Riesling', collection_type: 'smart', published: true, rules_json: JSON.stringify({ all: [{ field: 'custom_field', eq: 'riesling' }] }) },
+      {
+        key: 'staff-picks',
+        title: { en: 'Staff picks', de: 'Unsere Empfehlungen' },
+        collection_type: 'manual',
+        published: true,
+        sort_order: 'manual',
+        products: products
+          .filter((_, i) => i % Math.max(1, Math.floor(count / 12)) === 0)
+          .slice(0, 12)
+          .map((p) => p.key),
+        image: { src: 'https://picsum.photos/seed/staff-picks/1200/400', alt: 'Staff picks', width: 1200, height: 400 },
+      },
+      {
+        key: 'reds-under-20',
+        title: { en: 'Reds under 20', de: 'Rotweine unter 20' },
+        collection_type: 'smart',
+        published: true,
+        sort_order: 'price-asc',
+        rules_json: JSON.stringify({
+          all: [
+            { field: 'category', eq: 'red-wine' },
+            { field: 'price', lt: 20 },
+          ],
+        }),
+      },
+      {
+        key: 'swiss',
+        title: { en: 'Swiss wines', de: 'Schweizer Weine' },
+        collection_type: 'smart',
+        published: true,
+        sort_order: 'alpha-asc',
+        rules_json: JSON.stringify({ any: [{ field: 'country', eq: 'CH' }] }),
+      },
+      {
+        key: 'riesling',
+        title: 'Riesling',
+        collection_type: 'smart',
+        published: true,
+        rules_json: JSON.stringify({ all: [{ field: 'custom_field', eq: 'riesling' }] }),
+      },
     ],
   };
 }

@@ -1,8 +1,21 @@
 import type { TenantSettings } from '../../tenancy/index.js';
 import { arr, Json, optObj, reqStr } from './import-input.js';
 import {
-  CategoryRow, CollectionRows, CountryRow, CurrencyRow, CustomFieldRows, FacetRows, parseCategories, parseCollections, parseCountries, parseCurrencies, parseCustomFields, parseFacets,
-  parseSettings, parseSimpleKinds, SimpleKind,
+  CategoryRow,
+  CollectionRows,
+  CountryRow,
+  CurrencyRow,
+  CustomFieldRows,
+  FacetRows,
+  parseCategories,
+  parseCollections,
+  parseCountries,
+  parseCurrencies,
+  parseCustomFields,
+  parseFacets,
+  parseSettings,
+  parseSimpleKinds,
+  SimpleKind,
 } from './kind-parsers.js';
 
 /**

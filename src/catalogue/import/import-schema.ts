@@ -30,7 +30,10 @@ const LANGUAGE_CODE = '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$';
 const IMPORT_PRODUCT: Schema = {
   allOf: [
     ref('ImportProduct'),
-    { required: ['key', 'title'], properties: { key: KEY, variants: { type: ['array', 'null'], items: { required: ['key', 'price'], properties: { key: KEY, price: PRICE } } } } },
+    {
+      required: ['key', 'title'],
+      properties: { key: KEY, variants: { type: ['array', 'null'], items: { required: ['key', 'price'], properties: { key: KEY, price: PRICE } } } },
+    },
   ],
 };
 
@@ -65,12 +68,32 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   },
   ImportCurrency: {
     type: 'object',
-    properties: { key: KEY, code: { type: 'string', minLength: 3, maxLength: 3, description: 'ISO 4217 (defaults to key).' }, name: nstr(200), symbol: nstr(20), rate: nnum(0.00000001, 1e9, { description: 'Units per default-currency unit.' }), precision: nint(0, 4), published: nbool },
+    properties: {
+      key: KEY,
+      code: { type: 'string', minLength: 3, maxLength: 3, description: 'ISO 4217 (defaults to key).' },
+      name: nstr(200),
+      symbol: nstr(20),
+      rate: nnum(0.00000001, 1e9, { description: 'Units per default-currency unit.' }),
+      precision: nint(0, 4),
+      published: nbool,
+    },
   },
-  ImportCountry: { type: 'object', properties: { key: KEY, code: { type: 'string', minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 (defaults to key).' }, name: T, shipping: nbool } },
+  ImportCountry: {
+    type: 'object',
+    properties: {
+      key: KEY,
+      code: { type: 'string', minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 (defaults to key).' },
+      name: T,
+      shipping: nbool,
+    },
+  },
   ImportLocation: { type: 'object', required: ['key'], properties: { key: KEY, name: nstr(200) } },
   ImportManufacturer: { type: 'object', required: ['key'], properties: { key: KEY, name: nstr(500), logo_url: nstr(2000) } },
-  ImportCategory: { type: 'object', required: ['key'], properties: { key: KEY, name: T, parent: { ...NKEY, description: 'Key of the parent category.' }, position: nint(-2147483648, 2147483647) } },
+  ImportCategory: {
+    type: 'object',
+    required: ['key'],
+    properties: { key: KEY, name: T, parent: { ...NKEY, description: 'Key of the parent category.' }, position: nint(-2147483648, 2147483647) },
+  },
   ImportFacetValue: { type: 'object', required: ['key'], properties: { key: KEY, name: T, position: nint(-2147483648, 2147483647) } },
   ImportFacets: {
     type: ['object', 'null'],
@@ -91,7 +114,15 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   ImportShippingMethod: {
     type: 'object',
     required: ['key'],
-    properties: { key: KEY, name: T, price: MONEY, tax_rate: nnum(0, 100), countries: { type: ['array', 'null'], items: KEY }, free_over: MONEY, delivery_days: nint(0, 365) },
+    properties: {
+      key: KEY,
+      name: T,
+      price: MONEY,
+      tax_rate: nnum(0, 100),
+      countries: { type: ['array', 'null'], items: KEY },
+      free_over: MONEY,
+      delivery_days: nint(0, 365),
+    },
   },
   ImportPaymentType: {
     type: 'object',
@@ -105,9 +136,14 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   },
   ImportVariant: {
     type: 'object',
-    description: 'A variant\'s members (CONTRACT 6). The import requires `key` and `price`; `POST /admin/products/{id}/variants` requires `price` (a key is generated when none is given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published`, `active`, `price`, `tax_rate`, `track_inventory` and `allow_backorder` unchanged).',
+    description:
+      "A variant's members (CONTRACT 6). The import requires `key` and `price`; `POST /admin/products/{id}/variants` requires `price` (a key is generated when none is given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published`, `active`, `price`, `tax_rate`, `track_inventory` and `allow_backorder` unchanged).",
     properties: {
-      id: { type: ['string', 'null'], description: '`PUT /admin/products/{id}` only: the variant to change (else matched by `key`; an unmatched entry adds a variant). The import ignores it.' },
+      id: {
+        type: ['string', 'null'],
+        description:
+          '`PUT /admin/products/{id}` only: the variant to change (else matched by `key`; an unmatched entry adds a variant). The import ignores it.',
+      },
       key: { ...NKEY, description: 'Unique per shop; the upsert key.' },
       handle: nstr(255),
       sku: nstr(255),
@@ -132,12 +168,17 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       custom_fields: { type: ['object', 'null'], description: 'Custom-field key → option key(s).', additionalProperties: { anyOf: [KEY, KEYS] } },
       track_inventory: nbool,
       allow_backorder: nbool,
-      stock: { type: ['object', 'null'], description: 'Location key → on-hand quantity (sets the level).', additionalProperties: { type: 'number', minimum: -1e9, maximum: 1e9 } },
+      stock: {
+        type: ['object', 'null'],
+        description: 'Location key → on-hand quantity (sets the level).',
+        additionalProperties: { type: 'number', minimum: -1e9, maximum: 1e9 },
+      },
     },
   },
   ImportProduct: {
     type: 'object',
-    description: 'A product\'s members (CONTRACT 6). The import requires `key` and `title`; `POST /admin/products` requires `title` (keys are generated when none are given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published` and `created_at` unchanged), and `variants` entries change the variant of their `id` or `key` or add one.',
+    description:
+      "A product's members (CONTRACT 6). The import requires `key` and `title`; `POST /admin/products` requires `title` (keys are generated when none are given); on PUT every member is optional, absent = unchanged, null = cleared where nullable (null leaves `key`, `published` and `created_at` unchanged), and `variants` entries change the variant of their `id` or `key` or add one.",
     properties: {
       key: { ...NKEY, description: 'Unique per shop; the upsert key.' },
       handle: nstr(255),
@@ -195,7 +236,10 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   },
   AdminProductCreate: {
     description: 'The body of `POST /admin/products`: the product members with `title` required; keys are generated when none are given.',
-    allOf: [ref('ImportProduct'), { required: ['title'], properties: { variants: { type: ['array', 'null'], items: { required: ['price'], properties: { price: PRICE } } } } }],
+    allOf: [
+      ref('ImportProduct'),
+      { required: ['title'], properties: { variants: { type: ['array', 'null'], items: { required: ['price'], properties: { price: PRICE } } } } },
+    ],
   },
   AdminVariantCreate: {
     description: 'The body of `POST /admin/products/{id}/variants`: the variant members with `price` required; a key is generated when none is given.',
@@ -203,7 +247,8 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
   },
   CatalogueImportFragment: {
     type: 'object',
-    description: 'One line of the NDJSON form of the import (`Content-Type: application/x-ndjson`): an object with one member of `CatalogueImportDocument`. The arrays of lines naming the same member are concatenated in order; `settings` and `facets` may appear once.',
+    description:
+      'One line of the NDJSON form of the import (`Content-Type: application/x-ndjson`): an object with one member of `CatalogueImportDocument`. The arrays of lines naming the same member are concatenated in order; `settings` and `facets` may appear once.',
     minProperties: 1,
     maxProperties: 1,
     properties: {},

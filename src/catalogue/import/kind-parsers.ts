@@ -49,7 +49,23 @@ export interface CollectionRows {
   members: Array<{ key: string; manual: boolean; products: string[]; path: string }>;
 }
 
-export const COLLECTION_COLUMNS = ['key', 'handle', 'title', 'body_html', 'collection_type', 'published', 'sort_order', 'template_name', 'rules_json', 'meta_title', 'meta_description', 'image_src', 'image_alt', 'image_width', 'image_height'];
+export const COLLECTION_COLUMNS = [
+  'key',
+  'handle',
+  'title',
+  'body_html',
+  'collection_type',
+  'published',
+  'sort_order',
+  'template_name',
+  'rules_json',
+  'meta_title',
+  'meta_description',
+  'image_src',
+  'image_alt',
+  'image_width',
+  'image_height',
+];
 
 /** `settings`: the change to the shop's settings (languages first: translated text defaults to the default language). */
 export function parseSettings(s: Json, current: TenantSettings): Partial<TenantSettings> {
@@ -71,7 +87,11 @@ export function parseSettings(s: Json, current: TenantSettings): Partial<TenantS
   }
   if (s.terms !== undefined) {
     const t = obj(s.terms, 'settings.terms');
-    patch.terms = { required: bool(t.required, 'settings.terms.required', false), terms_url: str(t.terms_url, 'settings.terms.terms_url', 2000), privacy_url: str(t.privacy_url, 'settings.terms.privacy_url', 2000) };
+    patch.terms = {
+      required: bool(t.required, 'settings.terms.required', false),
+      terms_url: str(t.terms_url, 'settings.terms.terms_url', 2000),
+      privacy_url: str(t.privacy_url, 'settings.terms.privacy_url', 2000),
+    };
   }
   if (s.age_verification !== undefined) {
     const a = obj(s.age_verification, 'settings.age_verification');
@@ -82,7 +102,8 @@ export function parseSettings(s: Json, current: TenantSettings): Partial<TenantS
     patch.age_verification = {
       min_age: num(a.min_age, 'settings.age_verification.min_age', { min: 0, max: 150, integer: true }) ?? 0,
       min_age_by_country: byCountry,
-      applies_to_alcohol_volume_over: num(a.applies_to_alcohol_volume_over, 'settings.age_verification.applies_to_alcohol_volume_over', { min: 0, max: 100 }) ?? 0,
+      applies_to_alcohol_volume_over:
+        num(a.applies_to_alcohol_volume_over, 'settings.age_verification.applies_to_alcohol_volume_over', { min: 0, max: 100 }) ?? 0,
     };
   }
   return patch;
@@ -96,9 +117,20 @@ export function parseCurrencies(list: unknown): CurrencyRow[] {
     if (!/^[A-Z]{3}$/.test(code)) throw bad(`${p}.code`, 'must be an ISO 4217 code');
     const rate = num(c.rate, `${p}.rate`, { min: 0.00000001, max: 1e9 }) ?? 1;
     const precision = num(c.precision, `${p}.precision`, { min: 0, max: 4, integer: true }) ?? 2;
-    return [key(c.key ?? code, `${p}.key`), code, str(c.name, `${p}.name`, 200) ?? code, str(c.symbol, `${p}.symbol`, 20), rate.toFixed(8), precision, bool(c.published, `${p}.published`, true)];
+    return [
+      key(c.key ?? code, `${p}.key`),
+      code,
+      str(c.name, `${p}.name`, 200) ?? code,
+      str(c.symbol, `${p}.symbol`, 20),
+      rate.toFixed(8),
+      precision,
+      bool(c.published, `${p}.published`, true),
+    ];
   });
-  uniqueKeys(rows.map((r) => r[0]), 'currencies');
+  uniqueKeys(
+    rows.map((r) => r[0]),
+    'currencies',
+  );
   return rows;
 }
 
@@ -110,7 +142,10 @@ export function parseCountries(list: unknown, lang: string): CountryRow[] {
     if (!/^[A-Z]{2}$/.test(code)) throw bad(`${p}.code`, 'must be an ISO 3166-1 alpha-2 code');
     return [key(c.key ?? code, `${p}.key`), code, JSON.stringify(trans(c.name, `${p}.name`, lang, 200)), bool(c.shipping, `${p}.shipping`, true)];
   });
-  uniqueKeys(rows.map((r) => r[0]), 'countries');
+  uniqueKeys(
+    rows.map((r) => r[0]),
+    'countries',
+  );
   return rows;
 }
 
@@ -123,7 +158,10 @@ export function parseSimpleKinds(body: Json, lang: string): SimpleKind[] {
       const values: HashedRow = [key(c.key, `${p}.key`), ...build(c, p)];
       return [...values, hash(values)];
     });
-    uniqueKeys(rows.map((r) => r[0]), kind);
+    uniqueKeys(
+      rows.map((r) => r[0]),
+      kind,
+    );
     return { kind, table, cols: ['key', ...cols, 'import_hash'], rows };
   };
   return [
@@ -149,15 +187,24 @@ export function parseSimpleKinds(body: Json, lang: string): SimpleKind[] {
 /** `facets`: per dimension, its values. */
 export function parseFacets(value: unknown, lang: string): FacetRows[] {
   const facetsIn = optObj(value, 'facets') ?? {};
-  for (const k of Object.keys(facetsIn)) if (!(FACET_DIMENSIONS as readonly string[]).includes(k)) throw bad(`facets.${k}`, `is not a facet dimension (${FACET_DIMENSIONS.join(', ')})`);
+  for (const k of Object.keys(facetsIn))
+    if (!(FACET_DIMENSIONS as readonly string[]).includes(k)) throw bad(`facets.${k}`, `is not a facet dimension (${FACET_DIMENSIONS.join(', ')})`);
   return FACET_DIMENSIONS.map((dim) => {
     const rows = arr(facetsIn[dim], `facets.${dim}`).map((raw, i) => {
       const p = `facets.${dim}[${i}]`;
       const c = obj(raw, p);
-      const values = [dim, key(c.key, `${p}.key`), JSON.stringify(trans(c.name ?? c.key, `${p}.name`, lang, 200)), num(c.position, `${p}.position`, { integer: true }) ?? i];
+      const values = [
+        dim,
+        key(c.key, `${p}.key`),
+        JSON.stringify(trans(c.name ?? c.key, `${p}.name`, lang, 200)),
+        num(c.position, `${p}.position`, { integer: true }) ?? i,
+      ];
       return [...values, hash(values)];
     });
-    uniqueKeys(rows.map((r) => r[1] as string), `facets.${dim}`);
+    uniqueKeys(
+      rows.map((r) => r[1] as string),
+      `facets.${dim}`,
+    );
     return { dimension: dim, rows };
   });
 }
@@ -175,10 +222,16 @@ export function parseCustomFields(list: unknown, lang: string): CustomFieldRows 
       const o = obj(rawOpt, q);
       const okey = key(o.key, `${q}.key`);
       const name = trans(o.name ?? o.value ?? okey, `${q}.name`, lang, 500);
-      out.options.push({ field: values[0] as string, values: [okey, JSON.stringify(name), o.value === undefined ? (name[lang] ?? okey) : str(o.value, `${q}.value`, 500), j] });
+      out.options.push({
+        field: values[0] as string,
+        values: [okey, JSON.stringify(name), o.value === undefined ? (name[lang] ?? okey) : str(o.value, `${q}.value`, 500), j],
+      });
     });
   });
-  uniqueKeys(out.fields.map((r) => r[0] as string), 'custom_fields');
+  uniqueKeys(
+    out.fields.map((r) => r[0] as string),
+    'custom_fields',
+  );
   const seen = new Set<string>();
   for (const { values } of out.options) {
     if (seen.has(values[0])) throw bad('custom_fields', `repeats the option key "${values[0]}" (option keys are unique per shop)`);
@@ -192,10 +245,17 @@ export function parseCategories(list: unknown, lang: string): CategoryRow[] {
     const p = `categories[${i}]`;
     const c = obj(raw, p);
     const parent = c.parent === undefined || c.parent === null ? null : key(c.parent, `${p}.parent`);
-    const values = [key(c.key, `${p}.key`), JSON.stringify(trans(c.name ?? c.key, `${p}.name`, lang, 500)), num(c.position, `${p}.position`, { integer: true }) ?? i] as const;
+    const values = [
+      key(c.key, `${p}.key`),
+      JSON.stringify(trans(c.name ?? c.key, `${p}.name`, lang, 500)),
+      num(c.position, `${p}.position`, { integer: true }) ?? i,
+    ] as const;
     return { parent, row: [...values, hash([...values, parent])] };
   });
-  uniqueKeys(rows.map((c) => c.row[0]), 'categories');
+  uniqueKeys(
+    rows.map((c) => c.row[0]),
+    'categories',
+  );
   return rows;
 }
 
@@ -239,6 +299,9 @@ export function parseCollections(list: unknown, lang: string): CollectionRows {
       image ? num(image.height, `${p}.image.height`, { min: 0, integer: true }) : null,
     ]);
   });
-  uniqueKeys(out.members.map((x) => x.key), 'collections');
+  uniqueKeys(
+    out.members.map((x) => x.key),
+    'collections',
+  );
   return out;
 }

@@ -17,11 +17,13 @@ export function documentFromLines(values: unknown[]): NdjsonDocument {
   const lines = new Map<string, number[]>();
   values.forEach((fragment, i) => {
     const line = i + 1;
-    if (!isObj(fragment) || Object.keys(fragment).length !== 1) throw AppError.unprocessable(`line ${line} must be an object with exactly one member of the import document`);
+    if (!isObj(fragment) || Object.keys(fragment).length !== 1)
+      throw AppError.unprocessable(`line ${line} must be an object with exactly one member of the import document`);
     const [member, value] = Object.entries(fragment)[0];
     if (Array.isArray(value)) {
       const list = document[member] ?? [];
-      if (!Array.isArray(list)) throw AppError.unprocessable(`line ${line}: ${member} appears on an earlier line as a single value (only arrays may be split over lines)`);
+      if (!Array.isArray(list))
+        throw AppError.unprocessable(`line ${line}: ${member} appears on an earlier line as a single value (only arrays may be split over lines)`);
       const at = lines.get(member) ?? [];
       for (const item of value) {
         list.push(item);

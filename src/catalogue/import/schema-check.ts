@@ -32,7 +32,9 @@ export function checkCatalogueBody(name: CatalogueSchema, body: unknown, root = 
   const errors = validate.errors ?? [];
   // anyOf reports its branches first: name a branch's specific error (not a mere type mismatch), else the anyOf itself
   const anyOf = errors.find((e) => e.keyword === 'anyOf');
-  const first = anyOf ? (errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'type' && e.instancePath.startsWith(anyOf.instancePath)) ?? anyOf) : errors[0];
+  const first = anyOf
+    ? (errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'type' && e.instancePath.startsWith(anyOf.instancePath)) ?? anyOf)
+    : errors[0];
   throw AppError.unprocessable(first ? messageOf(first, errors, root) : `${root || 'the body'} is invalid`);
 }
 
@@ -50,7 +52,14 @@ function pathOf(pointer: string, root: string): string {
     .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), root);
 }
 
-const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'a boolean', object: 'an object', array: 'an array' };
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  integer: 'an integer',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+};
 
 const typeWords = (types: string[]): string => [...new Set(types.filter((x) => x !== 'null'))].map((x) => TYPE_WORDS[x] ?? x).join(' or ');
 
@@ -58,7 +67,8 @@ function messageOf(e: ErrorObject, all: ErrorObject[], root: string): string {
   const path = pathOf(e.instancePath, root);
   const at = (p: string) => (p ? `${p} ` : 'the body ');
   const translated = e.schemaPath.includes('/ImportTranslated/');
-  if (e.propertyName !== undefined) return translated ? `${path}.${e.propertyName} is not a language code` : `${path}.${e.propertyName} is not an accepted member name`;
+  if (e.propertyName !== undefined)
+    return translated ? `${path}.${e.propertyName} is not a language code` : `${path}.${e.propertyName} is not an accepted member name`;
   switch (e.keyword) {
     case 'required':
       return `${path ? `${path}.` : ''}${String((e.params as { missingProperty: string }).missingProperty)} is required`;
@@ -82,7 +92,9 @@ function messageOf(e: ErrorObject, all: ErrorObject[], root: string): string {
     case 'maxProperties':
       return `${at(path)}must have exactly one member`;
     case 'anyOf': {
-      const types = all.filter((o) => o.instancePath === e.instancePath && o.keyword === 'type').flatMap((o) => ([] as string[]).concat((o.params as { type: string | string[] }).type));
+      const types = all
+        .filter((o) => o.instancePath === e.instancePath && o.keyword === 'type')
+        .flatMap((o) => ([] as string[]).concat((o.params as { type: string | string[] }).type));
       return types.length ? `${at(path)}must be ${typeWords(types)}` : `${at(path)}is invalid`;
     }
     case 'format':

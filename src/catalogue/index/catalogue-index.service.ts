@@ -173,7 +173,17 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     for (let attempt = 0; ; attempt++) {
       let e = this.tenants.get(tenantId);
       if (!e) {
-        e = { index: null, building: null, buffer: [], chain: Promise.resolve(), sync: null, waiters: [], applied: new Set(), changeWaiters: new Map(), bytes: 0 };
+        e = {
+          index: null,
+          building: null,
+          buffer: [],
+          chain: Promise.resolve(),
+          sync: null,
+          waiters: [],
+          applied: new Set(),
+          changeWaiters: new Map(),
+          bytes: 0,
+        };
         this.tenants.set(tenantId, e);
       } else {
         // most recently used last
@@ -206,7 +216,9 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     }
     this.builds += 1;
     const bytes = idx.bytes();
-    this.logger.log(`catalogue index of ${tenantId}: ${idx.alive} products, ${idx.vCount} variants, ${bytes} bytes (${Math.round(bytes / Math.max(1, idx.alive))} per product) in ${Date.now() - started} ms`);
+    this.logger.log(
+      `catalogue index of ${tenantId}: ${idx.alive} products, ${idx.vCount} variants, ${bytes} bytes (${Math.round(bytes / Math.max(1, idx.alive))} per product) in ${Date.now() - started} ms`,
+    );
     if (this.tenants.get(tenantId) !== e) return idx; // dropped meanwhile: the next read builds again
     e.index = idx;
     e.building = null;
@@ -273,10 +285,12 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   }
 
   private enqueue(tenantId: string, e: Entry, msg: BusMessage): void {
-    e.chain = e.chain.then(() => this.apply(tenantId, e, msg)).catch((err: Error) => {
-      this.logger.warn(`delta of ${tenantId} failed (${err.message}); dropping its index`);
-      this.drop(tenantId);
-    });
+    e.chain = e.chain
+      .then(() => this.apply(tenantId, e, msg))
+      .catch((err: Error) => {
+        this.logger.warn(`delta of ${tenantId} failed (${err.message}); dropping its index`);
+        this.drop(tenantId);
+      });
   }
 
   private async apply(tenantId: string, e: Entry, msg: BusMessage): Promise<void> {
@@ -315,7 +329,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     this.markApplied(e, msg.c);
     if (typeof msg.at === 'number') this.lagMs = Math.max(0, Date.now() - msg.at);
     const still: Entry['waiters'] = [];
-    for (const w of e.waiters) (w.version <= idx.version ? w.done() : still.push(w));
+    for (const w of e.waiters) w.version <= idx.version ? w.done() : still.push(w);
     e.waiters = still;
     if (msg.k === 'products') this.evict(tenantId);
   }
@@ -328,10 +342,12 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
 
   async visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>> {
     const idx = await this.get(ctx.tenantId);
-    return new Set(productIds.filter((id) => {
-      const s = idx.pIndex.get(id);
-      return s !== undefined && idx.pAlive[s] === 1;
-    }));
+    return new Set(
+      productIds.filter((id) => {
+        const s = idx.pIndex.get(id);
+        return s !== undefined && idx.pAlive[s] === 1;
+      }),
+    );
   }
 
   async stock(ctx: RequestContext, variantIds: string[]): Promise<Map<string, VariantStock>> {

@@ -60,7 +60,12 @@ function indexRow(r: Record<string, unknown>, onHand: number): IndexRow {
 
 /** The i-th of n product-id ranges as `[from, to)` uuid bounds (null: open end). */
 function range(i: number, n: number): [string | null, string | null] {
-  const bound = (k: number) => (k <= 0 || k >= n ? null : `${Math.floor((k * 0x10000) / n).toString(16).padStart(4, '0')}0000-0000-0000-0000-000000000000`);
+  const bound = (k: number) =>
+    k <= 0 || k >= n
+      ? null
+      : `${Math.floor((k * 0x10000) / n)
+          .toString(16)
+          .padStart(4, '0')}0000-0000-0000-0000-000000000000`;
   return [bound(i), bound(i + 1)];
 }
 
@@ -94,7 +99,10 @@ export async function buildIndex(dataSource: DataSource, tenantId: string): Prom
     for (const qr of runners) await qr.query(`SET LOCAL work_mem = '64MB'`);
     // on-hand of every stocked variant in one aggregate (not one sub-select per row)
     const onHand = new Map<string, number>();
-    const stock: Array<{ variant_id: string; n: number }> = await lead.query(`SELECT variant_id, sum(delta)::float8 AS n FROM stock_movements WHERE tenant_id = $1 GROUP BY variant_id`, [tenantId]);
+    const stock: Array<{ variant_id: string; n: number }> = await lead.query(
+      `SELECT variant_id, sum(delta)::float8 AS n FROM stock_movements WHERE tenant_id = $1 GROUP BY variant_id`,
+      [tenantId],
+    );
     for (const r of stock) onHand.set(r.variant_id, r.n);
     let next = 0;
     const stream = async (qr: QueryRunner) => {
@@ -104,7 +112,10 @@ export async function buildIndex(dataSource: DataSource, tenantId: string): Prom
         let where = `vs.tenant_id = $1`;
         if (from) where += ` AND vs.product_id >= $${params.push(from)}::uuid`;
         if (to) where += ` AND vs.product_id < $${params.push(to)}::uuid`;
-        const raw: Array<{ j: string }> = await qr.query(`SELECT ${ROW_JSON} ${ROW_FROM} WHERE ${where} ORDER BY vs.product_id, vs.position, vs.variant_id`, params);
+        const raw: Array<{ j: string }> = await qr.query(
+          `SELECT ${ROW_JSON} ${ROW_FROM} WHERE ${where} ORDER BY vs.product_id, vs.position, vs.variant_id`,
+          params,
+        );
         let current: string | null = null;
         let rows: IndexRow[] = [];
         for (const r of raw) {

@@ -10,7 +10,14 @@ export function compareC(a: string, b: string): number {
 }
 
 /** The first `n` matched products after the cursor in the order (key, id), by insertion into a bounded buffer. */
-export function topK(idx: TenantIndex, keyPrice: Float64Array, keyRel: Float64Array, matched: Int32Array, count: number, page: IndexPageRequest): IndexResult['rows'] {
+export function topK(
+  idx: TenantIndex,
+  keyPrice: Float64Array,
+  keyRel: Float64Array,
+  matched: Int32Array,
+  count: number,
+  page: IndexPageRequest,
+): IndexResult['rows'] {
   const { column, dir, n } = page;
   const ids = idx.pIds;
   const isText = column === 'title';

@@ -44,7 +44,10 @@ export class IndexQueries {
     const dims = new Map<number, number[]>();
     for (const k of FACET_KEYS) {
       if (k === 'categories' || f.dims[k].length === 0) continue;
-      dims.set(DIM[k], f.dims[k].map((id) => idx.codeOf.get(id) ?? -1));
+      dims.set(
+        DIM[k],
+        f.dims[k].map((id) => idx.codeOf.get(id) ?? -1),
+      );
     }
     const text = await this.textMatches(ctx, idx, f.words, f.q ?? '');
     const q: IndexQuery = {
@@ -97,7 +100,9 @@ export class IndexQueries {
     if (hit) return hit.value as number[][];
     for (const k of [...idx.memo.keys()]) if (k.startsWith('rank|')) idx.memo.delete(k);
     const order = idx.dimCodes.map((codes) =>
-      [...codes].sort((a, b) => rank.of(idx.codeIds[a]) - rank.of(idx.codeIds[b]) || (idx.codeIds[a] < idx.codeIds[b] ? -1 : idx.codeIds[a] > idx.codeIds[b] ? 1 : 0)),
+      [...codes].sort(
+        (a, b) => rank.of(idx.codeIds[a]) - rank.of(idx.codeIds[b]) || (idx.codeIds[a] < idx.codeIds[b] ? -1 : idx.codeIds[a] > idx.codeIds[b] ? 1 : 0),
+      ),
     );
     idx.memo.set(key, { version: idx.contentVersion, value: order, bytes: idx.codeIds.length * 8 });
     return order;
@@ -158,7 +163,10 @@ export class IndexQueries {
       const version = idx.contentVersion;
       const params = new Params();
       const t = params.add(ctx.tenantId);
-      const rows: Array<{ product_id: string }> = await this.dataSource.query(`SELECT ps.product_id FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, scope, 'ps')}`, params.values);
+      const rows: Array<{ product_id: string }> = await this.dataSource.query(
+        `SELECT ps.product_id FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, scope, 'ps')}`,
+        params.values,
+      );
       slots = Int32Array.from(rows.map((r) => idx.pIndex.get(r.product_id)).filter((s): s is number => s !== undefined));
       if (idx.contentVersion === version) this.remember(idx, key, slots, slots.byteLength + 64);
     }

@@ -8,7 +8,6 @@ import { EMPTY, ProductSets } from './product-sets.js';
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
 
-
 /**
  * The query engine of one `TenantIndex`. For each product it looks at, the bit mask of the filter clauses each of
  * its variants fails is computed: failing nothing, the product matches; failing exactly one filtered dimension, that
@@ -45,8 +44,17 @@ export class IndexSearch {
 
   bytes(): number {
     return (
-      this.stamp.byteLength + this.counts.byteLength + this.want.byteLength + this.keyPrice.byteLength + this.keyRel.byteLength + this.textMask.byteLength +
-      this.textRel.byteLength + this.matched.byteLength + this.sets.bytes() + this.stats.bytes() + this.orders.bytes()
+      this.stamp.byteLength +
+      this.counts.byteLength +
+      this.want.byteLength +
+      this.keyPrice.byteLength +
+      this.keyRel.byteLength +
+      this.textMask.byteLength +
+      this.textRel.byteLength +
+      this.matched.byteLength +
+      this.sets.bytes() +
+      this.stats.bytes() +
+      this.orders.bytes()
     );
   }
 
@@ -103,7 +111,8 @@ export class IndexSearch {
     const k = q.dims.size + (q.categories !== null ? 1 : 0);
     const facets = page.facets;
     const free = q.allowed === null && !q.available && !q.onSale && q.text === null && q.priceMin === null && q.priceMax === null;
-    if (free && (k === 0 || (k === 1 && q.dims.size === 0 && q.categories!.length === 1 && q.categories![0] >= 0))) return this.wholeCategory(k === 0 ? -1 : q.categories![0], q, page);
+    if (free && (k === 0 || (k === 1 && q.dims.size === 0 && q.categories!.length === 1 && q.categories![0] >= 0)))
+      return this.wholeCategory(k === 0 ? -1 : q.categories![0], q, page);
     // which products to walk (null: all), and the dimension whose counts come from the whole catalogue
     let walk: { list: Int32Array; n: number } | null = null;
     let selfBit = 0;
@@ -145,7 +154,8 @@ export class IndexSearch {
       // per filtered variant dimension (and custom fields): membership of its wanted values, to skip products early
       const preDims: Array<Array<Uint8Array<ArrayBuffer>>> = [];
       // (a walk already holds only products missing at most one dimension: then this check is not needed)
-      if (walk === null) for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.sets.members(c).has));
+      if (walk === null)
+        for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.sets.members(c).has));
       const nPre = preDims.length;
       const nd = dimsV.length;
       const d0 = nd > 0 ? dimsV[0] : 0;
@@ -330,7 +340,13 @@ export class IndexSearch {
       }
     }
     let rows: IndexResult['rows'] = [];
-    if (page.n > 0 && Orderings.handles(page.column)) rows = this.orders.page(page.column, this.stats.products(-1, (code) => this.sets.members(code).list), c < 0 ? null : this.sets.members(c).has, page);
+    if (page.n > 0 && Orderings.handles(page.column))
+      rows = this.orders.page(
+        page.column,
+        this.stats.products(-1, (code) => this.sets.members(code).list),
+        c < 0 ? null : this.sets.members(c).has,
+        page,
+      );
     else if (page.n > 0) rows = topK(idx, this.keyPrice, this.keyRel, list, list.length, page);
     if (page.facets) this.stats.counts(c, this.counts);
     const { min, max } = this.stats.range(c, q.prices);

@@ -279,7 +279,29 @@ export class TenantIndex {
   /** Approximate memory held (typed arrays, strings, maps), for the memory budget. */
   bytes(): number {
     let b = 0;
-    for (const a of [this.pAlive, this.pCreated, this.pRating, this.pMaker, this.pCatStart, this.pCatLen, this.pVarStart, this.pVarLen, this.vProduct, this.vGross4, this.vAvail, this.vOnSale, this.vOnHand, this.vOptStart, this.vOptLen, this.catPool, this.varPool, this.optPool, this.codeDim, ...this.vDim]) b += a.byteLength;
+    for (const a of [
+      this.pAlive,
+      this.pCreated,
+      this.pRating,
+      this.pMaker,
+      this.pCatStart,
+      this.pCatLen,
+      this.pVarStart,
+      this.pVarLen,
+      this.vProduct,
+      this.vGross4,
+      this.vAvail,
+      this.vOnSale,
+      this.vOnHand,
+      this.vOptStart,
+      this.vOptLen,
+      this.catPool,
+      this.varPool,
+      this.optPool,
+      this.codeDim,
+      ...this.vDim,
+    ])
+      b += a.byteLength;
     for (const c of this.priceCache.values()) b += c.values.byteLength;
     // ids (36 characters, one-byte strings), their map entries, titles, SKUs
     b += (this.pCount + this.vCount + this.codeIds.length) * (56 + 40);

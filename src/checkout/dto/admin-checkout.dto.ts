@@ -67,8 +67,12 @@ export class AdminCheckoutSummaryDto {
 
 /** PUT /admin/checkouts/{token}: only note and email are admin-editable. */
 export class UpdateAdminCheckoutDto {
-  @IsOptional() @IsString() @MaxLength(5000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
   note?: string | null;
-  @IsOptional() @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254)
+  @IsOptional()
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
   email?: string | null;
 }

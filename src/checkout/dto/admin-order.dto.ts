@@ -1,7 +1,21 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsISO8601, IsNumber, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsISO8601,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { FINANCIAL_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES } from '../entities/checkout.entities.js';
@@ -10,32 +24,42 @@ import { OrderReceiptBaseDto, OrderRefundSummaryDto } from './order.dto.js';
 /** GET /admin/orders filters (every one optional; AND-combined). */
 export class AdminOrderListQueryDto extends PageQueryDto {
   /** `Open`, `Shipped` or `Cancelled`. */
-  @IsOptional() @IsIn(ORDER_STATUSES)
+  @IsOptional()
+  @IsIn(ORDER_STATUSES)
   status?: string;
 
-  @IsOptional() @IsIn(FINANCIAL_STATUSES)
+  @IsOptional()
+  @IsIn(FINANCIAL_STATUSES)
   financial_status?: string;
 
-  @IsOptional() @IsIn(FULFILLMENT_STATUSES)
+  @IsOptional()
+  @IsIn(FULFILLMENT_STATUSES)
   fulfillment_status?: string;
 
   /** Orders placed at or after this instant (ISO 8601). */
-  @IsOptional() @IsISO8601()
+  @IsOptional()
+  @IsISO8601()
   created_at_min?: string;
 
   /** Orders placed at or before this instant (ISO 8601). */
-  @IsOptional() @IsISO8601()
+  @IsOptional()
+  @IsISO8601()
   created_at_max?: string;
 
-  @IsOptional() @IsUUID()
+  @IsOptional()
+  @IsUUID()
   customer_id?: string;
 
   /** Exact email, case-insensitive. */
-  @IsOptional() @IsString() @MaxLength(320)
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
   email?: string;
 
   /** Order number or email, exact or prefix (case-insensitive). */
-  @IsOptional() @IsString() @MaxLength(320)
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
   q?: string;
 }
 
@@ -116,18 +140,24 @@ export class AdminOrderDto extends OrderReceiptBaseDto {
 /** POST /admin/orders/{id}/cancel. */
 export class CancelOrderDto {
   /** Why (free text, e.g. `customer`, `fraud`, `inventory`). */
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   reason?: string | null;
 
   /** Return every unfulfilled line to the location it was taken from (default true). */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   restock?: boolean;
 
   /** Refund what was paid through the payment provider (default true); an unpaid order's authorization is voided. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   refund?: boolean;
 
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   note?: string | null;
 }
 
@@ -135,28 +165,45 @@ export class RefundLineInputDto {
   @IsUUID()
   line_id: string;
 
-  @IsNumber() @Min(0.001) @Max(1_000_000)
+  @IsNumber()
+  @Min(0.001)
+  @Max(1_000_000)
   quantity: number;
 
   /** Put the quantity back in stock, where it was taken from (default false). */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   restock?: boolean;
 }
 
 /** POST /admin/orders/{id}/refunds. */
 export class CreateRefundDto {
-  @IsOptional() @IsArray() @ArrayMaxSize(250) @ValidateNested({ each: true }) @Type(() => RefundLineInputDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(250)
+  @ValidateNested({ each: true })
+  @Type(() => RefundLineInputDto)
   lines?: RefundLineInputDto[];
 
   /** Shipping to refund, tax included (at most what was charged for shipping and not yet refunded). */
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsNumber() @Min(0) @Max(1_000_000_000)
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsNumber()
+  @Min(0)
+  @Max(1_000_000_000)
   shipping?: number | null;
 
   /** The amount to refund; computed from the lines and shipping when omitted or null. */
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsNumber() @Min(0.01) @Max(1_000_000_000)
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsNumber()
+  @Min(0.01)
+  @Max(1_000_000_000)
   amount?: number | null;
 
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   note?: string | null;
 }
 
@@ -164,39 +211,60 @@ export class FulfillmentLineInputDto {
   @IsUUID()
   line_id: string;
 
-  @IsNumber() @Min(0.001) @Max(1_000_000)
+  @IsNumber()
+  @Min(0.001)
+  @Max(1_000_000)
   quantity: number;
 }
 
 /** POST /admin/orders/{id}/fulfillments. */
 export class CreateFulfillmentDto {
   /** Every line's remaining quantity when omitted. */
-  @IsOptional() @IsArray() @ArrayMaxSize(250) @ValidateNested({ each: true }) @Type(() => FulfillmentLineInputDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(250)
+  @ValidateNested({ each: true })
+  @Type(() => FulfillmentLineInputDto)
   lines?: FulfillmentLineInputDto[];
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   tracking_number?: string | null;
 
   /** An absolute http(s) URL. */
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   tracking_url?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   carrier?: string | null;
 
   /** Mail the buyer a shipping notice (sent from the outbox after the fulfillment committed). */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   notify_customer?: boolean;
 }
 
 /** PUT /admin/orders/{id}: only supplied members change; null clears note and email. */
 export class UpdateOrderDto {
-  @IsOptional() @IsString() @MaxLength(5000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
   note?: string | null;
 
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(100, { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
   tags?: string[];
 
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsEmail()
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsEmail()
   email?: string | null;
 }

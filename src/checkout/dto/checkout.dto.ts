@@ -7,7 +7,8 @@ const TEXT = 200;
 /** SPEC "Checkout address" (request and response). */
 export class CheckoutAddressDto {
   /** Always null on a checkout address. */
-  @IsOptional() @IsUUID()
+  @IsOptional()
+  @IsUUID()
   id?: string | null;
   @IsOptional() @IsString() @MaxLength(TEXT) first_name?: string | null;
   @IsOptional() @IsString() @MaxLength(TEXT) last_name?: string | null;
@@ -23,7 +24,9 @@ export class CheckoutAddressDto {
   @IsOptional() @IsString() @MaxLength(50) phone_number?: string | null;
   @IsOptional() @IsString() @MaxLength(50) mobile_number?: string | null;
   /** ISO 3166-1 alpha-2; must be one of `available_countries`. */
-  @IsOptional() @IsString() @Matches(/^[A-Za-z]{2}$/, { message: 'country_code must be an ISO 3166-1 alpha-2 code' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z]{2}$/, { message: 'country_code must be an ISO 3166-1 alpha-2 code' })
   country_code?: string | null;
   /** Read only: the country's name in the active language. */
   @IsOptional() @IsString() @MaxLength(TEXT) country_name?: string | null;
@@ -32,19 +35,30 @@ export class CheckoutAddressDto {
 /** PUT /checkouts/{token}; every member optional. */
 export class UpdateCheckoutDto {
   /** An object (an array is 422: ValidateNested alone would take `[]` as "every element valid"). */
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => CheckoutAddressDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CheckoutAddressDto)
   shipping_address?: CheckoutAddressDto | null;
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => CheckoutAddressDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CheckoutAddressDto)
   billing_address?: CheckoutAddressDto | null;
   /** true or false; null is refused (the column cannot be empty). */
-  @ValidateIf((_, v) => v !== undefined) @IsBoolean()
+  @ValidateIf((_, v) => v !== undefined)
+  @IsBoolean()
   billing_same_as_shipping?: boolean;
   /** Must be offered for the shipping country (`shipping_options`). */
-  @ValidateIf((_, v) => v !== undefined && v !== null) @IsUUID()
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsUUID()
   shipping_method_id?: string | null;
-  @ValidateIf((_, v) => v !== undefined && v !== null) @IsUUID()
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsUUID()
   payment_type_id?: string | null;
-  @IsOptional() @IsString() @MaxLength(5000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
   comments?: string | null;
 }
 
@@ -52,14 +66,20 @@ export class UpdateCheckoutDto {
 export class CompleteCheckoutDto {
   @IsUUID()
   payment_type_id: string;
-  @IsOptional() @IsString() @MaxLength(5000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
   comments?: string | null;
   /** Required for every payment type except prepayment and invoice; the buyer returns here with order_id and hash. */
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   return_url?: string | null;
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   accepted_terms?: boolean;
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   age_confirmed?: boolean;
 }
 

@@ -88,6 +88,7 @@ export class OrderSummaryDto {
 
 /** POST /admin/orders/{id}/fulfillment: marks the order shipped. */
 export class FulfillOrderDto {
-  @IsString() @MaxLength(2000)
+  @IsString()
+  @MaxLength(2000)
   tracking_url: string;
 }

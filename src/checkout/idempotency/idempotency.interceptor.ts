@@ -74,7 +74,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return next.handle().pipe(
       concatMap((result) => from(this.finish(id, { type: 'result', value: snapshot(result) })).pipe(concatMap(() => of(result)))),
       catchError((err: unknown) => {
-        const answer = err instanceof AppError && err.status < 500 ? ({ type: 'error', status: err.status, message: err.message, code: err.code } as Stored) : null;
+        const answer =
+          err instanceof AppError && err.status < 500 ? ({ type: 'error', status: err.status, message: err.message, code: err.code } as Stored) : null;
         return from(answer ? this.finish(id, answer) : this.release(id)).pipe(concatMap(() => throwError(() => err)));
       }),
     );
@@ -130,7 +131,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   private async release(id: KeyId): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE tenant_id = $1 AND caller = $2 AND key = $3 AND state = 'in_progress'`, [id.tenant, id.caller, id.key]);
+    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE tenant_id = $1 AND caller = $2 AND key = $3 AND state = 'in_progress'`, [
+      id.tenant,
+      id.caller,
+      id.key,
+    ]);
   }
 
   private async sweep(): Promise<void> {
@@ -159,7 +164,9 @@ export function callerOf(ctx: RequestContext): string {
 }
 
 function requestHash(req: Request): string {
-  return createHash('sha256').update(`${req.method} ${req.originalUrl}\n${stableJson(req.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method} ${req.originalUrl}\n${stableJson(req.body)}`)
+    .digest('hex');
 }
 
 /** JSON with object keys sorted, so the same body in another member order is the same request. */
@@ -167,7 +174,9 @@ export function stableJson(value: unknown): string {
   if (value === undefined) return '';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : stableJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
 }
 

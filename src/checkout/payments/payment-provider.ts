@@ -83,4 +83,3 @@ export const BUILT_IN_PAYMENT_PROVIDERS = [
   OfflinePaymentProvider,
   { provide: TestPaymentProvider, inject: [AppConfig], useFactory: (config: AppConfig) => (config.PAYMENT_TEST_PROVIDER ? new TestPaymentProvider() : null) },
 ];
-

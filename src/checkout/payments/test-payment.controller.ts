@@ -60,7 +60,10 @@ export class TestPaymentController {
     }
     const order = await this.orders.recordPayment(RequestContext.forTenant(found.tenantId), found.id, outcome);
     if (!order.returnUrl) {
-      res.status(200).type('html').send(`<!doctype html><html><body><p>Payment ${escapeHtml(order.paymentStatus)}.</p></body></html>`);
+      res
+        .status(200)
+        .type('html')
+        .send(`<!doctype html><html><body><p>Payment ${escapeHtml(order.paymentStatus)}.</p></body></html>`);
       return;
     }
     // return_url was validated (absolute http(s)) when the checkout completed; nothing from this request steers it

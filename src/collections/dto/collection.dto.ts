@@ -8,92 +8,140 @@ import { ImageDto, mapImage } from './image.dto.js';
 
 export const COLLECTION_TYPES = ['manual', 'smart'] as const;
 /** Accepted default product sorts of a collection. */
-export const COLLECTION_SORT_ORDERS = ['manual', 'best-selling', 'alpha-asc', 'alpha-desc', 'price-asc', 'price-desc', 'created', 'created-asc', 'created-desc'] as const;
+export const COLLECTION_SORT_ORDERS = [
+  'manual',
+  'best-selling',
+  'alpha-asc',
+  'alpha-desc',
+  'price-asc',
+  'price-desc',
+  'created',
+  'created-asc',
+  'created-desc',
+] as const;
 /** A handle: letters, digits, `-`, `_`, `.` and `~`, starting with a letter or digit; no spaces or slashes. */
 export const HANDLE_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u;
 export const HANDLE_MESSAGE = 'handle must start with a letter or digit and hold only letters, digits, ".", "_", "~" and "-"';
 
 export class CreateCollectionDto {
   /** Display name in the active language; required, not blank. */
-  @IsString() @Matches(/\S/, { message: 'title must not be blank' }) @MaxLength(255)
+  @IsString()
+  @Matches(/\S/, { message: 'title must not be blank' })
+  @MaxLength(255)
   title: string;
 
   /** URL slug, unique within the shop (case-insensitive); generated from the title when omitted. */
-  @IsOptional() @IsString() @MaxLength(255) @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
   handle?: string | null;
 
   /** HTML description in the active language. */
-  @IsOptional() @IsString() @MaxLength(500_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500_000)
   body_html?: string | null;
 
   /** `manual` (default) or `smart`; immutable afterwards. */
-  @IsOptional() @IsIn(COLLECTION_TYPES)
+  @IsOptional()
+  @IsIn(COLLECTION_TYPES)
   collection_type?: string | null;
 
   /** Visible on the storefront; default true. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   published?: boolean | null;
 
   /** Default product sort: `manual`, `best-selling`, `alpha-asc`, `alpha-desc`, `price-asc`, `price-desc`, `created`, `created-asc`, `created-desc`. */
-  @IsOptional() @IsIn(COLLECTION_SORT_ORDERS)
+  @IsOptional()
+  @IsIn(COLLECTION_SORT_ORDERS)
   sort_order?: string | null;
 
   /** Storefront template override; null means the default template. */
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   template_name?: string | null;
 
   /** Smart collections only (ignored for manual ones): JSON text `{"all":[...]}` or `{"any":[...]}` of `{"field", op: value}` conditions. */
-  @IsOptional() @IsString() @MaxLength(20_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(20_000)
   rules_json?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   meta_title?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   meta_description?: string | null;
 }
 
 export class UpdateCollectionDto {
   /** New title in the active language; not blank. */
-  @IsOptional() @IsString() @Matches(/\S/, { message: 'title must not be blank' }) @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @Matches(/\S/, { message: 'title must not be blank' })
+  @MaxLength(255)
   title?: string | null;
 
   /** New handle, unique within the shop. */
-  @IsOptional() @IsString() @MaxLength(255) @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
   handle?: string | null;
 
   /** HTML description in the active language; null removes that language's text. */
-  @IsOptional() @IsString() @MaxLength(500_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500_000)
   body_html?: string | null;
 
   /** Null leaves the flag unchanged. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   published?: boolean | null;
 
-  @IsOptional() @IsIn(COLLECTION_SORT_ORDERS)
+  @IsOptional()
+  @IsIn(COLLECTION_SORT_ORDERS)
   sort_order?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   template_name?: string | null;
 
   /** Smart collections only; must parse as JSON in the rules format. */
-  @IsOptional() @IsString() @MaxLength(20_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(20_000)
   rules_json?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   meta_title?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   meta_description?: string | null;
 }
 
 export class CollectionListQueryDto extends PageQueryDto {
   /** `true` or `false`: only published or only unpublished collections; omit for all. */
-  @IsOptional() @IsIn(['true', 'false'])
+  @IsOptional()
+  @IsIn(['true', 'false'])
   published?: string;
 
   /** `manual` or `smart`; omit for both. */
-  @IsOptional() @IsIn(COLLECTION_TYPES)
+  @IsOptional()
+  @IsIn(COLLECTION_TYPES)
   collection_type?: string;
 }
 

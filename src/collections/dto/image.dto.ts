@@ -28,5 +28,13 @@ export interface ImageColumns {
  */
 export function mapImage(ownerId: string, row: ImageColumns): ImageDto & { id: string } {
   if (!row.imageSrc) return { id: ownerId, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
-  return { id: ownerId, src: row.imageSrc, preview_src: row.imageSrc, alt: row.imageAlt, position: 1, width: row.imageWidth ?? 0, height: row.imageHeight ?? 0 };
+  return {
+    id: ownerId,
+    src: row.imageSrc,
+    preview_src: row.imageSrc,
+    alt: row.imageAlt,
+    position: 1,
+    width: row.imageWidth ?? 0,
+    height: row.imageHeight ?? 0,
+  };
 }

@@ -21,7 +21,12 @@ export const AllowDisabledShopper = () => SetMetadata(ALLOW_DISABLED_SHOPPER, tr
  * A route without it is public.
  */
 export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
-  const docs = options.tier === 'admin' ? [ApiBearerAuth('admin'), ApiSecurity('admin-header')] : options.tier === 'customer' ? [ApiBearerAuth('customer')] : [ApiBearerAuth('storefront')];
+  const docs =
+    options.tier === 'admin'
+      ? [ApiBearerAuth('admin'), ApiSecurity('admin-header')]
+      : options.tier === 'customer'
+        ? [ApiBearerAuth('customer')]
+        : [ApiBearerAuth('storefront')];
   // the tier and scope let finalizeOpenApi document the security alternatives and the 401/403 answers of the tier
   const ext = [ApiExtension('x-tier', options.tier), ...(options.scope ? [ApiExtension('x-scope', options.scope)] : [])];
   return applyDecorators(SetMetadata(AUTH_KEY, options), ...docs, ...ext);

@@ -20,7 +20,10 @@ export abstract class RateLimitStore {
   abstract take(key: string, burst: number, refillPerSecond: number): Promise<BucketResult>;
 }
 
-interface Bucket { tokens: number; at: number }
+interface Bucket {
+  tokens: number;
+  at: number;
+}
 
 /** Default bound of the in-process store: beyond it the least recently used bucket is dropped. */
 export const MAX_MEMORY_BUCKETS = 100_000;
@@ -86,7 +89,11 @@ export type CredentialVerifier = (req: Request, token: string) => Promise<string
  * response — a malformed body's 422 and an unknown path's 404 included — carries X-RateLimit-Limit and
  * X-RateLimit-Remaining; a refusal is 429 with Retry-After. Health probes are exempt.
  */
-export function rateLimitMiddleware(config: AppConfig, store: RateLimitStore, verify: CredentialVerifier): (req: Request, res: Response, next: NextFunction) => void {
+export function rateLimitMiddleware(
+  config: AppConfig,
+  store: RateLimitStore,
+  verify: CredentialVerifier,
+): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {
     if (!config.RATE_LIMIT || /^\/health(\/|$)/.test(req.path)) return next();
     tracker(req, verify)

@@ -2,7 +2,17 @@
  * Admin resources of CONTRACT 3 built into the service; modules add their own as `AdminResource` extension
  * providers (src/extensions/extension-points.ts), gathered by `AuthService.adminResources()`.
  */
-export const BUILT_IN_ADMIN_RESOURCES: readonly string[] = ['collections', 'themes', 'customers', 'content', 'discount_codes', 'checkouts', 'access_tokens', 'inventory', 'catalogue'];
+export const BUILT_IN_ADMIN_RESOURCES: readonly string[] = [
+  'collections',
+  'themes',
+  'customers',
+  'content',
+  'discount_codes',
+  'checkouts',
+  'access_tokens',
+  'inventory',
+  'catalogue',
+];
 
 export const STOREFRONT_SCOPES = ['storefront/catalogue', 'storefront/cart', 'storefront/wishlist', 'storefront/checkout', 'storefront/customers'] as const;
 export type StorefrontScope = (typeof STOREFRONT_SCOPES)[number];

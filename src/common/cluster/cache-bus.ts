@@ -85,7 +85,11 @@ export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     const inTx = manager?.queryRunner?.isTransactionActive === true;
     const args = [CACHE_CHANNEL, payload];
     // outside a transaction: on the bus's own connection when it is up (independent of the pool and its shutdown)
-    const work: Promise<unknown> = inTx ? manager!.query('SELECT pg_notify($1, $2)', args) : this.client ? this.client.query('SELECT pg_notify($1, $2)', args) : this.dataSource.manager.query('SELECT pg_notify($1, $2)', args);
+    const work: Promise<unknown> = inTx
+      ? manager!.query('SELECT pg_notify($1, $2)', args)
+      : this.client
+        ? this.client.query('SELECT pg_notify($1, $2)', args)
+        : this.dataSource.manager.query('SELECT pg_notify($1, $2)', args);
     this.pending.add(work);
     try {
       await work;

@@ -10,7 +10,11 @@ export const JOB_LOCK_SPACE = 74_210_010;
  * loses it with its connection, its writes roll back, and the next round on any instance does the work: never twice
  * at once, never lost. Keep jobs idempotent and in batches so a round stays short.
  */
-export async function runExclusive<R>(dataSource: DataSource, name: string, work: (manager: EntityManager) => Promise<R>): Promise<{ ran: boolean; result?: R }> {
+export async function runExclusive<R>(
+  dataSource: DataSource,
+  name: string,
+  work: (manager: EntityManager) => Promise<R>,
+): Promise<{ ran: boolean; result?: R }> {
   return dataSource.transaction(async (manager) => {
     const [row] = await manager.query('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [JOB_LOCK_SPACE, name]);
     if (!row?.locked) return { ran: false };

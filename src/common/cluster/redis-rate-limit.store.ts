@@ -54,7 +54,10 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
   /** Requests let through because Redis did not answer (tests and diagnostics). */
   failedOpen = 0;
 
-  constructor(url: string, private readonly prefix = 'vinoshop:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'vinoshop:rl:',
+  ) {
     super();
     this.redis = new Redis(url, {
       enableOfflineQueue: false,

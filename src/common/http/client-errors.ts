@@ -9,7 +9,10 @@ export function trustProxySetting(value: string): false | number | string[] {
   const v = value.trim();
   if (!v) return false;
   if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 413: 'Payload Too Large', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
@@ -20,7 +23,7 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 413: 'Payload 
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Duplex) => {
-    if (!socket.writable || (err.code === 'ECONNRESET')) {
+    if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }

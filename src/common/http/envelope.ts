@@ -14,7 +14,11 @@ export function Envelope(member: string, type?: Type | [Type], status = 200): Me
     const ref = { $ref: getSchemaPath(model) };
     decorators.push(
       ApiExtraModels(model),
-      ApiResponse({ status, description: `{${member}}`, schema: { type: 'object', required: [member], properties: { [member]: Array.isArray(type) ? { type: 'array', items: ref } : ref } } }),
+      ApiResponse({
+        status,
+        description: `{${member}}`,
+        schema: { type: 'object', required: [member], properties: { [member]: Array.isArray(type) ? { type: 'array', items: ref } : ref } },
+      }),
     );
   }
   return applyDecorators(...decorators);

@@ -4,7 +4,13 @@ import { QueryFailedError } from 'typeorm';
 import { AppError, ErrorEnvelope } from './app-error.js';
 import { allowedMethods } from './route-table.js';
 
-interface BodyParserError { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string }
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  message?: string;
+}
 
 /** Postgres errors that mean the client sent something the data cannot hold, not a server fault. */
 const CLIENT_SQLSTATES: Record<string, number> = {
@@ -35,7 +41,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const { status, body, headers } = this.describe(exception, req);
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     // refused before its body was read (401 on an upload): close rather than drain what is still arriving
-    if (!req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)) res.setHeader('Connection', 'close');
+    if (!req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
+      res.setHeader('Connection', 'close');
     if (status >= 500) {
       body.request_id = String(req.id ?? '');
       // logged once, by the request's own log line (with the request id and the stack): see logging.ts

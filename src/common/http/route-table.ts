@@ -1,9 +1,16 @@
 import type { Application, NextFunction, Request, Response } from 'express';
 
-interface RouteLayer { match: (path: string) => boolean; methods: Set<string>; path: string }
+interface RouteLayer {
+  match: (path: string) => boolean;
+  methods: Set<string>;
+  path: string;
+}
 let routes: RouteLayer[] = [];
 
-interface Layer { match?: (path: string) => boolean; route?: { path?: string; methods?: Record<string, boolean> } }
+interface Layer {
+  match?: (path: string) => boolean;
+  route?: { path?: string; methods?: Record<string, boolean> };
+}
 
 /** Records the app's routes once it is initialised, so an unknown method on a known path answers 405, not 404. */
 export function captureRoutes(app: Application): void {
@@ -11,7 +18,9 @@ export function captureRoutes(app: Application): void {
   routes = [];
   for (const layer of stack) {
     if (!layer.route?.methods || typeof layer.match !== 'function') continue;
-    const methods = Object.entries(layer.route.methods).filter(([m, on]) => on && m !== '_all').map(([m]) => m.toUpperCase());
+    const methods = Object.entries(layer.route.methods)
+      .filter(([m, on]) => on && m !== '_all')
+      .map(([m]) => m.toUpperCase());
     // middleware bound to every method is not a route of the API
     if (layer.route.methods._all || methods.length > 8) continue;
     routes.push({ match: layer.match.bind(layer), methods: new Set(methods), path: String(layer.route.path ?? '') });

@@ -3,7 +3,8 @@ import { isHttpUrl, publicBaseUrl } from './url.js';
 describe('isHttpUrl', () => {
   it('true only for absolute http(s) URLs', () => {
     for (const ok of ['http://example.com', 'https://shop.example/return?x=1', 'HTTPS://EXAMPLE.COM/a']) expect(isHttpUrl(ok)).toBe(true);
-    for (const bad of ['', 'example.com', '/relative', 'ftp://example.com', 'javascript:alert(1)', 'mailto:a@b.c', 'http//x']) expect(isHttpUrl(bad)).toBe(false);
+    for (const bad of ['', 'example.com', '/relative', 'ftp://example.com', 'javascript:alert(1)', 'mailto:a@b.c', 'http//x'])
+      expect(isHttpUrl(bad)).toBe(false);
   });
 });
 

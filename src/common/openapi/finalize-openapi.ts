@@ -22,12 +22,15 @@ const ERROR_TEXT: Record<number, string> = {
 
 /** Response headers, as components. */
 const HEADERS: Json = {
-  'X-Request-Id': { description: 'Echoes the request\'s `X-Request-Id`, or a generated one.', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Burst size of the caller\'s token bucket (absent when rate limiting is off).', schema: { type: 'integer' } },
+  'X-Request-Id': { description: "Echoes the request's `X-Request-Id`, or a generated one.", schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: "Burst size of the caller's token bucket (absent when rate limiting is off).", schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the bucket now.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds until the bucket allows a request again.', required: true, schema: { type: 'integer' } },
-  Link: { description: 'RFC 8288 links of a cursored list: `<url>; rel="next"` and `<url>; rel="previous"` when those pages exist.', schema: { type: 'string' } },
-  'Content-Language': { description: 'The language the response\'s texts are in (`locale`, else the shop\'s default).', schema: { type: 'string' } },
+  Link: {
+    description: 'RFC 8288 links of a cursored list: `<url>; rel="next"` and `<url>; rel="previous"` when those pages exist.',
+    schema: { type: 'string' },
+  },
+  'Content-Language': { description: "The language the response's texts are in (`locale`, else the shop's default).", schema: { type: 'string' } },
 };
 
 const ERROR_ENVELOPE: Json = {
@@ -44,8 +47,20 @@ const ERROR_ENVELOPE: Json = {
 
 /** Parameters every tier reads (the request context: language and currency). */
 const PARAMETERS: Json = {
-  locale: { name: 'locale', in: 'query', required: false, description: 'Language of the response texts (one of the shop\'s languages; else Accept-Language, else the default).', schema: { type: 'string' } },
-  currency: { name: 'currency', in: 'query', required: false, description: 'ISO 4217 code of a published currency of the shop; 422 for any other.', schema: { type: 'string' } },
+  locale: {
+    name: 'locale',
+    in: 'query',
+    required: false,
+    description: "Language of the response texts (one of the shop's languages; else Accept-Language, else the default).",
+    schema: { type: 'string' },
+  },
+  currency: {
+    name: 'currency',
+    in: 'query',
+    required: false,
+    description: 'ISO 4217 code of a published currency of the shop; 422 for any other.',
+    schema: { type: 'string' },
+  },
 };
 
 const IDEMPOTENCY_KEY_PARAM: Json = {
@@ -75,7 +90,12 @@ export function finalizeOpenApi(input: OpenAPIObject, options: FinalizeOptions):
   // a copy: the generated document shares arrays (enums) with the application's own constants
   const doc = structuredClone(input) as unknown as Json;
   doc.openapi = '3.1.0';
-  doc.servers = [{ url: options.serverUrl, description: `This service. API paths carry the base path /${options.apiPrefix}; /health and the /storefront/* files are outside it.` }];
+  doc.servers = [
+    {
+      url: options.serverUrl,
+      description: `This service. API paths carry the base path /${options.apiPrefix}; /health and the /storefront/* files are outside it.`,
+    },
+  ];
   doc.info.license = { name: 'UNLICENSED', identifier: 'UNLICENSED' };
   doc.components ??= {};
   doc.components.schemas ??= {};
@@ -115,7 +135,14 @@ function finalizeOperation(path: string, method: string, op: Json): void {
   const declared = (op[ERROR_CODES_EXTENSION] ?? {}) as Record<string, string[]>;
   delete op[ERROR_CODES_EXTENSION];
 
-  op.security = tier === 'admin' ? [{ admin: [] }, { 'admin-header': [] }] : tier === 'customer' ? [{ customer: [] }] : tier === 'storefront' ? [{ storefront: [] }, {}] : [];
+  op.security =
+    tier === 'admin'
+      ? [{ admin: [] }, { 'admin-header': [] }]
+      : tier === 'customer'
+        ? [{ customer: [] }]
+        : tier === 'storefront'
+          ? [{ storefront: [] }, {}]
+          : [];
   op.summary ??= summaryOf(op);
 
   const params: Json[] = (op.parameters ??= []);
@@ -160,7 +187,10 @@ function finalizeOperation(path: string, method: string, op: Json): void {
     const key = String(status);
     if (responses[key]?.content) continue; // described by the operation itself
     const unique = [...new Set(codes)].sort();
-    const schema: Json = unique.length > 0 ? { allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { properties: { code: { enum: unique } } }] } : { $ref: '#/components/schemas/ErrorEnvelope' };
+    const schema: Json =
+      unique.length > 0
+        ? { allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { properties: { code: { enum: unique } } }] }
+        : { $ref: '#/components/schemas/ErrorEnvelope' };
     responses[key] = {
       description: responses[key]?.description ?? ERROR_TEXT[status] ?? 'Error.',
       headers: headersFor(status, false, tier !== undefined),
@@ -189,7 +219,10 @@ function headersFor(status: number, link: boolean, localized: boolean): Json {
 function summaryOf(op: Json): string {
   const id = String(op.operationId ?? '');
   const method = id.split('_').pop() ?? id;
-  const words = method.replace(/([A-Z])/g, ' $1').toLowerCase().trim();
+  const words = method
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase()
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

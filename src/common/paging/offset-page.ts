@@ -12,7 +12,8 @@ export function offsetPage(limit: unknown, offset: unknown): OffsetPage {
   let skip = 0;
   if (offset !== undefined && offset !== '') {
     const n = Number(offset);
-    if (typeof offset !== 'string' || !/^\s*\d+\s*$/.test(offset) || !Number.isSafeInteger(n)) throw AppError.unprocessable('offset must be a non-negative integer');
+    if (typeof offset !== 'string' || !/^\s*\d+\s*$/.test(offset) || !Number.isSafeInteger(n))
+      throw AppError.unprocessable('offset must be a non-negative integer');
     skip = n;
   }
   return { limit: clampLimit(limit), offset: skip };

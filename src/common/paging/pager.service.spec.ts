@@ -31,7 +31,13 @@ describe('keysetCondition', () => {
   });
 
   it('passes values through as bound parameters, never into the SQL text', () => {
-    const { sql, params } = keysetCondition([{ expr: 'c.title', dir: 'ASC' }, { expr: 'c.id', dir: 'ASC' }], ["x' OR 1=1 --", null]);
+    const { sql, params } = keysetCondition(
+      [
+        { expr: 'c.title', dir: 'ASC' },
+        { expr: 'c.id', dir: 'ASC' },
+      ],
+      ["x' OR 1=1 --", null],
+    );
     expect(sql).not.toContain('OR 1=1');
     expect(params).toEqual({ ks0: "x' OR 1=1 --", ks1: null });
   });

@@ -93,12 +93,7 @@ export class Pager {
   }
 
   /** Adds the keyset condition, the order and the limit+1 to a query builder, then runs it. */
-  async paginate<T extends ObjectLiteral>(
-    qb: SelectQueryBuilder<T>,
-    req: PageRequest,
-    keys: SortKey[],
-    position: (row: T) => SortValue[],
-  ): Promise<Page<T>> {
+  async paginate<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: PageRequest, keys: SortKey[], position: (row: T) => SortValue[]): Promise<Page<T>> {
     if (req.after) {
       if (req.after.length !== keys.length) throw AppError.unprocessable('page_info does not match this list');
       const { sql, params } = keysetCondition(keys, req.after);
@@ -139,7 +134,10 @@ export class Pager {
     }
     entries.sort();
     // the path holds the tenant-specific ids (e.g. a collection id), so a cursor stays with its list; the tenant binds it to its shop
-    return createHash('sha256').update(`${list.tenantId}\n${listId}\n${list.path}\n${entries.join('&')}`).digest('base64url').slice(0, 22);
+    return createHash('sha256')
+      .update(`${list.tenantId}\n${listId}\n${list.path}\n${entries.join('&')}`)
+      .digest('base64url')
+      .slice(0, 22);
   }
 }
 

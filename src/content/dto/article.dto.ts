@@ -7,35 +7,50 @@ import type { BlogArticle } from '../entities/blog-article.entity.js';
 
 export class CreateArticleDto {
   /** In the active language; required, not blank. */
-  @IsString() @Matches(/\S/, { message: 'title must not be blank' }) @MaxLength(255)
+  @IsString()
+  @Matches(/\S/, { message: 'title must not be blank' })
+  @MaxLength(255)
   title: string;
 
   /** In the active language. */
-  @IsOptional() @IsString() @MaxLength(100_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
   summary_html?: string | null;
 
   /** In the active language. */
-  @IsOptional() @IsString() @MaxLength(500_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500_000)
   body_html?: string | null;
 
   /** Default true. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   published?: boolean | null;
 }
 
 /** Every member optional; a null summary or body removes the active language's text, a null flag is no change. */
 export class UpdateArticleDto {
   /** Not blank, not null. */
-  @IsOptional() @IsString() @Matches(/\S/, { message: 'title must not be blank' }) @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @Matches(/\S/, { message: 'title must not be blank' })
+  @MaxLength(255)
   title?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(100_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
   summary_html?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(500_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500_000)
   body_html?: string | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   published?: boolean | null;
 }
 

@@ -10,91 +10,134 @@ const INT32_MAX = 2147483647;
 
 export class CreatePageDto {
   /** URL slug; required, unique within the shop (case-insensitive). */
-  @IsString() @MaxLength(255) @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
+  @IsString()
+  @MaxLength(255)
+  @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
   handle: string;
 
   /** In the active language. */
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   title?: string | null;
 
   /** In the active language. */
-  @IsOptional() @IsString() @MaxLength(500_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500_000)
   body_html?: string | null;
 
   /** Default true. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   published?: boolean | null;
 
   /** Template override; null means the default. */
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   template?: string | null;
 
   /** `common` (HTML, default) or `liquid` (rendered template). */
-  @IsOptional() @IsIn(PAGE_TYPES)
+  @IsOptional()
+  @IsIn(PAGE_TYPES)
   type?: string | null;
 
   /** Default false. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   show_in_header?: boolean | null;
 
   /** Default false. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   show_in_footer?: boolean | null;
 
   /** Default 0. */
-  @IsOptional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  @IsOptional()
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
   sort_order?: number | null;
 
   /** In the active language. */
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   meta_description?: string | null;
 
   /** In the active language. */
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   meta_keywords?: string | null;
 
   /** In the active language. */
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   menu_title?: string | null;
 }
 
 /** Every member optional; a null text removes the active language's text, a null boolean or integer is no change. */
 export class UpdatePageDto {
-  @IsOptional() @IsString() @MaxLength(255) @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
   handle?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   title?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(500_000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500_000)
   body_html?: string | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   published?: boolean | null;
 
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   template?: string | null;
 
   /** `common` or `liquid`; null is no change. */
-  @IsOptional() @IsIn(PAGE_TYPES)
+  @IsOptional()
+  @IsIn(PAGE_TYPES)
   type?: string | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   show_in_header?: boolean | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   show_in_footer?: boolean | null;
 
-  @IsOptional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  @IsOptional()
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
   sort_order?: number | null;
 
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   meta_description?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   meta_keywords?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   menu_title?: string | null;
 }
 

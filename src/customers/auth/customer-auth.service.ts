@@ -134,10 +134,10 @@ export class CustomerAuthService {
 
   /** Mails a reset code when the email belongs to a customer of the shop; the caller learns nothing either way. */
   async recover(ctx: RequestContext, email: string): Promise<void> {
-    const rows: { id: string; email: string }[] = await this.dataSource.query(`SELECT id, email FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`, [
-      ctx.tenantId,
-      email.trim(),
-    ]);
+    const rows: { id: string; email: string }[] = await this.dataSource.query(
+      `SELECT id, email FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`,
+      [ctx.tenantId, email.trim()],
+    );
     const customer = rows[0];
     if (!customer) return;
     const code = await this.issueCode(ctx, customer.id, 'reset_password');
@@ -155,12 +155,19 @@ export class CustomerAuthService {
     await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const customerId = await this.consumeCode(tx, code, 'reset_password');
-      await m.query(`UPDATE customers SET password_hash = $3, is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId, passwordHash]);
-      await m.query(`UPDATE customer_one_time_tokens SET used_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND purpose = 'reset_password' AND used_at IS NULL`, [
+      await m.query(`UPDATE customers SET password_hash = $3, is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+        customerId,
+        tx.tenantId,
+        passwordHash,
+      ]);
+      await m.query(
+        `UPDATE customer_one_time_tokens SET used_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND purpose = 'reset_password' AND used_at IS NULL`,
+        [tx.tenantId, customerId],
+      );
+      await m.query(`UPDATE customer_tokens SET revoked_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND revoked_at IS NULL`, [
         tx.tenantId,
         customerId,
       ]);
-      await m.query(`UPDATE customer_tokens SET revoked_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND revoked_at IS NULL`, [tx.tenantId, customerId]);
     });
   }
 
@@ -168,10 +175,10 @@ export class CustomerAuthService {
   async confirmEmail(ctx: RequestContext, code: string): Promise<void> {
     await inTransaction(ctx, this.dataSource, async (tx) => {
       const customerId = await this.consumeCode(tx, code, 'confirm_email');
-      await managerOf(tx, this.dataSource).query(`UPDATE customers SET is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND NOT is_email_confirmed`, [
-        customerId,
-        tx.tenantId,
-      ]);
+      await managerOf(tx, this.dataSource).query(
+        `UPDATE customers SET is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND NOT is_email_confirmed`,
+        [customerId, tx.tenantId],
+      );
     });
   }
 

@@ -10,51 +10,66 @@ const PASSWORD_TOO_LONG = `password must be at most ${PASSWORD_MAX_LENGTH} chara
 /** POST /customers (storefront). */
 export class RegisterCustomerDto {
   /** Login email; unique within the shop, case-insensitive (also against customers the admin created). */
-  @IsString() @MaxLength(254) @IsEmail({}, { message: 'email must be an email address' })
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'email must be an email address' })
   email: string;
 
   /** At least 8 characters. */
-  @IsString() @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_TOO_SHORT }) @MaxLength(PASSWORD_MAX_LENGTH, { message: PASSWORD_TOO_LONG })
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_TOO_SHORT })
+  @MaxLength(PASSWORD_MAX_LENGTH, { message: PASSWORD_TOO_LONG })
   password: string;
 
   /** Goes on the billing address created with the account (the profile's default_address). */
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   first_name?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   last_name?: string | null;
 }
 
 /** POST /customer/auth/token. */
 export class SignInDto {
-  @IsString() @MaxLength(254)
+  @IsString()
+  @MaxLength(254)
   email: string;
 
-  @IsString() @MaxLength(PASSWORD_MAX_LENGTH, { message: PASSWORD_TOO_LONG })
+  @IsString()
+  @MaxLength(PASSWORD_MAX_LENGTH, { message: PASSWORD_TOO_LONG })
   password: string;
 }
 
 /** POST /customers/recover. */
 export class RecoverDto {
-  @IsString() @MaxLength(254)
+  @IsString()
+  @MaxLength(254)
   email: string;
 }
 
 /** POST /customers/reset_password. */
 export class ResetPasswordDto {
   /** The code from the reset mail. */
-  @IsString() @MaxLength(200)
+  @IsString()
+  @MaxLength(200)
   token: string;
 
   /** The new password, at least 8 characters. */
-  @IsString() @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_TOO_SHORT }) @MaxLength(PASSWORD_MAX_LENGTH, { message: PASSWORD_TOO_LONG })
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_TOO_SHORT })
+  @MaxLength(PASSWORD_MAX_LENGTH, { message: PASSWORD_TOO_LONG })
   password: string;
 }
 
 /** POST /customers/confirm_email. */
 export class ConfirmEmailDto {
   /** The code from the confirmation mail. */
-  @IsString() @MaxLength(200)
+  @IsString()
+  @MaxLength(200)
   token: string;
 }
 
@@ -113,50 +128,78 @@ export class ProfileDto {
  * unchanged, `null` clears it.
  */
 export class AddressBodyDto {
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   first_name?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   last_name?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   company?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   department?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   street?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(50)
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
   house_number?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(50)
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
   zip_code?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   location?: string | null;
 
   /** One of the shop's countries (GET /countries ids), else 422. */
-  @IsOptional() @IsUUID('all', { message: 'country_id must be a UUID' })
+  @IsOptional()
+  @IsUUID('all', { message: 'country_id must be a UUID' })
   country_id?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(50)
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
   phone_number?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(50)
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
   mobile_number?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(50)
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
   fax_number?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(254)
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
   email?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(500)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
   website?: string | null;
 
-  @IsOptional() @IsUUID('all', { message: 'title_id must be a UUID' })
+  @IsOptional()
+  @IsUUID('all', { message: 'title_id must be a UUID' })
   title_id?: string | null;
 }
 

@@ -7,45 +7,57 @@ export const CUSTOMER_TYPES = ['customer', 'corporate', 'reseller'] as const;
 
 export class CreateCustomerDto {
   /** Login email; required, unique within the shop (case-insensitive). */
-  @IsString() @MaxLength(254) @IsEmail({}, { message: 'email must be an email address' })
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'email must be an email address' })
   email: string;
 
   /** Account enabled; default true. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_active?: boolean | null;
 
   /** Default false. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_email_confirmed?: boolean | null;
 
   /** `customer` (default), `corporate` or `reseller`. */
-  @IsOptional() @IsIn(CUSTOMER_TYPES)
+  @IsOptional()
+  @IsIn(CUSTOMER_TYPES)
   type?: string | null;
 
   /** Preferred currency, one of the shop's; null follows the shop default. */
-  @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
+  @IsOptional()
+  @IsUUID('all', { message: 'currency_id must be a UUID' })
   currency_id?: string | null;
 }
 
 export class UpdateCustomerDto {
   /** Read-only: the current email (any case) is accepted, a different one is 422. */
-  @IsOptional() @IsString() @MaxLength(254)
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
   email?: string | null;
 
   /** Null leaves the flag unchanged. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_active?: boolean | null;
 
   /** Null leaves the flag unchanged. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_email_confirmed?: boolean | null;
 
   /** `customer`, `corporate` or `reseller`; null leaves it unchanged. */
-  @IsOptional() @IsIn(CUSTOMER_TYPES)
+  @IsOptional()
+  @IsIn(CUSTOMER_TYPES)
   type?: string | null;
 
   /** One of the shop's currencies; null clears it (follow the shop default). */
-  @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
+  @IsOptional()
+  @IsUUID('all', { message: 'currency_id must be a UUID' })
   currency_id?: string | null;
 }
 

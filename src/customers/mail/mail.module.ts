@@ -11,7 +11,8 @@ export const MAIL_TRANSPORT_OVERRIDE = Symbol('MAIL_TRANSPORT_OVERRIDE');
     {
       provide: MailTransport,
       inject: [AppConfig, { token: MAIL_TRANSPORT_OVERRIDE, optional: true }],
-      useFactory: (config: AppConfig, override?: MailTransport) => override ?? (config.SMTP_URL ? new SmtpMailTransport(config.SMTP_URL) : new LogMailTransport(config.NODE_ENV === 'production')),
+      useFactory: (config: AppConfig, override?: MailTransport) =>
+        override ?? (config.SMTP_URL ? new SmtpMailTransport(config.SMTP_URL) : new LogMailTransport(config.NODE_ENV === 'production')),
     },
   ],
   exports: [MailTransport],
@@ -26,6 +27,11 @@ export class MailModule {}
 @Module({})
 export class MailTransportOverrideModule {
   static use(transport: MailTransport): DynamicModule {
-    return { module: MailTransportOverrideModule, global: true, providers: [{ provide: MAIL_TRANSPORT_OVERRIDE, useValue: transport }], exports: [MAIL_TRANSPORT_OVERRIDE] };
+    return {
+      module: MailTransportOverrideModule,
+      global: true,
+      providers: [{ provide: MAIL_TRANSPORT_OVERRIDE, useValue: transport }],
+      exports: [MAIL_TRANSPORT_OVERRIDE],
+    };
   }
 }

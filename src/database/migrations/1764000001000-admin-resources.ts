@@ -72,7 +72,9 @@ export class AdminResources1764000001000 implements MigrationInterface {
         updated_at timestamptz(3)
       )`);
     await q.query(`CREATE INDEX customer_addresses_tenant_customer_idx ON customer_addresses (tenant_id, customer_id, created_at, id)`);
-    await q.query(`ALTER TABLE customers ADD CONSTRAINT customers_default_address_fk FOREIGN KEY (default_address_id) REFERENCES customer_addresses(id) ON DELETE SET NULL`);
+    await q.query(
+      `ALTER TABLE customers ADD CONSTRAINT customers_default_address_fk FOREIGN KEY (default_address_id) REFERENCES customer_addresses(id) ON DELETE SET NULL`,
+    );
 
     await q.query(`
       CREATE TABLE content_pages (

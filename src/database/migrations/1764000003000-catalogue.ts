@@ -31,7 +31,9 @@ export class Catalogue1764000003000 implements MigrationInterface {
       key text NOT NULL, name jsonb NOT NULL DEFAULT '{}', position int NOT NULL DEFAULT 0, import_hash text)`);
     await q.query(`CREATE UNIQUE INDEX facet_values_tenant_dimension_key_key ON facet_values (tenant_id, dimension, key)`);
 
-    await q.query(`CREATE TABLE custom_fields (${base}, key text NOT NULL, label jsonb NOT NULL DEFAULT '{}', type text, position int NOT NULL DEFAULT 0, import_hash text)`);
+    await q.query(
+      `CREATE TABLE custom_fields (${base}, key text NOT NULL, label jsonb NOT NULL DEFAULT '{}', type text, position int NOT NULL DEFAULT 0, import_hash text)`,
+    );
     await q.query(`CREATE UNIQUE INDEX custom_fields_tenant_key_key ON custom_fields (tenant_id, key)`);
     await q.query(`CREATE TABLE custom_field_options (${base}, field_id uuid NOT NULL REFERENCES custom_fields(id) ON DELETE CASCADE, key text NOT NULL,
       name jsonb NOT NULL DEFAULT '{}', value text, position int NOT NULL DEFAULT 0, import_hash text)`);
@@ -87,7 +89,9 @@ export class Catalogue1764000003000 implements MigrationInterface {
     await q.query(`CREATE TABLE shipping_methods (${base}, key text NOT NULL, name jsonb NOT NULL DEFAULT '{}', price numeric(14,4) NOT NULL DEFAULT 0,
       tax_rate numeric(6,3) NOT NULL DEFAULT 0, countries text[] NOT NULL DEFAULT '{}', free_over numeric(14,4), delivery_days int, import_hash text)`);
     await q.query(`CREATE UNIQUE INDEX shipping_methods_tenant_key_key ON shipping_methods (tenant_id, key)`);
-    await q.query(`CREATE TABLE payment_types (${base}, key text NOT NULL, name jsonb NOT NULL DEFAULT '{}', kind text NOT NULL, image_url text, import_hash text)`);
+    await q.query(
+      `CREATE TABLE payment_types (${base}, key text NOT NULL, name jsonb NOT NULL DEFAULT '{}', kind text NOT NULL, image_url text, import_hash text)`,
+    );
     await q.query(`CREATE UNIQUE INDEX payment_types_tenant_key_key ON payment_types (tenant_id, key)`);
 
     await q.query(`CREATE TABLE collection_products (
@@ -130,13 +134,32 @@ export class Catalogue1764000003000 implements MigrationInterface {
     await q.query(`CREATE INDEX variant_search_tenant_title_idx ON variant_search (tenant_id, title_sort, product_id)`);
     await q.query(`CREATE INDEX variant_search_tenant_gross_idx ON variant_search (tenant_id, gross)`);
     await q.query(`CREATE INDEX variant_search_tenant_manufacturer_idx ON variant_search (tenant_id, manufacturer_id)`);
-    await q.query(`CREATE INDEX variant_search_facets_gin ON variant_search USING gin (tenant_id, category_ids, option_ids, color_id, region_id, year_id, size_id, country_id)`);
+    await q.query(
+      `CREATE INDEX variant_search_facets_gin ON variant_search USING gin (tenant_id, category_ids, option_ids, color_id, region_id, year_id, size_id, country_id)`,
+    );
     await q.query(`CREATE INDEX variant_search_tsv_gin ON variant_search USING gin (tenant_id, search_tsv)`);
     await q.query(`CREATE INDEX variant_search_trgm_gin ON variant_search USING gin (tenant_id, search_text gin_trgm_ops)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['variant_search', 'collection_products', 'payment_types', 'shipping_methods', 'stock_movements', 'variants', 'product_ratings', 'product_images', 'products', 'stock_locations', 'flags', 'custom_field_options', 'custom_fields', 'facet_values', 'categories', 'manufacturers']) {
+    for (const t of [
+      'variant_search',
+      'collection_products',
+      'payment_types',
+      'shipping_methods',
+      'stock_movements',
+      'variants',
+      'product_ratings',
+      'product_images',
+      'products',
+      'stock_locations',
+      'flags',
+      'custom_field_options',
+      'custom_fields',
+      'facet_values',
+      'categories',
+      'manufacturers',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${t}`);
     }
     await q.query(`DROP INDEX IF EXISTS collections_tenant_key_key`);

@@ -50,10 +50,18 @@ export class CartWishlist1764000005000 implements MigrationInterface {
         updated_at timestamptz(3),
         CONSTRAINT wishlist_items_owner_check CHECK (visitor_id IS NOT NULL OR customer_id IS NOT NULL)
       )`);
-    await q.query(`CREATE UNIQUE INDEX wishlist_items_tenant_visitor_product_key ON wishlist_items (tenant_id, visitor_id, product_id) WHERE customer_id IS NULL`);
-    await q.query(`CREATE UNIQUE INDEX wishlist_items_tenant_customer_product_key ON wishlist_items (tenant_id, customer_id, product_id) WHERE customer_id IS NOT NULL`);
-    await q.query(`CREATE INDEX wishlist_items_tenant_visitor_added_idx ON wishlist_items (tenant_id, visitor_id, added_at DESC, id DESC) WHERE customer_id IS NULL`);
-    await q.query(`CREATE INDEX wishlist_items_tenant_customer_added_idx ON wishlist_items (tenant_id, customer_id, added_at DESC, id DESC) WHERE customer_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX wishlist_items_tenant_visitor_product_key ON wishlist_items (tenant_id, visitor_id, product_id) WHERE customer_id IS NULL`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX wishlist_items_tenant_customer_product_key ON wishlist_items (tenant_id, customer_id, product_id) WHERE customer_id IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX wishlist_items_tenant_visitor_added_idx ON wishlist_items (tenant_id, visitor_id, added_at DESC, id DESC) WHERE customer_id IS NULL`,
+    );
+    await q.query(
+      `CREATE INDEX wishlist_items_tenant_customer_added_idx ON wishlist_items (tenant_id, customer_id, added_at DESC, id DESC) WHERE customer_id IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

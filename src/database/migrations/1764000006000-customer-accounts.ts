@@ -40,7 +40,9 @@ export class CustomerAccounts1764000006000 implements MigrationInterface {
         updated_at timestamptz(3)
       )`);
     await q.query(`CREATE UNIQUE INDEX customer_one_time_tokens_hash_key ON customer_one_time_tokens (token_hash)`);
-    await q.query(`CREATE INDEX customer_one_time_tokens_tenant_customer_idx ON customer_one_time_tokens (tenant_id, customer_id, purpose) WHERE used_at IS NULL`);
+    await q.query(
+      `CREATE INDEX customer_one_time_tokens_tenant_customer_idx ON customer_one_time_tokens (tenant_id, customer_id, purpose) WHERE used_at IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

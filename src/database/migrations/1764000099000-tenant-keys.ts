@@ -16,7 +16,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class TenantKeys1764000099000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE tenant_keys_before (seq serial PRIMARY KEY, kind text NOT NULL, table_name text NOT NULL, name text NOT NULL, def text NOT NULL)`);
+    await q.query(
+      `CREATE TABLE tenant_keys_before (seq serial PRIMARY KEY, kind text NOT NULL, table_name text NOT NULL, name text NOT NULL, def text NOT NULL)`,
+    );
     await q.query(`
 DO $$
 DECLARE

@@ -46,7 +46,9 @@ export class OrderLifecycle1764000170000 implements MigrationInterface {
     await q.query(`CREATE INDEX orders_tenant_financial_idx ON orders (tenant_id, financial_status, created_at DESC, id DESC)`);
     await q.query(`CREATE INDEX orders_tenant_email_idx ON orders (tenant_id, lower(email) text_pattern_ops)`);
     // the payment-expiry job looks across shops for redirect payments past their deadline (a small partial index)
-    await q.query(`CREATE INDEX orders_payment_expiry_idx ON orders (payment_expires_at, tenant_id) WHERE financial_status = 'pending' AND cancelled_at IS NULL AND payment_expires_at IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX orders_payment_expiry_idx ON orders (payment_expires_at, tenant_id) WHERE financial_status = 'pending' AND cancelled_at IS NULL AND payment_expires_at IS NOT NULL`,
+    );
 
     await q.query(`ALTER TABLE order_lines
       ADD COLUMN fulfilled_quantity numeric(14,3) NOT NULL DEFAULT 0,
@@ -56,7 +58,9 @@ export class OrderLifecycle1764000170000 implements MigrationInterface {
       ADD CONSTRAINT order_lines_refunded_within CHECK (refunded_quantity >= 0 AND refunded_quantity <= quantity),
       ADD CONSTRAINT order_lines_restocked_within CHECK (restocked_quantity >= 0 AND restocked_quantity <= quantity)`);
     // orders shipped before this migration shipped every line
-    await q.query(`UPDATE order_lines l SET fulfilled_quantity = l.quantity FROM orders o WHERE o.tenant_id = l.tenant_id AND o.id = l.order_id AND o.status = 'Shipped'`);
+    await q.query(
+      `UPDATE order_lines l SET fulfilled_quantity = l.quantity FROM orders o WHERE o.tenant_id = l.tenant_id AND o.id = l.order_id AND o.status = 'Shipped'`,
+    );
 
     await q.query(`CREATE TABLE order_refunds (${base},
       order_id uuid NOT NULL,
@@ -94,7 +98,8 @@ export class OrderLifecycle1764000170000 implements MigrationInterface {
     for (const t of ['order_transactions', 'order_fulfillments', 'order_refunds']) await q.query(`DROP TABLE IF EXISTS ${t}`);
     await q.query(`ALTER TABLE order_lines DROP CONSTRAINT order_lines_fulfilled_within, DROP CONSTRAINT order_lines_refunded_within, DROP CONSTRAINT order_lines_restocked_within,
       DROP COLUMN fulfilled_quantity, DROP COLUMN refunded_quantity, DROP COLUMN restocked_quantity`);
-    for (const i of ['orders_tenant_created_idx', 'orders_tenant_financial_idx', 'orders_tenant_email_idx', 'orders_payment_expiry_idx']) await q.query(`DROP INDEX IF EXISTS ${i}`);
+    for (const i of ['orders_tenant_created_idx', 'orders_tenant_financial_idx', 'orders_tenant_email_idx', 'orders_payment_expiry_idx'])
+      await q.query(`DROP INDEX IF EXISTS ${i}`);
     await q.query(`ALTER TABLE orders DROP CONSTRAINT orders_refund_within_paid,
       DROP COLUMN financial_status, DROP COLUMN fulfillment_status, DROP COLUMN paid_amount, DROP COLUMN refunded_amount, DROP COLUMN refunded_shipping,
       DROP COLUMN cancelled_at, DROP COLUMN cancel_reason, DROP COLUMN note, DROP COLUMN tags, DROP COLUMN payment_expires_at`);

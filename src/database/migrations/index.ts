@@ -15,4 +15,20 @@ import { AdminCatalogue1764000118000 } from './1764000118000-admin-catalogue.js'
 import { OutboxTraceContext1764000190000 } from './1764000190000-outbox-trace-context.js';
 
 /** Every migration, in order. A feature adds its own file here. */
-export const migrations = [Foundation1764000000000, AdminResources1764000001000, Themes1764000002000, Catalogue1764000003000, EventsWebhooks1764000004000, CartWishlist1764000005000, CustomerAccounts1764000006000, Checkout1764000007000, CatalogueSpeed1764000008000, TenantKeys1764000099000, Security1764000113000, AdminCatalogue1764000118000, CatalogueDeltas1764000140000, OrderLifecycle1764000170000, OutboxTraceContext1764000190000];
+export const migrations = [
+  Foundation1764000000000,
+  AdminResources1764000001000,
+  Themes1764000002000,
+  Catalogue1764000003000,
+  EventsWebhooks1764000004000,
+  CartWishlist1764000005000,
+  CustomerAccounts1764000006000,
+  Checkout1764000007000,
+  CatalogueSpeed1764000008000,
+  TenantKeys1764000099000,
+  Security1764000113000,
+  AdminCatalogue1764000118000,
+  CatalogueDeltas1764000140000,
+  OrderLifecycle1764000170000,
+  OutboxTraceContext1764000190000,
+];

@@ -7,63 +7,87 @@ const NUMBER = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 4 };
 
 export class CreateDiscountCodeDto {
   /** Required; unique within the shop (exact match, surrounding spaces trimmed); immutable. */
-  @IsString() @Matches(/\S/, { message: 'code must not be blank' }) @MaxLength(100)
+  @IsString()
+  @Matches(/\S/, { message: 'code must not be blank' })
+  @MaxLength(100)
   code: string;
 
   /** `value` (fixed amount, default) or `percent`; immutable. */
-  @IsOptional() @IsIn(DISCOUNT_TYPES)
+  @IsOptional()
+  @IsIn(DISCOUNT_TYPES)
   type?: string | null;
 
   /** Required, greater than 0; an amount for `value`, a percentage (at most 100) for `percent`. */
-  @IsNumber(NUMBER) @Min(0.0001, { message: 'value must be greater than 0' }) @Max(MAX_AMOUNT)
+  @IsNumber(NUMBER)
+  @Min(0.0001, { message: 'value must be greater than 0' })
+  @Max(MAX_AMOUNT)
   value: number;
 
   /** Default true. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_active?: boolean | null;
 
   /** Unlimited redemptions; default false (single-use). */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_infinite?: boolean | null;
 
   /** Currency of a fixed value, one of the shop's; null means the shop default. Always null for percent codes. */
-  @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
+  @IsOptional()
+  @IsUUID('all', { message: 'currency_id must be a UUID' })
   currency_id?: string | null;
 
   /** ISO 8601 date-time after which the code is refused; null never expires. */
-  @IsOptional() @IsDateString({ strict: true }, { message: 'expiry_date must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsDateString({ strict: true }, { message: 'expiry_date must be an ISO 8601 date-time' })
   expiry_date?: string | null;
 
   /** Minimum cart subtotal, at least 0 (default 0, no minimum). */
-  @IsOptional() @IsNumber(NUMBER) @Min(0) @Max(MAX_AMOUNT)
+  @IsOptional()
+  @IsNumber(NUMBER)
+  @Min(0)
+  @Max(MAX_AMOUNT)
   min_value?: number | null;
 
   /** Default false. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_check_all_products_for_category?: boolean | null;
 }
 
 /** All optional; `code` and `type` are ignored. A null value, min_value or flag is no change; a null currency_id or expiry_date clears it. */
 export class UpdateDiscountCodeDto {
-  @IsOptional() @IsNumber(NUMBER) @Min(0.0001, { message: 'value must be greater than 0' }) @Max(MAX_AMOUNT)
+  @IsOptional()
+  @IsNumber(NUMBER)
+  @Min(0.0001, { message: 'value must be greater than 0' })
+  @Max(MAX_AMOUNT)
   value?: number | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_active?: boolean | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_infinite?: boolean | null;
 
-  @IsOptional() @IsUUID('all', { message: 'currency_id must be a UUID' })
+  @IsOptional()
+  @IsUUID('all', { message: 'currency_id must be a UUID' })
   currency_id?: string | null;
 
-  @IsOptional() @IsDateString({ strict: true }, { message: 'expiry_date must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsDateString({ strict: true }, { message: 'expiry_date must be an ISO 8601 date-time' })
   expiry_date?: string | null;
 
-  @IsOptional() @IsNumber(NUMBER) @Min(0) @Max(MAX_AMOUNT)
+  @IsOptional()
+  @IsNumber(NUMBER)
+  @Min(0)
+  @Max(MAX_AMOUNT)
   min_value?: number | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_check_all_products_for_category?: boolean | null;
 }
 

@@ -23,7 +23,9 @@ export class SetInventoryLevelDto {
   location_id: string;
 
   /** Absolute on-hand, 0..1e9, up to 3 decimals. */
-  @IsNumber(AMOUNT) @Min(0) @Max(MAX_LEVEL)
+  @IsNumber(AMOUNT)
+  @Min(0)
+  @Max(MAX_LEVEL)
   available: number;
 }
 
@@ -36,7 +38,9 @@ export class AdjustInventoryLevelDto {
   location_id: string;
 
   /** Delta, -1e9..1e9, up to 3 decimals. */
-  @IsNumber(AMOUNT) @Min(-MAX_LEVEL) @Max(MAX_LEVEL)
+  @IsNumber(AMOUNT)
+  @Min(-MAX_LEVEL)
+  @Max(MAX_LEVEL)
   available_adjustment: number;
 }
 

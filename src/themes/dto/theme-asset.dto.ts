@@ -48,7 +48,13 @@ export function mapTextAssetRow(a: ThemeAsset): ThemeTextAssetRowDto {
 }
 
 export function mapBinaryAsset(a: ThemeAsset): ThemeBinaryAssetDto {
-  return { key: a.key, size: a.size, content_type: a.contentType, updated_at: a.updatedAt ? a.updatedAt.toISOString() : null, url: storefrontAssetUrl(a.themeId, a.key) };
+  return {
+    key: a.key,
+    size: a.size,
+    content_type: a.contentType,
+    updated_at: a.updatedAt ? a.updatedAt.toISOString() : null,
+    url: storefrontAssetUrl(a.themeId, a.key),
+  };
 }
 
 /** CONTRACT 4's storefront asset URL (keys are already URL-safe: `A-Za-z0-9._-` and `/`). */

@@ -6,11 +6,16 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 export class UpdateThemeDto {
   /** Display name; trimmed, not blank. */
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name?: string;
 
   /** `main` (publishes this theme, demoting the current main) or `unpublished` (a no-op on the main theme). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   role?: string;
 }
 

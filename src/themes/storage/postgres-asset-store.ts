@@ -21,7 +21,12 @@ export class PostgresAssetStore implements AssetStore {
     let buf = Buffer.allocUnsafe(CHUNK);
     let fill = 0;
     const flush = async () => {
-      await manager.query(`INSERT INTO theme_asset_blob_chunks (blob_id, seq, tenant_id, data) VALUES ($1, $2, $3, $4)`, [blobId, seq++, tenantId, buf.subarray(0, fill)]);
+      await manager.query(`INSERT INTO theme_asset_blob_chunks (blob_id, seq, tenant_id, data) VALUES ($1, $2, $3, $4)`, [
+        blobId,
+        seq++,
+        tenantId,
+        buf.subarray(0, fill),
+      ]);
       buf = Buffer.allocUnsafe(CHUNK);
       fill = 0;
     };
@@ -41,7 +46,10 @@ export class PostgresAssetStore implements AssetStore {
 
   async get(ref: string): Promise<Readable | null> {
     const blobId = this.blobId(ref);
-    const first: Array<{ data: Buffer; seq: number }> = await this.dataSource.query(`SELECT seq, data FROM theme_asset_blob_chunks WHERE blob_id = $1 ORDER BY seq LIMIT $2`, [blobId, BATCH]);
+    const first: Array<{ data: Buffer; seq: number }> = await this.dataSource.query(
+      `SELECT seq, data FROM theme_asset_blob_chunks WHERE blob_id = $1 ORDER BY seq LIMIT $2`,
+      [blobId, BATCH],
+    );
     const ds = this.dataSource;
     async function* chunks(): AsyncGenerator<Buffer> {
       let rows = first;

@@ -8,33 +8,43 @@ const TOPIC_MESSAGE = `topic must be one of: ${EVENT_TOPICS.join(', ')}`;
 
 export class CreateWebhookDto {
   /** The domain event to receive, e.g. `order.placed`. */
-  @IsString() @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
+  @IsString()
+  @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
   topic: string;
 
   /** Absolute http(s) URL the events are POSTed to; unique per topic within the shop. */
-  @IsString() @MaxLength(2048)
+  @IsString()
+  @MaxLength(2048)
   address: string;
 
   /** Default true. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_active?: boolean | null;
 }
 
 export class UpdateWebhookDto {
-  @IsOptional() @IsString() @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
+  @IsOptional()
+  @IsString()
+  @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
   topic?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(2048)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
   address?: string | null;
 
   /** false stops deliveries (pending ones are dropped); true re-activates and clears failing_since. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   is_active?: boolean | null;
 }
 
 export class WebhookListQueryDto extends PageQueryDto {
   /** Only subscriptions of this topic. */
-  @IsOptional() @IsString() @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
+  @IsOptional()
+  @IsString()
+  @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
   topic?: string;
 }
 
