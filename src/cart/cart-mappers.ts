@@ -1,7 +1,7 @@
 import type { RequestContext } from '../common/context/request-context.js';
 import { translate } from '../common/i18n.js';
 import type { SellableVariantRow } from '../catalogue/index.js';
-import { fromMinor, type CatalogueLine } from '../pricing/index.js';
+import { fromMinor } from '../pricing/index.js';
 import type { CartLineDetails, PricedCart, PricedCartLine } from './cart.service.js';
 import type { CartDto, CartLineDto } from './dto/cart.dto.js';
 
@@ -9,19 +9,6 @@ import type { CartDto, CartLineDto } from './dto/cart.dto.js';
 
 /** A cart line: its quantity beside the catalogue's row of its (visible) variant. */
 export type LineRow = SellableVariantRow & { quantity: string };
-
-export function toCatalogueLine(r: LineRow): CatalogueLine {
-  return {
-    variantId: r.variant_id,
-    productId: r.product_id,
-    quantity: r.quantity,
-    gross: r.gross,
-    net: r.net,
-    taxRate: r.tax_rate,
-    grams: r.grams,
-    discountPercent: 0,
-  };
-}
 
 export function detailsOf(r: LineRow, ctx: RequestContext): CartLineDetails {
   return {

@@ -3,14 +3,14 @@ import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { sellableVariantRule, sellableVariants, type QuantityRuleRow } from '../catalogue/index.js';
+import { catalogueLineOf, sellableVariantRule, sellableVariants, type QuantityRuleRow } from '../catalogue/index.js';
 import { customerType } from '../customers/index.js';
 import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { PriceAdjustments } from '../extensions/index.js';
 import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
 import { CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
-import { detailsOf, type LineRow, mapCart, toCatalogueLine } from './cart-mappers.js';
+import { detailsOf, type LineRow, mapCart } from './cart-mappers.js';
 import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
 
 /** Catalogue facts of a line, beside its price (for the cart response and the checkout's line items). */
@@ -91,7 +91,7 @@ export class CartService {
     const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
     const rows = cart ? await this.lineRows(ctx, cart.id) : [];
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
-    const catalogueLines = await this.prices.apply(ctx, owner.kind === 'customer' ? owner.customerId : null, rows.map(toCatalogueLine));
+    const catalogueLines = await this.prices.apply(ctx, owner.kind === 'customer' ? owner.customerId : null, rows.map(catalogueLineOf));
     const base = priceLines(catalogueLines, currency, showNet);
     const lines: PricedCartLine[] = base.lines.map((l, i) => ({ ...l, details: detailsOf(rows[i], ctx) }));
     let discount = 0;

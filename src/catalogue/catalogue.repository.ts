@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
+import type { CatalogueLine } from '../pricing/index.js';
 
 /**
  * The catalogue owns `products`, `variants`, `product_images`, `facet_values`, `manufacturers`, `stock_locations`,
@@ -91,6 +92,20 @@ export interface SellableVariantRow {
   year: Translations | null;
   size: Translations | null;
   color: Translations | null;
+}
+
+/** The pricing input of a sellable variant bought `quantity` times (the cart's and the checkout's lines alike). */
+export function catalogueLineOf(r: SellableVariantRow & { quantity: string }): CatalogueLine {
+  return {
+    variantId: r.variant_id,
+    productId: r.product_id,
+    quantity: r.quantity,
+    gross: r.gross,
+    net: r.net,
+    taxRate: r.tax_rate,
+    grams: r.grams,
+    discountPercent: 0,
+  };
 }
 
 /** The quantity rule of `variantId` when it is a visible variant of the tenant, else null. */

@@ -7,6 +7,7 @@ export { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 export type { ProductListDto } from './storefront-catalogue.service.js';
 export {
   availableSql,
+  catalogueLineOf,
   facetIdsSql,
   firstStockLocationId,
   isListedProduct,

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
-import type { CatalogueLine, CouponInput } from '../pricing/index.js';
-import { sellableVariants, type SellableVariantRow } from '../catalogue/index.js';
+import type { CouponInput } from '../pricing/index.js';
+import { catalogueLineOf, sellableVariants, type SellableVariantRow } from '../catalogue/index.js';
 import { couponInputOf, DiscountCodesService } from '../discounts/index.js';
 import type { TenantSettings } from '../tenancy/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
@@ -63,7 +63,7 @@ export class CheckoutStateService {
     }
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
     const customerId = checkout.customerId ?? (ctx.actor.type === 'customer' ? ctx.actor.customerId : null);
-    const catalogueLines = await this.prices.apply(ctx, customerId, lines.map(toCatalogueLine));
+    const catalogueLines = await this.prices.apply(ctx, customerId, lines.map(catalogueLineOf));
     const totals = computeTotals({
       lines: catalogueLines,
       currency: { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault },
@@ -111,17 +111,4 @@ export class CheckoutStateService {
       return [{ ...v, id: l.id, quantity: l.quantity }];
     });
   }
-}
-
-function toCatalogueLine(r: CheckoutLineRow): CatalogueLine {
-  return {
-    variantId: r.variant_id,
-    productId: r.product_id,
-    quantity: r.quantity,
-    gross: r.gross,
-    net: r.net,
-    taxRate: r.tax_rate,
-    grams: r.grams,
-    discountPercent: 0,
-  };
 }
