@@ -5,3 +5,4 @@ export { Collection } from './entities/collection.entity.js';
 export { parseCollectionRules } from './collection-rules.js';
 export { CollectionsService } from './collections.service.js';
 export type { CollectionDto } from './dto/collection.dto.js';
+export { COLLECTION_COLUMNS, upsertCollections } from './collections.repository.js';

@@ -1,9 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
+import { upsert, type UpsertResult } from '../common/db/keyed-upsert.js';
 
 /**
- * The tenancy module owns `tenants`, `currencies` and `countries`: other modules read a shop's countries through
- * the typed functions here (each runs in the caller's transaction through its `EntityManager`).
+ * The tenancy module owns `tenants`, `currencies` and `countries`: other modules read and write them through the
+ * typed functions here (the catalogue import's currencies and countries included) (each runs in the caller's transaction through its `EntityManager`).
  */
 
 /** A country of a shop: ISO code and translated name. */
@@ -32,4 +33,35 @@ export async function countryIdByCode(m: EntityManager, tenantId: string, code: 
 export async function isCountryOf(m: EntityManager, tenantId: string, countryId: string): Promise<boolean> {
   const rows: unknown[] = await m.query(`SELECT 1 FROM countries WHERE id = $1 AND tenant_id = $2`, [countryId, tenantId]);
   return rows.length > 0;
+}
+
+/** A currency row as the catalogue import gives it (CONTRACT 6): key, code, name, symbol, rate, precision, published. */
+export type CurrencyUpsertRow = [key: string, code: string, name: string, symbol: string | null, rate: string, precision: number, published: boolean];
+/** A country row as the catalogue import gives it: key, ISO code, name (the translations as JSON text), shipping. */
+export type CountryUpsertRow = [key: string, code: string, name: string, shipping: boolean];
+
+/** Inserts or updates the shop's currencies by key (unchanged rows are left alone); ids by key and counts. */
+export function upsertCurrencies(m: EntityManager, tenantId: string, rows: CurrencyUpsertRow[]): Promise<UpsertResult> {
+  return upsert(m, tenantId, { table: 'currencies', cols: ['key', 'code', 'name', 'symbol', 'rate', 'precision', 'published'], compareAll: true }, rows);
+}
+
+/** Inserts or updates the shop's countries by key (unchanged rows are left alone); ids by key and counts. */
+export function upsertCountries(m: EntityManager, tenantId: string, rows: CountryUpsertRow[]): Promise<UpsertResult> {
+  return upsert(m, tenantId, { table: 'countries', cols: ['key', 'code', 'name', 'shipping'], compareAll: true }, rows);
+}
+
+/**
+ * Makes the shop's currency with this ISO code its default (and published): `unknown` when the shop has no such
+ * currency, `unchanged` when it already is the default, `changed` otherwise.
+ */
+export async function setDefaultCurrency(m: EntityManager, tenantId: string, code: string): Promise<'unknown' | 'unchanged' | 'changed'> {
+  const [hit]: Array<{ id: string; is_default: boolean }> = await m.query(`SELECT id, is_default FROM currencies WHERE tenant_id = $1 AND code = $2`, [
+    tenantId,
+    code,
+  ]);
+  if (!hit) return 'unknown';
+  if (hit.is_default) return 'unchanged';
+  await m.query(`UPDATE currencies SET is_default = false, updated_at = now() WHERE tenant_id = $1 AND is_default`, [tenantId]);
+  await m.query(`UPDATE currencies SET is_default = true, published = true, updated_at = now() WHERE id = $1`, [hit.id]);
+  return 'changed';
 }

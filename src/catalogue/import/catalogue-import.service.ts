@@ -6,14 +6,15 @@ import type { Translations } from '../../common/db/base.entity.js';
 import { isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
 import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/index.js';
-import { TenancyService } from '../../tenancy/index.js';
+import { setDefaultCurrency, TenancyService, upsertCountries, upsertCurrencies } from '../../tenancy/index.js';
 import { documentFromLines, withLine } from './ndjson-document.js';
 import { checkImportDocument } from './schema-check.js';
 import { CatalogueChanges, CatalogueWrite } from '../catalogue-changes.service.js';
 import { bad, isObj, Json } from './import-input.js';
 import { chunks, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
 import { ImportPlan, planImport } from './import-plan.js';
-import { COLLECTION_COLUMNS, CollectionRows } from './kind-parsers.js';
+import type { CollectionRows } from './kind-parsers.js';
+import { upsertCollections } from '../../collections/index.js';
 
 export type { KindCounts };
 
@@ -91,25 +92,16 @@ export class CatalogueImportService {
     }
 
     // ---- currencies (then the default one), countries
-    const cur = await upsert(
-      m,
-      tenantId,
-      { table: 'currencies', cols: ['key', 'code', 'name', 'symbol', 'rate', 'precision', 'published'], compareAll: true },
-      plan.currencies,
-    );
+    const cur = await upsertCurrencies(m, tenantId, plan.currencies);
     count('currencies', cur);
     ids.currencies = idsOf(cur);
     if (plan.defaultCurrency !== null) {
       const code = plan.defaultCurrency;
-      const [hit] = await m.query(`SELECT id, is_default FROM currencies WHERE tenant_id = $1 AND code = $2`, [tenantId, code]);
-      if (!hit) throw bad('settings.default_currency', `names no currency of the shop (${code})`);
-      if (!hit.is_default) {
-        await m.query(`UPDATE currencies SET is_default = false, updated_at = now() WHERE tenant_id = $1 AND is_default`, [tenantId]);
-        await m.query(`UPDATE currencies SET is_default = true, published = true, updated_at = now() WHERE id = $1`, [hit.id]);
-        updated.settings = 1;
-      }
+      const outcome = await setDefaultCurrency(m, tenantId, code);
+      if (outcome === 'unknown') throw bad('settings.default_currency', `names no currency of the shop (${code})`);
+      if (outcome === 'changed') updated.settings = 1;
     }
-    const ctr = await upsert(m, tenantId, { table: 'countries', cols: ['key', 'code', 'name', 'shipping'], compareAll: true }, plan.countries);
+    const ctr = await upsertCountries(m, tenantId, plan.countries);
     count('countries', ctr);
     ids.countries = idsOf(ctr);
 
@@ -267,12 +259,7 @@ export class CatalogueImportService {
         if (!Object.hasOwn(s.productIds, k)) throw bad(`${mem.path}[${j}]`, `names no product of this import ("${k}")`);
       });
     }
-    const res = await upsert(
-      m,
-      tenantId,
-      { table: 'collections', cols: COLLECTION_COLUMNS, conflict: '(tenant_id, key) WHERE key IS NOT NULL', compareAll: true },
-      plan.rows,
-    );
+    const res = await upsertCollections(m, tenantId, plan.rows);
     let updatedCount = res.updated;
     for (const mem of plan.members) {
       if (!mem.manual) continue;

@@ -1,7 +1,7 @@
 import { parseCollectionRules } from '../../collections/index.js';
 import { AppError } from '../../common/http/app-error.js';
 import type { TenantSettings } from '../../tenancy/index.js';
-import { slugify } from '../../tenancy/index.js';
+import { slugify, type CountryUpsertRow, type CurrencyUpsertRow } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { hash } from './catalogue-writer.js';
 import { arr, bad, bool, dec, Json, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans, uniqueKeys } from './import-input.js';
@@ -12,8 +12,8 @@ import { arr, bad, bool, dec, Json, key, money, num, obj, optObj, reqNum, reqStr
  * batch by batch by the product writer (`catalogue-writer.ts`), which needs the keys the earlier kinds wrote.
  */
 
-export type CurrencyRow = [key: string, code: string, name: string, symbol: string | null, rate: string, precision: number, published: boolean];
-export type CountryRow = [key: string, code: string, name: string, shipping: boolean];
+export type CurrencyRow = CurrencyUpsertRow;
+export type CountryRow = CountryUpsertRow;
 /** A row of a kind upserted by `import_hash`: its values, then the hash of them. */
 export type HashedRow = [key: string, ...values: unknown[]];
 
@@ -44,28 +44,10 @@ export interface CategoryRow {
 }
 
 export interface CollectionRows {
-  /** In the column order of `COLLECTION_COLUMNS`. */
+  /** In the column order of the collections module's `COLLECTION_COLUMNS`. */
   rows: unknown[][];
   members: Array<{ key: string; manual: boolean; products: string[]; path: string }>;
 }
-
-export const COLLECTION_COLUMNS = [
-  'key',
-  'handle',
-  'title',
-  'body_html',
-  'collection_type',
-  'published',
-  'sort_order',
-  'template_name',
-  'rules_json',
-  'meta_title',
-  'meta_description',
-  'image_src',
-  'image_alt',
-  'image_width',
-  'image_height',
-];
 
 /** `settings`: the change to the shop's settings (languages first: translated text defaults to the default language). */
 export function parseSettings(s: Json, current: TenantSettings): Partial<TenantSettings> {
