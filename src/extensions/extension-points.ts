@@ -16,6 +16,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../auth/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
+import type { QueueBacklog } from '../common/db/queue-backlog.js';
 import type { DomainEvent } from '../events/index.js';
 
 // ------------------------------------------------------------------------------------------ payment providers
@@ -170,6 +171,16 @@ export abstract class OutboxCommitListener {
   abstract outboxCommitted(): void;
 }
 
+/**
+ * **Queue backlog source** (several). A module owning a queue table reports its pending work for the
+ * `outbox_backlog*` metrics and the readiness report (`queue` names it there). Built in: the events module's
+ * handler jobs (`handlers`) and the webhooks module's deliveries (`webhooks`).
+ */
+export abstract class QueueBacklogSource {
+  abstract readonly queue: string;
+  abstract backlog(): Promise<QueueBacklog>;
+}
+
 // ------------------------------------------------------------------------------------------ pricing
 
 /** One line as the catalogue prices it now: unit prices in the shop's default currency (decimal strings). */
@@ -224,3 +235,5 @@ export { AssetStores, type AssetStore } from '../themes/storage/asset-store.js';
 export { CatalogueIndexStats, type CatalogueIndexSnapshot } from '../observability/catalogue-index-stats.js';
 /** **Catalogue search** (one, injected with `@Inject(CATALOGUE_SEARCH)`): the storefront catalogue engine. */
 export { CATALOGUE_SEARCH, type CatalogueSearch } from '../catalogue/index/catalogue-search.js';
+
+export type { QueueBacklog } from '../common/db/queue-backlog.js';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { Extensions } from '../extensions/index.js';
+import { Extensions, QueueBacklogSource, type QueueBacklog } from '../extensions/index.js';
 import { CatalogueIndexStats } from './catalogue-index-stats.js';
 import { SlowQueryLogger } from './slow-query-logger.js';
 
@@ -159,24 +159,11 @@ export class Metrics implements OnModuleInit {
   }
 
   /** Pending work per outbox queue; on a database error the queues read as unknown (not listed). */
-  async outboxBacklog(): Promise<Array<{ queue: 'handlers' | 'webhooks'; pending: number; oldestAgeSeconds: number; overdueSeconds: number }>> {
+  async outboxBacklog(): Promise<Array<{ queue: string } & QueueBacklog>> {
     if (!this.dataSource.isInitialized) return [];
     try {
-      const rows = (await this.dataSource.query(
-        `SELECT 'handlers' AS queue, count(*)::int AS pending, coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0)::float8 AS age,
-                coalesce(extract(epoch FROM clock_timestamp() - min(next_attempt_at)), 0)::float8 AS overdue
-           FROM event_handler_jobs WHERE status = 'pending'
-         UNION ALL
-         SELECT 'webhooks', count(*)::int, coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0)::float8,
-                coalesce(extract(epoch FROM clock_timestamp() - min(next_attempt_at)), 0)::float8
-           FROM webhook_deliveries WHERE status = 'pending'`,
-      )) as Array<{ queue: 'handlers' | 'webhooks'; pending: number; age: number; overdue: number }>;
-      return rows.map((r) => ({
-        queue: r.queue,
-        pending: Number(r.pending),
-        oldestAgeSeconds: Math.max(0, Number(r.age)),
-        overdueSeconds: Math.max(0, Number(r.overdue)),
-      }));
+      // each queue's owner measures its own table (QueueBacklogSource extension providers)
+      return await Promise.all(this.extensions.all(QueueBacklogSource).map(async (s) => ({ queue: s.queue, ...(await s.backlog()) })));
     } catch (err) {
       this.logger.warn(`outbox backlog unavailable: ${(err as Error).message}`);
       return [];
