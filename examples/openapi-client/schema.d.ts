@@ -1345,16 +1345,16 @@ export interface components {
         CreateCollectionDto: {
             /** @description Display name in the active language; required, not blank. */
             title: string;
-            /** @description URL slug, unique within the shop (case-insensitive); generated from the title when omitted. */
+            /** @description URL slug, unique within the shop (case-insensitive); on create, generated from the title when omitted. */
             handle?: string | null;
-            /** @description HTML description in the active language. */
+            /** @description HTML description in the active language; on update, null removes that language's text. */
             body_html?: string | null;
             /**
              * @description `manual` (default) or `smart`; immutable afterwards.
              * @enum {string|null}
              */
             collection_type?: "manual" | "smart" | null;
-            /** @description Visible on the storefront; default true. */
+            /** @description Visible on the storefront; default true (on update, null is no change). */
             published?: boolean | null;
             /**
              * @description Default product sort: `manual`, `best-selling`, `alpha-asc`, `alpha-desc`, `price-asc`, `price-desc`, `created`, `created-asc`, `created-desc`.
@@ -1369,21 +1369,25 @@ export interface components {
             meta_description?: string | null;
         };
         UpdateCollectionDto: {
-            /** @description New title in the active language; not blank. */
-            title?: string | null;
-            /** @description New handle, unique within the shop. */
+            /** @description URL slug, unique within the shop (case-insensitive); on create, generated from the title when omitted. */
             handle?: string | null;
-            /** @description HTML description in the active language; null removes that language's text. */
+            /** @description HTML description in the active language; on update, null removes that language's text. */
             body_html?: string | null;
-            /** @description Null leaves the flag unchanged. */
+            /** @description Visible on the storefront; default true (on update, null is no change). */
             published?: boolean | null;
-            /** @enum {string|null} */
+            /**
+             * @description Default product sort: `manual`, `best-selling`, `alpha-asc`, `alpha-desc`, `price-asc`, `price-desc`, `created`, `created-asc`, `created-desc`.
+             * @enum {string|null}
+             */
             sort_order?: "manual" | "best-selling" | "alpha-asc" | "alpha-desc" | "price-asc" | "price-desc" | "created" | "created-asc" | "created-desc" | null;
+            /** @description Storefront template override; null means the default template. */
             template_name?: string | null;
-            /** @description Smart collections only; must parse as JSON in the rules format. */
+            /** @description Smart collections only (ignored for manual ones): JSON text `{"all":[...]}` or `{"any":[...]}` of `{"field", op: value}` conditions. */
             rules_json?: string | null;
             meta_title?: string | null;
             meta_description?: string | null;
+            /** @description New title in the active language; not blank, not null. */
+            title?: string | null;
         };
         AdminDefaultAddressDto: {
             id: string;
@@ -1422,12 +1426,12 @@ export interface components {
              * @description Login email; required, unique within the shop (case-insensitive).
              */
             email: string;
-            /** @description Account enabled; default true. */
+            /** @description Account enabled; default true (on update, null is no change). */
             is_active?: boolean | null;
-            /** @description Default false. */
+            /** @description Default false (on update, null is no change). */
             is_email_confirmed?: boolean | null;
             /**
-             * @description `customer` (default), `corporate` or `reseller`.
+             * @description `customer` (default), `corporate` or `reseller`; on update, null is no change.
              * @enum {string|null}
              */
             type?: "customer" | "corporate" | "reseller" | null;
@@ -1438,22 +1442,22 @@ export interface components {
             currency_id?: string | null;
         };
         UpdateCustomerDto: {
-            /** @description Read-only: the current email (any case) is accepted, a different one is 422. */
-            email?: string | null;
-            /** @description Null leaves the flag unchanged. */
+            /** @description Account enabled; default true (on update, null is no change). */
             is_active?: boolean | null;
-            /** @description Null leaves the flag unchanged. */
+            /** @description Default false (on update, null is no change). */
             is_email_confirmed?: boolean | null;
             /**
-             * @description `customer`, `corporate` or `reseller`; null leaves it unchanged.
+             * @description `customer` (default), `corporate` or `reseller`; on update, null is no change.
              * @enum {string|null}
              */
             type?: "customer" | "corporate" | "reseller" | null;
             /**
              * Format: uuid
-             * @description One of the shop's currencies; null clears it (follow the shop default).
+             * @description Preferred currency, one of the shop's; null follows the shop default.
              */
             currency_id?: string | null;
+            /** @description Read-only: the current email (any case) is accepted, a different one is 422. */
+            email?: string | null;
         };
         SavedAddressDto: {
             id: string;
@@ -1582,7 +1586,7 @@ export interface components {
             /** @description Template override; null means the default. */
             template?: string | null;
             /**
-             * @description `common` (HTML, default) or `liquid` (rendered template).
+             * @description `common` (HTML, default) or `liquid` (rendered template); on update, null is no change.
              * @enum {string|null}
              */
             type?: "common" | "liquid" | null;
@@ -1600,22 +1604,33 @@ export interface components {
             menu_title?: string | null;
         };
         UpdatePageDto: {
-            handle?: string | null;
+            /** @description In the active language. */
             title?: string | null;
+            /** @description In the active language. */
             body_html?: string | null;
+            /** @description Default true. */
             published?: boolean | null;
+            /** @description Template override; null means the default. */
             template?: string | null;
             /**
-             * @description `common` or `liquid`; null is no change.
+             * @description `common` (HTML, default) or `liquid` (rendered template); on update, null is no change.
              * @enum {string|null}
              */
             type?: "common" | "liquid" | null;
+            /** @description Default false. */
             show_in_header?: boolean | null;
+            /** @description Default false. */
             show_in_footer?: boolean | null;
+            /** @description Default 0. */
             sort_order?: number | null;
+            /** @description In the active language. */
             meta_description?: string | null;
+            /** @description In the active language. */
             meta_keywords?: string | null;
+            /** @description In the active language. */
             menu_title?: string | null;
+            /** @description Not null. */
+            handle?: string | null;
         };
         ArticleDto: {
             /** @description Always present; every nullable member is null while there is no image. */
@@ -1641,11 +1656,14 @@ export interface components {
             published?: boolean | null;
         };
         UpdateArticleDto: {
+            /** @description In the active language. */
+            summary_html?: string | null;
+            /** @description In the active language. */
+            body_html?: string | null;
+            /** @description Default true. */
+            published?: boolean | null;
             /** @description Not blank, not null. */
             title?: string | null;
-            summary_html?: string | null;
-            body_html?: string | null;
-            published?: boolean | null;
         };
         DiscountCodeDto: {
             id: string;
@@ -1693,14 +1711,22 @@ export interface components {
             is_check_all_products_for_category?: boolean | null;
         };
         UpdateDiscountCodeDto: {
-            value?: number | null;
+            /** @description Default true. */
             is_active?: boolean | null;
+            /** @description Unlimited redemptions; default false (single-use). */
             is_infinite?: boolean | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Currency of a fixed value, one of the shop's; null means the shop default. Always null for percent codes.
+             */
             currency_id?: string | null;
+            /** @description ISO 8601 date-time after which the code is refused; null never expires. */
             expiry_date?: string | null;
+            /** @description Minimum cart subtotal, at least 0 (default 0, no minimum). */
             min_value?: number | null;
+            /** @description Default false. */
             is_check_all_products_for_category?: boolean | null;
+            value?: number | null;
         };
         ThemeTextAssetDto: {
             key: string;
@@ -2163,15 +2189,15 @@ export interface components {
             topic: "order.placed" | "order.paid" | "order.shipped" | "order.cancelled" | "order.refunded" | "order.fulfilled" | "checkout.completed" | "customer.created" | "customer.updated" | "inventory_level.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "discount_code.redeemed" | "theme.published" | "catalogue.imported" | "product.created" | "product.updated" | "product.deleted";
             /** @description Absolute http(s) URL the events are POSTed to; unique per topic within the shop. */
             address: string;
-            /** @description Default true. */
+            /** @description Default true. On update, false stops deliveries (pending ones are dropped); true re-activates and clears failing_since. */
             is_active?: boolean | null;
         };
         UpdateWebhookDto: {
+            /** @description Default true. On update, false stops deliveries (pending ones are dropped); true re-activates and clears failing_since. */
+            is_active?: boolean | null;
             /** @enum {string|null} */
             topic?: "order.placed" | "order.paid" | "order.shipped" | "order.cancelled" | "order.refunded" | "order.fulfilled" | "checkout.completed" | "customer.created" | "customer.updated" | "inventory_level.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "discount_code.redeemed" | "theme.published" | "catalogue.imported" | "product.created" | "product.updated" | "product.deleted" | null;
             address?: string | null;
-            /** @description false stops deliveries (pending ones are dropped); true re-activates and clears failing_since. */
-            is_active?: boolean | null;
         };
         WebhookDeliveryAttemptDto: {
             id: string;

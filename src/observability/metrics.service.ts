@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { Extensions, QueueBacklogSource, type QueueBacklog } from '../extensions/index.js';
@@ -22,10 +22,11 @@ export function statusClass(status: number): string {
  * Gauges of state (pools, catalogue index, outbox) are read when scraped.
  */
 @Injectable()
-export class Metrics implements OnModuleInit {
+export class Metrics implements OnModuleInit, OnModuleDestroy {
   readonly registry = new Registry();
   private readonly logger = new Logger('Metrics');
   private catalogueIndex: CatalogueIndexStats | null = null;
+  private unsubscribeSlowQueries: (() => void) | null = null;
 
   readonly httpRequests = new Counter({
     name: 'http_requests_total',
@@ -147,10 +148,15 @@ export class Metrics implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    const logger = this.dataSource.logger as unknown as SlowQueryLogger;
-    if (logger instanceof SlowQueryLogger) logger.onSlow = () => this.slowQueries.inc();
+    // the data source's own slow-query hook (the logger is built with the data source, outside Nest)
+    this.unsubscribeSlowQueries = SlowQueryLogger.of(this.dataSource)?.subscribe(() => this.slowQueries.inc()) ?? null;
     // the `CatalogueIndexStats` extension provider (the catalogue module's), if any
     this.catalogueIndex = this.extensions.one(CatalogueIndexStats);
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribeSlowQueries?.();
+    this.unsubscribeSlowQueries = null;
   }
 
   /** The catalogue index's statistics, or null when no index is bound. */

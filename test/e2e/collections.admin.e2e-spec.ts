@@ -185,6 +185,12 @@ describe('admin collections', () => {
     expect((await shop.admin.get(`/admin/collections/${created.id}`).expect(200)).body.collection).toEqual(res2.body.collection);
   });
 
+  it('update does not validate collection_type (immutable, not a member of the update body): an unknown one is ignored', async () => {
+    const created = (await shop.admin.post('/admin/collections', { title: 'Typed' }).expect(201)).body.collection;
+    const res = await shop.admin.put(`/admin/collections/${created.id}`, { collection_type: 'bogus', title: 'Typed again' }).expect(200);
+    expect(res.body.collection).toMatchObject({ id: created.id, title: 'Typed again', collection_type: 'manual' });
+  });
+
   it('update of a smart collection validates rules_json', async () => {
     const smart = (await shop.admin.post('/admin/collections', { title: 'Smart', collection_type: 'smart', rules_json: RULES }).expect(201)).body.collection;
     await shop.admin.put(`/admin/collections/${smart.id}`, { rules_json: 'not json' }).expect(422);

@@ -174,6 +174,15 @@ describe('admin customers', () => {
     expect((await shop.admin.get(`/admin/customers/${c.id}`)).body.customer).toEqual(c);
   });
 
+  it('update: a different email is refused as read-only, even one that is no address (the create rule does not apply)', async () => {
+    const c = (await shop.admin.post('/admin/customers', { email: 'fixed@example.com' }).expect(201)).body.customer;
+    for (const email of ['other@example.com', 'not an address']) {
+      const res = await shop.admin.put(`/admin/customers/${c.id}`, { email }).expect(422);
+      expect(res.body.errors).toContain('email is read-only');
+    }
+    expect((await shop.admin.get(`/admin/customers/${c.id}`)).body.customer.email).toBe('fixed@example.com');
+  });
+
   it('delete is 204 without body, then 404', async () => {
     const c = (await shop.admin.post('/admin/customers', { email: 'gone@example.com' }).expect(201)).body.customer;
     expect((await shop.admin.delete(`/admin/customers/${c.id}`).expect(204)).text).toBe('');

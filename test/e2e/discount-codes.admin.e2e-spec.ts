@@ -188,6 +188,12 @@ describe('admin discount codes', () => {
     expect((await shop.admin.get(`/admin/discount_codes/${d.id}`)).body.discount_code).toEqual(d);
   });
 
+  it('update does not validate code and type (immutable, not members of the update body): a blank code and an unknown type are ignored', async () => {
+    const d = (await shop.admin.post('/admin/discount_codes', { code: 'IMMUTABLE', value: 5 }).expect(201)).body.discount_code;
+    const res = await shop.admin.put(`/admin/discount_codes/${d.id}`, { code: '', type: 'bogus', value: 7 }).expect(200);
+    expect(res.body.discount_code).toMatchObject({ id: d.id, code: 'IMMUTABLE', type: 'value', value: 7 });
+  });
+
   it('delete is 204 without body, then 404; unknown 404; malformed 422', async () => {
     const d = (await shop.admin.post('/admin/discount_codes', { code: 'GONE', value: 1 }).expect(201)).body.discount_code;
     expect((await shop.admin.delete(`/admin/discount_codes/${d.id}`).expect(204)).text).toBe('');

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import type { RequestContext } from '../../common/context/request-context.js';
@@ -30,14 +30,14 @@ export class CreateCollectionDto {
   @MaxLength(255)
   title: string;
 
-  /** URL slug, unique within the shop (case-insensitive); generated from the title when omitted. */
+  /** URL slug, unique within the shop (case-insensitive); on create, generated from the title when omitted. */
   @IsOptional()
   @IsString()
   @MaxLength(255)
   @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
   handle?: string | null;
 
-  /** HTML description in the active language. */
+  /** HTML description in the active language; on update, null removes that language's text. */
   @IsOptional()
   @IsString()
   @MaxLength(500_000)
@@ -48,7 +48,7 @@ export class CreateCollectionDto {
   @IsIn(COLLECTION_TYPES)
   collection_type?: string | null;
 
-  /** Visible on the storefront; default true. */
+  /** Visible on the storefront; default true (on update, null is no change). */
   @IsOptional()
   @IsBoolean()
   published?: boolean | null;
@@ -81,56 +81,18 @@ export class CreateCollectionDto {
   meta_description?: string | null;
 }
 
-export class UpdateCollectionDto {
-  /** New title in the active language; not blank. */
+/**
+ * Every member optional (`PartialType`); `collection_type` is immutable, so not a member (ignored when sent). A null
+ * body_html removes the active language's text, a null flag is no change. `title` is redeclared only for its type:
+ * null passes validation and the service answers 422 (as for a null handle).
+ */
+export class UpdateCollectionDto extends PartialType(OmitType(CreateCollectionDto, ['title', 'collection_type'] as const)) {
+  /** New title in the active language; not blank, not null. */
   @IsOptional()
   @IsString()
   @Matches(/\S/, { message: 'title must not be blank' })
   @MaxLength(255)
   title?: string | null;
-
-  /** New handle, unique within the shop. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
-  handle?: string | null;
-
-  /** HTML description in the active language; null removes that language's text. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500_000)
-  body_html?: string | null;
-
-  /** Null leaves the flag unchanged. */
-  @IsOptional()
-  @IsBoolean()
-  published?: boolean | null;
-
-  @IsOptional()
-  @IsIn(COLLECTION_SORT_ORDERS)
-  sort_order?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  template_name?: string | null;
-
-  /** Smart collections only; must parse as JSON in the rules format. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(20_000)
-  rules_json?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  meta_title?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  meta_description?: string | null;
 }
 
 export class CollectionListQueryDto extends PageQueryDto {

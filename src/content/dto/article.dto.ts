@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
@@ -30,28 +30,17 @@ export class CreateArticleDto {
   published?: boolean | null;
 }
 
-/** Every member optional; a null summary or body removes the active language's text, a null flag is no change. */
-export class UpdateArticleDto {
+/**
+ * Every member optional (`PartialType`); a null summary or body removes the active language's text, a null flag is no
+ * change. `title` is redeclared only for its type: null passes validation and the service answers 422.
+ */
+export class UpdateArticleDto extends PartialType(OmitType(CreateArticleDto, ['title'] as const)) {
   /** Not blank, not null. */
   @IsOptional()
   @IsString()
   @Matches(/\S/, { message: 'title must not be blank' })
   @MaxLength(255)
   title?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(100_000)
-  summary_html?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(500_000)
-  body_html?: string | null;
-
-  @IsOptional()
-  @IsBoolean()
-  published?: boolean | null;
 }
 
 export class ArticleDto {

@@ -1,3 +1,4 @@
+import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
@@ -38,7 +39,7 @@ export class CreatePageDto {
   @MaxLength(100)
   template?: string | null;
 
-  /** `common` (HTML, default) or `liquid` (rendered template). */
+  /** `common` (HTML, default) or `liquid` (rendered template); on update, null is no change. */
   @IsOptional()
   @IsIn(PAGE_TYPES)
   type?: string | null;
@@ -79,66 +80,18 @@ export class CreatePageDto {
   menu_title?: string | null;
 }
 
-/** Every member optional; a null text removes the active language's text, a null boolean or integer is no change. */
-export class UpdatePageDto {
+/**
+ * Every member optional (`PartialType`); a null text removes the active language's text, a null boolean or integer is
+ * no change, a null template means the default. `handle` is redeclared only for its type: null passes validation and
+ * the service answers 422.
+ */
+export class UpdatePageDto extends PartialType(OmitType(CreatePageDto, ['handle'] as const)) {
+  /** Not null. */
   @IsOptional()
   @IsString()
   @MaxLength(255)
   @Matches(HANDLE_PATTERN, { message: HANDLE_MESSAGE })
   handle?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  title?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(500_000)
-  body_html?: string | null;
-
-  @IsOptional()
-  @IsBoolean()
-  published?: boolean | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  template?: string | null;
-
-  /** `common` or `liquid`; null is no change. */
-  @IsOptional()
-  @IsIn(PAGE_TYPES)
-  type?: string | null;
-
-  @IsOptional()
-  @IsBoolean()
-  show_in_header?: boolean | null;
-
-  @IsOptional()
-  @IsBoolean()
-  show_in_footer?: boolean | null;
-
-  @IsOptional()
-  @IsInt()
-  @Min(INT32_MIN)
-  @Max(INT32_MAX)
-  sort_order?: number | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  meta_description?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  meta_keywords?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  menu_title?: string | null;
 }
 
 export class PageDto {

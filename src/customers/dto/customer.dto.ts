@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import type { CustomerAddress } from '../entities/customer-address.entity.js';
 import type { Customer } from '../entities/customer.entity.js';
@@ -12,17 +12,17 @@ export class CreateCustomerDto {
   @IsEmail({}, { message: 'email must be an email address' })
   email: string;
 
-  /** Account enabled; default true. */
+  /** Account enabled; default true (on update, null is no change). */
   @IsOptional()
   @IsBoolean()
   is_active?: boolean | null;
 
-  /** Default false. */
+  /** Default false (on update, null is no change). */
   @IsOptional()
   @IsBoolean()
   is_email_confirmed?: boolean | null;
 
-  /** `customer` (default), `corporate` or `reseller`. */
+  /** `customer` (default), `corporate` or `reseller`; on update, null is no change. */
   @IsOptional()
   @IsIn(CUSTOMER_TYPES)
   type?: string | null;
@@ -33,32 +33,17 @@ export class CreateCustomerDto {
   currency_id?: string | null;
 }
 
-export class UpdateCustomerDto {
+/**
+ * Every member optional (`PartialType`): a null flag or type leaves it unchanged, a null currency_id clears it
+ * (follow the shop default). Only `email` differs from create: read-only, so any string is accepted here and the
+ * service answers 422 when it is not the current email (any case); null is no change.
+ */
+export class UpdateCustomerDto extends PartialType(OmitType(CreateCustomerDto, ['email'] as const)) {
   /** Read-only: the current email (any case) is accepted, a different one is 422. */
   @IsOptional()
   @IsString()
   @MaxLength(254)
   email?: string | null;
-
-  /** Null leaves the flag unchanged. */
-  @IsOptional()
-  @IsBoolean()
-  is_active?: boolean | null;
-
-  /** Null leaves the flag unchanged. */
-  @IsOptional()
-  @IsBoolean()
-  is_email_confirmed?: boolean | null;
-
-  /** `customer`, `corporate` or `reseller`; null leaves it unchanged. */
-  @IsOptional()
-  @IsIn(CUSTOMER_TYPES)
-  type?: string | null;
-
-  /** One of the shop's currencies; null clears it (follow the shop default). */
-  @IsOptional()
-  @IsUUID('all', { message: 'currency_id must be a UUID' })
-  currency_id?: string | null;
 }
 
 /** SPEC "Admin default address" (no house_number). */

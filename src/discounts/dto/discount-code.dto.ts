@@ -1,3 +1,4 @@
+import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsDateString, IsIn, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { DiscountCode } from '../entities/discount-code.entity.js';
 
@@ -56,39 +57,17 @@ export class CreateDiscountCodeDto {
   is_check_all_products_for_category?: boolean | null;
 }
 
-/** All optional; `code` and `type` are ignored. A null value, min_value or flag is no change; a null currency_id or expiry_date clears it. */
-export class UpdateDiscountCodeDto {
+/**
+ * All optional (`PartialType`); `code` and `type` are immutable, so not members (ignored when sent). A null value,
+ * min_value or flag is no change; a null currency_id or expiry_date clears it. `value` is redeclared because null
+ * (no change) is accepted here.
+ */
+export class UpdateDiscountCodeDto extends PartialType(OmitType(CreateDiscountCodeDto, ['code', 'type', 'value'] as const)) {
   @IsOptional()
   @IsNumber(NUMBER)
   @Min(0.0001, { message: 'value must be greater than 0' })
   @Max(MAX_AMOUNT)
   value?: number | null;
-
-  @IsOptional()
-  @IsBoolean()
-  is_active?: boolean | null;
-
-  @IsOptional()
-  @IsBoolean()
-  is_infinite?: boolean | null;
-
-  @IsOptional()
-  @IsUUID('all', { message: 'currency_id must be a UUID' })
-  currency_id?: string | null;
-
-  @IsOptional()
-  @IsDateString({ strict: true }, { message: 'expiry_date must be an ISO 8601 date-time' })
-  expiry_date?: string | null;
-
-  @IsOptional()
-  @IsNumber(NUMBER)
-  @Min(0)
-  @Max(MAX_AMOUNT)
-  min_value?: number | null;
-
-  @IsOptional()
-  @IsBoolean()
-  is_check_all_products_for_category?: boolean | null;
 }
 
 export class DiscountCodeDto {

@@ -1,3 +1,4 @@
+import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { EVENT_TOPICS } from '../../events/index.js';
@@ -17,13 +18,17 @@ export class CreateWebhookDto {
   @MaxLength(2048)
   address: string;
 
-  /** Default true. */
+  /** Default true. On update, false stops deliveries (pending ones are dropped); true re-activates and clears failing_since. */
   @IsOptional()
   @IsBoolean()
   is_active?: boolean | null;
 }
 
-export class UpdateWebhookDto {
+/**
+ * Every member optional (`PartialType`). `topic` and `address` are redeclared only for their type: null passes
+ * validation and the service refuses it (422).
+ */
+export class UpdateWebhookDto extends PartialType(OmitType(CreateWebhookDto, ['topic', 'address'] as const)) {
   @IsOptional()
   @IsString()
   @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
@@ -33,11 +38,6 @@ export class UpdateWebhookDto {
   @IsString()
   @MaxLength(2048)
   address?: string | null;
-
-  /** false stops deliveries (pending ones are dropped); true re-activates and clears failing_since. */
-  @IsOptional()
-  @IsBoolean()
-  is_active?: boolean | null;
 }
 
 export class WebhookListQueryDto extends PageQueryDto {
