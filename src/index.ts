@@ -65,6 +65,7 @@ export { ApiErrors } from './common/openapi/api-errors.decorator.js';
 // ---------------------------------------------------------------------------- paging
 export { Page } from './common/paging/page.js';
 export { PageQueryDto } from './common/paging/page-query.dto.js';
+export { ListParams } from './common/paging/list-params.js';
 export { Pager } from './common/paging/pager.service.js';
 export type { PageRequest, SortKey, SortValue } from './common/paging/pager.service.js';
 

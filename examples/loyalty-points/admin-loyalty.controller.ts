@@ -1,7 +1,6 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { Auth, Ctx, Envelope, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
+import { Auth, Ctx, Envelope, ListParams, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
 import { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
 import { LoyaltyPointsService } from './loyalty-points.service.js';
 
@@ -28,10 +27,10 @@ export class AdminLoyaltyController {
   @Envelope('entries', [LoyaltyPointEntryDto])
   entries(
     @Ctx() ctx: RequestContext,
-    @Req() req: Request,
+    @ListParams() list: ListParams,
     @UuidParam('customer_id') customerId: string,
     @Query() _query: PageQueryDto,
   ): Promise<Page<LoyaltyPointEntryDto>> {
-    return this.loyalty.entries(ctx, customerId, this.pager.request(req, 'admin.loyalty_entries'));
+    return this.loyalty.entries(ctx, customerId, this.pager.request(list, 'admin.loyalty_entries'));
   }
 }

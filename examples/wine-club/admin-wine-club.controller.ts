@@ -1,7 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { Auth, Ctx, Envelope, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
+import { Auth, Ctx, Envelope, ListParams, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
 import { monthOf, WineClubAllocationJob } from './wine-club-allocation.job.js';
 import {
   AllocationListQueryDto,
@@ -29,8 +28,8 @@ export class AdminWineClubController {
   @Get('prices')
   @Auth({ tier: 'admin', scope: 'Shop/wine_club/read' })
   @Envelope('club_prices', [ClubPriceDto])
-  prices(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<ClubPriceDto>> {
-    return this.club.listPrices(ctx, this.pager.request(req, 'admin.wine_club.prices'));
+  prices(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() _query: PageQueryDto): Promise<Page<ClubPriceDto>> {
+    return this.club.listPrices(ctx, this.pager.request(list, 'admin.wine_club.prices'));
   }
 
   /** Sets a variant's club price (gross, default currency); 404 unknown variant, 422 invalid price. */
@@ -53,8 +52,8 @@ export class AdminWineClubController {
   @Get('members')
   @Auth({ tier: 'admin', scope: 'Shop/wine_club/read' })
   @Envelope('members', [ClubMemberDto])
-  members(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() _query: PageQueryDto): Promise<Page<ClubMemberDto>> {
-    return this.club.listMembers(ctx, this.pager.request(req, 'admin.wine_club.members'));
+  members(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() _query: PageQueryDto): Promise<Page<ClubMemberDto>> {
+    return this.club.listMembers(ctx, this.pager.request(list, 'admin.wine_club.members'));
   }
 
   /** Makes a customer a member, or changes their monthly bottles; 404 unknown customer, 422 invalid bottles. */
@@ -77,8 +76,8 @@ export class AdminWineClubController {
   @Get('allocations')
   @Auth({ tier: 'admin', scope: 'Shop/wine_club/read' })
   @Envelope('allocations', [ClubAllocationDto])
-  allocations(@Ctx() ctx: RequestContext, @Req() req: Request, @Query() query: AllocationListQueryDto): Promise<Page<ClubAllocationDto>> {
-    return this.club.listAllocations(ctx, this.pager.request(req, 'admin.wine_club.allocations'), query.month);
+  allocations(@Ctx() ctx: RequestContext, @ListParams() list: ListParams, @Query() query: AllocationListQueryDto): Promise<Page<ClubAllocationDto>> {
+    return this.club.listAllocations(ctx, this.pager.request(list, 'admin.wine_club.allocations'), query.month);
   }
 
   /** Runs this shop's allocation of a month now (default: the current one); members already allocated are skipped. */

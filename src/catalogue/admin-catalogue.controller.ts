@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
@@ -7,6 +7,9 @@ import { Envelope } from '../common/http/envelope.js';
 import { NDJSON_TYPES } from '../common/http/ndjson-body.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
+import { ListParams } from '../common/paging/list-params.js';
+import type { CatalogueFilters } from './catalogue-query.js';
+import { CatalogueQueryPipe } from './catalogue-query.pipe.js';
 import { ProductListResponseDto } from './dto/catalogue.dto.js';
 import { CatalogueImportService, ImportReport } from './import/catalogue-import.service.js';
 import { ProductListDto, StorefrontCatalogueService } from './storefront-catalogue.service.js';
@@ -68,7 +71,12 @@ export class AdminCatalogueController {
   @Auth({ tier: 'admin', scope: 'Shop/collections/read' })
   @Envelope('products')
   @ApiOkResponse({ type: ProductListResponseDto, description: '{products, price_range}; never facets' })
-  collectionProducts(@Ctx() ctx: RequestContext, @Req() req: Request, @UuidParam('id') id: string): Promise<Page<ProductListDto>> {
-    return this.catalogue.collectionProducts(ctx, req, id, true);
+  collectionProducts(
+    @Ctx() ctx: RequestContext,
+    @Query(CatalogueQueryPipe.collection) filters: CatalogueFilters,
+    @ListParams() list: ListParams,
+    @UuidParam('id') id: string,
+  ): Promise<Page<ProductListDto>> {
+    return this.catalogue.collectionProducts(ctx, filters, list, id, true);
   }
 }

@@ -7,6 +7,7 @@ import { AppError } from '../common/http/app-error.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
+import { ListParams } from '../common/paging/list-params.js';
 import { Pager } from '../common/paging/pager.service.js';
 import { parseAdminProductFilters } from './admin-product-filters.js';
 import { AdminProductsService } from './admin-products.service.js';
@@ -37,9 +38,9 @@ export class AdminProductsController {
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/read' })
   @Envelope('products', [AdminProductRowDto])
   @ApiQuery({ type: AdminProductListQueryDto })
-  list(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<Page<AdminProductRowDto>> {
-    const page = this.pager.request(req, 'admin.products');
-    return this.products.list(ctx, page, parseAdminProductFilters(req.query as Record<string, unknown>));
+  list(@Ctx() ctx: RequestContext, @ListParams() list: ListParams): Promise<Page<AdminProductRowDto>> {
+    const page = this.pager.request(list, 'admin.products');
+    return this.products.list(ctx, page, parseAdminProductFilters(list.query));
   }
 
   /** Creates a product (and its variants) from CONTRACT 6 members; keys are generated when omitted. */

@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { parseCollectionRules } from '../collections/index.js';
 import type { CurrencyInfo } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
@@ -57,16 +56,19 @@ export interface CollectionScope {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function one(req: Request, name: string): string | null {
-  const v = req.query[name];
+/** The raw query object of a request (the `extended` parser: strings, arrays and nested objects). */
+export type RawQuery = Record<string, unknown>;
+
+function one(query: RawQuery, name: string): string | null {
+  const v = query[name];
   if (v === undefined) return null;
   if (Array.isArray(v)) return v.map(String).join(',');
   if (typeof v !== 'string') throw AppError.unprocessable(`${name} is invalid`);
   return v;
 }
 
-function uuidList(req: Request, name: string): string[] {
-  const raw = one(req, name);
+function uuidList(query: RawQuery, name: string): string[] {
+  const raw = one(query, name);
   if (raw === null) return [];
   const out: string[] = [];
   for (const part of raw
@@ -79,16 +81,16 @@ function uuidList(req: Request, name: string): string[] {
   return out;
 }
 
-function boolParam(req: Request, name: string): boolean {
-  const raw = one(req, name);
+function boolParam(query: RawQuery, name: string): boolean {
+  const raw = one(query, name);
   if (raw === null || raw === '') return false;
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw AppError.unprocessable(`${name} must be true or false`);
 }
 
-function numParam(req: Request, name: string): number | null {
-  const raw = one(req, name);
+function numParam(query: RawQuery, name: string): number | null {
+  const raw = one(query, name);
   if (raw === null || raw.trim() === '') return null;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw AppError.unprocessable(`${name} must be a non-negative number`);
@@ -106,20 +108,26 @@ export function searchWords(q: string): string[] {
     .slice(0, 8);
 }
 
-/** The catalogue filter parameters of SPEC; `kind` says which ones the endpoint takes. */
-export function parseFilters(req: Request, kind: 'products' | 'collection' | 'facets'): CatalogueFilters {
+/** Which filter parameters an endpoint takes: `/products`, a collection's products, or facets. */
+export type FilterKind = 'products' | 'collection' | 'facets';
+
+/**
+ * The catalogue filter parameters of SPEC from a request's raw query object; `kind` says which ones the endpoint
+ * takes. Controllers get the result through `CatalogueQueryPipe`; the errors are 422 naming the parameter.
+ */
+export function parseFilters(query: RawQuery, kind: FilterKind): CatalogueFilters {
   const dims = {} as Record<FacetKey, string[]>;
-  for (const k of FACET_KEYS) dims[k] = uuidList(req, FACET_PARAM[k]);
-  const q = one(req, 'q');
+  for (const k of FACET_KEYS) dims[k] = uuidList(query, FACET_PARAM[k]);
+  const q = one(query, 'q');
   if (q !== null && q.length > 200) throw AppError.unprocessable('q must be at most 200 characters');
   const words = q ? searchWords(q) : [];
-  const include = (one(req, 'include') ?? '')
+  const include = (one(query, 'include') ?? '')
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  const includeFacets = include.includes('facets') || one(req, 'IncludeFacets') === 'true';
+  const includeFacets = include.includes('facets') || one(query, 'IncludeFacets') === 'true';
   let order: OrderSpec | null = null;
-  const rawOrder = kind === 'facets' ? null : one(req, 'order');
+  const rawOrder = kind === 'facets' ? null : one(query, 'order');
   if (rawOrder !== null && rawOrder.trim() !== '') {
     const spec = rawOrder
       .trim()
@@ -129,18 +137,18 @@ export function parseFilters(req: Request, kind: 'products' | 'collection' | 'fa
     if (spec === 'relevance' && words.length === 0) throw AppError.unprocessable('order relevance needs q');
     order = spec as OrderSpec;
   }
-  const priceMin = numParam(req, 'price_min');
-  const priceMax = numParam(req, 'price_max');
+  const priceMin = numParam(query, 'price_min');
+  const priceMax = numParam(query, 'price_max');
   return {
-    ids: kind === 'products' && one(req, 'ids') !== null ? uuidList(req, 'ids') : null,
-    collectionId: kind !== 'collection' ? (uuidList(req, 'collection_id')[0] ?? null) : null,
+    ids: kind === 'products' && one(query, 'ids') !== null ? uuidList(query, 'ids') : null,
+    collectionId: kind !== 'collection' ? (uuidList(query, 'collection_id')[0] ?? null) : null,
     words,
     q,
     dims,
     priceMin,
     priceMax,
-    available: boolParam(req, 'available'),
-    onSale: boolParam(req, 'on_sale'),
+    available: boolParam(query, 'available'),
+    onSale: boolParam(query, 'on_sale'),
     order,
     includeFacets,
   };

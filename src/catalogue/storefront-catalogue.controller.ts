@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
@@ -7,6 +7,9 @@ import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
+import { ListParams } from '../common/paging/list-params.js';
+import type { CatalogueFilters } from './catalogue-query.js';
+import { CatalogueQueryPipe } from './catalogue-query.pipe.js';
 import { CatalogueFacetFiltersQuery, CatalogueListQuery, ProductFacetsQuery, ProductListQuery } from './dto/catalogue-list-query.dto.js';
 import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from './dto/catalogue.dto.js';
 import { FactsheetService } from './factsheet.service.js';
@@ -34,9 +37,14 @@ export class StorefrontCatalogueController {
   @Envelope('products')
   @ApiOkResponse({ type: ProductListResponseDto })
   @ApiQuery({ type: ProductListQuery })
-  list(@Ctx() ctx: RequestContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Page<ProductListDto>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Query(CatalogueQueryPipe.products) filters: CatalogueFilters,
+    @ListParams() list: ListParams,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Page<ProductListDto>> {
     spliceJson(res);
-    return this.catalogue.listProducts(ctx, req, 'storefront.products', null);
+    return this.catalogue.listProducts(ctx, filters, list, 'storefront.products', null);
   }
 
   /** Facets and price range of the filtered catalogue. */
@@ -45,11 +53,11 @@ export class StorefrontCatalogueController {
   @ApiQuery({ type: ProductFacetsQuery })
   facets(
     @Ctx() ctx: RequestContext,
-    @Req() req: Request,
+    @Query(CatalogueQueryPipe.facets) filters: CatalogueFilters,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
-    return this.catalogue.facetsOnly(ctx, req, null);
+    return this.catalogue.facetsOnly(ctx, filters, null);
   }
 
   @Get('products/:id')
@@ -82,12 +90,13 @@ export class StorefrontCatalogueController {
   @ApiQuery({ type: CatalogueListQuery })
   collectionProducts(
     @Ctx() ctx: RequestContext,
-    @Req() req: Request,
+    @Query(CatalogueQueryPipe.collection) filters: CatalogueFilters,
+    @ListParams() list: ListParams,
     @UuidParam('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Page<ProductListDto>> {
     spliceJson(res);
-    return this.catalogue.collectionProducts(ctx, req, id, false);
+    return this.catalogue.collectionProducts(ctx, filters, list, id, false);
   }
 
   @Get('collections/:id/facets')
@@ -95,12 +104,12 @@ export class StorefrontCatalogueController {
   @ApiQuery({ type: CatalogueFacetFiltersQuery })
   collectionFacets(
     @Ctx() ctx: RequestContext,
-    @Req() req: Request,
+    @Query(CatalogueQueryPipe.facets) filters: CatalogueFilters,
     @UuidParam('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
-    return this.catalogue.collectionFacets(ctx, req, id);
+    return this.catalogue.collectionFacets(ctx, filters, id);
   }
 }
 

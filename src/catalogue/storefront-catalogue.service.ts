@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { Collection } from '../collections/index.js';
 import { mapImage } from '../collections/index.js';
@@ -8,8 +7,9 @@ import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
+import { ListParams } from '../common/paging/list-params.js';
 import { Pager } from '../common/paging/pager.service.js';
-import { collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, parseFilters, priceExpr } from './catalogue-query.js';
+import { CatalogueFilters, collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, priceExpr } from './catalogue-query.js';
 import { namedFacets } from './facet-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
@@ -50,17 +50,18 @@ export class StorefrontCatalogueService {
   /**
    * GET /products (and collection products): one page, `price_range`, and `facets` when asked for, all from the
    * catalogue engine (`CatalogueSearch`: the in-memory index); the page's products are hydrated from the per-product
-   * JSON cache with the live availability and on-hand overlaid.
+   * JSON cache with the live availability and on-hand overlaid. `f` comes from `CatalogueQueryPipe` (`products`
+   * without a scope, `collection` with one), `list` from `@ListParams()`.
    */
   async listProducts(
     ctx: RequestContext,
-    req: Request,
+    f: CatalogueFilters,
+    list: ListParams,
     listId: string,
     scope: CollectionScope | null,
     options: { facets: boolean; defaultOrder?: OrderSpec } = { facets: true },
   ): Promise<Page<ProductListDto>> {
-    const f = parseFilters(req, scope ? 'collection' : 'products');
-    const page = this.pager.request(req, listId);
+    const page = this.pager.request(list, listId);
     if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
     const order: OrderSpec = f.order ?? (f.words.length > 0 ? 'relevance' : (options.defaultOrder ?? 'created desc'));
     const resolved: OrderSpec = order === 'manual' && scope?.type !== 'manual' ? 'created desc' : order;
@@ -76,9 +77,8 @@ export class StorefrontCatalogueService {
     return out.with({ price_range: priceRange });
   }
 
-  /** GET /products/facets and /collections/{id}/facets. */
-  async facetsOnly(ctx: RequestContext, req: Request, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
-    const f = parseFilters(req, 'facets');
+  /** GET /products/facets and /collections/{id}/facets; `f` comes from `CatalogueQueryPipe.facets`. */
+  async facetsOnly(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
     const snap = await this.snapshot.get(ctx.tenantId);
     const result = await this.search.search(ctx, { filters: f, scope, order: 'created desc', after: null, rows: 0, facets: true, rank: rankOf(snap) });
@@ -136,16 +136,16 @@ export class StorefrontCatalogueService {
     return c;
   }
 
-  async collectionProducts(ctx: RequestContext, req: Request, id: string, admin: boolean): Promise<Page<ProductListDto>> {
+  async collectionProducts(ctx: RequestContext, f: CatalogueFilters, list: ListParams, id: string, admin: boolean): Promise<Page<ProductListDto>> {
     const scope = await this.scopeOf(ctx, id, admin);
-    return this.listProducts(ctx, req, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, {
+    return this.listProducts(ctx, f, list, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, {
       facets: !admin,
       defaultOrder: collectionOrder(scope.sortOrder, scope.type),
     });
   }
 
-  async collectionFacets(ctx: RequestContext, req: Request, id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
-    return this.facetsOnly(ctx, req, await this.scopeOf(ctx, id, false));
+  async collectionFacets(ctx: RequestContext, f: CatalogueFilters, id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+    return this.facetsOnly(ctx, f, await this.scopeOf(ctx, id, false));
   }
 
   async listCollections(ctx: RequestContext): Promise<StorefrontCollectionDto[]> {

@@ -5,7 +5,8 @@ import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
-import { ListParams, Pager } from '../common/paging/pager.service.js';
+import { ListParams } from '../common/paging/list-params.js';
+import { Pager } from '../common/paging/pager.service.js';
 import { AdminOrdersService } from './admin-orders.service.js';
 import {
   AdminOrderDto,

@@ -6,7 +6,8 @@ import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
-import { ListParams, Pager } from '../common/paging/pager.service.js';
+import { ListParams } from '../common/paging/list-params.js';
+import { Pager } from '../common/paging/pager.service.js';
 import { CustomersService } from './customers.service.js';
 import { CreateCustomerDto, CustomerDto, UpdateCustomerDto } from './dto/customer.dto.js';
 

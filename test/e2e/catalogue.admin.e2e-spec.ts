@@ -131,6 +131,9 @@ describe('admin catalogue import and collection products', () => {
     await shop.admin.get(`/admin/collections/00000000-0000-4000-8000-000000000000/products`).expect(404);
     await shop.admin.get(`/admin/collections/nope/products`).expect(422);
     await shop.admin.get(`/admin/collections/${picks}/products?order=sideways`).expect(422);
+    // the path id is checked before the filters (the query pipe)
+    const both = await shop.admin.get(`/admin/collections/nope/products?order=sideways`).expect(422);
+    expect(JSON.stringify(both.body.errors)).toContain('id must be a UUID');
   });
 
   it('admin collections show real products_count and the imported image', async () => {

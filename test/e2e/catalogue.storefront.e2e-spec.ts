@@ -334,6 +334,11 @@ describe('storefront catalogue', () => {
     expect(picks).toMatchObject({ title: 'Staff picks', products_count: 3, body_html: null, custom_fields: [] });
     await shop.storefront.get(`/collections/${ids.collections.hidden}`).expect(404);
     await shop.storefront.get(`/collections/${ids.collections.hidden}/products`).expect(404);
+    // the path id is checked before the filters (the query pipe)
+    for (const tail of ['products', 'facets']) {
+      const both = await shop.storefront.get(`/collections/nope/${tail}?vendor=x`).expect(422);
+      expect(JSON.stringify(both.body.errors)).toContain('id must be a UUID');
+    }
     const one = await shop.storefront.get(`/collections/${ids.collections.picks}`).expect(200);
     expect(one.body.collection).toMatchObject({ id: ids.collections.picks, products_count: 3, custom_fields: [] });
     const manual = await shop.storefront.get(`/collections/${ids.collections.picks}/products`).expect(200);

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import type { Request } from 'express';
 import type { AppConfig } from '../../config/app-config.js';
 import { unprocessable } from '../../../test/helpers/app-error.js';
+import type { ListParams } from './list-params.js';
 import { clampLimit, DEFAULT_PAGE_SIZE, keysetCondition, MAX_PAGE_SIZE, Pager, type PageRequest } from './pager.service.js';
 
 const pager = (secret = 'unit-secret') => new Pager({ APP_SECRET: secret } as AppConfig);
-const request = (query: Record<string, unknown>, path = '/admin/collections') => ({ query, baseUrl: '/api/2026-04-01', path }) as unknown as Request;
+const request = (query: Record<string, unknown>, path = '/admin/collections'): ListParams => ({ tenantId: '', path: `/api/2026-04-01${path}`, query });
 
 const refusal = unprocessable;
 

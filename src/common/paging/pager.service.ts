@@ -1,10 +1,9 @@
-import { createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { contextOf } from '../context/request-context.js';
 import { AppError } from '../http/app-error.js';
+import type { ListParams } from './list-params.js';
 import { Page } from './page.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -18,30 +17,6 @@ export interface SortKey {
   expr: string;
   dir: 'ASC' | 'DESC';
 }
-
-/**
- * What the pager needs of a list request, as plain values (no HTTP types): the tenant, the path (it holds the
- * list's own ids, e.g. a collection id) and the raw query parameters (every one but limit and page_info binds the
- * cursor). Controllers take it with `@ListParams()` and pass it on; services and the pager never see the request.
- */
-export interface ListParams {
-  tenantId: string;
-  path: string;
-  query: Record<string, unknown>;
-}
-
-/** The `ListParams` of an HTTP request (controller layer only). */
-export function listParamsOf(req: Request): ListParams {
-  const ctx = contextOf(req);
-  return { tenantId: ctx.hasTenant ? ctx.tenantId : '', path: `${req.baseUrl}${req.path}`, query: { ...(req.query as Record<string, unknown>) } };
-}
-
-function isListParams(x: ListParams | Request): x is ListParams {
-  return typeof (x as ListParams).tenantId === 'string' && typeof (x as Request).get !== 'function';
-}
-
-/** `@ListParams() list: ListParams` in a controller: the request's list parameters for `Pager.request`. */
-export const ListParams = createParamDecorator((_: unknown, host: ExecutionContext): ListParams => listParamsOf(host.switchToHttp().getRequest<Request>()));
 
 export interface PageRequest {
   limit: number;
@@ -64,12 +39,10 @@ export class Pager {
   }
 
   /**
-   * Reads limit and page_info of a list request for the list `listId` (e.g. `admin.collections`). Passing the
-   * express `Request` itself is deprecated: it remains only for `StorefrontCatalogueService` until its list query
-   * is a typed DTO (issue 14); everything else passes `ListParams`.
+   * Reads limit and page_info of a list request for the list `listId` (e.g. `admin.collections`); controllers take
+   * `list` with `@ListParams()`.
    */
-  request(list: ListParams | Request, listId: string): PageRequest {
-    if (!isListParams(list)) list = listParamsOf(list);
+  request(list: ListParams, listId: string): PageRequest {
     const fingerprint = this.fingerprint(list, listId);
     const limit = clampLimit(list.query.limit);
     const raw = list.query.page_info;
