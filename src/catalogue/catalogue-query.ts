@@ -1,21 +1,10 @@
 import { parseCollectionRules } from '../collections/index.js';
 import type { CurrencyInfo } from '../common/context/request-context.js';
-import { AppError } from '../common/http/app-error.js';
 import type { SortKey } from '../common/paging/pager.service.js';
+import { FACET_KEYS, type CatalogueFilters, type CollectionScope, type FacetKey, type OrderSpec } from './catalogue-filters.js';
 
-/** Facet keys in SPEC order, with their filter parameter. */
-export const FACET_KEYS = ['manufacturers', 'categories', 'colors', 'sizes', 'years', 'countries', 'regions', 'custom_fields'] as const;
-export type FacetKey = (typeof FACET_KEYS)[number];
-export const FACET_PARAM: Record<FacetKey, string> = {
-  manufacturers: 'vendor',
-  categories: 'category_id',
-  colors: 'color_id',
-  sizes: 'size_id',
-  years: 'year_id',
-  countries: 'country_id',
-  regions: 'region_id',
-  custom_fields: 'custom_field_id',
-};
+export * from './catalogue-filters.js';
+
 /** The variant_search column of each single-valued dimension. */
 const DIM_COLUMN: Partial<Record<FacetKey, string>> = {
   manufacturers: 'manufacturer_id',
@@ -25,134 +14,6 @@ const DIM_COLUMN: Partial<Record<FacetKey, string>> = {
   countries: 'country_id',
   regions: 'region_id',
 };
-
-export const ORDERS = ['price asc', 'price desc', 'created asc', 'created desc', 'title asc', 'title desc', 'rating desc', 'relevance'] as const;
-export type OrderSpec = (typeof ORDERS)[number] | 'manual';
-
-export interface CatalogueFilters {
-  ids: string[] | null;
-  collectionId: string | null;
-  /** Normalized search words (unaccented, lower case). */
-  words: string[];
-  /** The raw search text (an exact SKU matches only its variants). */
-  q?: string | null;
-  dims: Record<FacetKey, string[]>;
-  priceMin: number | null;
-  priceMax: number | null;
-  available: boolean;
-  onSale: boolean;
-  order: OrderSpec | null;
-  includeFacets: boolean;
-  /** Variants matching the search words, resolved once per request (see `textMatchSql`). */
-  textMatches?: string[];
-}
-
-/** A collection the list is confined to: its picked products, or its rules evaluated in SQL. */
-export interface CollectionScope {
-  id: string;
-  type: 'manual' | 'smart';
-  rulesJson: string | null;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The raw query object of a request (the `extended` parser: strings, arrays and nested objects). */
-export type RawQuery = Record<string, unknown>;
-
-function one(query: RawQuery, name: string): string | null {
-  const v = query[name];
-  if (v === undefined) return null;
-  if (Array.isArray(v)) return v.map(String).join(',');
-  if (typeof v !== 'string') throw AppError.unprocessable(`${name} is invalid`);
-  return v;
-}
-
-function uuidList(query: RawQuery, name: string): string[] {
-  const raw = one(query, name);
-  if (raw === null) return [];
-  const out: string[] = [];
-  for (const part of raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    if (!UUID.test(part)) throw AppError.unprocessable(`${name} must hold comma-separated UUIDs ("${part.slice(0, 60)}" is not one)`);
-    if (!out.includes(part.toLowerCase())) out.push(part.toLowerCase());
-  }
-  return out;
-}
-
-function boolParam(query: RawQuery, name: string): boolean {
-  const raw = one(query, name);
-  if (raw === null || raw === '') return false;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw AppError.unprocessable(`${name} must be true or false`);
-}
-
-function numParam(query: RawQuery, name: string): number | null {
-  const raw = one(query, name);
-  if (raw === null || raw.trim() === '') return null;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw AppError.unprocessable(`${name} must be a non-negative number`);
-  return n;
-}
-
-/** Lower case, accents removed, split into words (the same normalization as the indexed text). */
-export function searchWords(q: string): string[] {
-  return q
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .slice(0, 8);
-}
-
-/** Which filter parameters an endpoint takes: `/products`, a collection's products, or facets. */
-export type FilterKind = 'products' | 'collection' | 'facets';
-
-/**
- * The catalogue filter parameters of SPEC from a request's raw query object; `kind` says which ones the endpoint
- * takes. Controllers get the result through `CatalogueQueryPipe`; the errors are 422 naming the parameter.
- */
-export function parseFilters(query: RawQuery, kind: FilterKind): CatalogueFilters {
-  const dims = {} as Record<FacetKey, string[]>;
-  for (const k of FACET_KEYS) dims[k] = uuidList(query, FACET_PARAM[k]);
-  const q = one(query, 'q');
-  if (q !== null && q.length > 200) throw AppError.unprocessable('q must be at most 200 characters');
-  const words = q ? searchWords(q) : [];
-  const include = (one(query, 'include') ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  const includeFacets = include.includes('facets') || one(query, 'IncludeFacets') === 'true';
-  let order: OrderSpec | null = null;
-  const rawOrder = kind === 'facets' ? null : one(query, 'order');
-  if (rawOrder !== null && rawOrder.trim() !== '') {
-    const spec = rawOrder
-      .trim()
-      .toLowerCase()
-      .replace(/[\s+_]+/g, ' ');
-    if (!(ORDERS as readonly string[]).includes(spec)) throw AppError.unprocessable(`order must be one of ${ORDERS.join(', ')}`);
-    if (spec === 'relevance' && words.length === 0) throw AppError.unprocessable('order relevance needs q');
-    order = spec as OrderSpec;
-  }
-  const priceMin = numParam(query, 'price_min');
-  const priceMax = numParam(query, 'price_max');
-  return {
-    ids: kind === 'products' && one(query, 'ids') !== null ? uuidList(query, 'ids') : null,
-    collectionId: kind !== 'collection' ? (uuidList(query, 'collection_id')[0] ?? null) : null,
-    words,
-    q,
-    dims,
-    priceMin,
-    priceMax,
-    available: boolParam(query, 'available'),
-    onSale: boolParam(query, 'on_sale'),
-    order,
-    includeFacets,
-  };
-}
 
 /** Positional parameters for one SQL statement. */
 export class Params {
