@@ -102,21 +102,25 @@ export async function collectionsOfProduct(m: EntityManager, tenantId: string, p
      FROM collections c WHERE c.tenant_id = $1 ORDER BY c.created_at, c.id`,
     [tenantId, productId],
   );
-  const out: CollectionRefDto[] = [];
-  for (const c of all) {
-    let member = c.picked;
-    if (c.collection_type === 'smart') {
-      const params = new Params();
-      const t = params.add(tenantId);
-      const clause = collectionClause(params, t, { id: c.id, type: 'smart', rulesJson: c.rules_json }, 'ps');
-      const [hit] = await m.query(
-        `SELECT 1 FROM product_search ps WHERE ps.tenant_id = ${t} AND ps.product_id = ${params.add(productId)} AND ${clause}`,
-        params.values,
-      );
-      member = !!hit;
-    }
-    if (member) out.push(mapCollectionRef(c));
+  // every smart collection's rules against the product's search row, in one statement (one boolean column each)
+  const smart = all.filter((c) => c.collection_type === 'smart');
+  const matches = new Set<string>();
+  if (smart.length > 0) {
+    const params = new Params();
+    const t = params.add(tenantId);
+    const pid = params.add(productId);
+    const cols = smart.map((c, i) => `(${collectionClause(params, t, { id: c.id, type: 'smart', rulesJson: c.rules_json }, 'ps')}) AS s${i}`);
+    const [row]: Array<Record<string, boolean>> = await m.query(
+      `SELECT ${cols.join(', ')} FROM product_search ps WHERE ps.tenant_id = ${t} AND ps.product_id = ${pid}`,
+      params.values,
+    );
+    if (row)
+      smart.forEach((c, i) => {
+        if (row[`s${i}`]) matches.add(c.id);
+      });
   }
+  const out: CollectionRefDto[] = [];
+  for (const c of all) if (c.collection_type === 'smart' ? matches.has(c.id) : c.picked) out.push(mapCollectionRef(c));
   return out;
 }
 

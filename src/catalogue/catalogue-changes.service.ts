@@ -20,7 +20,7 @@ export interface CatalogueWrite<R> {
  * The one path by which a catalogue change reaches the storefront, shared by the import and the admin catalogue API:
  * the write runs in one transaction, which also rebuilds the changed products' search rows (and so their facets,
  * prices, availability and smart-collection membership, evaluated from them at read time); after the commit (or
- * the rollback) the shop's settings, facet-name snapshot and cached catalogue results are retired here and, through
+ * the rollback) the shop's settings and facet-name snapshot are retired here and, through
  * the cache bus, on every instance. Factsheets follow by the rows' `updated_at`.
  */
 @Injectable()
@@ -51,6 +51,5 @@ export class CatalogueChanges {
     if (settings) this.tenancy.invalidate(tenantId);
     this.snapshot.invalidate(tenantId);
     if (settings) this.search.namesChanged(tenantId); // the import may rename facets: every instance's snapshot follows
-    this.search.invalidate(tenantId);
   }
 }

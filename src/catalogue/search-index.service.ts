@@ -103,14 +103,6 @@ export class SearchIndexService {
     this.index.changed(ctx, ctx.tenantId, Number(change.id));
   }
 
-  /**
-   * Kept for the writers' after-commit path: nothing to do any more. The deltas travel at commit (see above), and
-   * this instance's reads after the commit already wait for the change ids its transaction recorded.
-   */
-  invalidate(tenantId: string): void {
-    void tenantId;
-  }
-
   /** Facet, category or manufacturer names may have changed (import): every instance rebuilds its name snapshot. */
   namesChanged(tenantId: string): void {
     this.bus?.publishSoon(CATALOGUE_CACHE_TOPIC, tenantId);

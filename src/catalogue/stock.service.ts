@@ -57,15 +57,6 @@ export class StockService {
    * concurrent movements of one variant serialize (no lost update; a caller can check a floor before writing).
    */
   async recordMovement(ctx: RequestContext, variantId: string, locationId: string, delta: number, reason: string): Promise<number> {
-    try {
-      return await this.record(ctx, variantId, locationId, delta, reason);
-    } finally {
-      // once more after the commit (when this call owned the transaction): no cached result computed meanwhile survives
-      if (delta !== 0) this.search.invalidate(ctx.tenantId);
-    }
-  }
-
-  private async record(ctx: RequestContext, variantId: string, locationId: string, delta: number, reason: string): Promise<number> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       await m.query(`SELECT 1 FROM variants WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [variantId, tx.tenantId]);

@@ -4,7 +4,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
-import { openMovementsByLocation, SearchIndexService, StockService } from '../catalogue/index.js';
+import { openMovementsByLocation, StockService } from '../catalogue/index.js';
 import { releaseDiscountCode } from '../discounts/index.js';
 import { DomainEvents } from '../events/index.js';
 import { FinancialStatus, Order, OrderLine, OrderRefund, RefundLineData } from './entities/checkout.entities.js';
@@ -43,7 +43,6 @@ export class OrderLifecycleService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly stock: StockService,
-    private readonly search: SearchIndexService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
   ) {}
@@ -57,13 +56,9 @@ export class OrderLifecycleService {
     return repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
   }
 
-  /** Runs `work` in a transaction, then retires cached storefront results that saw the stock before the change. */
-  async run<R>(ctx: RequestContext, work: (tx: RequestContext) => Promise<R>): Promise<R> {
-    try {
-      return await inTransaction(ctx, this.dataSource, work);
-    } finally {
-      this.search.invalidate(ctx.tenantId);
-    }
+  /** Runs `work` in a transaction (its stock changes reach the catalogue index as deltas at commit). */
+  run<R>(ctx: RequestContext, work: (tx: RequestContext) => Promise<R>): Promise<R> {
+    return inTransaction(ctx, this.dataSource, work);
   }
 
   /** POST /admin/orders/{id}/cancel. */

@@ -9,7 +9,7 @@ import { translate } from '../common/i18n.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { CartService } from '../cart/index.js';
 import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
-import { firstStockLocationId, lockVariants, SearchIndexService, StockService, stockLevelsFullestFirst } from '../catalogue/index.js';
+import { firstStockLocationId, lockVariants, StockService, stockLevelsFullestFirst } from '../catalogue/index.js';
 import { saveAddressUnlessKnown } from '../customers/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { DomainEvents } from '../events/index.js';
@@ -52,7 +52,6 @@ export class OrderPlacementService {
     private readonly states: CheckoutStateService,
     private readonly shipping: ShippingService,
     private readonly stock: StockService,
-    private readonly search: SearchIndexService,
     private readonly cart: CartService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
@@ -72,9 +71,6 @@ export class OrderPlacementService {
     } catch (err) {
       this.metrics.checkoutFailed(err);
       throw err;
-    } finally {
-      // after the commit: no storefront result cached while the transaction ran survives the stock change
-      this.search.invalidate(ctx.tenantId);
     }
   }
 

@@ -13,10 +13,10 @@
  * (cart currency, product counts) the last registered implementation wins, so an extension module may replace the
  * built-in one.
  */
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Principal } from '../auth/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
-import type { QueueBacklog } from '../common/db/queue-backlog.js';
+import { queueBacklog, type QueueBacklog } from '../common/db/queue-backlog.js';
 import type { DomainEvent } from '../events/index.js';
 
 // ------------------------------------------------------------------------------------------ payment providers
@@ -179,6 +179,30 @@ export abstract class OutboxCommitListener {
 export abstract class QueueBacklogSource {
   abstract readonly queue: string;
   abstract backlog(): Promise<QueueBacklog>;
+}
+
+/** A queue table's backlog as a `QueueBacklogSource` (the owning module lists the provider for its own table). */
+class TableQueueBacklog extends QueueBacklogSource {
+  constructor(
+    readonly queue: string,
+    private readonly table: string,
+    private readonly dataSource: DataSource,
+  ) {
+    super();
+  }
+
+  backlog(): Promise<QueueBacklog> {
+    return queueBacklog(this.dataSource.manager, this.table);
+  }
+}
+
+/** The provider of a queue table's backlog (`status`, `created_at`, `next_attempt_at`) for a module's `providers`. */
+export function queueBacklogOf(queue: string, table: string) {
+  return {
+    provide: `QueueBacklogSource:${queue}`,
+    useFactory: (dataSource: DataSource) => new TableQueueBacklog(queue, table, dataSource),
+    inject: [DataSource],
+  };
 }
 
 // ------------------------------------------------------------------------------------------ pricing

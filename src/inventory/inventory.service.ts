@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { isStockLocationOf, lockVariant, onHandAt, SearchIndexService, StockService } from '../catalogue/index.js';
+import { isStockLocationOf, lockVariant, onHandAt, StockService } from '../catalogue/index.js';
 import { InventoryLevelDto, mapInventoryLevel, MAX_LEVEL } from './dto/inventory-level.dto.js';
 
 export const MAX_INVENTORY_ITEM_IDS = 250;
@@ -20,7 +20,6 @@ export class InventoryService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly stock: StockService,
-    private readonly search: SearchIndexService,
   ) {}
 
   /** GET: one row per stocked pair among the requested items (and locations). */
@@ -42,28 +41,7 @@ export class InventoryService {
     return this.change(ctx, variantId, locationId, () => delta, 'admin adjust');
   }
 
-  private async change(
-    ctx: RequestContext,
-    variantId: string,
-    locationId: string,
-    deltaOf: (current: number) => number,
-    reason: string,
-  ): Promise<InventoryLevelDto> {
-    try {
-      return await this.changeInTransaction(ctx, variantId, locationId, deltaOf, reason);
-    } finally {
-      // after the commit: no storefront result cached while the transaction ran survives it
-      this.search.invalidate(ctx.tenantId);
-    }
-  }
-
-  private changeInTransaction(
-    ctx: RequestContext,
-    variantId: string,
-    locationId: string,
-    deltaOf: (current: number) => number,
-    reason: string,
-  ): Promise<InventoryLevelDto> {
+  private change(ctx: RequestContext, variantId: string, locationId: string, deltaOf: (current: number) => number, reason: string): Promise<InventoryLevelDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       // the row lock serializes every movement of this variant until commit
