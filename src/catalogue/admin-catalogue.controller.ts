@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
@@ -11,6 +11,7 @@ import { ListParams } from '../common/paging/list-params.js';
 import type { CatalogueFilters } from './catalogue-query.js';
 import { CatalogueQueryPipe } from './catalogue-query.pipe.js';
 import { ProductListResponseDto } from './dto/catalogue.dto.js';
+import { spliceJson } from './preserialized-json.js';
 import { CatalogueImportService, ImportReport } from './import/catalogue-import.service.js';
 import { ProductListDto, StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
@@ -76,7 +77,9 @@ export class AdminCatalogueController {
     @Query(CatalogueQueryPipe.collection) filters: CatalogueFilters,
     @ListParams() list: ListParams,
     @UuidParam('id') id: string,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<Page<ProductListDto>> {
+    spliceJson(res);
     return this.catalogue.collectionProducts(ctx, filters, list, id, true);
   }
 }

@@ -25,6 +25,17 @@ export function withBuffer<T extends object>(value: T, buf: Buffer): T {
   return value;
 }
 
+/**
+ * A JSON array known only by its bytes (the storefront list's products, written from cached bytes): an empty array
+ * in JavaScript whose `toJSON` parses the bytes, so that `spliceJson` writes them as they are and any other
+ * serializer still gets the same JSON. Only for values that nothing reads before the response.
+ */
+export function serializedArray<T>(buf: Buffer): T[] {
+  const list: T[] = [];
+  Object.defineProperty(list, 'toJSON', { value: () => JSON.parse(buf.toString('utf8')) as unknown });
+  return withBuffer(list, buf);
+}
+
 /** Registers `json` (which must be exactly `JSON.stringify(value)`) as the serialized form of `value` (see `preserialize`). */
 export function withJson<T extends object>(value: T, json: string): T {
   fragments.set(value, { buf: Buffer.from(json, 'utf8'), digest: createHash('sha1').update(json).digest('base64') });

@@ -14,6 +14,8 @@ import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
 import type { CatalogueSearch, VariantStock } from './index/catalogue-search.js';
 import { ProductJsonCache } from './index/product-json-cache.js';
 import { preparedQuery } from './prepared-query.js';
+import { ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
+import { serializedArray } from './preserialized-json.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -96,52 +98,42 @@ export class ProductJsonService {
   }
 
   /**
-   * The list projection of a page: each product's JSON from `ProductJsonCache` (per product, language, currency
-   * and name snapshot; filled on a miss, see `fillContext`), with the index's live availability and on-hand of each
-   * variant overlaid; with `q` only the matching variants are listed (and priced).
+   * The list projection of a page, as bytes: each product's list JSON from `ProductJsonCache` (per product,
+   * language, currency and name snapshot; filled on a miss, see `fillContext`) kept as a `ListJson` with holes for
+   * the stock, filled with the index's live availability and on-hand of each variant; with `q` only the matching
+   * variants are listed (and priced). The result is a serialized array (`serializedArray`): the response splices
+   * its bytes, nothing else reads it.
    */
   async hydratePage(ctx: RequestContext, snap: Snapshot, rows: Array<{ id: string; variantIds: string[] | null }>): Promise<ProductListDto[]> {
     if (rows.length === 0) return [];
     const cur = ctx.activeCurrency;
     const keyOf = (id: string) => `${ctx.tenantId}|${id}|list|${ctx.language}/${ctx.defaultLanguage}|${cur.code}/${cur.rate}/${cur.precision}|${snap.at}`;
-    const cached = new Map<string, ProductListDto>();
+    const cached = new Map<string, ListJson>();
     const missing: string[] = [];
     for (const r of rows) {
-      const hit = this.productCache.get<ProductListDto>(keyOf(r.id));
+      const hit = this.productCache.get<ListJson>(keyOf(r.id));
       if (hit) cached.set(r.id, hit);
       else missing.push(r.id);
     }
     if (missing.length > 0) {
       for (const p of await this.hydrateList(this.fillContext(ctx, missing), missing)) {
-        cached.set(p.id, p);
-        this.productCache.set(keyOf(p.id), ctx.tenantId, p.id, p, JSON.stringify(p).length * 2);
+        const j = toListJson(p);
+        cached.set(p.id, j);
+        this.productCache.set(keyOf(p.id), ctx.tenantId, p.id, j, listJsonBytes(j));
       }
     }
     const stock = await this.search.stock(
       ctx,
-      [...cached.values()].flatMap((p) => p.variants.map((v) => v.id)),
+      [...cached.values()].flatMap((j) => j.variantIds),
     );
-    const out: ProductListDto[] = [];
+    const items: ListJson[] = [];
     for (const r of rows) {
-      const p = cached.get(r.id);
-      if (!p) continue; // gone since the index answered
-      let vs = p.variants;
-      if (r.variantIds) {
-        const listed = new Set(r.variantIds);
-        vs = vs.filter((v) => listed.has(v.id));
-      }
-      vs = vs.map((v) => withStock(v, stock.get(v.id)));
-      const prices = vs.map((v) => v.price);
-      out.push({
-        ...p,
-        available: vs.some((v) => v.available),
-        price_min: prices.length ? Math.min(...prices) : 0,
-        price_max: prices.length ? Math.max(...prices) : 0,
-        custom_fields: vs[0]?.custom_fields ?? [],
-        variants: vs,
-      });
+      const j = cached.get(r.id);
+      if (!j) continue; // gone since the index answered
+      if (!r.variantIds || j.variantIds.every((id) => r.variantIds!.includes(id))) items.push(j);
+      else items.push(toListJson(onlyVariants(parseListJson(j, stock), r.variantIds)));
     }
-    return out;
+    return serializedArray<ProductListDto>(writeListArray(items, stock));
   }
 
   /** Products of a page: one statement for the products (flag, first image, visible variant count), one for their variants with on-hand. */
@@ -355,6 +347,21 @@ function onPrimary(ctx: RequestContext): RequestContext {
   const copy = Object.assign(Object.create(Object.getPrototypeOf(ctx) as object) as RequestContext, ctx);
   copy.manager = null;
   return copy;
+}
+
+/** A product listed with only these variants (a search lists the matching ones), priced and flagged by them. */
+function onlyVariants(p: ProductListDto, variantIds: string[]): ProductListDto {
+  const listed = new Set(variantIds);
+  const vs = p.variants.filter((v) => listed.has(v.id));
+  const prices = vs.map((v) => v.price);
+  return {
+    ...p,
+    available: vs.some((v) => v.available),
+    price_min: prices.length ? Math.min(...prices) : 0,
+    price_max: prices.length ? Math.max(...prices) : 0,
+    custom_fields: vs[0]?.custom_fields ?? [],
+    variants: vs,
+  };
 }
 
 /** A variant with the index's live availability and on-hand. */

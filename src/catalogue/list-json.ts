@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type { VariantStock } from './index/catalogue-search.js';
+import type { ProductListDto } from './dto/catalogue.dto.js';
+
+/**
+ * A product's storefront list JSON as bytes with holes for the live stock: the product's `available` and each
+ * variant's `available` and `inventory_quantity`. This is what the product JSON cache keeps for the list projection:
+ * one buffer per product instead of an object graph (nothing for the garbage collector to trace, and no
+ * `JSON.stringify` per response), filled at each response with the index's current stock.
+ */
+export interface ListJson {
+  /** UTF-8 of the JSON without the hole values. */
+  text: Buffer;
+  /** Byte offset in `text` of each hole, ascending. */
+  cuts: Int32Array;
+  /** What goes into each hole: -1 the product's `available`, 2k variant k's `available`, 2k+1 its `inventory_quantity`. */
+  kinds: Int32Array;
+  /** The values as loaded (used when the index does not know a variant). */
+  defaults: string[];
+  variantIds: string[];
+}
+
+const NONCE = randomBytes(6).toString('hex');
+const HOLE = new RegExp(`"\\\\u0000${NONCE}:(-?\\d+)"`, 'g');
+const mark = (k: number) => `\u0000${NONCE}:${k}`;
+
+/** The list JSON of `p` with its stock values as holes; `JSON.parse` of a filled one equals `p` with that stock. */
+export function toListJson(p: ProductListDto): ListJson {
+  const marked = {
+    ...p,
+    available: mark(-1),
+    variants: p.variants.map((v, i) => ({ ...v, available: mark(2 * i), inventory_quantity: mark(2 * i + 1) })),
+  };
+  const json = JSON.stringify(marked);
+  const pieces: string[] = [];
+  const cuts: number[] = [];
+  const kinds: number[] = [];
+  const defaults: string[] = [];
+  let last = 0;
+  let bytes = 0;
+  for (const m of json.matchAll(HOLE)) {
+    const piece = json.slice(last, m.index);
+    pieces.push(piece);
+    bytes += Buffer.byteLength(piece, 'utf8');
+    cuts.push(bytes);
+    const kind = Number(m[1]);
+    kinds.push(kind);
+    const v = kind < 0 ? null : p.variants[kind >> 1];
+    defaults.push(JSON.stringify(v === null ? p.available : kind % 2 === 0 ? v.available : v.inventory_quantity));
+    last = m.index + m[0].length;
+  }
+  pieces.push(json.slice(last));
+  return {
+    text: Buffer.from(pieces.join(''), 'utf8'),
+    cuts: Int32Array.from(cuts),
+    kinds: Int32Array.from(kinds),
+    defaults,
+    variantIds: p.variants.map((v) => v.id),
+  };
+}
+
+/** Bytes a `ListJson` holds (for the cache budget). */
+export function listJsonBytes(j: ListJson): number {
+  return j.text.length + j.cuts.byteLength * 2 + 64 * j.variantIds.length + 128;
+}
+
+/**
+ * Writes products' list JSON as one JSON array, each filled with the live stock (`stock` by variant id; a variant
+ * the index does not know keeps its loaded values).
+ */
+export function writeListArray(items: ListJson[], stock: Map<string, VariantStock>): Buffer {
+  const values: string[][] = items.map((j) => holeValues(j, stock));
+  let size = 2 + Math.max(0, items.length - 1);
+  items.forEach((j, i) => {
+    size += j.text.length;
+    for (const v of values[i]) size += v.length; // ASCII
+  });
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
+  out[pos++] = 0x5b; // [
+  items.forEach((j, i) => {
+    if (i > 0) out[pos++] = 0x2c; // ,
+    let prev = 0;
+    const vals = values[i];
+    for (let h = 0; h < j.cuts.length; h++) {
+      pos += j.text.copy(out, pos, prev, j.cuts[h]);
+      pos += out.write(vals[h], pos, 'latin1');
+      prev = j.cuts[h];
+    }
+    pos += j.text.copy(out, pos, prev);
+  });
+  out[pos++] = 0x5d; // ]
+  return out.subarray(0, pos);
+}
+
+/** One product's list JSON filled with the live stock, parsed (for the lists that change it further). */
+export function parseListJson(j: ListJson, stock: Map<string, VariantStock>): ProductListDto {
+  return (JSON.parse(writeListArray([j], stock).toString('utf8')) as ProductListDto[])[0];
+}
+
+function holeValues(j: ListJson, stock: Map<string, VariantStock>): string[] {
+  const live = j.variantIds.map((id) => stock.get(id));
+  const anyAvailable = live.some((s, k) => (s ? s.available : j.defaults[j.kinds.indexOf(2 * k)] === 'true'));
+  const out: string[] = [];
+  for (let h = 0; h < j.kinds.length; h++) {
+    const kind = j.kinds[h];
+    const s = kind < 0 ? undefined : live[kind >> 1];
+    if (kind < 0) out.push(anyAvailable ? 'true' : 'false');
+    else if (!s) out.push(j.defaults[h]);
+    else out.push(kind % 2 === 0 ? (s.available ? 'true' : 'false') : JSON.stringify(s.onHand));
+  }
+  return out;
+}
