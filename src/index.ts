@@ -18,6 +18,7 @@ export {
   CATALOGUE_SEARCH,
   MailTransport,
   MailTransportOverrideModule,
+  OrderHistory,
   PaymentProvider,
   PriceAdjuster,
   ProductCountSource,

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Collection } from '../collections/index.js';
-import { mapImage } from '../collections/index.js';
+import { Collection, collectionsOf, mapImage } from '../collections/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
@@ -126,12 +125,7 @@ export class StorefrontCatalogueService {
 
   private async collection(ctx: RequestContext, id: string, includeUnpublished: boolean): Promise<Collection> {
     if (!UUID.test(id)) throw AppError.notFound('collection');
-    const qb = managerOf(ctx, this.dataSource)
-      .getRepository(Collection)
-      .createQueryBuilder('c')
-      .where('c.id = :id AND c.tenant_id = :t', { id, t: ctx.tenantId });
-    if (!includeUnpublished) qb.andWhere('c.published');
-    const c = await qb.getOne();
+    const [c] = await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { ids: [id], publishedOnly: !includeUnpublished });
     if (!c) throw AppError.notFound('collection');
     return c;
   }
@@ -149,13 +143,7 @@ export class StorefrontCatalogueService {
   }
 
   async listCollections(ctx: RequestContext): Promise<StorefrontCollectionDto[]> {
-    const rows = await managerOf(ctx, this.dataSource)
-      .getRepository(Collection)
-      .createQueryBuilder('c')
-      .where('c.tenant_id = :t AND c.published', { t: ctx.tenantId })
-      .orderBy('c.created_at', 'ASC')
-      .addOrderBy('c.id', 'ASC')
-      .getMany();
+    const rows = await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { publishedOnly: true });
     const counts = await this.productsCounts(ctx, rows);
     return rows.map((c) => this.mapCollection(ctx, c, counts.get(c.id) ?? 0, false));
   }
@@ -184,13 +172,7 @@ export class StorefrontCatalogueService {
   /** `productsCounts` by collection id (any collection of the tenant; unknown ids count 0): the admin collections' `products_count`. */
   async productsCountsByIds(ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
     const valid = ids.filter((id) => UUID.test(id));
-    const rows = valid.length
-      ? await managerOf(ctx, this.dataSource)
-          .getRepository(Collection)
-          .createQueryBuilder('c')
-          .where('c.tenant_id = :t AND c.id IN (:...ids)', { t: ctx.tenantId, ids: valid })
-          .getMany()
-      : [];
+    const rows = valid.length ? await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { ids: valid }) : [];
     const counts = await this.productsCounts(ctx, rows);
     return new Map(ids.map((id) => [id, counts.get(id) ?? 0]));
   }

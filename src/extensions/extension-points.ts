@@ -152,6 +152,15 @@ export abstract class ProductCountSource {
   abstract productsCounts(ctx: RequestContext, collectionIds: string[]): Promise<Map<string, number>>;
 }
 
+/**
+ * **Order history** (one). Whether any order line names one of these products or variants, read in the caller's
+ * transaction (`manager`): the catalogue archives such a product or variant instead of deleting it. Built in: the
+ * checkout module (which owns `order_lines`); without one, nothing counts as ordered.
+ */
+export abstract class OrderHistory {
+  abstract anyOrdered(manager: EntityManager, tenantId: string, items: { productIds: string[]; variantIds: string[] }): Promise<boolean>;
+}
+
 // ------------------------------------------------------------------------------------------ domain events
 
 /**
