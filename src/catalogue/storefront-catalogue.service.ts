@@ -9,6 +9,7 @@ import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
 import { Pager } from '../common/paging/pager.service.js';
 import { CatalogueFilters, collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, priceExpr } from './catalogue-query.js';
+import type { CollectionQuery } from './catalogue-query.pipe.js';
 import { namedFacets } from './facet-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
@@ -130,16 +131,18 @@ export class StorefrontCatalogueService {
     return c;
   }
 
-  async collectionProducts(ctx: RequestContext, f: CatalogueFilters, list: ListParams, id: string, admin: boolean): Promise<Page<ProductListDto>> {
+  /** A collection's products; the collection is looked up before the filters are (404 before 422). */
+  async collectionProducts(ctx: RequestContext, query: CollectionQuery, list: ListParams, id: string, admin: boolean): Promise<Page<ProductListDto>> {
     const scope = await this.scopeOf(ctx, id, admin);
-    return this.listProducts(ctx, f, list, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, {
+    return this.listProducts(ctx, query.filters(), list, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, {
       facets: !admin,
       defaultOrder: collectionOrder(scope.sortOrder, scope.type),
     });
   }
 
-  async collectionFacets(ctx: RequestContext, f: CatalogueFilters, id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
-    return this.facetsOnly(ctx, f, await this.scopeOf(ctx, id, false));
+  async collectionFacets(ctx: RequestContext, query: CollectionQuery, id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+    const scope = await this.scopeOf(ctx, id, false);
+    return this.facetsOnly(ctx, query.filters(), scope);
   }
 
   async listCollections(ctx: RequestContext): Promise<StorefrontCollectionDto[]> {
