@@ -10,8 +10,8 @@
  * Where several implementations may exist (payment providers, token resolvers, tenant-created hooks, admin
  * resources, visitor carry-over, price adjusters) all of them are consulted, in the order the modules were
  * registered (built-in modules first, then `createShopApp({imports})` in order). Where one answer is needed
- * (cart currency, product counts, order history) the last registered implementation wins, so an extension module may replace the
- * built-in one.
+ * (cart currency, product counts, order history) the last registered implementation wins, so an extension module
+ * may replace the built-in one.
  */
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Principal } from '../auth/index.js';
