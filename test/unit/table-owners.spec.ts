@@ -5,8 +5,9 @@ import { join, relative } from 'node:path';
  * One owner per table (README "Module map and table owners"): an SQL statement that writes a table (INSERT INTO,
  * UPDATE, DELETE FROM) or reads it (FROM, JOIN), and a TypeORM call given its entity class (repository, manager,
  * query builder, `@InjectRepository`), appear only in the module owning it. Other modules use the owner's typed
- * functions (or a SQL fragment the owner names, placed in a statement that must stay single). Migrations are exempt.
- * There is no exception list.
+ * functions (or a SQL fragment the owner names, placed in a statement that must stay single). The example extensions
+ * (`examples/<name>/`) are modules too: they own their migrations' tables and read the service's through
+ * `src/index.ts`. Migrations and tests are exempt. There is no exception list.
  */
 const OWNERS: Record<string, string[]> = {
   tenancy: ['tenants', 'currencies', 'countries'],
@@ -52,6 +53,9 @@ const OWNERS: Record<string, string[]> = {
   themes: ['themes', 'theme_assets', 'theme_asset_blob_chunks'],
   events: ['outbox_events', 'event_handler_jobs'],
   webhooks: ['webhook_subscriptions', 'webhook_deliveries', 'webhook_delivery_attempts'],
+  // the example extensions (examples/<name>/) own the tables of their own migrations
+  'loyalty-points': ['loyalty_point_entries'],
+  'wine-club': ['wine_club_prices', 'wine_club_members', 'wine_club_allocations'],
 };
 const ownerOf = new Map(Object.entries(OWNERS).flatMap(([m, tables]) => tables.map((t) => [t, m] as const)));
 // SQL writes, and the keyed bulk writers of common/db/keyed-upsert.ts (`{ table: 'x', … }`, `insertMany(m, t, 'x', …)`)
@@ -62,11 +66,12 @@ const READ = /\b(?:FROM|JOIN)\s+"?([a-z_]+)"?/g;
 const ENTITY_CALL =
   /(?:(?:@InjectRepository|\bgetRepository)\(|\bRepository<|\.(?:save|insert|update|upsert|delete|softDelete|remove|increment|decrement|create|merge|preload|find\w*|count\w*|exists\w*|sum|average|minimum|maximum|createQueryBuilder|from|innerJoin\w*|leftJoin\w*)\(|\b(?:repoOf|getOrThrow)\()\s*(?:[\w.!?]+\s*,\s*){0,2}([A-Z]\w*)\s*[,)>]/g;
 
+/** Live source files: no migrations (`migrations/`, an example's `<timestamp>-name.ts`), no tests. */
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : sources(path);
-    return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
+    if (statSync(path).isDirectory()) return name === 'migrations' || name === 'storefront' || name === 'openapi-client' ? [] : sources(path);
+    return name.endsWith('.ts') && !/[.-]spec\.ts$/.test(name) && !/^\d{13}-/.test(name) ? [path] : [];
   });
 }
 
@@ -76,8 +81,9 @@ interface Source {
   text: string;
 }
 
+/** The service's modules (`src/<module>/`) and the example extensions (`examples/<name>/`). */
 function read(root: string): Source[] {
-  return sources(join(root, 'src')).map((path) => {
+  return [...sources(join(root, 'src')), ...sources(join(root, 'examples'))].map((path) => {
     const file = relative(root, path).split('\\').join('/');
     return { file, module: file.split('/')[1], text: readFileSync(path, 'utf8') };
   });
@@ -107,7 +113,12 @@ const src = read('.');
 const entities = entityTables(src);
 
 describe('table owners', () => {
-  it('every table written in src/ is written only by its owning module', () => {
+  it('reads the service and the example extensions', () => {
+    expect(new Set(src.map((s) => s.file.split('/')[0]))).toEqual(new Set(['src', 'examples']));
+    expect(src.some((s) => s.file === 'examples/wine-club/wine-club.service.ts')).toBe(true);
+  });
+
+  it('every table written in src/ and examples/ is written only by its owning module', () => {
     expect(foreign(src, WRITE, (m) => m[1] ?? m[2] ?? m[3])).toEqual([]);
   });
 
@@ -147,8 +158,16 @@ describe('table owners', () => {
 
   it('every table of the migrations has an owner', () => {
     const created = new Set<string>();
-    for (const name of readdirSync('src/database/migrations')) {
-      for (const m of readFileSync(join('src/database/migrations', name), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g)) created.add(m[1]);
+    const migrations = [
+      ...readdirSync('src/database/migrations').map((name) => join('src/database/migrations', name)),
+      ...['examples/loyalty-points', 'examples/wine-club'].flatMap((dir) =>
+        readdirSync(dir)
+          .filter((name) => /^\d{13}-.*\.ts$/.test(name))
+          .map((name) => join(dir, name)),
+      ),
+    ];
+    for (const path of migrations) {
+      for (const m of readFileSync(path, 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g)) created.add(m[1]);
     }
     created.delete('tenant_keys_before'); // the tenant-keys migration's own record (for its down())
     expect([...created].filter((t) => !ownerOf.has(t)).sort()).toEqual([]);
