@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppError, managerOf, OnDomainEvent, Page, Pager, repoOf } from '../../src/index.js';
+import { AppError, isCustomerOf, managerOf, OnDomainEvent, Page, Pager, repoOf } from '../../src/index.js';
 import type { DomainEvent, PageRequest, RequestContext } from '../../src/index.js';
 import { LoyaltyPointEntry } from './loyalty-point-entry.entity.js';
 import type { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
@@ -33,9 +33,10 @@ export class LoyaltyPointsService {
     const { order } = event.payload; // OrderPlacedPayload of DomainEventMap
     const points = wholeUnits(order.total);
     if (!order.customer_id || points <= 0) return; // guest order or nothing to earn
-    const res = (await managerOf(ctx, this.dataSource).query(
-      `INSERT INTO loyalty_point_entries (tenant_id, customer_id, order_id, points)
-       SELECT c.tenant_id, c.id, $3, $4 FROM customers c WHERE c.tenant_id = $1 AND c.id = $2
+    const m = managerOf(ctx, this.dataSource);
+    if (!(await isCustomerOf(m, ctx.tenantId, order.customer_id))) return; // the account is gone
+    const res = (await m.query(
+      `INSERT INTO loyalty_point_entries (tenant_id, customer_id, order_id, points) VALUES ($1, $2, $3, $4)
        ON CONFLICT (tenant_id, order_id) DO NOTHING
        RETURNING id`,
       [ctx.tenantId, order.customer_id, order.id, points],
@@ -58,24 +59,12 @@ export class LoyaltyPointsService {
     const qb = repoOf(ctx, this.dataSource, LoyaltyPointEntry)
       .createQueryBuilder('l')
       .where('l.tenant_id = :tenant AND l.customer_id = :customer', { tenant: ctx.tenantId, customer: customerId });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'l.created_at', dir: 'DESC' },
-        { expr: 'l.id', dir: 'DESC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
     return rows.map((e) => ({ id: e.id, order_id: e.orderId, points: e.points, created_at: e.createdAt.toISOString() }));
   }
 
   /** A customer of another shop is as unknown as a missing one: 404. */
   private async assertCustomer(ctx: RequestContext, customerId: string): Promise<void> {
-    const found = (await managerOf(ctx, this.dataSource).query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [
-      ctx.tenantId,
-      customerId,
-    ])) as unknown[];
-    if (!found.length) throw AppError.notFound('customer');
+    if (!(await isCustomerOf(managerOf(ctx, this.dataSource), ctx.tenantId, customerId))) throw AppError.notFound('customer');
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppError, managerOf, Page, Pager, repoOf } from '../../src/index.js';
+import { AppError, isCustomerOf, managerOf, Page, Pager, productIdOfVariant, repoOf } from '../../src/index.js';
 import type { PageRequest, RequestContext } from '../../src/index.js';
 import type { ClubAllocationDto, ClubMemberDto, ClubPriceDto } from './wine-club.dto.js';
 import { WineClubAllocation, WineClubMember, WineClubPrice } from './wine-club.entities.js';
@@ -41,30 +41,18 @@ export class WineClubService {
 
   listPrices(ctx: RequestContext, page: PageRequest): Promise<Page<ClubPriceDto>> {
     const qb = repoOf(ctx, this.dataSource, WineClubPrice).createQueryBuilder('p').where('p.tenant_id = :tenant', { tenant: ctx.tenantId });
-    return this.pager
-      .paginate(
-        qb,
-        page,
-        [
-          { expr: 'p.created_at', dir: 'ASC' },
-          { expr: 'p.id', dir: 'ASC' },
-        ],
-        (r) => [r.createdAt.toISOString(), r.id],
-      )
-      .then((p) => p.map(mapPrice));
+    return this.pager.paginateByCreated(qb, page, 'ASC').then((p) => p.map(mapPrice));
   }
 
   /** Sets (or replaces) a variant's club price; 404 for an unknown or foreign variant. */
   async setPrice(ctx: RequestContext, variantId: string, price: number): Promise<ClubPriceDto> {
     const m = managerOf(ctx, this.dataSource);
-    const [variant] = (await m.query(`SELECT product_id FROM variants WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, variantId])) as Array<{
-      product_id: string;
-    }>;
-    if (!variant) throw AppError.notFound('variant');
+    const productId = await productIdOfVariant(m, ctx.tenantId, variantId);
+    if (!productId) throw AppError.notFound('variant');
     await m.query(
       `INSERT INTO wine_club_prices (tenant_id, variant_id, product_id, price) VALUES ($1, $2, $3, $4)
        ON CONFLICT (tenant_id, variant_id) DO UPDATE SET price = EXCLUDED.price, product_id = EXCLUDED.product_id, updated_at = now()`,
-      [ctx.tenantId, variantId, variant.product_id, price.toFixed(4)],
+      [ctx.tenantId, variantId, productId, price.toFixed(4)],
     );
     const saved = await repoOf(ctx, this.dataSource, WineClubPrice).findOneByOrFail({ tenantId: ctx.tenantId, variantId });
     return mapPrice(saved);
@@ -84,24 +72,13 @@ export class WineClubService {
 
   listMembers(ctx: RequestContext, page: PageRequest): Promise<Page<ClubMemberDto>> {
     const qb = repoOf(ctx, this.dataSource, WineClubMember).createQueryBuilder('m').where('m.tenant_id = :tenant', { tenant: ctx.tenantId });
-    return this.pager
-      .paginate(
-        qb,
-        page,
-        [
-          { expr: 'm.created_at', dir: 'ASC' },
-          { expr: 'm.id', dir: 'ASC' },
-        ],
-        (r) => [r.createdAt.toISOString(), r.id],
-      )
-      .then((p) => p.map(mapMember));
+    return this.pager.paginateByCreated(qb, page, 'ASC').then((p) => p.map(mapMember));
   }
 
   /** Makes a customer a member (or changes their bottles); 404 for an unknown or foreign customer. */
   async setMember(ctx: RequestContext, customerId: string, bottlesPerMonth: number): Promise<ClubMemberDto> {
     const m = managerOf(ctx, this.dataSource);
-    const found = (await m.query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, customerId])) as unknown[];
-    if (!found.length) throw AppError.notFound('customer');
+    if (!(await isCustomerOf(m, ctx.tenantId, customerId))) throw AppError.notFound('customer');
     await m.query(
       `INSERT INTO wine_club_members (tenant_id, customer_id, bottles_per_month) VALUES ($1, $2, $3)
        ON CONFLICT (tenant_id, customer_id) DO UPDATE SET bottles_per_month = EXCLUDED.bottles_per_month, updated_at = now()`,
@@ -125,16 +102,6 @@ export class WineClubService {
   listAllocations(ctx: RequestContext, page: PageRequest, month: string | undefined): Promise<Page<ClubAllocationDto>> {
     const qb = repoOf(ctx, this.dataSource, WineClubAllocation).createQueryBuilder('a').where('a.tenant_id = :tenant', { tenant: ctx.tenantId });
     if (month) qb.andWhere('a.month = :month', { month });
-    return this.pager
-      .paginate(
-        qb,
-        page,
-        [
-          { expr: 'a.created_at', dir: 'ASC' },
-          { expr: 'a.id', dir: 'ASC' },
-        ],
-        (r) => [r.createdAt.toISOString(), r.id],
-      )
-      .then((p) => p.map(mapAllocation));
+    return this.pager.paginateByCreated(qb, page, 'ASC').then((p) => p.map(mapAllocation));
   }
 }

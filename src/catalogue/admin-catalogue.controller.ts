@@ -8,8 +8,7 @@ import { NDJSON_TYPES } from '../common/http/ndjson-body.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
-import type { CatalogueFilters } from './catalogue-query.js';
-import { CatalogueQueryPipe } from './catalogue-query.pipe.js';
+import { CollectionQueryPipe, type CollectionQuery } from './catalogue-query.pipe.js';
 import { ProductListResponseDto } from './dto/catalogue.dto.js';
 import { spliceJson } from './preserialized-json.js';
 import { CatalogueImportService, ImportReport } from './import/catalogue-import.service.js';
@@ -74,12 +73,12 @@ export class AdminCatalogueController {
   @ApiOkResponse({ type: ProductListResponseDto, description: '{products, price_range}; never facets' })
   collectionProducts(
     @Ctx() ctx: RequestContext,
-    @Query(CatalogueQueryPipe.collection) filters: CatalogueFilters,
+    @Query(CollectionQueryPipe.products) query: CollectionQuery,
     @ListParams() list: ListParams,
     @UuidParam('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Page<ProductListDto>> {
     spliceJson(res);
-    return this.catalogue.collectionProducts(ctx, filters, list, id, true);
+    return this.catalogue.collectionProducts(ctx, query, list, id, true);
   }
 }

@@ -2,9 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
 import type { PageRequest, Pager, SortValue } from '../common/paging/pager.service.js';
-import type { TenantSettings } from '../tenancy/index.js';
+import { collectionScopesOf } from '../collections/index.js';
+import { currencyRecordsOf, type TenantSettings } from '../tenancy/index.js';
 import type { AdminProductFilters } from './admin-product-filters.js';
-import { AdminProductRow, CollectionRow, CurrencyRow, mapAdminProductRow, mapCollectionRef } from './admin-product.mapper.js';
+import { AdminProductRow, CurrencyRow, mapAdminProductRow, mapCollectionRef } from './admin-product.mapper.js';
 import { collectionClause } from './catalogue-query.js';
 import type { AdminProductRowDto, CollectionRefDto } from './dto/admin-product.dto.js';
 
@@ -91,17 +92,17 @@ export async function listAdminProducts(
 
 /** The shop's currencies, the default first. */
 export function shopCurrencies(m: EntityManager, tenantId: string): Promise<CurrencyRow[]> {
-  return m.query(`SELECT code, rate::text AS rate, precision, is_default FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code`, [tenantId]);
+  return currencyRecordsOf(m, tenantId);
 }
 
 /** Manual collections that pick the product, and smart ones whose rules it matches now. */
 export async function collectionsOfProduct(m: EntityManager, tenantId: string, productId: string): Promise<CollectionRefDto[]> {
-  const all: Array<CollectionRow & { rules_json: string | null; picked: boolean }> = await m.query(
-    `SELECT c.id, c.key, c.handle, c.collection_type, c.rules_json,
-       EXISTS (SELECT 1 FROM collection_products cp WHERE cp.tenant_id = c.tenant_id AND cp.collection_id = c.id AND cp.product_id = $2) AS picked
-     FROM collections c WHERE c.tenant_id = $1 ORDER BY c.created_at, c.id`,
-    [tenantId, productId],
-  );
+  const all = await collectionScopesOf(m, tenantId);
+  const pickedRows: Array<{ collection_id: string }> = await m.query(`SELECT collection_id FROM collection_products WHERE tenant_id = $1 AND product_id = $2`, [
+    tenantId,
+    productId,
+  ]);
+  const picked = new Set(pickedRows.map((r) => r.collection_id));
   // every smart collection's rules against the product's search row, in one statement (one boolean column each)
   const smart = all.filter((c) => c.collection_type === 'smart');
   const matches = new Set<string>();
@@ -120,15 +121,12 @@ export async function collectionsOfProduct(m: EntityManager, tenantId: string, p
       });
   }
   const out: CollectionRefDto[] = [];
-  for (const c of all) if (c.collection_type === 'smart' ? matches.has(c.id) : c.picked) out.push(mapCollectionRef(c));
+  for (const c of all) if (c.collection_type === 'smart' ? matches.has(c.id) : picked.has(c.id)) out.push(mapCollectionRef(c));
   return out;
 }
 
 async function collectionFilter(m: EntityManager, tenantId: string, ids: string[], params: Params, t: string): Promise<string> {
-  const rows: Array<{ id: string; collection_type: 'manual' | 'smart'; rules_json: string | null }> = await m.query(
-    `SELECT id, collection_type, rules_json FROM collections WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-    [tenantId, ids],
-  );
+  const rows = await collectionScopesOf(m, tenantId, ids);
   const parts = rows.map((c) =>
     c.collection_type === 'manual'
       ? `p.id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = ${t} AND cp.collection_id = ${params.add(c.id)}::uuid)`
@@ -140,7 +138,7 @@ async function collectionFilter(m: EntityManager, tenantId: string, ids: string[
 /** List rows: the page's products with their aggregates, in two statements. */
 async function productRows(m: EntityManager, tenantId: string, ids: string[]): Promise<Map<string, AdminProductRowDto>> {
   if (ids.length === 0) return new Map();
-  const [currency] = await m.query(`SELECT code FROM currencies WHERE tenant_id = $1 AND is_default`, [tenantId]);
+  const currency = (await currencyRecordsOf(m, tenantId)).find((c) => c.is_default);
   const rows: AdminProductRow[] = await m.query(
     `SELECT p.id, p.key, p.handle, p.title, p.published, p.archived_at, mf.name AS vendor,
        coalesce((SELECT json_agg(json_build_object('id', c.id, 'key', c.key) ORDER BY u.n) FROM unnest(p.category_ids) WITH ORDINALITY AS u(id, n)

@@ -8,7 +8,8 @@ import { Page } from '../common/paging/page.js';
 import type { PageRequest } from '../common/paging/pager.service.js';
 import { Pager } from '../common/paging/pager.service.js';
 import { DomainEvents } from '../events/index.js';
-import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../tenancy/index.js';
+import { Extensions, OrderHistory } from '../extensions/index.js';
+import { tenantSettingsOf, TenantSettings } from '../tenancy/index.js';
 import { AdminProductFilters, isUuid } from './admin-product-filters.js';
 import { mergeProduct, mergeVariant, sameDocument } from './admin-product-merge.js';
 import { mapAdminProduct } from './admin-product.mapper.js';
@@ -35,6 +36,7 @@ export class AdminProductsService {
     private readonly changes: CatalogueChanges,
     private readonly events: DomainEvents,
     private readonly pager: Pager,
+    private readonly extensions: Extensions,
   ) {}
 
   // ---- reads
@@ -153,9 +155,12 @@ export class AdminProductsService {
       const m = managerOf(tx, this.dataSource);
       const settings = await this.settings(m, tx.tenantId);
       const current = await this.lockedDoc(m, tx.tenantId, id);
-      const [{ ordered }] = await m.query(
-        `SELECT EXISTS (SELECT 1 FROM order_lines ol WHERE ol.tenant_id = $1 AND (ol.product_id = $2 OR ol.variant_id IN (SELECT v.id FROM variants v WHERE v.tenant_id = $1 AND v.product_id = $2))) AS ordered`,
-        [tx.tenantId, id],
+      const variants: Array<{ id: string }> = await m.query(`SELECT id FROM variants WHERE tenant_id = $1 AND product_id = $2`, [tx.tenantId, id]);
+      const ordered = await this.ordered(
+        m,
+        tx.tenantId,
+        [id],
+        variants.map((v) => v.id),
       );
       if (ordered)
         await m.query(`UPDATE products SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
@@ -176,10 +181,7 @@ export class AdminProductsService {
       const settings = await this.settings(m, tx.tenantId);
       const current = await this.lockedDoc(m, tx.tenantId, productId);
       if (!current.meta.variants.some((v) => v.id === variantId)) throw AppError.notFound('variant');
-      const [{ ordered }] = await m.query(`SELECT EXISTS (SELECT 1 FROM order_lines WHERE tenant_id = $1 AND variant_id = $2) AS ordered`, [
-        tx.tenantId,
-        variantId,
-      ]);
+      const ordered = await this.ordered(m, tx.tenantId, [], [variantId]);
       if (ordered)
         await m.query(`UPDATE variants SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
           tx.tenantId,
@@ -194,6 +196,11 @@ export class AdminProductsService {
   }
 
   // ---- helpers
+
+  /** Whether orders name these products or variants (the checkout's `OrderHistory`; none: nothing is ordered). */
+  private ordered(m: EntityManager, tenantId: string, productIds: string[], variantIds: string[]): Promise<boolean> {
+    return this.extensions.one(OrderHistory)?.anyOrdered(m, tenantId, { productIds, variantIds }) ?? Promise.resolve(false);
+  }
 
   /** One write: a transaction through `CatalogueChanges` (search rows, caches), the event, and the product as it is now. */
   private async write(
@@ -227,8 +234,9 @@ export class AdminProductsService {
   }
 
   private async settings(m: EntityManager, tenantId: string): Promise<TenantSettings> {
-    const tenant = await m.findOneOrFail(Tenant, { where: { id: tenantId } });
-    return { ...DEFAULT_SETTINGS, ...tenant.settings };
+    const settings = await tenantSettingsOf(m, tenantId);
+    if (!settings) throw new Error(`tenant ${tenantId} not found`);
+    return settings;
   }
 
   /** The product's document, its row locked for the transaction; 404 for an unknown, foreign or archived one. */

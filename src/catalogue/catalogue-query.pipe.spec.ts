@@ -1,5 +1,5 @@
 import { AppError } from '../common/http/app-error.js';
-import { CatalogueQueryPipe } from './catalogue-query.pipe.js';
+import { CatalogueQueryPipe, CollectionQueryPipe } from './catalogue-query.pipe.js';
 
 /** The message of the 422 the pipe answers with. */
 async function unprocessable(answer: Promise<unknown>): Promise<string> {
@@ -52,6 +52,13 @@ describe('CatalogueQueryPipe', () => {
     expect(await CatalogueQueryPipe.facets.transform(query)).toMatchObject({ ids: null, collectionId: B, order: null });
     expect(await CatalogueQueryPipe.collection.transform({ ids: A, collection_id: 'not-a-uuid' })).toMatchObject({ ids: null, collectionId: null });
     expect(await CatalogueQueryPipe.products.transform(undefined)).toMatchObject({ ids: null, collectionId: null, words: [], order: null });
+  });
+
+  it('CollectionQueryPipe holds a bad parameter back until the filters are asked for (the collection is found first)', async () => {
+    const held = await CollectionQueryPipe.products.transform({ order: 'sideways' });
+    expect(() => held.filters()).toThrow(AppError);
+    expect(await unprocessable(Promise.resolve().then(() => held.filters()))).toMatch(/^order must be one of/);
+    expect((await CollectionQueryPipe.facets.transform({ vendor: A, order: 'nonsense' })).filters()).toMatchObject({ order: null });
   });
 
   it('refuses bad parameters with 422 naming them', async () => {

@@ -1,4 +1,5 @@
 import { PipeTransform } from '@nestjs/common';
+import { AppError } from '../common/http/app-error.js';
 import { CatalogueFilters, FilterKind, parseFilters, RawQuery } from './catalogue-query.js';
 
 /**
@@ -23,5 +24,43 @@ export class CatalogueQueryPipe implements PipeTransform<unknown, Promise<Catalo
    */
   async transform(query: unknown): Promise<CatalogueFilters> {
     return parseFilters(typeof query === 'object' && query !== null ? (query as RawQuery) : {}, this.kind);
+  }
+}
+
+/**
+ * A collection list's filters with their 422 held back until the collection is found: on
+ * `GET /collections/{id}/products|facets` (storefront and admin) an unknown or hidden collection is 404 before a
+ * bad filter is 422, as when the service parsed the query after finding the collection.
+ */
+export class CollectionQuery {
+  constructor(private readonly parsed: CatalogueFilters | AppError) {}
+
+  /** The typed filters, or the 422 naming the first bad parameter. */
+  filters(): CatalogueFilters {
+    if (this.parsed instanceof AppError) throw this.parsed;
+    return this.parsed;
+  }
+}
+
+/**
+ * `@Query(CollectionQueryPipe.products) query: CollectionQuery`: `CatalogueQueryPipe`'s parsing, its 422 deferred.
+ * Import `CollectionQuery` as a type in controllers: as a class it would be the parameter's metatype, and the global
+ * ValidationPipe would strip every query member before this pipe sees them.
+ */
+export class CollectionQueryPipe implements PipeTransform<unknown, Promise<CollectionQuery>> {
+  /** `GET /collections/{id}/products`: the collection is the path's, not a parameter. */
+  static readonly products = new CollectionQueryPipe(CatalogueQueryPipe.collection);
+  /** `GET /collections/{id}/facets`: the filters without `order`. */
+  static readonly facets = new CollectionQueryPipe(CatalogueQueryPipe.facets);
+
+  private constructor(private readonly parse: CatalogueQueryPipe) {}
+
+  async transform(query: unknown): Promise<CollectionQuery> {
+    try {
+      return new CollectionQuery(await this.parse.transform(query));
+    } catch (err) {
+      if (err instanceof AppError) return new CollectionQuery(err);
+      throw err;
+    }
   }
 }

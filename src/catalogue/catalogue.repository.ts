@@ -109,6 +109,12 @@ export function catalogueLineOf(r: SellableVariantRow & { quantity: string }): C
 }
 
 /** The quantity rule of `variantId` when it is a visible variant of the tenant, else null. */
+/** The product of a variant of the shop (archived or not), or null for an unknown or foreign variant. */
+export async function productIdOfVariant(m: EntityManager, tenantId: string, variantId: string): Promise<string | null> {
+  const rows: Array<{ product_id: string }> = await m.query(`SELECT product_id FROM variants WHERE tenant_id = $1 AND id = $2`, [tenantId, variantId]);
+  return rows[0]?.product_id ?? null;
+}
+
 export async function sellableVariantRule(m: EntityManager, tenantId: string, variantId: string): Promise<QuantityRuleRow | null> {
   const rows: QuantityRuleRow[] = await m.query(
     `SELECT v.quantity_min AS min, v.quantity_max AS max, v.quantity_increment AS increment

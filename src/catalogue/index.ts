@@ -19,6 +19,7 @@ export {
   openMovementsByLocation,
   paymentTypeOf,
   paymentTypesOf,
+  productIdOfVariant,
   sellableVariantRule,
   sellableVariants,
   shippingMethodsOf,

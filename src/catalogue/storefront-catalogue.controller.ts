@@ -9,7 +9,7 @@ import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
 import type { CatalogueFilters } from './catalogue-query.js';
-import { CatalogueQueryPipe } from './catalogue-query.pipe.js';
+import { CatalogueQueryPipe, CollectionQueryPipe, type CollectionQuery } from './catalogue-query.pipe.js';
 import { CatalogueFacetFiltersQuery, CatalogueListQuery, ProductFacetsQuery, ProductListQuery } from './dto/catalogue-list-query.dto.js';
 import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from './dto/catalogue.dto.js';
 import { FactsheetService } from './factsheet.service.js';
@@ -90,13 +90,13 @@ export class StorefrontCatalogueController {
   @ApiQuery({ type: CatalogueListQuery })
   collectionProducts(
     @Ctx() ctx: RequestContext,
-    @Query(CatalogueQueryPipe.collection) filters: CatalogueFilters,
+    @Query(CollectionQueryPipe.products) query: CollectionQuery,
     @ListParams() list: ListParams,
     @UuidParam('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Page<ProductListDto>> {
     spliceJson(res);
-    return this.catalogue.collectionProducts(ctx, filters, list, id, false);
+    return this.catalogue.collectionProducts(ctx, query, list, id, false);
   }
 
   @Get('collections/:id/facets')
@@ -104,12 +104,12 @@ export class StorefrontCatalogueController {
   @ApiQuery({ type: CatalogueFacetFiltersQuery })
   collectionFacets(
     @Ctx() ctx: RequestContext,
-    @Query(CatalogueQueryPipe.facets) filters: CatalogueFilters,
+    @Query(CollectionQueryPipe.facets) query: CollectionQuery,
     @UuidParam('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
-    return this.catalogue.collectionFacets(ctx, filters, id);
+    return this.catalogue.collectionFacets(ctx, query, id);
   }
 }
 

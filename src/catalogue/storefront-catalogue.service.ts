@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Collection } from '../collections/index.js';
-import { mapImage } from '../collections/index.js';
+import { Collection, collectionsOf, mapImage } from '../collections/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
@@ -10,6 +9,7 @@ import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
 import { Pager } from '../common/paging/pager.service.js';
 import { CatalogueFilters, collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, priceExpr } from './catalogue-query.js';
+import type { CollectionQuery } from './catalogue-query.pipe.js';
 import { namedFacets } from './facet-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
@@ -126,36 +126,27 @@ export class StorefrontCatalogueService {
 
   private async collection(ctx: RequestContext, id: string, includeUnpublished: boolean): Promise<Collection> {
     if (!UUID.test(id)) throw AppError.notFound('collection');
-    const qb = managerOf(ctx, this.dataSource)
-      .getRepository(Collection)
-      .createQueryBuilder('c')
-      .where('c.id = :id AND c.tenant_id = :t', { id, t: ctx.tenantId });
-    if (!includeUnpublished) qb.andWhere('c.published');
-    const c = await qb.getOne();
+    const [c] = await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { ids: [id], publishedOnly: !includeUnpublished });
     if (!c) throw AppError.notFound('collection');
     return c;
   }
 
-  async collectionProducts(ctx: RequestContext, f: CatalogueFilters, list: ListParams, id: string, admin: boolean): Promise<Page<ProductListDto>> {
+  /** A collection's products; the collection is looked up before the filters are (404 before 422). */
+  async collectionProducts(ctx: RequestContext, query: CollectionQuery, list: ListParams, id: string, admin: boolean): Promise<Page<ProductListDto>> {
     const scope = await this.scopeOf(ctx, id, admin);
-    return this.listProducts(ctx, f, list, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, {
+    return this.listProducts(ctx, query.filters(), list, admin ? 'admin.collection.products' : 'storefront.collection.products', scope, {
       facets: !admin,
       defaultOrder: collectionOrder(scope.sortOrder, scope.type),
     });
   }
 
-  async collectionFacets(ctx: RequestContext, f: CatalogueFilters, id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
-    return this.facetsOnly(ctx, f, await this.scopeOf(ctx, id, false));
+  async collectionFacets(ctx: RequestContext, query: CollectionQuery, id: string): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
+    const scope = await this.scopeOf(ctx, id, false);
+    return this.facetsOnly(ctx, query.filters(), scope);
   }
 
   async listCollections(ctx: RequestContext): Promise<StorefrontCollectionDto[]> {
-    const rows = await managerOf(ctx, this.dataSource)
-      .getRepository(Collection)
-      .createQueryBuilder('c')
-      .where('c.tenant_id = :t AND c.published', { t: ctx.tenantId })
-      .orderBy('c.created_at', 'ASC')
-      .addOrderBy('c.id', 'ASC')
-      .getMany();
+    const rows = await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { publishedOnly: true });
     const counts = await this.productsCounts(ctx, rows);
     return rows.map((c) => this.mapCollection(ctx, c, counts.get(c.id) ?? 0, false));
   }
@@ -184,13 +175,7 @@ export class StorefrontCatalogueService {
   /** `productsCounts` by collection id (any collection of the tenant; unknown ids count 0): the admin collections' `products_count`. */
   async productsCountsByIds(ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
     const valid = ids.filter((id) => UUID.test(id));
-    const rows = valid.length
-      ? await managerOf(ctx, this.dataSource)
-          .getRepository(Collection)
-          .createQueryBuilder('c')
-          .where('c.tenant_id = :t AND c.id IN (:...ids)', { t: ctx.tenantId, ids: valid })
-          .getMany()
-      : [];
+    const rows = valid.length ? await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { ids: valid }) : [];
     const counts = await this.productsCounts(ctx, rows);
     return new Map(ids.map((id) => [id, counts.get(id) ?? 0]));
   }

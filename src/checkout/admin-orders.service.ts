@@ -54,15 +54,7 @@ export class AdminOrdersService {
     }
     if (f.created_at_min && Number.isNaN(Date.parse(f.created_at_min))) throw AppError.unprocessable('created_at_min must be an ISO 8601 date');
     if (f.created_at_max && Number.isNaN(Date.parse(f.created_at_max))) throw AppError.unprocessable('created_at_max must be an ISO 8601 date');
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'o.created_at', dir: 'DESC' },
-        { expr: 'o.id', dir: 'DESC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
     return rows.map(mapAdminOrderSummary);
   }
 

@@ -14,6 +14,7 @@ import { OrderRefundsService } from './order-refunds.service.js';
 import { OrderShippingMail } from './order-shipping-mail.handler.js';
 import { PaymentExpiryJob } from './payments/payment-expiry.job.js';
 import { CheckoutStateService } from './checkout-state.service.js';
+import { OrderLinesHistory } from './checkout.repository.js';
 import { CheckoutService } from './checkout.service.js';
 import { CustomerOrdersController } from './customer-orders.controller.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
@@ -55,6 +56,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     ...BUILT_IN_PAYMENT_PROVIDERS,
     // Shop/orders/read and Shop/orders/write (issue 17): held by new shop owners and tenant create's admin token
     adminResource('orders'),
+    OrderLinesHistory,
     IdempotencyInterceptor,
     { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
   ],

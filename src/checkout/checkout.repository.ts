@@ -1,9 +1,22 @@
+import type { EntityManager } from 'typeorm';
 import type { CleanupSweep } from '../common/db/sweep.js';
+import { OrderHistory } from '../extensions/index.js';
 
 /**
  * The checkout module owns `checkouts`, `checkout_lines`, `orders`, `order_lines`, `order_refunds`,
  * `order_fulfillments`, `order_transactions`, `order_counters` and `idempotency_keys`: no other module writes them.
  */
+
+/** The checkout's `OrderHistory`: whether order lines name these products or variants (the catalogue's deletes). */
+export class OrderLinesHistory extends OrderHistory {
+  async anyOrdered(m: EntityManager, tenantId: string, items: { productIds: string[]; variantIds: string[] }): Promise<boolean> {
+    const [row]: Array<{ ordered: boolean }> = await m.query(
+      `SELECT EXISTS (SELECT 1 FROM order_lines WHERE tenant_id = $1 AND (product_id = ANY($2::uuid[]) OR variant_id = ANY($3::uuid[]))) AS ordered`,
+      [tenantId, items.productIds, items.variantIds],
+    );
+    return row.ordered;
+  }
+}
 
 /** Cleanup (maintenance job): idempotency keys past their replay window. */
 export const CHECKOUT_SWEEPS: CleanupSweep[] = [

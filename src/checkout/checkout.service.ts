@@ -138,15 +138,7 @@ export class CheckoutService {
 
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<AdminCheckoutSummaryDto>> {
     const qb = repoOf(ctx, this.dataSource, Checkout).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'c.created_at', dir: 'DESC' },
-        { expr: 'c.id', dir: 'DESC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
     const items: AdminCheckoutSummaryDto[] = [];
     for (const c of rows.items) {
       const { lines, totals } = await this.linesAndTotals(ctx, c);

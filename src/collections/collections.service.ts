@@ -35,15 +35,7 @@ export class CollectionsService {
     const qb = repoOf(ctx, this.dataSource, Collection).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
     if (filter.published !== undefined) qb.andWhere('c.published = :published', { published: filter.published });
     if (filter.collectionType) qb.andWhere('c.collection_type = :type', { type: filter.collectionType });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'c.created_at', dir: 'ASC' },
-        { expr: 'c.id', dir: 'ASC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
     const counts = await this.productsCounts(
       ctx,
       rows.items.map((r) => r.id),

@@ -5,4 +5,5 @@ export { Collection } from './entities/collection.entity.js';
 export { parseCollectionRules } from './collection-rules.js';
 export { CollectionsService } from './collections.service.js';
 export type { CollectionDto } from './dto/collection.dto.js';
-export { COLLECTION_COLUMNS, upsertCollections } from './collections.repository.js';
+export { COLLECTION_COLUMNS, collectionRecordsOf, collectionScopesOf, collectionsOf, upsertCollections } from './collections.repository.js';
+export type { CollectionRecord, CollectionScopeRow } from './collections.repository.js';

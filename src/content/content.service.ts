@@ -32,15 +32,7 @@ export class ContentService {
   /** Every page, published or not, oldest first, in the active language. */
   async listPages(ctx: RequestContext, page: PageRequest): Promise<Page<PageDto>> {
     const qb = repoOf(ctx, this.dataSource, ContentPage).createQueryBuilder('p').where('p.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'p.created_at', dir: 'ASC' },
-        { expr: 'p.id', dir: 'ASC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
     return rows.map((p) => mapPage(p, ctx));
   }
 
@@ -104,15 +96,7 @@ export class ContentService {
   /** Every article, published or not, oldest first, in the active language. */
   async listArticles(ctx: RequestContext, page: PageRequest): Promise<Page<ArticleDto>> {
     const qb = repoOf(ctx, this.dataSource, BlogArticle).createQueryBuilder('a').where('a.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'a.created_at', dir: 'ASC' },
-        { expr: 'a.id', dir: 'ASC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
     return rows.map((a) => mapArticle(a, ctx));
   }
 

@@ -34,6 +34,12 @@ export interface AddressToSave {
 }
 
 /** The shopper's type (`private`, `corporate`, `reseller`), or null for an unknown shopper. */
+/** True when `customerId` is a customer of the shop (a foreign one is as unknown as a missing one). */
+export async function isCustomerOf(m: EntityManager, tenantId: string, customerId: string): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [tenantId, customerId]);
+  return rows.length > 0;
+}
+
 export async function customerType(m: EntityManager, tenantId: string, customerId: string): Promise<string | null> {
   const rows: Array<{ type: string }> = await m.query(`SELECT type FROM customers WHERE id = $1 AND tenant_id = $2`, [customerId, tenantId]);
   return rows[0]?.type ?? null;

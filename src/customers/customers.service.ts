@@ -26,15 +26,7 @@ export class CustomersService {
   /** Every customer of the shop, oldest first. */
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<CustomerDto>> {
     const qb = repoOf(ctx, this.dataSource, Customer).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'c.created_at', dir: 'ASC' },
-        { expr: 'c.id', dir: 'ASC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
     const addresses = await this.defaultAddresses(ctx, rows.items);
     return rows.map((c) => mapCustomer(c, (c.defaultAddressId && addresses.get(c.defaultAddressId)) || null));
   }

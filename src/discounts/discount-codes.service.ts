@@ -23,15 +23,7 @@ export class DiscountCodesService {
   /** Every code, newest first, expired and inactive included. */
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<DiscountCodeDto>> {
     const qb = repoOf(ctx, this.dataSource, DiscountCode).createQueryBuilder('d').where('d.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'd.created_at', dir: 'DESC' },
-        { expr: 'd.id', dir: 'DESC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
     return rows.map(mapDiscountCode);
   }
 

@@ -10,4 +10,5 @@ export { EventsModule } from './events.module.js';
 export { OnDomainEvent } from './on-domain-event.decorator.js';
 export { PollingWorker } from './polling-worker.js';
 export { retryDelayMs } from './backoff.js';
-export { EVENT_SWEEPS } from './events.repository.js';
+export { joinOutboxEvent, outboxEventSweeps } from './events.repository.js';
+export type { OutboxEventWaiter } from './events.repository.js';

@@ -10,8 +10,8 @@
  * Where several implementations may exist (payment providers, token resolvers, tenant-created hooks, admin
  * resources, visitor carry-over, price adjusters) all of them are consulted, in the order the modules were
  * registered (built-in modules first, then `createShopApp({imports})` in order). Where one answer is needed
- * (cart currency, product counts) the last registered implementation wins, so an extension module may replace the
- * built-in one.
+ * (cart currency, product counts, order history) the last registered implementation wins, so an extension module
+ * may replace the built-in one.
  */
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Principal } from '../auth/index.js';
@@ -150,6 +150,15 @@ export abstract class VisitorCarryOverParticipant {
  */
 export abstract class ProductCountSource {
   abstract productsCounts(ctx: RequestContext, collectionIds: string[]): Promise<Map<string, number>>;
+}
+
+/**
+ * **Order history** (one). Whether any order line names one of these products or variants, read in the caller's
+ * transaction (`manager`): the catalogue archives such a product or variant instead of deleting it. Built in: the
+ * checkout module (which owns `order_lines`); without one, nothing counts as ordered.
+ */
+export abstract class OrderHistory {
+  abstract anyOrdered(manager: EntityManager, tenantId: string, items: { productIds: string[]; variantIds: string[] }): Promise<boolean>;
 }
 
 // ------------------------------------------------------------------------------------------ domain events

@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context.js';
+import type { CatalogueLine } from '../pricing/index.js';
 import { PriceAdjuster, PriceLine } from './extension-points.js';
 import { Extensions } from './extensions.service.js';
 
-/** The members of a catalogue line the pricing extension point sees (the cart's and the checkout's line shape). */
-export interface AdjustableLine {
-  variantId: string;
-  productId: string;
-  quantity: string | number;
-  gross: string;
-  net: string;
-  taxRate: string | number;
-}
+/** The members of a catalogue line (the cart's and the checkout's line shape) the pricing extension point sees. */
+export type AdjustableLine = Pick<CatalogueLine, 'variantId' | 'productId' | 'quantity' | 'gross' | 'net' | 'taxRate'>;
 
 const DECIMAL = /^\d{1,12}(\.\d{1,8})?$/;
 

@@ -5,8 +5,8 @@ import { CHECKOUT_SWEEPS } from '../checkout/index.js';
 import { runExclusive } from '../common/cluster/exclusive-job.js';
 import type { CleanupSweep } from '../common/db/sweep.js';
 import { CUSTOMER_SWEEPS } from '../customers/index.js';
-import { EVENT_SWEEPS } from '../events/index.js';
-import { WEBHOOK_SWEEPS } from '../webhooks/index.js';
+import { outboxEventSweeps } from '../events/index.js';
+import { WEBHOOK_SWEEPS, webhookDeliveryPending } from '../webhooks/index.js';
 import { AppConfig } from '../config/app-config.js';
 
 /**
@@ -14,7 +14,7 @@ import { AppConfig } from '../config/app-config.js';
  * owning its table (indexes of migration 1764000113000 serve them); read when a round starts, not at import.
  */
 function sweeps(): CleanupSweep[] {
-  return [...CUSTOMER_SWEEPS, ...CHECKOUT_SWEEPS, ...WEBHOOK_SWEEPS, ...EVENT_SWEEPS, ...CART_SWEEPS];
+  return [...CUSTOMER_SWEEPS, ...CHECKOUT_SWEEPS, ...WEBHOOK_SWEEPS, ...outboxEventSweeps([webhookDeliveryPending]), ...CART_SWEEPS];
 }
 
 /** The batch statement of a sweep. */

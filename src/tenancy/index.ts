@@ -3,5 +3,16 @@ export { TenancyService, isUuid, slugify } from './tenancy.service.js';
 export type { TenantConfig } from './tenancy.service.js';
 export { DEFAULT_SETTINGS, Tenant } from './entities/tenant.entity.js';
 export type { TenantSettings } from './entities/tenant.entity.js';
-export { countriesOf, countryIdByCode, isCountryOf, setDefaultCurrency, shippingCountriesOf, upsertCountries, upsertCurrencies } from './tenancy.repository.js';
-export type { CountryRow, CountryUpsertRow, CurrencyUpsertRow } from './tenancy.repository.js';
+export {
+  countriesOf,
+  countryIdByCode,
+  countryRecordsOf,
+  currencyRecordsOf,
+  isCountryOf,
+  setDefaultCurrency,
+  shippingCountriesOf,
+  tenantSettingsOf,
+  upsertCountries,
+  upsertCurrencies,
+} from './tenancy.repository.js';
+export type { CountryRecord, CountryRow, CountryUpsertRow, CurrencyRecord, CurrencyUpsertRow } from './tenancy.repository.js';

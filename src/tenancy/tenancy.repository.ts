@@ -1,11 +1,51 @@
 import type { EntityManager } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
 import { upsert, type UpsertResult } from '../common/db/keyed-upsert.js';
+import { DEFAULT_SETTINGS, Tenant, type TenantSettings } from './entities/tenant.entity.js';
 
 /**
  * The tenancy module owns `tenants`, `currencies` and `countries`: other modules read and write them through the
  * typed functions here (the catalogue import's currencies and countries included) (each runs in the caller's transaction through its `EntityManager`).
  */
+
+/** The shop's settings (the defaults under what it stored) in the caller's transaction; null for an unknown shop. */
+export async function tenantSettingsOf(m: EntityManager, tenantId: string): Promise<TenantSettings | null> {
+  const tenant = await m.findOne(Tenant, { where: { id: tenantId } });
+  return tenant ? { ...DEFAULT_SETTINGS, ...tenant.settings } : null;
+}
+
+/** A currency of a shop as stored (`rate` as exact decimal text). */
+export interface CurrencyRecord {
+  key: string;
+  code: string;
+  name: string;
+  symbol: string | null;
+  rate: string;
+  precision: number;
+  published: boolean;
+  is_default: boolean;
+}
+
+/** Every currency of the shop, published or not, the default first, then by code. */
+export function currencyRecordsOf(m: EntityManager, tenantId: string): Promise<CurrencyRecord[]> {
+  return m.query(
+    `SELECT key, code, name, symbol, rate::text AS rate, precision, published, is_default FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code`,
+    [tenantId],
+  );
+}
+
+/** A country of a shop as stored: key, ISO code, translated name, shipping. */
+export interface CountryRecord {
+  key: string;
+  code: string;
+  name: Translations;
+  shipping: boolean;
+}
+
+/** Every country of the shop, by code then key. */
+export function countryRecordsOf(m: EntityManager, tenantId: string): Promise<CountryRecord[]> {
+  return m.query(`SELECT key, code, name, shipping FROM countries WHERE tenant_id = $1 ORDER BY code, key`, [tenantId]);
+}
 
 /** A country of a shop: ISO code and translated name. */
 export interface CountryRow {

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { HttpAdapterHost } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { PollingWorker, retryDelayMs } from '../events/index.js';
+import { joinOutboxEvent, PollingWorker, retryDelayMs } from '../events/index.js';
 import type { DomainEvent, DomainEventMap, EventTopic } from '../events/index.js';
 import { OutboxCommitListener } from '../extensions/index.js';
 import { request as httpRequest } from 'node:http';
@@ -125,6 +125,11 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
     return claimed.length === BATCH;
   }
 
+  /**
+   * Leases a batch of due deliveries and reads what they deliver in one statement (SKIP LOCKED: instances never take
+   * the same row). The event's payload comes through the events module's `joinOutboxEvent`, the one place naming its
+   * table, because a second statement could find the event gone or race the lease.
+   */
   private async claim(): Promise<Claimed[]> {
     const leaseMs = this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     const [rows] = (await this.dataSource.query(
@@ -133,7 +138,7 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
          FROM (SELECT d2.id, s.address, s.secret_box, e.payload, e.occurred_at, e.trace_context
                  FROM webhook_deliveries d2
                  JOIN webhook_subscriptions s ON s.id = d2.subscription_id
-                 JOIN outbox_events e ON e.id = d2.event_id
+                 ${joinOutboxEvent('e', 'd2.event_id')}
                 WHERE d2.status = 'pending' AND d2.next_attempt_at <= clock_timestamp() AND s.is_active
                 ORDER BY d2.next_attempt_at
                 LIMIT $1

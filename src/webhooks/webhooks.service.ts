@@ -59,15 +59,7 @@ export class WebhooksService extends OutboxSink {
   async list(ctx: RequestContext, page: PageRequest, filter: { topic?: string } = {}): Promise<Page<WebhookDto>> {
     const qb = repoOf(ctx, this.dataSource, WebhookSubscription).createQueryBuilder('w').where('w.tenant_id = :tenant', { tenant: ctx.tenantId });
     if (filter.topic) qb.andWhere('w.topic = :topic', { topic: filter.topic });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'w.created_at', dir: 'ASC' },
-        { expr: 'w.id', dir: 'ASC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
     return rows.map(mapWebhook);
   }
 
@@ -154,15 +146,7 @@ export class WebhooksService extends OutboxSink {
     const qb = repoOf(ctx, this.dataSource, WebhookDeliveryAttempt)
       .createQueryBuilder('a')
       .where('a.tenant_id = :tenant AND a.subscription_id = :id', { tenant: ctx.tenantId, id });
-    const rows = await this.pager.paginate(
-      qb,
-      page,
-      [
-        { expr: 'a.created_at', dir: 'DESC' },
-        { expr: 'a.id', dir: 'DESC' },
-      ],
-      (r) => [r.createdAt.toISOString(), r.id],
-    );
+    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
     return rows.map(mapDeliveryAttempt);
   }
 

@@ -134,6 +134,8 @@ describe('admin catalogue import and collection products', () => {
     // the path id is checked before the filters (the query pipe)
     const both = await shop.admin.get(`/admin/collections/nope/products?order=sideways`).expect(422);
     expect(JSON.stringify(both.body.errors)).toContain('id must be a UUID');
+    // an unknown collection is named before a bad filter (404 before 422), as before the query pipe
+    await shop.admin.get(`/admin/collections/00000000-0000-4000-8000-000000000000/products?order=sideways`).expect(404);
   });
 
   it('admin collections show real products_count and the imported image', async () => {

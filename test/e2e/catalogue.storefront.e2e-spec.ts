@@ -338,6 +338,9 @@ describe('storefront catalogue', () => {
     for (const tail of ['products', 'facets']) {
       const both = await shop.storefront.get(`/collections/nope/${tail}?vendor=x`).expect(422);
       expect(JSON.stringify(both.body.errors)).toContain('id must be a UUID');
+      // an unknown or hidden collection is named before a bad filter (404 before 422), as before the query pipe
+      for (const id of ['00000000-0000-4000-8000-000000000000', ids.collections.hidden])
+        expect((await shop.storefront.get(`/collections/${id}/${tail}?vendor=x&price_min=-1`).expect(404)).body).toEqual({ errors: expect.any(String) });
     }
     const one = await shop.storefront.get(`/collections/${ids.collections.picks}`).expect(200);
     expect(one.body.collection).toMatchObject({ id: ids.collections.picks, products_count: 3, custom_fields: [] });

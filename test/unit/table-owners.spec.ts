@@ -3,8 +3,11 @@ import { join, relative } from 'node:path';
 
 /**
  * One owner per table (README "Module map and table owners"): an SQL statement that writes a table (INSERT INTO,
- * UPDATE, DELETE FROM) appears only in the module owning it. Migrations are exempt; so is the one known exception
- * listed below.
+ * UPDATE, DELETE FROM) or reads it (FROM, JOIN), and a TypeORM call given its entity class (repository, manager,
+ * query builder, `@InjectRepository`), appear only in the module owning it. Other modules use the owner's typed
+ * functions (or a SQL fragment the owner names, placed in a statement that must stay single). The example extensions
+ * (`examples/<name>/`) are modules too: they own their migrations' tables and read the service's through
+ * `src/index.ts`. Migrations and tests are exempt. There is no exception list.
  */
 const OWNERS: Record<string, string[]> = {
   tenancy: ['tenants', 'currencies', 'countries'],
@@ -50,46 +53,121 @@ const OWNERS: Record<string, string[]> = {
   themes: ['themes', 'theme_assets', 'theme_asset_blob_chunks'],
   events: ['outbox_events', 'event_handler_jobs'],
   webhooks: ['webhook_subscriptions', 'webhook_deliveries', 'webhook_delivery_attempts'],
+  // the example extensions (examples/<name>/) own the tables of their own migrations
+  'loyalty-points': ['loyalty_point_entries'],
+  'wine-club': ['wine_club_prices', 'wine_club_members', 'wine_club_allocations'],
 };
-/** Known exceptions, `file: table` (none: the import writes currencies and countries through tenancy's functions). */
-const EXCEPTIONS = new Set<string>([]);
-
 const ownerOf = new Map(Object.entries(OWNERS).flatMap(([m, tables]) => tables.map((t) => [t, m] as const)));
 // SQL writes, and the keyed bulk writers of common/db/keyed-upsert.ts (`{ table: 'x', … }`, `insertMany(m, t, 'x', …)`)
 const WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b|\btable:\s*'([a-z_]+)'|\binsertMany\(\s*\w+,\s*\w+,\s*'([a-z_]+)'/g;
+// SQL reads: a table after FROM or JOIN (upper case, as every statement of src/ is written; prose says "from")
+const READ = /\b(?:FROM|JOIN)\s+"?([a-z_]+)"?/g;
+/** TypeORM calls that take an entity class, and the injection of its repository: each reads or writes its table. */
+const ENTITY_CALL =
+  /(?:(?:@InjectRepository|\bgetRepository)\(|\bRepository<|\.(?:save|insert|update|upsert|delete|softDelete|remove|increment|decrement|create|merge|preload|find\w*|count\w*|exists\w*|sum|average|minimum|maximum|createQueryBuilder|from|innerJoin\w*|leftJoin\w*)\(|\b(?:repoOf|getOrThrow)\()\s*(?:[\w.!?]+\s*,\s*){0,2}([A-Z]\w*)\s*[,)>]/g;
 
+/** Live source files: no migrations (`migrations/`, an example's `<timestamp>-name.ts`), no tests. */
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : sources(path);
-    return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
+    if (statSync(path).isDirectory()) return name === 'migrations' || name === 'storefront' || name === 'openapi-client' ? [] : sources(path);
+    return name.endsWith('.ts') && !/[.-]spec\.ts$/.test(name) && !/^\d{13}-/.test(name) ? [path] : [];
   });
 }
 
-/** `file: table` of every write outside the table's owner. */
-function foreignWrites(root: string): string[] {
-  const out = new Set<string>();
-  for (const path of sources(join(root, 'src'))) {
+interface Source {
+  file: string;
+  module: string;
+  text: string;
+}
+
+/** The service's modules (`src/<module>/`) and the example extensions (`examples/<name>/`). */
+function read(root: string): Source[] {
+  return [...sources(join(root, 'src')), ...sources(join(root, 'examples'))].map((path) => {
     const file = relative(root, path).split('\\').join('/');
-    const module = file.split('/')[1];
-    for (const m of readFileSync(path, 'utf8').matchAll(WRITE)) {
-      const table = m[1] ?? m[2] ?? m[3];
-      const owner = ownerOf.get(table);
-      if (owner && owner !== module && !EXCEPTIONS.has(`${file}: ${table}`)) out.add(`${file}: ${table}`);
+    return { file, module: file.split('/')[1], text: readFileSync(path, 'utf8') };
+  });
+}
+
+/** Entity class → table, from the `@Entity('table')` decorators. */
+function entityTables(src: Source[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { text } of src) for (const m of text.matchAll(/@Entity\(\s*'([a-z_]+)'[^)]*\)\s*export\s+(?:abstract\s+)?class\s+(\w+)/g)) out.set(m[2], m[1]);
+  return out;
+}
+
+/** `file: table` for every table a file touches (by `pattern`, the table in the group) outside the table's owner. */
+function foreign(src: Source[], pattern: RegExp, tableOf: (m: RegExpMatchArray) => string | undefined): string[] {
+  const out = new Set<string>();
+  for (const { file, module, text } of src) {
+    for (const m of text.matchAll(pattern)) {
+      const table = tableOf(m);
+      const owner = table === undefined ? undefined : ownerOf.get(table);
+      if (owner && owner !== module) out.add(`${file}: ${table}`);
     }
   }
   return [...out].sort();
 }
 
+const src = read('.');
+const entities = entityTables(src);
+
 describe('table owners', () => {
-  it('every table written in src/ is written only by its owning module', () => {
-    expect(foreignWrites('.')).toEqual([]);
+  it('reads the service and the example extensions', () => {
+    expect(new Set(src.map((s) => s.file.split('/')[0]))).toEqual(new Set(['src', 'examples']));
+    expect(src.some((s) => s.file === 'examples/wine-club/wine-club.service.ts')).toBe(true);
+  });
+
+  it('every table written in src/ and examples/ is written only by its owning module', () => {
+    expect(foreign(src, WRITE, (m) => m[1] ?? m[2] ?? m[3])).toEqual([]);
+  });
+
+  it('every table read in SQL (FROM, JOIN) is read only by its owning module', () => {
+    expect(foreign(src, READ, (m) => m[1])).toEqual([]);
+  });
+
+  it('every entity handed to TypeORM (repositories, manager calls, query builders) belongs to the calling module', () => {
+    expect(entities.size).toBeGreaterThan(30);
+    expect(foreign(src, ENTITY_CALL, (m) => entities.get(m[1]))).toEqual([]);
+  });
+
+  it('sees the foreign reads and writes it is meant to see', () => {
+    const probe = (text: string): Source[] => [{ file: 'src/cart/probe.ts', module: 'cart', text }];
+    expect(foreign(probe('m.query(`SELECT 1 FROM orders o JOIN order_lines l ON true`)'), READ, (m) => m[1])).toEqual([
+      'src/cart/probe.ts: order_lines',
+      'src/cart/probe.ts: orders',
+    ]);
+    expect(foreign(probe('SELECT 1 FROM carts c JOIN cart_items i ON true'), READ, (m) => m[1])).toEqual([]);
+    const calls = [
+      '@InjectRepository(Order) private readonly orders: Repository<Order>',
+      'await manager.save(CustomerAddress, { id })',
+      'm.getRepository(Collection).find()',
+      'await m.findOneOrFail(Tenant, { where: { id } })',
+      'getOrThrow(ctx, this.dataSource, DiscountCode, id)',
+      'qb.leftJoin(Variant, "v", "v.id = x")',
+    ].join('\n');
+    expect(foreign(probe(calls), ENTITY_CALL, (m) => entities.get(m[1]))).toEqual([
+      'src/cart/probe.ts: collections',
+      'src/cart/probe.ts: customer_addresses',
+      'src/cart/probe.ts: discount_codes',
+      'src/cart/probe.ts: orders',
+      'src/cart/probe.ts: tenants',
+      'src/cart/probe.ts: variants',
+    ]);
   });
 
   it('every table of the migrations has an owner', () => {
     const created = new Set<string>();
-    for (const name of readdirSync('src/database/migrations')) {
-      for (const m of readFileSync(join('src/database/migrations', name), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g)) created.add(m[1]);
+    const migrations = [
+      ...readdirSync('src/database/migrations').map((name) => join('src/database/migrations', name)),
+      ...['examples/loyalty-points', 'examples/wine-club'].flatMap((dir) =>
+        readdirSync(dir)
+          .filter((name) => /^\d{13}-.*\.ts$/.test(name))
+          .map((name) => join(dir, name)),
+      ),
+    ];
+    for (const path of migrations) {
+      for (const m of readFileSync(path, 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g)) created.add(m[1]);
     }
     created.delete('tenant_keys_before'); // the tenant-keys migration's own record (for its down())
     expect([...created].filter((t) => !ownerOf.has(t)).sort()).toEqual([]);

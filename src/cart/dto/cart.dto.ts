@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsNumber, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { ImageDto } from '../../collections/index.js';
 import { COUPON_REFUSALS, type CouponRefusal } from '../../pricing/index.js';
+import { NonBlankText, OptionalText } from '../../common/http/dto-fields.js';
 
 const QUANTITY = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 3 };
 const MAX_QUANTITY = 1_000_000;
@@ -92,16 +93,12 @@ export class SetCartCurrencyDto {
   currency_id?: string | null;
 
   /** ISO 4217 code, case-insensitive. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(10)
+  @OptionalText(10)
   code?: string | null;
 }
 
 export class ApplyDiscountCodeDto {
   /** Matched exactly (case and spaces included). */
-  @IsString()
-  @Matches(/\S/, { message: 'code must not be blank' })
-  @MaxLength(100)
+  @NonBlankText('code', 100)
   code: string;
 }

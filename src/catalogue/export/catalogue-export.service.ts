@@ -3,7 +3,8 @@ import type { Writable } from 'node:stream';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
-import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/index.js';
+import { collectionRecordsOf } from '../../collections/index.js';
+import { countryRecordsOf, currencyRecordsOf, tenantSettingsOf } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { readProductDocuments } from './catalogue-document.js';
 
@@ -67,21 +68,9 @@ export class CatalogueExportService {
   /** Every member before `products`, in the import's order. */
   private async head(m: EntityManager, tenantId: string): Promise<Record<string, unknown>> {
     const q = <T>(sql: string): Promise<T[]> => m.query(sql, [tenantId]);
-    const tenant = await m.findOne(Tenant, { where: { id: tenantId } });
-    if (!tenant) throw AppError.notFound('shop');
-    const s: TenantSettings = { ...DEFAULT_SETTINGS, ...tenant.settings };
-    const currencies = await q<{
-      key: string;
-      code: string;
-      name: string;
-      symbol: string | null;
-      rate: string;
-      precision: number;
-      published: boolean;
-      is_default: boolean;
-    }>(
-      `SELECT key, code, name, symbol, rate::text AS rate, precision, published, is_default FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code`,
-    );
+    const s = await tenantSettingsOf(m, tenantId);
+    if (!s) throw AppError.notFound('shop');
+    const currencies = await currencyRecordsOf(m, tenantId);
     const defaultCurrency = currencies.find((c) => c.is_default);
     const facets: Record<string, unknown[]> = {};
     const facetRows = await q<{ dimension: string; key: string; name: unknown; position: number }>(
@@ -116,7 +105,7 @@ export class CatalogueExportService {
         precision: c.precision,
         published: c.published,
       })),
-      countries: await q(`SELECT key, code, name, shipping FROM countries WHERE tenant_id = $1 ORDER BY code, key`),
+      countries: await countryRecordsOf(m, tenantId),
       locations: await q(`SELECT key, name FROM stock_locations WHERE tenant_id = $1 ORDER BY key`),
       manufacturers: await q(`SELECT key, name, logo_url FROM manufacturers WHERE tenant_id = $1 ORDER BY key`),
       categories: await q(
@@ -163,32 +152,15 @@ export class CatalogueExportService {
   }
 
   private async collections(m: EntityManager, tenantId: string): Promise<unknown[]> {
-    const rows: Array<{
-      id: string;
-      key: string | null;
-      handle: string;
-      title: unknown;
-      body_html: unknown;
-      collection_type: string;
-      published: boolean;
-      sort_order: string | null;
-      template_name: string | null;
-      rules_json: string | null;
-      meta_title: string | null;
-      meta_description: string | null;
-      image_src: string | null;
-      image_alt: string | null;
-      image_width: number | null;
-      image_height: number | null;
-      products: string[];
-    }> = await m.query(
-      `SELECT c.id, c.key, c.handle, c.title, c.body_html, c.collection_type, c.published, c.sort_order, c.template_name, c.rules_json, c.meta_title, c.meta_description,
-         c.image_src, c.image_alt, c.image_width, c.image_height,
-         ARRAY(SELECT p.key FROM collection_products cp JOIN products p ON p.tenant_id = cp.tenant_id AND p.id = cp.product_id
-               WHERE cp.tenant_id = c.tenant_id AND cp.collection_id = c.id AND p.archived_at IS NULL ORDER BY cp.position, p.key) AS products
-       FROM collections c WHERE c.tenant_id = $1 ORDER BY coalesce(c.key, c.id::text)`,
+    const rows = await collectionRecordsOf(m, tenantId);
+    // the products a manual collection picks (live ones, by key) are the catalogue's own rows
+    const picked: Array<{ collection_id: string; products: string[] }> = await m.query(
+      `SELECT cp.collection_id, array_agg(p.key ORDER BY cp.position, p.key) AS products
+         FROM collection_products cp JOIN products p ON p.tenant_id = cp.tenant_id AND p.id = cp.product_id
+        WHERE cp.tenant_id = $1 AND p.archived_at IS NULL GROUP BY cp.collection_id`,
       [tenantId],
     );
+    const productsOf = new Map(picked.map((r) => [r.collection_id, r.products]));
     return rows.map((c) => ({
       // a collection made through the admin API has no key: its id serves as one
       key: c.key ?? c.id,
@@ -202,7 +174,7 @@ export class CatalogueExportService {
       meta_title: c.meta_title,
       meta_description: c.meta_description,
       image: c.image_src ? { src: c.image_src, alt: c.image_alt, width: c.image_width, height: c.image_height } : null,
-      ...(c.collection_type === 'smart' ? { rules_json: c.rules_json } : { products: c.products }),
+      ...(c.collection_type === 'smart' ? { rules_json: c.rules_json } : { products: productsOf.get(c.id) ?? [] }),
     }));
   }
 }

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../common/context/request-context.js';
 import type { Translations } from '../../common/db/base.entity.js';
 import { isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
-import { DEFAULT_SETTINGS, Tenant, TenantSettings } from '../../tenancy/index.js';
+import { tenantSettingsOf, TenantSettings } from '../../tenancy/index.js';
 import { setDefaultCurrency, TenancyService, upsertCountries, upsertCurrencies } from '../../tenancy/index.js';
 import { documentFromLines, withLine } from './ndjson-document.js';
 import { checkImportDocument } from './schema-check.js';
@@ -77,8 +77,8 @@ export class CatalogueImportService {
     };
     const idsOf = (r: UpsertResult) => Object.fromEntries(r.ids);
 
-    const tenant = await m.findOneOrFail(Tenant, { where: { id: tenantId } });
-    const current: TenantSettings = { ...DEFAULT_SETTINGS, ...tenant.settings };
+    const current: TenantSettings | null = await tenantSettingsOf(m, tenantId);
+    if (!current) throw new Error(`tenant ${tenantId} not found`);
     const plan: ImportPlan = planImport(body, current);
     const { settings, settingsPatch: patch } = plan;
     const lang = settings.default_language;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsOptional, MaxLength } from 'class-validator';
 import { CheckoutLineDto } from './checkout.dto.js';
+import { OptionalText } from '../../common/http/dto-fields.js';
 
 /** SPEC "Admin checkout" address. */
 export class AdminCheckoutAddressDto {
@@ -67,9 +68,7 @@ export class AdminCheckoutSummaryDto {
 
 /** PUT /admin/checkouts/{token}: only note and email are admin-editable. */
 export class UpdateAdminCheckoutDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText(5000)
   note?: string | null;
   @IsOptional()
   @IsEmail({}, { message: 'email must be an email address' })

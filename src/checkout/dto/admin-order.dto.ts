@@ -3,7 +3,6 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsBoolean,
   IsEmail,
   IsIn,
   IsISO8601,
@@ -20,6 +19,7 @@ import {
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { FINANCIAL_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES } from '../entities/checkout.entities.js';
 import { OrderReceiptBaseDto, OrderRefundSummaryDto } from './order.dto.js';
+import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
 
 /** GET /admin/orders filters (every one optional; AND-combined). */
 export class AdminOrderListQueryDto extends PageQueryDto {
@@ -51,15 +51,11 @@ export class AdminOrderListQueryDto extends PageQueryDto {
   customer_id?: string;
 
   /** Exact email, case-insensitive. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(320)
+  @OptionalText(320)
   email?: string;
 
   /** Order number or email, exact or prefix (case-insensitive). */
-  @IsOptional()
-  @IsString()
-  @MaxLength(320)
+  @OptionalText(320)
   q?: string;
 }
 
@@ -140,24 +136,18 @@ export class AdminOrderDto extends OrderReceiptBaseDto {
 /** POST /admin/orders/{id}/cancel. */
 export class CancelOrderDto {
   /** Why (free text, e.g. `customer`, `fraud`, `inventory`). */
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   reason?: string | null;
 
   /** Return every unfulfilled line to the location it was taken from (default true). */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   restock?: boolean;
 
   /** Refund what was paid through the payment provider (default true); an unpaid order's authorization is voided. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   refund?: boolean;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @OptionalText(2000)
   note?: string | null;
 }
 
@@ -171,8 +161,7 @@ export class RefundLineInputDto {
   quantity: number;
 
   /** Put the quantity back in stock, where it was taken from (default false). */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   restock?: boolean;
 }
 
@@ -201,9 +190,7 @@ export class CreateRefundDto {
   @Max(1_000_000_000)
   amount?: number | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @OptionalText(2000)
   note?: string | null;
 }
 
@@ -227,33 +214,24 @@ export class CreateFulfillmentDto {
   @Type(() => FulfillmentLineInputDto)
   lines?: FulfillmentLineInputDto[];
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   tracking_number?: string | null;
 
   /** An absolute http(s) URL. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @OptionalText(2000)
   tracking_url?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   carrier?: string | null;
 
   /** Mail the buyer a shipping notice (sent from the outbox after the fulfillment committed). */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   notify_customer?: boolean;
 }
 
 /** PUT /admin/orders/{id}: only supplied members change; null clears note and email. */
 export class UpdateOrderDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText(5000)
   note?: string | null;
 
   @IsOptional()

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
 
 const TEXT = 200;
 
@@ -56,9 +57,7 @@ export class UpdateCheckoutDto {
   @ValidateIf((_, v) => v !== undefined && v !== null)
   @IsUUID()
   payment_type_id?: string | null;
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText(5000)
   comments?: string | null;
 }
 
@@ -66,20 +65,14 @@ export class UpdateCheckoutDto {
 export class CompleteCheckoutDto {
   @IsUUID()
   payment_type_id: string;
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText(5000)
   comments?: string | null;
   /** Required for every payment type except prepayment and invoice; the buyer returns here with order_id and hash. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @OptionalText(2000)
   return_url?: string | null;
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   accepted_terms?: boolean;
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   age_confirmed?: boolean;
 }
 

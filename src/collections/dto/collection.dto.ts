@@ -1,10 +1,11 @@
 import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
 import type { Collection } from '../entities/collection.entity.js';
 import { ImageDto, mapImage } from './image.dto.js';
+import { NonBlankText, OptionalBoolean, OptionalNonBlankText, OptionalText } from '../../common/http/dto-fields.js';
 
 export const COLLECTION_TYPES = ['manual', 'smart'] as const;
 /** Accepted default product sorts of a collection. */
@@ -25,9 +26,7 @@ export const HANDLE_MESSAGE = 'handle must start with a letter or digit and hold
 
 export class CreateCollectionDto {
   /** Display name in the active language; required, not blank. */
-  @IsString()
-  @Matches(/\S/, { message: 'title must not be blank' })
-  @MaxLength(255)
+  @NonBlankText('title', 255)
   title: string;
 
   /** URL slug, unique within the shop (case-insensitive); on create, generated from the title when omitted. */
@@ -38,9 +37,7 @@ export class CreateCollectionDto {
   handle?: string | null;
 
   /** HTML description in the active language; on update, null removes that language's text. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500_000)
+  @OptionalText(500_000)
   body_html?: string | null;
 
   /** `manual` (default) or `smart`; immutable afterwards. */
@@ -49,8 +46,7 @@ export class CreateCollectionDto {
   collection_type?: string | null;
 
   /** Visible on the storefront; default true (on update, null is no change). */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   published?: boolean | null;
 
   /** Default product sort: `manual`, `best-selling`, `alpha-asc`, `alpha-desc`, `price-asc`, `price-desc`, `created`, `created-asc`, `created-desc`. */
@@ -59,25 +55,17 @@ export class CreateCollectionDto {
   sort_order?: string | null;
 
   /** Storefront template override; null means the default template. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   template_name?: string | null;
 
   /** Smart collections only (ignored for manual ones): JSON text `{"all":[...]}` or `{"any":[...]}` of `{"field", op: value}` conditions. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(20_000)
+  @OptionalText(20_000)
   rules_json?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   meta_title?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @OptionalText(1000)
   meta_description?: string | null;
 }
 
@@ -88,10 +76,7 @@ export class CreateCollectionDto {
  */
 export class UpdateCollectionDto extends PartialType(OmitType(CreateCollectionDto, ['title', 'collection_type'] as const)) {
   /** New title in the active language; not blank, not null. */
-  @IsOptional()
-  @IsString()
-  @Matches(/\S/, { message: 'title must not be blank' })
-  @MaxLength(255)
+  @OptionalNonBlankText('title', 255)
   title?: string | null;
 }
 

@@ -1,11 +1,11 @@
 import { Column, Entity } from 'typeorm';
-import { TenantEntity } from '../../common/db/base.entity.js';
+import { ImagedTenantEntity } from '../../common/db/base.entity.js';
 import type { Translations } from '../../common/db/base.entity.js';
 
 export type CollectionType = 'manual' | 'smart';
 
 @Entity('collections')
-export class Collection extends TenantEntity {
+export class Collection extends ImagedTenantEntity {
   /** URL slug, unique per tenant (case-insensitive). */
   @Column({ type: 'text' })
   handle: string;
@@ -37,16 +37,4 @@ export class Collection extends TenantEntity {
 
   @Column({ type: 'text', nullable: true })
   metaDescription: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  imageSrc: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  imageAlt: string | null;
-
-  @Column({ type: 'integer', nullable: true })
-  imageWidth: number | null;
-
-  @Column({ type: 'integer', nullable: true })
-  imageHeight: number | null;
 }

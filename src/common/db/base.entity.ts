@@ -15,5 +15,20 @@ export abstract class TenantEntity {
   updatedAt: Date | null;
 }
 
+/** A tenant row with one image (collections, blog articles): the columns the shared image shape is mapped from. */
+export abstract class ImagedTenantEntity extends TenantEntity {
+  @Column({ type: 'text', nullable: true })
+  imageSrc: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  imageAlt: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  imageWidth: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  imageHeight: number | null;
+}
+
 /** Text kept per language: `{"en": "Red", "de": "Rot"}`. */
 export type Translations = Record<string, string>;

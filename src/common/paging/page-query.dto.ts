@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsInt, IsOptional } from 'class-validator';
+import { OptionalText } from '../http/dto-fields.js';
 
 /** `limit` and `page_info` of every cursored list. */
 export class PageQueryDto {
@@ -10,8 +11,6 @@ export class PageQueryDto {
   limit?: number;
 
   /** Opaque cursor from a previous response's Link header. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @OptionalText(2048)
   page_info?: string;
 }

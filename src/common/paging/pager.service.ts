@@ -65,6 +65,27 @@ export class Pager {
     return new Page(items, req.limit, next);
   }
 
+  /**
+   * The order of every admin list of stored rows: by creation (`<alias>.created_at`, then `<alias>.id` as the tie
+   * breaker, both `dir`; `alias` is the query builder's main alias), cursored like `paginate`.
+   */
+  paginateByCreated<T extends ObjectLiteral & { createdAt: Date; id: string }>(
+    qb: SelectQueryBuilder<T>,
+    req: PageRequest,
+    dir: 'ASC' | 'DESC',
+  ): Promise<Page<T>> {
+    const a = qb.alias;
+    return this.paginate(
+      qb,
+      req,
+      [
+        { expr: `${a}.created_at`, dir },
+        { expr: `${a}.id`, dir },
+      ],
+      (r) => [r.createdAt.toISOString(), r.id],
+    );
+  }
+
   /** Adds the keyset condition, the order and the limit+1 to a query builder, then runs it. */
   async paginate<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: PageRequest, keys: SortKey[], position: (row: T) => SortValue[]): Promise<Page<T>> {
     if (req.after) {

@@ -1,32 +1,25 @@
 import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
 import { ImageDto, mapImage } from '../../collections/index.js';
 import type { BlogArticle } from '../entities/blog-article.entity.js';
+import { NonBlankText, OptionalBoolean, OptionalNonBlankText, OptionalText } from '../../common/http/dto-fields.js';
 
 export class CreateArticleDto {
   /** In the active language; required, not blank. */
-  @IsString()
-  @Matches(/\S/, { message: 'title must not be blank' })
-  @MaxLength(255)
+  @NonBlankText('title', 255)
   title: string;
 
   /** In the active language. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(100_000)
+  @OptionalText(100_000)
   summary_html?: string | null;
 
   /** In the active language. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500_000)
+  @OptionalText(500_000)
   body_html?: string | null;
 
   /** Default true. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   published?: boolean | null;
 }
 
@@ -36,10 +29,7 @@ export class CreateArticleDto {
  */
 export class UpdateArticleDto extends PartialType(OmitType(CreateArticleDto, ['title'] as const)) {
   /** Not blank, not null. */
-  @IsOptional()
-  @IsString()
-  @Matches(/\S/, { message: 'title must not be blank' })
-  @MaxLength(255)
+  @OptionalNonBlankText('title', 255)
   title?: string | null;
 }
 

@@ -1,9 +1,10 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { translate } from '../../common/i18n.js';
 import { HANDLE_MESSAGE, HANDLE_PATTERN } from '../../collections/index.js';
 import type { ContentPage } from '../entities/content-page.entity.js';
+import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
 
 export const PAGE_TYPES = ['common', 'liquid'] as const;
 const INT32_MIN = -2147483648;
@@ -17,26 +18,19 @@ export class CreatePageDto {
   handle: string;
 
   /** In the active language. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   title?: string | null;
 
   /** In the active language. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500_000)
+  @OptionalText(500_000)
   body_html?: string | null;
 
   /** Default true. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   published?: boolean | null;
 
   /** Template override; null means the default. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   template?: string | null;
 
   /** `common` (HTML, default) or `liquid` (rendered template); on update, null is no change. */
@@ -45,13 +39,11 @@ export class CreatePageDto {
   type?: string | null;
 
   /** Default false. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   show_in_header?: boolean | null;
 
   /** Default false. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   show_in_footer?: boolean | null;
 
   /** Default 0. */
@@ -62,21 +54,15 @@ export class CreatePageDto {
   sort_order?: number | null;
 
   /** In the active language. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @OptionalText(1000)
   meta_description?: string | null;
 
   /** In the active language. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @OptionalText(1000)
   meta_keywords?: string | null;
 
   /** In the active language. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   menu_title?: string | null;
 }
 

@@ -1,10 +1,10 @@
 import { Column, Entity } from 'typeorm';
-import { TenantEntity } from '../../common/db/base.entity.js';
+import { ImagedTenantEntity } from '../../common/db/base.entity.js';
 import type { Translations } from '../../common/db/base.entity.js';
 
 /** A blog article (no handle); texts per language in one row. */
 @Entity('blog_articles')
-export class BlogArticle extends TenantEntity {
+export class BlogArticle extends ImagedTenantEntity {
   @Column({ type: 'jsonb', default: {} })
   title: Translations;
 
@@ -16,16 +16,4 @@ export class BlogArticle extends TenantEntity {
 
   @Column({ type: 'boolean', default: true })
   published: boolean;
-
-  @Column({ type: 'text', nullable: true })
-  imageSrc: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  imageAlt: string | null;
-
-  @Column({ type: 'integer', nullable: true })
-  imageWidth: number | null;
-
-  @Column({ type: 'integer', nullable: true })
-  imageHeight: number | null;
 }

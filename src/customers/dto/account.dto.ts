@@ -3,6 +3,7 @@ import { IsEmail, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'cla
 import type { CustomerAddress } from '../entities/customer-address.entity.js';
 import type { Customer, CustomerType } from '../entities/customer.entity.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.js';
+import { OptionalText } from '../../common/http/dto-fields.js';
 
 const PASSWORD_TOO_SHORT = `password must be at least ${PASSWORD_MIN_LENGTH} characters`;
 const PASSWORD_TOO_LONG = `password must be at most ${PASSWORD_MAX_LENGTH} characters`;
@@ -22,14 +23,10 @@ export class RegisterCustomerDto {
   password: string;
 
   /** Goes on the billing address created with the account (the profile's default_address). */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   first_name?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   last_name?: string | null;
 }
 
@@ -128,44 +125,28 @@ export class ProfileDto {
  * unchanged, `null` clears it.
  */
 export class AddressBodyDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   first_name?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   last_name?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   company?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   department?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   street?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   house_number?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   zip_code?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   location?: string | null;
 
   /** One of the shop's countries (GET /countries ids), else 422. */
@@ -173,29 +154,19 @@ export class AddressBodyDto {
   @IsUUID('all', { message: 'country_id must be a UUID' })
   country_id?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   phone_number?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   mobile_number?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   fax_number?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(254)
+  @OptionalText(254)
   email?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   website?: string | null;
 
   @IsOptional()

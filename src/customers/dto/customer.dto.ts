@@ -1,7 +1,8 @@
 import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import type { CustomerAddress } from '../entities/customer-address.entity.js';
 import type { Customer } from '../entities/customer.entity.js';
+import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
 
 export const CUSTOMER_TYPES = ['customer', 'corporate', 'reseller'] as const;
 
@@ -13,13 +14,11 @@ export class CreateCustomerDto {
   email: string;
 
   /** Account enabled; default true (on update, null is no change). */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   is_active?: boolean | null;
 
   /** Default false (on update, null is no change). */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   is_email_confirmed?: boolean | null;
 
   /** `customer` (default), `corporate` or `reseller`; on update, null is no change. */
@@ -40,9 +39,7 @@ export class CreateCustomerDto {
  */
 export class UpdateCustomerDto extends PartialType(OmitType(CreateCustomerDto, ['email'] as const)) {
   /** Read-only: the current email (any case) is accepted, a different one is 422. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(254)
+  @OptionalText(254)
   email?: string | null;
 }
 

@@ -1,6 +1,7 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsDateString, IsIn, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsDateString, IsIn, IsNumber, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import type { DiscountCode } from '../entities/discount-code.entity.js';
+import { NonBlankText, OptionalBoolean } from '../../common/http/dto-fields.js';
 
 export const DISCOUNT_TYPES = ['value', 'percent'] as const;
 const MAX_AMOUNT = 1_000_000_000;
@@ -8,9 +9,7 @@ const NUMBER = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 4 };
 
 export class CreateDiscountCodeDto {
   /** Required; unique within the shop (exact match, surrounding spaces trimmed); immutable. */
-  @IsString()
-  @Matches(/\S/, { message: 'code must not be blank' })
-  @MaxLength(100)
+  @NonBlankText('code', 100)
   code: string;
 
   /** `value` (fixed amount, default) or `percent`; immutable. */
@@ -25,13 +24,11 @@ export class CreateDiscountCodeDto {
   value: number;
 
   /** Default true. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   is_active?: boolean | null;
 
   /** Unlimited redemptions; default false (single-use). */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   is_infinite?: boolean | null;
 
   /** Currency of a fixed value, one of the shop's; null means the shop default. Always null for percent codes. */
@@ -52,8 +49,7 @@ export class CreateDiscountCodeDto {
   min_value?: number | null;
 
   /** Default false. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   is_check_all_products_for_category?: boolean | null;
 }
 

@@ -1,9 +1,10 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { EVENT_TOPICS } from '../../events/index.js';
 import type { WebhookDeliveryAttempt } from '../entities/webhook-delivery-attempt.entity.js';
 import type { WebhookSubscription } from '../entities/webhook-subscription.entity.js';
+import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
 
 const TOPIC_MESSAGE = `topic must be one of: ${EVENT_TOPICS.join(', ')}`;
 
@@ -19,8 +20,7 @@ export class CreateWebhookDto {
   address: string;
 
   /** Default true. On update, false stops deliveries (pending ones are dropped); true re-activates and clears failing_since. */
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   is_active?: boolean | null;
 }
 
@@ -34,9 +34,7 @@ export class UpdateWebhookDto extends PartialType(OmitType(CreateWebhookDto, ['t
   @IsIn(EVENT_TOPICS, { message: TOPIC_MESSAGE })
   topic?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @OptionalText(2048)
   address?: string | null;
 }
 
