@@ -111,7 +111,11 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
       (a) => a.includes(e.id),
     );
     expect(handlers.all).toContain(e.id);
-    const jobs = await t.db.query('SELECT handler, status, attempts FROM event_handler_jobs WHERE event_id = $1 ORDER BY handler', [e.id]);
+    // a handler records the event inside its transaction; the job row is marked done when that transaction commits
+    const jobs = await waitFor(
+      () => t.db.query('SELECT handler, status, attempts FROM event_handler_jobs WHERE event_id = $1 ORDER BY handler', [e.id]),
+      (rows: Array<{ status: string }>) => rows.length === 2 && rows.every((r) => r.status === 'done'),
+    );
     expect(jobs).toEqual([
       { handler: 'RecordingHandlers.onAnything', status: 'done', attempts: 1 },
       { handler: 'RecordingHandlers.onCollectionCreated', status: 'done', attempts: 1 },
