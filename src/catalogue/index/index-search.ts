@@ -3,7 +3,8 @@ import { topK } from './index-page.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
 import { CategoryStats } from './category-stats.js';
 import { Orderings } from './index-order.js';
-import { EMPTY, ProductSets } from './product-sets.js';
+import { EMPTY, ProductSets, type Walk } from './product-sets.js';
+import { countSingles } from './index-singles.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
@@ -114,7 +115,7 @@ export class IndexSearch {
     if (free && (k === 0 || (k === 1 && q.dims.size === 0 && q.categories!.length === 1 && q.categories![0] >= 0)))
       return this.wholeCategory(k === 0 ? -1 : q.categories![0], q, page);
     // which products to walk (null: all), and the dimension whose counts come from the whole catalogue
-    let walk: { list: Int32Array; n: number } | null = null;
+    let walk: Walk | null = null;
     let selfBit = 0;
     let global: Int32Array | null = null;
     if (k === 1 && free && facets) {
@@ -311,6 +312,7 @@ export class IndexSearch {
           keyRel[p] = text ? rel : 0;
         }
       }
+      if (facets && walk !== null && walk.ns > 0) countSingles(idx, walk, q, textMask, counts, stamp);
       if (facets && global !== null) {
         const d = Math.log2(selfBit);
         for (const c of idx.dimCodes[d]) counts[c] = global[c];

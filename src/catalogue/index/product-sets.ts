@@ -22,15 +22,26 @@ export class ProductSets {
   private held = 0;
   private alive: Uint32Array | null = null;
   private aliveVersion = -1;
-  private ok = new Uint32Array(0);
-  private one = new Uint32Array(0);
-  private dim = new Uint32Array(0);
+  private base = new Uint32Array(0);
+  private scratch: Uint32Array[] = [];
   private cand = new Int32Array(0);
+  private single: Uint32Array | null = null;
+  private singleVersion = -1;
+  private singles = new Int32Array(0);
+  private singleDims = new Uint8Array(0);
 
   constructor(private readonly idx: TenantIndex) {}
 
   bytes(): number {
-    return this.held + (this.alive?.byteLength ?? 0) + this.ok.byteLength * 3 + this.cand.byteLength;
+    return (
+      this.held +
+      (this.alive?.byteLength ?? 0) +
+      (this.single?.byteLength ?? 0) +
+      this.base.byteLength * (1 + this.scratch.length) +
+      this.cand.byteLength +
+      this.singles.byteLength +
+      this.singleDims.byteLength
+    );
   }
 
   /** Whether product `p` is in category `c` (ancestors included). */
@@ -101,71 +112,127 @@ export class ProductSets {
     return bits;
   }
 
+  /** Bits of the visible products with exactly one variant (32 per word), per content version. */
+  private singleBits(): Uint32Array {
+    const idx = this.idx;
+    const words = (idx.pCount + 31) >>> 5;
+    if (this.single && this.singleVersion === idx.contentVersion && this.single.length === words) return this.single;
+    const bits = new Uint32Array(words);
+    for (let p = 0; p < idx.pCount; p++) if (idx.pAlive[p] !== 0 && idx.pVarLen[p] === 1) bits[p >>> 5] |= 1 << (p & 31);
+    this.single = bits;
+    this.singleVersion = idx.contentVersion;
+    return bits;
+  }
+
   /**
    * The products a query must look at: those passing every filtered dimension at product level (a wanted value on
    * some variant, every wanted category, a wanted manufacturer), and with `oneMiss` also those failing exactly one
    * (they count that dimension's values) — a product failing two contributes to nothing; only products of the ids or
    * collection scope and of the text match's variants are looked at. Word-parallel over the
    * values' bitsets (`ok` = no miss yet, `one` = exactly one), then the set bits as slots in ascending order.
+   *
+   * With `oneMiss`, a product with a single variant that fails exactly one dimension is not in `list` but in
+   * `singles`, with that dimension in `singleDims`: at product level its one variant passes every other dimension
+   * (the same-variant rule holds trivially), so it only counts its value of that dimension (`countSingles`).
    */
-  walk(q: IndexQuery, oneMiss: boolean): { list: Int32Array; n: number } {
+  walk(q: IndexQuery, oneMiss: boolean): Walk {
     const idx = this.idx;
     const alive = this.aliveBits();
     const words = alive.length;
-    if (this.ok.length < words) {
-      this.ok = new Uint32Array(words + 64);
-      this.one = new Uint32Array(words + 64);
-      this.dim = new Uint32Array(words + 64);
+    if (this.base.length < words) {
+      this.base = new Uint32Array(words + 64);
+      this.scratch = [];
     }
-    if (this.cand.length < idx.pCount) this.cand = new Int32Array(idx.pCount + 1024);
-    const { ok, one, dim } = this;
-    ok.set(alive);
-    one.fill(0, 0, words);
+    if (this.cand.length < idx.pCount) {
+      this.cand = new Int32Array(idx.pCount + 1024);
+      this.singles = new Int32Array(idx.pCount + 1024);
+      this.singleDims = new Uint8Array(idx.pCount + 1024);
+    }
     // products outside the base (the ids/collection scope, the text match's products) contribute to nothing
+    let base: Uint32Array = alive;
     if (q.allowed !== null || q.text !== null) {
-      dim.fill(0, 0, words);
-      if (q.text !== null) for (const v of q.text.slots) dim[idx.vProduct[v] >>> 5] |= 1 << (idx.vProduct[v] & 31);
-      else for (let p = 0; p < idx.pCount; p++) if (q.allowed![p] !== 0) dim[p >>> 5] |= 1 << (p & 31);
-      if (q.text !== null && q.allowed !== null) for (let p = 0; p < idx.pCount; p++) if (q.allowed[p] === 0) dim[p >>> 5] &= ~(1 << (p & 31));
-      for (let i = 0; i < words; i++) ok[i] &= dim[i];
+      base = this.base;
+      base.fill(0, 0, words);
+      if (q.text !== null) for (const v of q.text.slots) base[idx.vProduct[v] >>> 5] |= 1 << (idx.vProduct[v] & 31);
+      else for (let p = 0; p < idx.pCount; p++) if (q.allowed![p] !== 0) base[p >>> 5] |= 1 << (p & 31);
+      if (q.text !== null && q.allowed !== null) for (let p = 0; p < idx.pCount; p++) if (q.allowed[p] === 0) base[p >>> 5] &= ~(1 << (p & 31));
+      for (let i = 0; i < words; i++) base[i] &= alive[i];
     }
-    const step = () => {
-      for (let i = 0; i < words; i++) {
-        const b = dim[i];
-        one[i] = (one[i] & b) | (ok[i] & ~b);
-        ok[i] &= b;
+    // each filtered dimension's product bits: a value's own bitset, or its values' union (categories: intersection)
+    const stepBits: Uint32Array[] = [];
+    const stepDims: number[] = [];
+    const combine = (codes: number[], and: boolean): Uint32Array => {
+      const known = codes.filter((c) => c >= 0);
+      if (known.length === 1 && (!and || codes.length === 1)) return this.members(known[0]).bits;
+      const out = this.scratchBits(stepBits.length, words);
+      if (and && known.length < codes.length) return out.fill(0, 0, words); // an unknown category matches nothing
+      out.fill(and ? 0xffffffff : 0, 0, words);
+      for (const c of known) {
+        const bits = this.members(c).bits;
+        if (and) for (let i = 0; i < words; i++) out[i] &= bits[i];
+        else for (let i = 0; i < words; i++) out[i] |= bits[i];
       }
+      return out;
     };
     if (q.categories !== null) {
-      dim.fill(0xffffffff, 0, words);
-      for (const c of q.categories) {
-        if (c < 0) dim.fill(0, 0, words);
-        else {
-          const bits = this.members(c).bits;
-          for (let i = 0; i < words; i++) dim[i] &= bits[i];
+      stepBits.push(combine(q.categories, true));
+      stepDims.push(DIM.categories);
+    }
+    for (const [d, codes] of q.dims) {
+      stepBits.push(combine(codes, false));
+      stepDims.push(d);
+    }
+    // one pass over the words: `ok` = no dimension missed, `one` = exactly one
+    const { cand, singles, singleDims } = this;
+    const single = oneMiss ? this.singleBits() : null;
+    const k = stepBits.length;
+    let n = 0;
+    let ns = 0;
+    for (let i = 0; i < words; i++) {
+      let ok = base[i];
+      let one = 0;
+      for (let j = 0; j < k; j++) {
+        const b = stepBits[j][i];
+        one = (one & b) | (ok & ~b);
+        ok &= b;
+      }
+      let w = ok;
+      if (oneMiss && one !== 0) {
+        const s = one & single![i];
+        w |= one & ~s;
+        for (let j = 0; j < k && s !== 0; j++) {
+          let m = s & ~stepBits[j][i];
+          while (m !== 0) {
+            const t = m & -m;
+            singles[ns] = (i << 5) + 31 - Math.clz32(t);
+            singleDims[ns++] = stepDims[j];
+            m ^= t;
+          }
         }
       }
-      step();
-    }
-    for (const codes of q.dims.values()) {
-      dim.fill(0, 0, words);
-      for (const c of codes) {
-        if (c < 0) continue;
-        const bits = this.members(c).bits;
-        for (let i = 0; i < words; i++) dim[i] |= bits[i];
-      }
-      step();
-    }
-    const cand = this.cand;
-    let n = 0;
-    for (let i = 0; i < words; i++) {
-      let w = oneMiss ? ok[i] | one[i] : ok[i];
       while (w !== 0) {
         const t = w & -w;
         cand[n++] = (i << 5) + 31 - Math.clz32(t);
         w ^= t;
       }
     }
-    return { list: cand, n };
+    return { list: cand, n, singles, singleDims, ns };
   }
+
+  /** Scratch bits of the k-th filtered dimension of a walk. */
+  private scratchBits(k: number, words: number): Uint32Array {
+    while (this.scratch.length <= k) this.scratch.push(new Uint32Array(this.base.length));
+    const out = this.scratch[k];
+    return out.length >= words ? out : (this.scratch[k] = new Uint32Array(this.base.length));
+  }
+}
+
+/** The products a query looks at (`list`, `n` of them) and the single-variant products failing one dimension. */
+export interface Walk {
+  list: Int32Array;
+  n: number;
+  singles: Int32Array;
+  /** The dimension each of `singles` fails. */
+  singleDims: Uint8Array;
+  ns: number;
 }
