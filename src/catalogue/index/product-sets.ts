@@ -24,6 +24,7 @@ export class ProductSets {
   private aliveVersion = -1;
   private base = new Uint32Array(0);
   private scratch: Uint32Array[] = [];
+  private readonly extremes = new WeakMap<Float64Array, { version: number; min: Float64Array; max: Float64Array }>();
   private cand = new Int32Array(0);
   private single: Uint32Array | null = null;
   private singleVersion = -1;
@@ -185,6 +186,12 @@ export class ProductSets {
     // one pass over the words: `ok` = no dimension missed, `one` = exactly one
     const { cand, singles, singleDims } = this;
     const single = oneMiss ? this.singleBits() : null;
+    // a product failing one dimension counts it only through a variant within the price bounds: one whose variants'
+    // prices all lie outside them is dropped (its lowest and highest price, per currency and content version)
+    const priced = oneMiss && stepBits.length > 0 && (q.priceMin !== null || q.priceMax !== null);
+    const extremes = priced ? this.priceExtremes(q.prices) : null;
+    const lo = q.priceMin ?? -Infinity;
+    const hi = q.priceMax ?? Infinity;
     const k = stepBits.length;
     let n = 0;
     let ns = 0;
@@ -197,6 +204,15 @@ export class ProductSets {
         ok &= b;
       }
       let w = ok;
+      if (extremes !== null && one !== 0) {
+        let u = one;
+        while (u !== 0) {
+          const t = u & -u;
+          const p = (i << 5) + 31 - Math.clz32(t);
+          if (extremes.max[p] < lo || extremes.min[p] > hi) one &= ~t;
+          u ^= t;
+        }
+      }
       if (oneMiss && one !== 0) {
         const s = one & single![i];
         w |= one & ~s;
@@ -217,6 +233,26 @@ export class ProductSets {
       }
     }
     return { list: cand, n, singles, singleDims, ns };
+  }
+
+  /** Each product's lowest and highest variant price in the currency of `prices`, per content version. */
+  private priceExtremes(prices: Float64Array): { min: Float64Array; max: Float64Array } {
+    const idx = this.idx;
+    const hit = this.extremes.get(prices);
+    if (hit && hit.version === idx.contentVersion && hit.min.length >= idx.pCount) return hit;
+    const min = new Float64Array(idx.pCount).fill(Infinity);
+    const max = new Float64Array(idx.pCount).fill(-Infinity);
+    for (let p = 0; p < idx.pCount; p++) {
+      const s0 = idx.pVarStart[p];
+      for (let i = s0; i < s0 + idx.pVarLen[p]; i++) {
+        const price = prices[idx.varPool[i]];
+        if (price < min[p]) min[p] = price;
+        if (price > max[p]) max[p] = price;
+      }
+    }
+    const made = { version: idx.contentVersion, min, max };
+    this.extremes.set(prices, made);
+    return made;
   }
 
   /** Scratch bits of the k-th filtered dimension of a walk. */
