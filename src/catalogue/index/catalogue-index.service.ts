@@ -24,7 +24,6 @@ interface Entry {
   chain: Promise<void>;
   /** A wait for a committed change of this instance (read-after-write), when one is pending. */
   sync: Promise<void> | null;
-  waiters: Array<{ version: number; done: () => void }>;
   /** Ids of changes applied (or already in the build), the most recent 4,096. */
   applied: Set<number>;
   /** Reads waiting for a change of this instance's transaction, by change id. */
@@ -127,45 +126,6 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     e.changeWaiters.delete(id);
   }
 
-  /** After a commit of a change whose id is unknown: reads wait until the index has the database's current version. */
-  syncAfterCommit(tenantId: string): void {
-    const e = this.tenants.get(tenantId);
-    if (!e || (!e.index && !e.building)) return;
-    const sync = (async () => {
-      const [row] = await this.dataSource.query(`SELECT version FROM catalogue_versions WHERE tenant_id = $1`, [tenantId]);
-      const target = Number(row?.version ?? 0);
-      await this.waitFor(tenantId, e, target);
-    })().catch((err: Error) => {
-      this.logger.warn(`sync of ${tenantId} failed (${err.message}); dropping its index`);
-      this.drop(tenantId);
-    });
-    const prev = e.sync;
-    e.sync = prev ? Promise.all([prev, sync]).then(() => undefined) : sync;
-    const mine = e.sync;
-    void mine.then(() => {
-      if (e.sync === mine) e.sync = null;
-    });
-  }
-
-  private waitFor(tenantId: string, e: Entry, version: number): Promise<void> {
-    if (e.index && e.index.version >= version) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        // not received in time (a lost notification): this index cannot be proven current
-        if (this.tenants.get(tenantId) === e && (!e.index || e.index.version < version)) this.drop(tenantId);
-        resolve();
-      }, SYNC_WAIT_MS);
-      timer.unref();
-      e.waiters.push({
-        version,
-        done: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      });
-    });
-  }
-
   // ------------------------------------------------------------------ tenants
 
   /** The tenant's index, current with every change this instance committed; built on first use. */
@@ -179,7 +139,6 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
           buffer: [],
           chain: Promise.resolve(),
           sync: null,
-          waiters: [],
           applied: new Set(),
           changeWaiters: new Map(),
           bytes: 0,
@@ -260,8 +219,6 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     const e = this.tenants.get(tenantId);
     if (!e) return;
     this.tenants.delete(tenantId);
-    for (const w of e.waiters) w.done();
-    e.waiters = [];
     for (const done of e.changeWaiters.values()) done();
     e.changeWaiters.clear();
     this.products.dropTenant(tenantId);
@@ -328,9 +285,6 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     idx.version = v;
     this.markApplied(e, msg.c);
     if (typeof msg.at === 'number') this.lagMs = Math.max(0, Date.now() - msg.at);
-    const still: Entry['waiters'] = [];
-    for (const w of e.waiters) w.version <= idx.version ? w.done() : still.push(w);
-    e.waiters = still;
     if (msg.k === 'products') this.evict(tenantId);
   }
 
