@@ -4,6 +4,9 @@ import type { TenantIndex } from './tenant-index.js';
 
 export const EMPTY = new Int32Array(0);
 
+/** Per-value product sets kept at most (least recently used out). */
+const MAX_SETS = 256;
+
 /** The products having a facet value: a byte per product slot, the slots as a sorted posting list, and a bitset. */
 interface ProductSet {
   has: Uint8Array<ArrayBuffer>;
@@ -13,8 +16,8 @@ interface ProductSet {
 
 /**
  * Per facet value, the products having it, as a byte per product slot and as a sorted posting list; built on first
- * use and kept for the index's content version (a stock change keeps them), at most 256 values; and bitsets, from
- * which the products a query must look at are found word by word (`walk`).
+ * use and kept for the index's content version (a stock change keeps them), at most 256 values (least recently used
+ * out); and bitsets, from which the products a query must look at are found word by word (`walk`).
  */
 export class ProductSets {
   private readonly sets = new Map<number, ProductSet>();
@@ -56,17 +59,23 @@ export class ProductSets {
 
   /**
    * The products having value `c` (a category: ancestors included; a variant value: on any visible variant), built
-   * on first use per content version, at most 256 values kept.
+   * on first use per content version, at most 256 values kept (least recently used out).
    */
   members(c: number): ProductSet {
     const idx = this.idx;
-    if (this.version !== idx.contentVersion || this.sets.size > 256) {
+    if (this.version !== idx.contentVersion) {
       this.sets.clear();
       this.held = 0;
       this.version = idx.contentVersion;
     }
     let set = this.sets.get(c);
-    if (set && set.has.length >= idx.pCount) return set;
+    if (set && set.has.length >= idx.pCount) {
+      // most recently used last: filters on many producers evict the least used sets, not the common ones
+      this.sets.delete(c);
+      this.sets.set(c, set);
+      return set;
+    }
+    if (set) this.forget(c);
     const has = new Uint8Array(idx.pCount);
     const d = idx.codeDim[c];
     let n = 0;
@@ -98,7 +107,15 @@ export class ProductSets {
     set = { has, list, bits };
     this.sets.set(c, set);
     this.held += has.byteLength + list.byteLength + bits.byteLength;
+    while (this.sets.size > MAX_SETS) this.forget(this.sets.keys().next().value!);
     return set;
+  }
+
+  private forget(c: number): void {
+    const set = this.sets.get(c);
+    if (!set) return;
+    this.sets.delete(c);
+    this.held -= set.has.byteLength + set.list.byteLength + set.bits.byteLength;
   }
 
   /** Bits of the visible products (32 per word), per content version. */
