@@ -97,6 +97,27 @@ export class OrderFulfillmentsService {
   }
 
   /**
+   * After a refund returned units to stock (in the caller's transaction, under the order's lock): when some units
+   * have shipped and nothing is left to ship (ordered, less shipped, less restocked), the order is fulfilled — status
+   * `Shipped` and `order.shipped`, as the shipment that completes an order would make it.
+   */
+  async settleAfterRestock(tx: RequestContext, order: Order): Promise<void> {
+    if (order.cancelledAt || order.fulfillmentStatus === 'fulfilled') return;
+    const lines = await this.lifecycle.lines(tx, order.id);
+    const shipped = lines.some((l) => milli(l.fulfilledQuantity) > 0);
+    const done = lines.every((l) => milli(l.quantity) - milli(l.fulfilledQuantity) - milli(l.restockedQuantity) <= 0);
+    if (!shipped || !done) return;
+    await managerOf(tx, this.dataSource).query(
+      `UPDATE orders SET fulfillment_status = 'fulfilled', status = CASE WHEN status = 'Open' THEN 'Shipped' ELSE status END,
+         shipped_at = coalesce(shipped_at, now()), updated_at = now()
+       WHERE id = $1 AND tenant_id = $2`,
+      [order.id, tx.tenantId],
+    );
+    const after = await this.lifecycle.lock(tx, order.id);
+    await this.events.emit(tx, 'order.shipped', { order: { id: order.id, number: String(order.number), tracking_url: after.trackingUrl } });
+  }
+
+  /**
    * The older single-call shipment: fulfils everything left with this tracking URL, or (when nothing is left)
    * corrects the tracking URL; emits `order.shipped` either way.
    */

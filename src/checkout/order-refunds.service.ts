@@ -6,6 +6,7 @@ import { AppError } from '../common/http/app-error.js';
 import { fromMinor, toMinor } from '../pricing/index.js';
 import type { CreateRefundDto } from './dto/admin-order.dto.js';
 import type { Order, OrderLine, RefundLineData } from './entities/checkout.entities.js';
+import { OrderFulfillmentsService } from './order-fulfillments.service.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 
 const milli = (q: string | number) => toMinor(q, 3);
@@ -48,6 +49,7 @@ export class OrderRefundsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly lifecycle: OrderLifecycleService,
+    private readonly fulfillments: OrderFulfillmentsService,
   ) {}
 
   /**
@@ -104,6 +106,8 @@ export class OrderRefundsService {
       }
       for (const x of parts) recorded.push({ line_id: x.line.id, quantity: x.quantity / 1000, restock: x.restock, amount: fromMinor(x.amount, p) });
       await this.lifecycle.refundMoney(tx, order, { amount, shipping, lines: recorded, note: dto.note ?? null });
+      // units returned to stock are not shipped any more: the rest may now be the whole shipment
+      if (parts.some((x) => x.restock)) await this.fulfillments.settleAfterRestock(tx, order);
       return this.lifecycle.lock(tx, order.id);
     });
   }

@@ -502,6 +502,39 @@ describe('admin orders', () => {
       await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, {}).expect(409);
     });
 
+    it('a refund returning the units left to ship completes a partly shipped order (fulfilled, Shipped); without a shipment it stays unfulfilled', async () => {
+      const wineId = ids.variants['v-wine'];
+      await shop.admin.post('/admin/inventory_levels/set', { inventory_item_id: wineId, location_id: ids.locations.cellar, available: 10 }).expect(200);
+      const p = await placeOrder(
+        t,
+        shop,
+        ids,
+        [
+          [wineId, 2],
+          [ids.variants['v-juice'], 1],
+        ],
+        { paid: true },
+      );
+      const [wine, juice] = (await order(p.order_id)).line_items;
+      const part = await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: wine.id, quantity: 1 }] }).expect(201);
+      expect(part.body.order.fulfillment_status).toBe('partial');
+      // a refund that returns nothing to stock leaves its units to ship (the juice is not stock-tracked)
+      await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: juice.id, quantity: 1, restock: true }] }).expect(201);
+      expect((await order(p.order_id)).fulfillment_status).toBe('partial');
+      await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, { lines: [{ line_id: juice.id, quantity: 1 }] }).expect(201);
+      await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { lines: [{ line_id: wine.id, quantity: 1, restock: true }] }).expect(201);
+      const done = await order(p.order_id);
+      expect({ fulfillment: done.fulfillment_status, status: done.status }).toEqual({ fulfillment: 'fulfilled', status: 'Shipped' });
+      expect((await topics(p.order_id)).slice(-2)).toEqual(['order.refunded', 'order.shipped']);
+      await shop.admin.post(`/admin/orders/${p.order_id}/fulfillments`, {}).expect(409);
+
+      const q = await placeOrder(t, shop, ids, [[wineId, 1]], { paid: true });
+      const [line] = (await order(q.order_id)).line_items;
+      await shop.admin.post(`/admin/orders/${q.order_id}/refunds`, { lines: [{ line_id: line.id, quantity: 1, restock: true }] }).expect(201);
+      const none = await order(q.order_id);
+      expect({ fulfillment: none.fulfillment_status, status: none.status }).toEqual({ fulfillment: 'unfulfilled', status: 'Open' });
+    });
+
     it('a cancelled order cannot be fulfilled (409); unknown and foreign orders are 404', async () => {
       const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 1]]);
       await shop.admin.post(`/admin/orders/${p.order_id}/cancel`, {}).expect(200);
