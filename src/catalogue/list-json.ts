@@ -59,6 +59,12 @@ export function toListJson(p: ProductListDto): ListJson {
   };
 }
 
+/** The list JSON of `p` as it is, without holes (a product already filled with the live stock). */
+export function fixedListJson(p: ProductListDto): ListJson {
+  const none = new Int32Array(0);
+  return { text: Buffer.from(JSON.stringify(p), 'utf8'), cuts: none, kinds: none, defaults: [], variantIds: p.variants.map((v) => v.id) };
+}
+
 /** Bytes a `ListJson` holds (for the cache budget). */
 export function listJsonBytes(j: ListJson): number {
   return j.text.length + j.cuts.byteLength * 2 + 64 * j.variantIds.length + 128;

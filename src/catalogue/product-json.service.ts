@@ -14,7 +14,7 @@ import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
 import type { CatalogueSearch, VariantStock } from './index/catalogue-search.js';
 import { ProductJsonCache } from './index/product-json-cache.js';
 import { preparedQuery } from './prepared-query.js';
-import { ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
+import { fixedListJson, ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
 import { serializedArray } from './preserialized-json.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -131,7 +131,7 @@ export class ProductJsonService {
       const j = cached.get(r.id);
       if (!j) continue; // gone since the index answered
       if (!r.variantIds || j.variantIds.every((id) => r.variantIds!.includes(id))) items.push(j);
-      else items.push(toListJson(onlyVariants(parseListJson(j, stock), r.variantIds)));
+      else items.push(fixedListJson(onlyVariants(parseListJson(j, stock), r.variantIds)));
     }
     return serializedArray<ProductListDto>(writeListArray(items, stock));
   }
@@ -151,23 +151,23 @@ export class ProductJsonService {
       .map((id) => {
         const p = products.get(id)!;
         const vs = (byProduct.get(id) ?? []).map((v) => this.mapVariant(ctx, snap, v, Number(v.on_hand ?? 0), false));
-        const prices = vs.map((v) => v.price);
+        const by = byVariants(vs);
         return {
           id,
           handle: p.handle,
           title: translate(p.title, ctx),
           body_html: translate(p.body_html, ctx),
           image: p.image ?? null,
-          available: vs.some((v) => v.available),
+          available: by.available,
           currency: ctx.activeCurrency.code,
-          price_min: prices.length ? Math.min(...prices) : 0,
-          price_max: prices.length ? Math.max(...prices) : 0,
+          price_min: by.price_min,
+          price_max: by.price_max,
           variants_count: p.variants_count ?? 0,
           manufacturer: this.manufacturerOf(snap, p.manufacturer_id),
           flag: { name: p.flag_name ? translate(p.flag_name, ctx) : null, color: p.flag_color },
           rating: Number(p.rating),
           rating_count: p.rating_count,
-          custom_fields: vs[0]?.custom_fields ?? [],
+          custom_fields: by.custom_fields,
           variants: vs,
         };
       });
@@ -222,7 +222,7 @@ export class ProductJsonService {
     const images = imageRows.map((i) => ({ id: i.id, src: i.src, preview_src: i.src, alt: i.alt, position: i.position, width: i.width, height: i.height }));
     const first = p.category_ids[0];
     const path = first ? (snap.entries.get(first)?.path ?? [first]) : [];
-    const prices = vs.map((v) => v.price);
+    const by = byVariants(vs);
     const manufacturer = this.manufacturerOf(snap, p.manufacturer_id);
     return {
       id,
@@ -233,18 +233,18 @@ export class ProductJsonService {
       // SPEC Image.id is a uuid: without images the blank image carries the product's id (as collections use their own)
       image: images[0] ?? { ...BLANK_IMAGE, id },
       images,
-      available: vs.some((v) => v.available),
+      available: by.available,
       // SPEC: vendor is a string (not nullable): "" without a manufacturer
       vendor: manufacturer.name ?? '',
       rating: Number(p.rating),
       rating_count: p.rating_count,
       currency: ctx.activeCurrency.code,
-      price_min: prices.length ? Math.min(...prices) : 0,
-      price_max: prices.length ? Math.max(...prices) : 0,
+      price_min: by.price_min,
+      price_max: by.price_max,
       manufacturer,
       category_path: path.map((cid) => ({ id: cid, name: snap.entries.has(cid) ? nameOf(snap.entries.get(cid)!.name, ctx) : null })),
       flag: { name: p.flag_name ? translate(p.flag_name, ctx) : null, color: p.flag_color },
-      custom_fields: vs[0]?.custom_fields ?? [],
+      custom_fields: by.custom_fields,
       variants: vs,
     };
   }
@@ -353,14 +353,17 @@ function onPrimary(ctx: RequestContext): RequestContext {
 function onlyVariants(p: ProductListDto, variantIds: string[]): ProductListDto {
   const listed = new Set(variantIds);
   const vs = p.variants.filter((v) => listed.has(v.id));
+  return { ...p, ...byVariants(vs), variants: vs };
+}
+
+/** What a product shows of its (listed) variants: available when one is, its price span, the first one's custom fields. */
+function byVariants(vs: VariantDto[]): Pick<ProductListDto, 'available' | 'price_min' | 'price_max' | 'custom_fields'> {
   const prices = vs.map((v) => v.price);
   return {
-    ...p,
     available: vs.some((v) => v.available),
     price_min: prices.length ? Math.min(...prices) : 0,
     price_max: prices.length ? Math.max(...prices) : 0,
     custom_fields: vs[0]?.custom_fields ?? [],
-    variants: vs,
   };
 }
 

@@ -8,7 +8,7 @@ import { toMinor } from '../pricing/index.js';
 import { DomainEvents } from '../events/index.js';
 import type { CreateFulfillmentDto } from './dto/admin-order.dto.js';
 import { FulfillmentLineData, FulfillmentStatus, Order, OrderFulfillment } from './entities/checkout.entities.js';
-import { OrderLifecycleService } from './order-lifecycle.service.js';
+import { OrderLifecycleService, unshippedMilli } from './order-lifecycle.service.js';
 
 const milli = (q: string | number) => toMinor(q, 3);
 
@@ -34,7 +34,7 @@ export class OrderFulfillmentsService {
       if (trackingUrl && !isHttpUrl(trackingUrl)) throw AppError.unprocessable('tracking_url must be an absolute http(s) URL');
       const lines = await this.lifecycle.lines(tx, order.id);
       // units a refund returned to stock are not shipped any more: a restock counts against the unshipped units first
-      const left = new Map(lines.map((l) => [l.id, Math.max(0, milli(l.quantity) - milli(l.fulfilledQuantity) - milli(l.restockedQuantity))]));
+      const left = new Map(lines.map((l) => [l.id, Math.max(0, unshippedMilli(l))]));
       const take: FulfillmentLineData[] = [];
       if (dto.lines === undefined || dto.lines === null) {
         for (const l of lines) if (left.get(l.id)! > 0) take.push({ line_id: l.id, quantity: left.get(l.id)! / 1000 });
@@ -105,7 +105,7 @@ export class OrderFulfillmentsService {
     if (order.cancelledAt || order.fulfillmentStatus === 'fulfilled') return;
     const lines = await this.lifecycle.lines(tx, order.id);
     const shipped = lines.some((l) => milli(l.fulfilledQuantity) > 0);
-    const done = lines.every((l) => milli(l.quantity) - milli(l.fulfilledQuantity) - milli(l.restockedQuantity) <= 0);
+    const done = lines.every((l) => unshippedMilli(l) <= 0);
     if (!shipped || !done) return;
     await managerOf(tx, this.dataSource).query(
       `UPDATE orders SET fulfillment_status = 'fulfilled', status = CASE WHEN status = 'Open' THEN 'Shipped' ELSE status END,

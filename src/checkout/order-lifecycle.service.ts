@@ -28,6 +28,11 @@ export interface RefundRecord {
 
 const milli = (q: string | number) => toMinor(q, 3);
 
+/** Thousandths of a line still to ship: ordered, less shipped, less what refunds and cancels returned to stock. */
+export function unshippedMilli(line: Pick<OrderLine, 'quantity' | 'fulfilledQuantity' | 'restockedQuantity'>): number {
+  return milli(line.quantity) - milli(line.fulfilledQuantity) - milli(line.restockedQuantity);
+}
+
 /**
  * The order's state machine after placement (issue 17), shared by the admin endpoints, the payment pages and the
  * payment-expiry job. Every change runs in one transaction that first locks the order row, then (for stock) the
@@ -82,7 +87,7 @@ export class OrderLifecycleService {
     let restocked = 0;
     if (input.restock) {
       for (const line of [...lines].sort((a, b) => (a.variantId ?? '').localeCompare(b.variantId ?? ''))) {
-        const open = milli(line.quantity) - milli(line.fulfilledQuantity) - milli(line.restockedQuantity);
+        const open = unshippedMilli(line);
         if (open > 0) restocked += await this.restock(tx, order, line, open);
       }
     }

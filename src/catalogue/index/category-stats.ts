@@ -92,8 +92,8 @@ export class CategoryStats {
     return c < 0 ? this.all : members(c);
   }
 
-  /** Lowest and highest variant price of category `c` (c < 0: the whole catalogue) in the currency of `prices`. */
-  range(c: number, prices: Float64Array): { min: number | null; max: number | null } {
+  /** Lowest and highest variant price of category `c` (c < 0: the whole catalogue) in the currency of `prices`, from each product's (`extremes`). */
+  range(c: number, prices: Float64Array, extremes: { min: Float64Array; max: Float64Array }): { min: number | null; max: number | null } {
     this.current();
     const idx = this.idx;
     let r = this.ranges.get(prices);
@@ -103,13 +103,8 @@ export class CategoryStats {
       const max = new Float64Array(rows).fill(-Infinity);
       const whole = rows - 1;
       for (const p of this.all) {
-        let lo = Infinity;
-        let hi = -Infinity;
-        for (let i = idx.pVarStart[p]; i < idx.pVarStart[p] + idx.pVarLen[p]; i++) {
-          const price = prices[idx.varPool[i]];
-          if (price < lo) lo = price;
-          if (price > hi) hi = price;
-        }
+        const lo = extremes.min[p];
+        const hi = extremes.max[p];
         if (lo < min[whole]) min[whole] = lo;
         if (hi > max[whole]) max[whole] = hi;
         for (let i = idx.pCatStart[p]; i < idx.pCatStart[p] + idx.pCatLen[p]; i++) {

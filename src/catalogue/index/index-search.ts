@@ -332,15 +332,8 @@ export class IndexSearch {
   private wholeCategory(c: number, q: IndexQuery, page: IndexPageRequest): IndexResult {
     const idx = this.idx;
     const list = this.stats.products(c, (code) => this.sets.members(code).list);
-    if (page.column === 'price') {
-      const keyPrice = this.keyPrice;
-      for (let i = 0; i < list.length; i++) {
-        const p = list[i];
-        let best = Infinity;
-        for (let j = idx.pVarStart[p]; j < idx.pVarStart[p] + idx.pVarLen[p]; j++) best = Math.min(best, q.prices[idx.varPool[j]]);
-        keyPrice[p] = best;
-      }
-    }
+    // every product matches: its price key is its lowest price (kept per currency and content version)
+    const extremes = this.sets.priceExtremes(q.prices);
     let rows: IndexResult['rows'] = [];
     if (page.n > 0 && Orderings.handles(page.column))
       rows = this.orders.page(
@@ -349,9 +342,9 @@ export class IndexSearch {
         c < 0 ? null : this.sets.members(c).has,
         page,
       );
-    else if (page.n > 0) rows = topK(idx, this.keyPrice, this.keyRel, list, list.length, page);
+    else if (page.n > 0) rows = topK(idx, extremes.min, this.keyRel, list, list.length, page);
     if (page.facets) this.stats.counts(c, this.counts);
-    const { min, max } = this.stats.range(c, q.prices);
+    const { min, max } = this.stats.range(c, q.prices, extremes);
     return { rows, min, max, counts: page.facets ? this.counts : null, category: c };
   }
 

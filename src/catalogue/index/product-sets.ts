@@ -253,7 +253,7 @@ export class ProductSets {
   }
 
   /** Each product's lowest and highest variant price in the currency of `prices`, per content version. */
-  private priceExtremes(prices: Float64Array): { min: Float64Array; max: Float64Array } {
+  priceExtremes(prices: Float64Array): { min: Float64Array; max: Float64Array } {
     const idx = this.idx;
     const hit = this.extremes.get(prices);
     if (hit && hit.version === idx.contentVersion && hit.min.length >= idx.pCount) return hit;
