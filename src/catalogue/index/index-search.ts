@@ -4,7 +4,7 @@ import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js
 import { CategoryStats } from './category-stats.js';
 import { Orderings } from './index-order.js';
 import { EMPTY, ProductSets, type Walk } from './product-sets.js';
-import { countSingles } from './index-singles.js';
+import { countMisses } from './index-misses.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
@@ -32,6 +32,7 @@ export class IndexSearch {
   private textMask = new Uint8Array(0);
   private textRel = new Float64Array(0);
   private matched = new Int32Array(0);
+  private readonly range = new Float64Array(2);
 
   private readonly sets: ProductSets;
   private readonly stats: CategoryStats;
@@ -127,201 +128,222 @@ export class IndexSearch {
     try {
       const counts = this.counts;
       const stamp = this.stamp;
-      const codes = idx.codeIds.length;
-      if (facets) {
-        counts.fill(0, 0, codes);
-        stamp.fill(0, 0, codes);
-      }
-      let min = Infinity;
-      let max = -Infinity;
-      let nMatched = 0;
-      const matched = this.matched;
-      const keyPrice = this.keyPrice;
-      const keyRel = this.keyRel;
-      const prices = q.prices;
-      const text = q.text !== null;
-      const textMask = this.textMask;
-      const textRel = this.textRel;
-      const want = this.want;
-      const allowed = q.allowed;
-      const available = q.available;
-      const onSale = q.onSale;
-      const { vAvail, vOnSale, pAlive, pMaker, pVarStart, pVarLen, pCatStart, pCatLen, catPool, varPool, optPool, vOptStart, vOptLen } = idx;
-      const priceMin = q.priceMin ?? -Infinity;
-      const priceMax = q.priceMax ?? Infinity;
-      const priced = q.priceMin !== null || q.priceMax !== null;
-      const catSets = (q.categories ?? []).map((c) => (c < 0 ? null : this.sets.members(c).has));
-      const hasCats = q.categories !== null;
-      // per filtered variant dimension (and custom fields): membership of its wanted values, to skip products early
-      const preDims: Array<Array<Uint8Array<ArrayBuffer>>> = [];
-      // (a walk already holds only products missing at most one dimension: then this check is not needed)
-      if (walk === null)
-        for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.sets.members(c).has));
-      const nPre = preDims.length;
-      const nd = dimsV.length;
-      const d0 = nd > 0 ? dimsV[0] : 0;
-      const d1 = nd > 1 ? dimsV[1] : 0;
-      const d2 = nd > 2 ? dimsV[2] : 0;
-      const d3 = nd > 3 ? dimsV[3] : 0;
-      const d4 = nd > 4 ? dimsV[4] : 0;
-      const col0 = idx.vDim[d0];
-      const col1 = idx.vDim[d1];
-      const col2 = idx.vDim[d2];
-      const col3 = idx.vDim[d3];
-      const col4 = idx.vDim[d4];
-      const dimCols = [DIM.colors, DIM.sizes, DIM.years, DIM.countries, DIM.regions].map((d) => idx.vDim[d]);
-      const walkList = walk?.list ?? EMPTY;
-      const total = walk ? walk.n : idx.pCount;
-      const full = walk === null;
-      for (let w = 0; w < total; w++) {
-        const p = full ? w : walkList[w];
-        if (pAlive[p] === 0) continue;
-        if (allowed !== null && allowed[p] === 0) continue;
-        let pm = 0;
-        if (hasCats) {
-          for (let i = 0; i < catSets.length; i++) {
-            const set = catSets[i];
-            if (set === null || set[p] === 0) {
-              pm = B_CAT;
-              break;
-            }
-          }
-        }
-        if (makers) {
-          const c = pMaker[p];
-          if (c < 0 || want[c] === 0) {
-            if (pm !== 0) continue; // fails two dimensions: contributes to nothing
-            pm = B_MAN;
-          }
-        }
-        if (nPre > 0) {
-          // a product without any wanted value of two filtered dimensions contributes to nothing
-          let misses = pm !== 0 ? 1 : 0;
-          for (let j = 0; j < nPre && misses < 2; j++) {
-            const has = preDims[j];
-            let hit = false;
-            for (let i = 0; i < has.length; i++) {
-              if (has[i][p] !== 0) {
-                hit = true;
-                break;
-              }
-            }
-            if (!hit) misses++;
-          }
-          if (misses >= 2) continue;
-        }
-        let best = Infinity;
-        let rel = -Infinity;
-        let hit = false;
-        const vs = pVarStart[p];
-        const ve = vs + pVarLen[p];
-        const stampId = p + 1;
-        for (let i = vs; i < ve; i++) {
-          const v = varPool[i];
-          if (available && vAvail[v] === 0) continue;
-          if (onSale && vOnSale[v] === 0) continue;
-          if (text && textMask[v] === 0) continue;
-          let m = pm;
-          if (nd > 0) {
-            let c = col0[v];
-            if (c < 0 || want[c] === 0) m |= 1 << d0;
-            if (nd > 1) {
-              c = col1[v];
-              if (c < 0 || want[c] === 0) m |= 1 << d1;
-              if (nd > 2) {
-                c = col2[v];
-                if (c < 0 || want[c] === 0) m |= 1 << d2;
-                if (nd > 3) {
-                  c = col3[v];
-                  if (c < 0 || want[c] === 0) m |= 1 << d3;
-                  if (nd > 4) {
-                    c = col4[v];
-                    if (c < 0 || want[c] === 0) m |= 1 << d4;
-                  }
-                }
-              }
-            }
-          }
-          if (hasOpt) {
-            let ok = false;
-            const s0 = vOptStart[v];
-            const e0 = s0 + vOptLen[v];
-            for (let j = s0; j < e0; j++) {
-              if (want[optPool[j]] !== 0) {
-                ok = true;
-                break;
-              }
-            }
-            if (!ok) m |= B_OPT;
-          }
-          const price = prices[v];
-          if (priced && (price < priceMin || price > priceMax)) m |= B_PRICE;
-          if ((m & ~B_PRICE) === 0) {
-            if (price < min) min = price;
-            if (price > max) max = price;
-          }
-          if (m === 0) {
-            hit = true;
-            if (price < best) best = price;
-            if (text && textRel[v] > rel) rel = textRel[v];
-          }
-          // counted: m is 0 (every dimension) or one filtered dimension's bit (that dimension only), unless that
-          // dimension's counts come from the whole catalogue
-          if (!facets || (m & (m - 1)) !== 0 || (m & B_PRICE) !== 0 || (m !== 0 && m === selfBit)) continue;
-          if (m === 0 || m === B_MAN) {
-            const c = pMaker[p];
-            if (c >= 0 && stamp[c] !== stampId) {
-              stamp[c] = stampId;
-              counts[c]++;
-            }
-          }
-          if (m === 0 || m === B_CAT) {
-            const s0 = pCatStart[p];
-            const e0 = s0 + pCatLen[p];
-            for (let j = s0; j < e0; j++) {
-              const c = catPool[j];
-              if (stamp[c] !== stampId) {
-                stamp[c] = stampId;
-                counts[c]++;
-              }
-            }
-          }
-          for (let j = 0; j < 5; j++) {
-            if (m !== 0 && m !== 1 << (DIM.colors + j)) continue;
-            const c = dimCols[j][v];
-            if (c >= 0 && stamp[c] !== stampId) {
-              stamp[c] = stampId;
-              counts[c]++;
-            }
-          }
-          if (m === 0 || m === B_OPT) {
-            const s0 = vOptStart[v];
-            const e0 = s0 + vOptLen[v];
-            for (let j = s0; j < e0; j++) {
-              const c = optPool[j];
-              if (stamp[c] !== stampId) {
-                stamp[c] = stampId;
-                counts[c]++;
-              }
-            }
-          }
-        }
-        if (hit) {
-          matched[nMatched++] = p;
-          keyPrice[p] = best;
-          keyRel[p] = text ? rel : 0;
-        }
-      }
-      if (facets && walk !== null && walk.ns > 0) countSingles(idx, walk, q, textMask, counts, stamp);
+      const nMatched = this.scan(q, walk, facets, selfBit, dimsV, hasOpt, makers);
+      const min = this.range[0];
+      const max = this.range[1];
+      if (facets && walk !== null && walk.nm > 0) countMisses(idx, walk, q, { want: this.want, textMask: this.textMask, dimsV, hasOpt }, counts, stamp);
       if (facets && global !== null) {
         const d = Math.log2(selfBit);
         for (const c of idx.dimCodes[d]) counts[c] = global[c];
       }
-      const rows = page.n > 0 ? topK(idx, keyPrice, keyRel, matched, nMatched, page) : [];
+      const rows = page.n > 0 ? topK(idx, this.keyPrice, this.keyRel, this.matched, nMatched, page) : [];
       return { rows, min: min === Infinity ? null : min, max: max === -Infinity ? null : max, counts: facets ? counts : null };
     } finally {
       this.release(q);
     }
+  }
+
+  /**
+   * The per-variant mask pass over the products of `walk` (null: all): matches into `matched` (their price and
+   * relevance keys), the price range into `range`, facet counts of the products passing every dimension or failing
+   * exactly one (unless that one's counts come from the whole catalogue: `selfBit`). Returns how many matched.
+   *
+   * Nothing follows the loop but the return: V8 compiles a long loop on its first run (on-stack replacement) and
+   * keeps that code, so a property read or comparison after the loop that had never run before deoptimizes the
+   * function on every later call.
+   */
+  private scan(q: IndexQuery, walk: Walk | null, facets: boolean, selfBit: number, dimsV: number[], hasOpt: boolean, makers: boolean): number {
+    const idx = this.idx;
+    const counts = this.counts;
+    const stamp = this.stamp;
+    const codes = idx.codeIds.length;
+    if (facets) {
+      counts.fill(0, 0, codes);
+      stamp.fill(0, 0, codes);
+    }
+    // min and max are kept in `range`, written in the loop: nothing after the loop but the return (see `scan`)
+    const range = this.range;
+    range[0] = Infinity;
+    range[1] = -Infinity;
+    let nMatched = 0;
+    const matched = this.matched;
+    const keyPrice = this.keyPrice;
+    const keyRel = this.keyRel;
+    const prices = q.prices;
+    const text = q.text !== null;
+    const textMask = this.textMask;
+    const textRel = this.textRel;
+    const want = this.want;
+    const allowed = q.allowed;
+    const available = q.available;
+    const onSale = q.onSale;
+    const { vAvail, vOnSale, pAlive, pMaker, pVarStart, pVarLen, pCatStart, pCatLen, catPool, varPool, optPool, vOptStart, vOptLen } = idx;
+    const priceMin = q.priceMin ?? -Infinity;
+    const priceMax = q.priceMax ?? Infinity;
+    const priced = q.priceMin !== null || q.priceMax !== null;
+    const catSets = (q.categories ?? []).map((c) => (c < 0 ? null : this.sets.members(c).has));
+    const hasCats = q.categories !== null;
+    // per filtered variant dimension (and custom fields): membership of its wanted values, to skip products early
+    const preDims: Array<Array<Uint8Array<ArrayBuffer>>> = [];
+    // (a walk already holds only products missing at most one dimension: then this check is not needed)
+    if (walk === null)
+      for (const [d, list] of q.dims) if (d !== DIM.manufacturers) preDims.push(list.filter((c) => c >= 0).map((c) => this.sets.members(c).has));
+    const nPre = preDims.length;
+    const nd = dimsV.length;
+    const d0 = nd > 0 ? dimsV[0] : 0;
+    const d1 = nd > 1 ? dimsV[1] : 0;
+    const d2 = nd > 2 ? dimsV[2] : 0;
+    const d3 = nd > 3 ? dimsV[3] : 0;
+    const d4 = nd > 4 ? dimsV[4] : 0;
+    const col0 = idx.vDim[d0];
+    const col1 = idx.vDim[d1];
+    const col2 = idx.vDim[d2];
+    const col3 = idx.vDim[d3];
+    const col4 = idx.vDim[d4];
+    const dimCols = [DIM.colors, DIM.sizes, DIM.years, DIM.countries, DIM.regions].map((d) => idx.vDim[d]);
+    const walkList = walk?.list ?? EMPTY;
+    const total = walk ? walk.n : idx.pCount;
+    const full = walk === null;
+    for (let w = 0; w < total; w++) {
+      const p = full ? w : walkList[w];
+      if (pAlive[p] === 0) continue;
+      if (allowed !== null && allowed[p] === 0) continue;
+      let pm = 0;
+      if (hasCats) {
+        for (let i = 0; i < catSets.length; i++) {
+          const set = catSets[i];
+          if (set === null || set[p] === 0) {
+            pm = B_CAT;
+            break;
+          }
+        }
+      }
+      if (makers) {
+        const c = pMaker[p];
+        if (c < 0 || want[c] === 0) {
+          if (pm !== 0) continue; // fails two dimensions: contributes to nothing
+          pm = B_MAN;
+        }
+      }
+      if (nPre > 0) {
+        // a product without any wanted value of two filtered dimensions contributes to nothing
+        let misses = pm !== 0 ? 1 : 0;
+        for (let j = 0; j < nPre && misses < 2; j++) {
+          const has = preDims[j];
+          let hit = false;
+          for (let i = 0; i < has.length; i++) {
+            if (has[i][p] !== 0) {
+              hit = true;
+              break;
+            }
+          }
+          if (!hit) misses++;
+        }
+        if (misses >= 2) continue;
+      }
+      let best = Infinity;
+      let rel = -Infinity;
+      let hit = false;
+      const vs = pVarStart[p];
+      const ve = vs + pVarLen[p];
+      const stampId = p + 1;
+      for (let i = vs; i < ve; i++) {
+        const v = varPool[i];
+        if (available && vAvail[v] === 0) continue;
+        if (onSale && vOnSale[v] === 0) continue;
+        if (text && textMask[v] === 0) continue;
+        let m = pm;
+        if (nd > 0) {
+          let c = col0[v];
+          if (c < 0 || want[c] === 0) m |= 1 << d0;
+          if (nd > 1) {
+            c = col1[v];
+            if (c < 0 || want[c] === 0) m |= 1 << d1;
+            if (nd > 2) {
+              c = col2[v];
+              if (c < 0 || want[c] === 0) m |= 1 << d2;
+              if (nd > 3) {
+                c = col3[v];
+                if (c < 0 || want[c] === 0) m |= 1 << d3;
+                if (nd > 4) {
+                  c = col4[v];
+                  if (c < 0 || want[c] === 0) m |= 1 << d4;
+                }
+              }
+            }
+          }
+        }
+        if (hasOpt) {
+          let ok = false;
+          const s0 = vOptStart[v];
+          const e0 = s0 + vOptLen[v];
+          for (let j = s0; j < e0; j++) {
+            if (want[optPool[j]] !== 0) {
+              ok = true;
+              break;
+            }
+          }
+          if (!ok) m |= B_OPT;
+        }
+        const price = prices[v];
+        if (priced && (price < priceMin || price > priceMax)) m |= B_PRICE;
+        if ((m & ~B_PRICE) === 0) {
+          if (price < range[0]) range[0] = price;
+          if (price > range[1]) range[1] = price;
+        }
+        if (m === 0) {
+          hit = true;
+          if (price < best) best = price;
+          if (text && textRel[v] > rel) rel = textRel[v];
+        }
+        // counted: m is 0 (every dimension) or one filtered dimension's bit (that dimension only), unless that
+        // dimension's counts come from the whole catalogue
+        if (!facets || (m & (m - 1)) !== 0 || (m & B_PRICE) !== 0 || (m !== 0 && m === selfBit)) continue;
+        if (m === 0 || m === B_MAN) {
+          const c = pMaker[p];
+          if (c >= 0 && stamp[c] !== stampId) {
+            stamp[c] = stampId;
+            counts[c]++;
+          }
+        }
+        if (m === 0 || m === B_CAT) {
+          const s0 = pCatStart[p];
+          const e0 = s0 + pCatLen[p];
+          for (let j = s0; j < e0; j++) {
+            const c = catPool[j];
+            if (stamp[c] !== stampId) {
+              stamp[c] = stampId;
+              counts[c]++;
+            }
+          }
+        }
+        for (let j = 0; j < 5; j++) {
+          if (m !== 0 && m !== 1 << (DIM.colors + j)) continue;
+          const c = dimCols[j][v];
+          if (c >= 0 && stamp[c] !== stampId) {
+            stamp[c] = stampId;
+            counts[c]++;
+          }
+        }
+        if (m === 0 || m === B_OPT) {
+          const s0 = vOptStart[v];
+          const e0 = s0 + vOptLen[v];
+          for (let j = s0; j < e0; j++) {
+            const c = optPool[j];
+            if (stamp[c] !== stampId) {
+              stamp[c] = stampId;
+              counts[c]++;
+            }
+          }
+        }
+      }
+      if (hit) {
+        matched[nMatched++] = p;
+        keyPrice[p] = best;
+        keyRel[p] = text ? rel : 0;
+      }
+    }
+    return nMatched;
   }
 
   /**

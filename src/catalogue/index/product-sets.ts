@@ -29,10 +29,8 @@ export class ProductSets {
   private scratch: Uint32Array[] = [];
   private readonly extremes = new WeakMap<Float64Array, { version: number; min: Float64Array; max: Float64Array }>();
   private cand = new Int32Array(0);
-  private single: Uint32Array | null = null;
-  private singleVersion = -1;
-  private singles = new Int32Array(0);
-  private singleDims = new Uint8Array(0);
+  private misses = new Int32Array(0);
+  private missDims = new Uint8Array(0);
 
   constructor(private readonly idx: TenantIndex) {}
 
@@ -40,11 +38,10 @@ export class ProductSets {
     return (
       this.held +
       (this.alive?.byteLength ?? 0) +
-      (this.single?.byteLength ?? 0) +
       this.base.byteLength * (1 + this.scratch.length) +
       this.cand.byteLength +
-      this.singles.byteLength +
-      this.singleDims.byteLength
+      this.misses.byteLength +
+      this.missDims.byteLength
     );
   }
 
@@ -130,18 +127,6 @@ export class ProductSets {
     return bits;
   }
 
-  /** Bits of the visible products with exactly one variant (32 per word), per content version. */
-  private singleBits(): Uint32Array {
-    const idx = this.idx;
-    const words = (idx.pCount + 31) >>> 5;
-    if (this.single && this.singleVersion === idx.contentVersion && this.single.length === words) return this.single;
-    const bits = new Uint32Array(words);
-    for (let p = 0; p < idx.pCount; p++) if (idx.pAlive[p] !== 0 && idx.pVarLen[p] === 1) bits[p >>> 5] |= 1 << (p & 31);
-    this.single = bits;
-    this.singleVersion = idx.contentVersion;
-    return bits;
-  }
-
   /**
    * The products a query must look at: those passing every filtered dimension at product level (a wanted value on
    * some variant, every wanted category, a wanted manufacturer), and with `oneMiss` also those failing exactly one
@@ -149,9 +134,9 @@ export class ProductSets {
    * collection scope and of the text match's variants are looked at. Word-parallel over the
    * values' bitsets (`ok` = no miss yet, `one` = exactly one), then the set bits as slots in ascending order.
    *
-   * With `oneMiss`, a product with a single variant that fails exactly one dimension is not in `list` but in
-   * `singles`, with that dimension in `singleDims`: at product level its one variant passes every other dimension
-   * (the same-variant rule holds trivially), so it only counts its value of that dimension (`countSingles`).
+   * With `oneMiss`, a product that fails exactly one dimension is not in `list` but in `misses`, with that dimension
+   * in `missDims`: none of its variants can match, and it only counts its values of that dimension through the
+   * variants passing everything else (`countMisses`), so the full per-variant mask pass is not needed for it.
    */
   walk(q: IndexQuery, oneMiss: boolean): Walk {
     const idx = this.idx;
@@ -163,8 +148,8 @@ export class ProductSets {
     }
     if (this.cand.length < idx.pCount) {
       this.cand = new Int32Array(idx.pCount + 1024);
-      this.singles = new Int32Array(idx.pCount + 1024);
-      this.singleDims = new Uint8Array(idx.pCount + 1024);
+      this.misses = new Int32Array(idx.pCount + 1024);
+      this.missDims = new Uint8Array(idx.pCount + 1024);
     }
     // products outside the base (the ids/collection scope, the text match's products) contribute to nothing
     let base: Uint32Array = alive;
@@ -201,55 +186,16 @@ export class ProductSets {
       stepDims.push(d);
     }
     // one pass over the words: `ok` = no dimension missed, `one` = exactly one
-    const { cand, singles, singleDims } = this;
-    const single = oneMiss ? this.singleBits() : null;
+    const { cand, misses, missDims } = this;
     // a product failing one dimension counts it only through a variant within the price bounds: one whose variants'
     // prices all lie outside them is dropped (its lowest and highest price, per currency and content version)
     const priced = oneMiss && stepBits.length > 0 && (q.priceMin !== null || q.priceMax !== null);
     const extremes = priced ? this.priceExtremes(q.prices) : null;
     const lo = q.priceMin ?? -Infinity;
     const hi = q.priceMax ?? Infinity;
-    const k = stepBits.length;
-    let n = 0;
-    let ns = 0;
-    for (let i = 0; i < words; i++) {
-      let ok = base[i];
-      let one = 0;
-      for (let j = 0; j < k; j++) {
-        const b = stepBits[j][i];
-        one = (one & b) | (ok & ~b);
-        ok &= b;
-      }
-      let w = ok;
-      if (extremes !== null && one !== 0) {
-        let u = one;
-        while (u !== 0) {
-          const t = u & -u;
-          const p = (i << 5) + 31 - Math.clz32(t);
-          if (extremes.max[p] < lo || extremes.min[p] > hi) one &= ~t;
-          u ^= t;
-        }
-      }
-      if (oneMiss && one !== 0) {
-        const s = one & single![i];
-        w |= one & ~s;
-        for (let j = 0; j < k && s !== 0; j++) {
-          let m = s & ~stepBits[j][i];
-          while (m !== 0) {
-            const t = m & -m;
-            singles[ns] = (i << 5) + 31 - Math.clz32(t);
-            singleDims[ns++] = stepDims[j];
-            m ^= t;
-          }
-        }
-      }
-      while (w !== 0) {
-        const t = w & -w;
-        cand[n++] = (i << 5) + 31 - Math.clz32(t);
-        w ^= t;
-      }
-    }
-    return { list: cand, n, singles, singleDims, ns };
+    const packed = walkWords(base, stepBits, stepDims, words, oneMiss, extremes, lo, hi, { cand, misses, missDims });
+    const n = Math.floor(packed / PACK);
+    return { list: cand, n, misses, missDims, nm: packed - n * PACK };
   }
 
   /** Each product's lowest and highest variant price in the currency of `prices`, per content version. */
@@ -280,12 +226,73 @@ export class ProductSets {
   }
 }
 
-/** The products a query looks at (`list`, `n` of them) and the single-variant products failing one dimension. */
+/** 2^26: `walkWords` returns the products listed and the products missing one dimension as one number. */
+const PACK = 67108864;
+
+/**
+ * The word-parallel pass of `ProductSets.walk`: returns `n * PACK + nm` (n products into `cand`, nm into `misses`).
+ * Nothing follows the loop but the return: V8 compiles a long loop on its first run (on-stack replacement) and keeps
+ * that code, so a property access after the loop that had never run before deoptimizes the function on every call.
+ */
+function walkWords(
+  base: Uint32Array,
+  stepBits: Uint32Array[],
+  stepDims: number[],
+  words: number,
+  oneMiss: boolean,
+  extremes: { min: Float64Array; max: Float64Array } | null,
+  lo: number,
+  hi: number,
+  out: { cand: Int32Array; misses: Int32Array; missDims: Uint8Array },
+): number {
+  const { cand, misses, missDims } = out;
+  const k = stepBits.length;
+  let n = 0;
+  let nm = 0;
+  for (let i = 0; i < words; i++) {
+    let ok = base[i];
+    let one = 0;
+    for (let j = 0; j < k; j++) {
+      const b = stepBits[j][i];
+      one = (one & b) | (ok & ~b);
+      ok &= b;
+    }
+    let w = ok;
+    if (extremes !== null && one !== 0) {
+      let u = one;
+      while (u !== 0) {
+        const t = u & -u;
+        const p = (i << 5) + 31 - Math.clz32(t);
+        if (extremes.max[p] < lo || extremes.min[p] > hi) one &= ~t;
+        u ^= t;
+      }
+    }
+    if (oneMiss && one !== 0) {
+      for (let j = 0; j < k; j++) {
+        let m = one & ~stepBits[j][i];
+        while (m !== 0) {
+          const t = m & -m;
+          misses[nm] = (i << 5) + 31 - Math.clz32(t);
+          missDims[nm++] = stepDims[j];
+          m ^= t;
+        }
+      }
+    }
+    while (w !== 0) {
+      const t = w & -w;
+      cand[n++] = (i << 5) + 31 - Math.clz32(t);
+      w ^= t;
+    }
+  }
+  return n * PACK + nm;
+}
+
+/** The products a query looks at (`list`, `n` of them) and the products failing exactly one dimension (`nm` of them). */
 export interface Walk {
   list: Int32Array;
   n: number;
-  singles: Int32Array;
-  /** The dimension each of `singles` fails. */
-  singleDims: Uint8Array;
-  ns: number;
+  misses: Int32Array;
+  /** The dimension each of `misses` fails. */
+  missDims: Uint8Array;
+  nm: number;
 }
