@@ -201,6 +201,11 @@ export class IndexSearch {
     const col3 = idx.vDim[d3];
     const col4 = idx.vDim[d4];
     const dimCols = [DIM.colors, DIM.sizes, DIM.years, DIM.countries, DIM.regions].map((d) => idx.vDim[d]);
+    const colColors = idx.vDim[DIM.colors];
+    const colSizes = idx.vDim[DIM.sizes];
+    const colYears = idx.vDim[DIM.years];
+    const colCountries = idx.vDim[DIM.countries];
+    const colRegions = idx.vDim[DIM.regions];
     const walkList = walk?.list ?? EMPTY;
     const total = walk ? walk.n : idx.pCount;
     const full = walk === null;
@@ -247,6 +252,8 @@ export class IndexSearch {
       const vs = pVarStart[p];
       const ve = vs + pVarLen[p];
       const stampId = p + 1;
+      let makerDone = false;
+      let catsDone = false;
       for (let i = vs; i < ve; i++) {
         const v = varPool[i];
         if (available && vAvail[v] === 0) continue;
@@ -299,14 +306,17 @@ export class IndexSearch {
         // counted: m is 0 (every dimension) or one filtered dimension's bit (that dimension only), unless that
         // dimension's counts come from the whole catalogue
         if (!facets || (m & (m - 1)) !== 0 || (m & B_PRICE) !== 0 || (m !== 0 && m === selfBit)) continue;
-        if (m === 0 || m === B_MAN) {
+        // the product's own values (manufacturer, categories) are counted once, by its first variant that counts them
+        if ((m === 0 || m === B_MAN) && !makerDone) {
+          makerDone = true;
           const c = pMaker[p];
           if (c >= 0 && stamp[c] !== stampId) {
             stamp[c] = stampId;
             counts[c]++;
           }
         }
-        if (m === 0 || m === B_CAT) {
+        if ((m === 0 || m === B_CAT) && !catsDone) {
+          catsDone = true;
           const s0 = pCatStart[p];
           const e0 = s0 + pCatLen[p];
           for (let j = s0; j < e0; j++) {
@@ -317,12 +327,42 @@ export class IndexSearch {
             }
           }
         }
-        for (let j = 0; j < 5; j++) {
-          if (m !== 0 && m !== 1 << (DIM.colors + j)) continue;
-          const c = dimCols[j][v];
+        if (m === 0) {
+          // every single-valued dimension, one column at a time (no array of columns: one load less per value)
+          let c = colColors[v];
           if (c >= 0 && stamp[c] !== stampId) {
             stamp[c] = stampId;
             counts[c]++;
+          }
+          c = colSizes[v];
+          if (c >= 0 && stamp[c] !== stampId) {
+            stamp[c] = stampId;
+            counts[c]++;
+          }
+          c = colYears[v];
+          if (c >= 0 && stamp[c] !== stampId) {
+            stamp[c] = stampId;
+            counts[c]++;
+          }
+          c = colCountries[v];
+          if (c >= 0 && stamp[c] !== stampId) {
+            stamp[c] = stampId;
+            counts[c]++;
+          }
+          c = colRegions[v];
+          if (c >= 0 && stamp[c] !== stampId) {
+            stamp[c] = stampId;
+            counts[c]++;
+          }
+        } else {
+          // m is one dimension's bit here: only that dimension counts
+          const j = 31 - Math.clz32(m) - DIM.colors;
+          if (j >= 0 && j < 5) {
+            const c = dimCols[j][v];
+            if (c >= 0 && stamp[c] !== stampId) {
+              stamp[c] = stampId;
+              counts[c]++;
+            }
           }
         }
         if (m === 0 || m === B_OPT) {
