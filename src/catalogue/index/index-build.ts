@@ -15,9 +15,13 @@ const ROW_COLUMNS = `vs.variant_id, vs.product_id, vs.position, (extract(epoch F
 const ROW_FROM = `FROM variant_search vs JOIN variants v ON v.id = vs.variant_id AND v.tenant_id = vs.tenant_id`;
 const ON_HAND = `coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id), 0)::float8 AS on_hand`;
 
-/** The same columns as one JSON array per row: the build parses one text per row natively (JSON.parse), not 18 fields. */
+/**
+ * The same columns but the SKU as one JSON array per row: the build parses one text per row natively (JSON.parse),
+ * not 18 fields. The SKUs come from one read of `variants` per build: joining them per range scanned the whole
+ * `variants` table once per range (a hash join), four times the range's own cost.
+ */
 const ROW_JSON = `json_build_array(vs.variant_id, vs.product_id, vs.position, (extract(epoch FROM vs.product_created_at) * 1000)::float8,
-    vs.title_sort, vs.rating::float8, vs.gross::text, vs.on_sale, vs.available, v.sku,
+    vs.title_sort, vs.rating::float8, vs.gross::text, vs.on_sale, vs.available,
     vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id, vs.option_ids, vs.category_ids)::text AS j`;
 
 /**
@@ -26,7 +30,7 @@ const ROW_JSON = `json_build_array(vs.variant_id, vs.product_id, vs.position, (e
  */
 export const LSN_SQL = `pg_current_wal_insert_lsn()::text`;
 
-function jsonRow(j: string, onHand: Map<string, number>): IndexRow {
+function jsonRow(j: string, onHand: Map<string, number>, skus: Map<string, string>): IndexRow {
   const a = JSON.parse(j) as unknown[];
   const id = a[0] as string;
   return {
@@ -39,15 +43,15 @@ function jsonRow(j: string, onHand: Map<string, number>): IndexRow {
     gross: a[6] as string,
     on_sale: a[7] as boolean,
     available: a[8] as boolean,
-    sku: a[9] as string | null,
-    manufacturer_id: a[10] as string | null,
-    color_id: a[11] as string | null,
-    region_id: a[12] as string | null,
-    year_id: a[13] as string | null,
-    size_id: a[14] as string | null,
-    country_id: a[15] as string | null,
-    option_ids: (a[16] as string[] | null) ?? [],
-    category_ids: (a[17] as string[] | null) ?? [],
+    sku: skus.get(id) ?? null,
+    manufacturer_id: a[9] as string | null,
+    color_id: a[10] as string | null,
+    region_id: a[11] as string | null,
+    year_id: a[12] as string | null,
+    size_id: a[13] as string | null,
+    country_id: a[14] as string | null,
+    option_ids: (a[15] as string[] | null) ?? [],
+    category_ids: (a[16] as string[] | null) ?? [],
     on_hand: onHand.get(id) ?? 0,
   };
 }
@@ -97,13 +101,15 @@ export async function buildIndex(dataSource: DataSource, tenantId: string): Prom
       await qr.query(`SET TRANSACTION SNAPSHOT '${String(v.snapshot).replace(/'/g, '')}'`);
     }
     for (const qr of runners) await qr.query(`SET LOCAL work_mem = '64MB'`);
-    // on-hand of every stocked variant in one aggregate (not one sub-select per row)
+    // on-hand of every stocked variant in one aggregate (not one sub-select per row), and every SKU in one read, at once
     const onHand = new Map<string, number>();
-    const stock: Array<{ variant_id: string; n: number }> = await lead.query(
-      `SELECT variant_id, sum(delta)::float8 AS n FROM stock_movements WHERE tenant_id = $1 GROUP BY variant_id`,
-      [tenantId],
-    );
+    const skus = new Map<string, string>();
+    const [stock, skuRows]: [Array<{ variant_id: string; n: number }>, Array<{ id: string; sku: string }>] = await Promise.all([
+      lead.query(`SELECT variant_id, sum(delta)::float8 AS n FROM stock_movements WHERE tenant_id = $1 GROUP BY variant_id`, [tenantId]),
+      runners[runners.length - 1].query(`SELECT id, sku FROM variants WHERE tenant_id = $1 AND sku IS NOT NULL`, [tenantId]),
+    ]);
     for (const r of stock) onHand.set(r.variant_id, r.n);
+    for (const r of skuRows) skus.set(r.id, r.sku);
     let next = 0;
     const stream = async (qr: QueryRunner) => {
       for (let i = next++; i < BUILD_RANGES; i = next++) {
@@ -113,13 +119,13 @@ export async function buildIndex(dataSource: DataSource, tenantId: string): Prom
         if (from) where += ` AND vs.product_id >= $${params.push(from)}::uuid`;
         if (to) where += ` AND vs.product_id < $${params.push(to)}::uuid`;
         const raw: Array<{ j: string }> = await qr.query(
-          `SELECT ${ROW_JSON} ${ROW_FROM} WHERE ${where} ORDER BY vs.product_id, vs.position, vs.variant_id`,
+          `SELECT ${ROW_JSON} FROM variant_search vs WHERE ${where} ORDER BY vs.product_id, vs.position, vs.variant_id`,
           params,
         );
         let current: string | null = null;
         let rows: IndexRow[] = [];
         for (const r of raw) {
-          const row = jsonRow(r.j, onHand);
+          const row = jsonRow(r.j, onHand, skus);
           if (row.product_id !== current) {
             if (current !== null) idx.putProduct(current, rows, idx.buildLsn);
             current = row.product_id;
