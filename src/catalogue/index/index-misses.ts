@@ -76,31 +76,23 @@ export function countMisses(idx: TenantIndex, w: Walk, q: IndexQuery, s: MissScr
       }
       if (d === DIM.categories) {
         const e0 = pCatStart[p] + pCatLen[p];
-        for (let j = pCatStart[p]; j < e0; j++) {
-          const c = catPool[j];
-          if (stamp[c] !== id) {
-            stamp[c] = id;
-            counts[c]++;
-          }
-        }
+        for (let j = pCatStart[p]; j < e0; j++) countOnce(counts, stamp, catPool[j], id);
         break; // product-level: counted once
       }
       if (d === DIM.custom_fields) {
         const e0 = vOptStart[v] + vOptLen[v];
-        for (let j = vOptStart[v]; j < e0; j++) {
-          const c = optPool[j];
-          if (stamp[c] !== id) {
-            stamp[c] = id;
-            counts[c]++;
-          }
-        }
+        for (let j = vOptStart[v]; j < e0; j++) countOnce(counts, stamp, optPool[j], id);
         continue;
       }
-      const c = vDim[d][v];
-      if (c >= 0 && stamp[c] !== id) {
-        stamp[c] = id;
-        counts[c]++;
-      }
+      countOnce(counts, stamp, vDim[d][v], id);
     }
+  }
+}
+
+/** Counts value `c` (-1: none) once for the product stamped `id` (`stamp[c] === id`: already counted). */
+export function countOnce(counts: Int32Array, stamp: Int32Array, c: number, id: number): void {
+  if (c >= 0 && stamp[c] !== id) {
+    stamp[c] = id;
+    counts[c]++;
   }
 }

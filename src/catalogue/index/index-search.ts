@@ -4,7 +4,7 @@ import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js
 import { CategoryStats } from './category-stats.js';
 import { Orderings } from './index-order.js';
 import { EMPTY, ProductSets, type Walk } from './product-sets.js';
-import { countMisses } from './index-misses.js';
+import { countMisses, countOnce } from './index-misses.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
@@ -309,72 +309,30 @@ export class IndexSearch {
         // the product's own values (manufacturer, categories) are counted once, by its first variant that counts them
         if ((m === 0 || m === B_MAN) && !makerDone) {
           makerDone = true;
-          const c = pMaker[p];
-          if (c >= 0 && stamp[c] !== stampId) {
-            stamp[c] = stampId;
-            counts[c]++;
-          }
+          countOnce(counts, stamp, pMaker[p], stampId);
         }
         if ((m === 0 || m === B_CAT) && !catsDone) {
           catsDone = true;
           const s0 = pCatStart[p];
           const e0 = s0 + pCatLen[p];
-          for (let j = s0; j < e0; j++) {
-            const c = catPool[j];
-            if (stamp[c] !== stampId) {
-              stamp[c] = stampId;
-              counts[c]++;
-            }
-          }
+          for (let j = s0; j < e0; j++) countOnce(counts, stamp, catPool[j], stampId);
         }
         if (m === 0) {
           // every single-valued dimension, one column at a time (no array of columns: one load less per value)
-          let c = colColors[v];
-          if (c >= 0 && stamp[c] !== stampId) {
-            stamp[c] = stampId;
-            counts[c]++;
-          }
-          c = colSizes[v];
-          if (c >= 0 && stamp[c] !== stampId) {
-            stamp[c] = stampId;
-            counts[c]++;
-          }
-          c = colYears[v];
-          if (c >= 0 && stamp[c] !== stampId) {
-            stamp[c] = stampId;
-            counts[c]++;
-          }
-          c = colCountries[v];
-          if (c >= 0 && stamp[c] !== stampId) {
-            stamp[c] = stampId;
-            counts[c]++;
-          }
-          c = colRegions[v];
-          if (c >= 0 && stamp[c] !== stampId) {
-            stamp[c] = stampId;
-            counts[c]++;
-          }
+          countOnce(counts, stamp, colColors[v], stampId);
+          countOnce(counts, stamp, colSizes[v], stampId);
+          countOnce(counts, stamp, colYears[v], stampId);
+          countOnce(counts, stamp, colCountries[v], stampId);
+          countOnce(counts, stamp, colRegions[v], stampId);
         } else {
           // m is one dimension's bit here: only that dimension counts
           const j = 31 - Math.clz32(m) - DIM.colors;
-          if (j >= 0 && j < 5) {
-            const c = dimCols[j][v];
-            if (c >= 0 && stamp[c] !== stampId) {
-              stamp[c] = stampId;
-              counts[c]++;
-            }
-          }
+          if (j >= 0 && j < 5) countOnce(counts, stamp, dimCols[j][v], stampId);
         }
         if (m === 0 || m === B_OPT) {
           const s0 = vOptStart[v];
           const e0 = s0 + vOptLen[v];
-          for (let j = s0; j < e0; j++) {
-            const c = optPool[j];
-            if (stamp[c] !== stampId) {
-              stamp[c] = stampId;
-              counts[c]++;
-            }
-          }
+          for (let j = s0; j < e0; j++) countOnce(counts, stamp, optPool[j], stampId);
         }
       }
       if (hit) {
