@@ -161,7 +161,7 @@ export class IndexSearch {
       counts.fill(0, 0, codes);
       stamp.fill(0, 0, codes);
     }
-    // min and max are kept in `range`, written in the loop: nothing after the loop but the return (see `scan`)
+    // min and max are kept in `range`, written in the loop: nothing after the loop but the return (see above)
     const range = this.range;
     range[0] = Infinity;
     range[1] = -Infinity;
@@ -200,12 +200,12 @@ export class IndexSearch {
     const col2 = idx.vDim[d2];
     const col3 = idx.vDim[d3];
     const col4 = idx.vDim[d4];
-    const dimCols = [DIM.colors, DIM.sizes, DIM.years, DIM.countries, DIM.regions].map((d) => idx.vDim[d]);
     const colColors = idx.vDim[DIM.colors];
     const colSizes = idx.vDim[DIM.sizes];
     const colYears = idx.vDim[DIM.years];
     const colCountries = idx.vDim[DIM.countries];
     const colRegions = idx.vDim[DIM.regions];
+    const dimCols = [colColors, colSizes, colYears, colCountries, colRegions];
     const walkList = walk?.list ?? EMPTY;
     const total = walk ? walk.n : idx.pCount;
     const full = walk === null;
