@@ -1,0 +1,128 @@
+import { TenantIndex, type IndexRow } from './tenant-index.js';
+import { DIM } from './dims.js';
+import type { IndexQuery } from './index-types.js';
+
+const row = (product: string, variant: string, over: Partial<IndexRow> = {}): IndexRow => ({
+  variant_id: variant,
+  product_id: product,
+  position: 0,
+  created: 1_700_000_000_000,
+  title_sort: product,
+  rating: 0,
+  gross: '10.0000',
+  on_sale: false,
+  available: true,
+  on_hand: 5,
+  sku: `SKU-${variant}`,
+  manufacturer_id: `maker-${product.length % 3}`,
+  color_id: 'red',
+  region_id: null,
+  year_id: null,
+  size_id: '75cl',
+  country_id: 'fr',
+  option_ids: [],
+  category_ids: ['wine'],
+  ...over,
+});
+
+/** Products put in an order that interleaves the categories: wine > red > tuscany, wine > white, spirits. */
+function interleaved(): TenantIndex {
+  const idx = new TenantIndex('t');
+  const chains = [['wine', 'red', 'tuscany'], ['spirits'], ['wine', 'white'], ['wine', 'red'], ['wine']];
+  for (let i = 0; i < 40; i++) {
+    const cats = chains[i % chains.length];
+    const id = `p${String(i).padStart(2, '0')}`;
+    const rows = [row(id, `${id}-a`, { category_ids: cats, country_id: i % 2 ? 'fr' : 'it', gross: `${10 + i}.5000` })];
+    if (i % 4 === 0) rows.push(row(id, `${id}-b`, { category_ids: cats, position: 1, size_id: '150cl', available: i % 8 === 0 }));
+    idx.putProduct(id, rows);
+  }
+  // a changed product (its first variant slot dies) and a removed one (dead product slot)
+  idx.putProduct('p05', [row('p05', 'p05-z', { category_ids: ['spirits'], sku: 'NEW-SKU' })]);
+  idx.putProduct('p07', []);
+  return idx;
+}
+
+const query = (over: Partial<IndexQuery> = {}): IndexQuery => ({
+  categories: null,
+  dims: new Map(),
+  allowed: null,
+  available: false,
+  onSale: false,
+  text: null,
+  priceMin: null,
+  priceMax: null,
+  prices: new Float64Array(0),
+  ...over,
+});
+
+/** A query's whole answer in terms of ids (slots differ between layouts). */
+function answer(idx: TenantIndex, over: Partial<IndexQuery>) {
+  const q = query({ ...over, prices: idx.prices('1', 2) });
+  const r = idx.search(q, { n: 100, column: 'price', dir: 1, after: null, facets: true });
+  const counts: Record<string, number> = {};
+  if (r.counts) for (let c = 0; c < idx.codeIds.length; c++) if (r.counts[c] > 0) counts[idx.codeIds[c]] = r.counts[c];
+  const variants = r.rows.map((x) => idx.matchingVariants(x.slot, q).map((v) => idx.vIds[v]));
+  return { ids: r.rows.map((x) => x.id), min: r.min, max: r.max, counts, variants };
+}
+
+describe('TenantIndex.cluster', () => {
+  it('puts every category’s products in one run of slots, a subcategory within its parent, variants after their product', () => {
+    const idx = interleaved();
+    idx.cluster();
+    expect(idx.pCount).toBe(39); // the removed product's slot is dropped
+    const cat = (id: string) => idx.codeOf.get(id)!;
+    const slotsOf = (c: number) => {
+      const out: number[] = [];
+      for (let p = 0; p < idx.pCount; p++) for (let i = idx.pCatStart[p]; i < idx.pCatStart[p] + idx.pCatLen[p]; i++) if (idx.catPool[i] === c) out.push(p);
+      return out;
+    };
+    for (const c of ['wine', 'red', 'tuscany', 'white', 'spirits']) {
+      const slots = slotsOf(cat(c));
+      expect(slots.length).toBeGreaterThan(0);
+      expect(slots[slots.length - 1] - slots[0] + 1).toBe(slots.length);
+    }
+    const red = slotsOf(cat('red'));
+    const wine = slotsOf(cat('wine'));
+    expect(red[0]).toBeGreaterThanOrEqual(wine[0]);
+    expect(red[red.length - 1]).toBeLessThanOrEqual(wine[wine.length - 1]);
+    // variants are numbered in product order, no dead slot left, the maps agree with the columns
+    let v = 0;
+    for (let p = 0; p < idx.pCount; p++) {
+      expect(idx.pIndex.get(idx.pIds[p])).toBe(p);
+      expect(idx.pVarStart[p]).toBe(v);
+      for (let i = 0; i < idx.pVarLen[p]; i++, v++) {
+        expect(idx.varPool[idx.pVarStart[p] + i]).toBe(v);
+        expect(idx.vProduct[v]).toBe(p);
+        expect(idx.vIndex.get(idx.vIds[v])).toBe(v);
+        expect(idx.skuIndex.get(idx.vSku[v]!)).toEqual([v]);
+      }
+    }
+    expect(v).toBe(idx.vCount);
+    expect(idx.deadVariants).toBe(0);
+    expect(idx.vIndex.has('p05-a')).toBe(false);
+    expect(idx.skuIndex.get('new-sku')).toEqual([idx.vIndex.get('p05-z')]);
+    expect(idx.vDim[DIM.sizes][idx.vIndex.get('p04-b')!]).toBe(idx.codeOf.get('150cl'));
+    expect(idx.vAvail[idx.vIndex.get('p04-b')!]).toBe(0);
+  });
+
+  it('answers every query as before: pages, counts, price range and matching variants', () => {
+    const before = interleaved();
+    const after = interleaved();
+    after.cluster();
+    const code = (idx: TenantIndex, id: string) => idx.codeOf.get(id)!;
+    const cases: Array<(idx: TenantIndex) => Partial<IndexQuery>> = [
+      () => ({}),
+      (idx) => ({ categories: [code(idx, 'red')] }),
+      (idx) => ({ categories: [code(idx, 'wine')], dims: new Map([[DIM.countries, [code(idx, 'fr')]]]) }),
+      (idx) => ({ dims: new Map([[DIM.sizes, [code(idx, '150cl')]]]), available: true }),
+      (idx) => ({ categories: [code(idx, 'wine')], dims: new Map([[DIM.sizes, [code(idx, '75cl')]]]), priceMin: 20, priceMax: 40 }),
+    ];
+    for (const make of cases) expect(answer(after, make(after))).toEqual(answer(before, make(before)));
+    // a stock delta and a product change after clustering land on the new slots
+    after.setStock('p00-b', false, 0);
+    before.setStock('p00-b', false, 0);
+    after.putProduct('p09', [row('p09', 'p09-a', { category_ids: ['wine', 'white'], gross: '99.0000' })]);
+    before.putProduct('p09', [row('p09', 'p09-a', { category_ids: ['wine', 'white'], gross: '99.0000' })]);
+    for (const make of cases) expect(answer(after, make(after))).toEqual(answer(before, make(before)));
+  });
+});
