@@ -27,7 +27,8 @@ export class ProductSets {
   private aliveVersion = -1;
   private base = new Uint32Array(0);
   private scratch: Uint32Array[] = [];
-  private readonly extremes = new WeakMap<Float64Array, { version: number; min: Float64Array; max: Float64Array }>();
+  /** Per currency's price array (one per currency in use: entries of older content versions are dropped). */
+  private readonly extremes = new Map<Float64Array, { version: number; min: Float64Array; max: Float64Array }>();
   private cand = new Int32Array(0);
   private misses = new Int32Array(0);
   private missDims = new Uint8Array(0);
@@ -41,8 +42,15 @@ export class ProductSets {
       this.base.byteLength * (1 + this.scratch.length) +
       this.cand.byteLength +
       this.misses.byteLength +
-      this.missDims.byteLength
+      this.missDims.byteLength +
+      this.extremesBytes()
     );
+  }
+
+  private extremesBytes(): number {
+    let b = 0;
+    for (const e of this.extremes.values()) b += e.min.byteLength + e.max.byteLength;
+    return b;
   }
 
   /** Whether product `p` is in category `c` (ancestors included). */
@@ -214,6 +222,8 @@ export class ProductSets {
       }
     }
     const made = { version: idx.contentVersion, min, max };
+    // a price array outgrown by appended variants, or extremes of an older content version, are not used again
+    for (const [key, e] of this.extremes) if (e.version !== idx.contentVersion || e.min.length < idx.pCount) this.extremes.delete(key);
     this.extremes.set(prices, made);
     return made;
   }

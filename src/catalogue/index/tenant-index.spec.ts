@@ -1,5 +1,6 @@
 import { TenantIndex, type IndexRow } from './tenant-index.js';
 import { DIM } from './dims.js';
+import { ProductSets } from './product-sets.js';
 import type { IndexQuery } from './index-types.js';
 
 const row = (product: string, variant: string, over: Partial<IndexRow> = {}): IndexRow => ({
@@ -124,5 +125,23 @@ describe('TenantIndex.cluster', () => {
     after.putProduct('p09', [row('p09', 'p09-a', { category_ids: ['wine', 'white'], gross: '99.0000' })]);
     before.putProduct('p09', [row('p09', 'p09-a', { category_ids: ['wine', 'white'], gross: '99.0000' })]);
     for (const make of cases) expect(answer(after, make(after))).toEqual(answer(before, make(before)));
+  });
+});
+
+describe('ProductSets.priceExtremes', () => {
+  it('counts its arrays in the index bytes, one entry per currency (older content versions dropped)', () => {
+    const idx = interleaved();
+    const sets = new ProductSets(idx);
+    const before = sets.bytes();
+    const eur = idx.prices('1', 2);
+    sets.priceExtremes(eur);
+    expect(sets.bytes() - before).toBe(16 * idx.pCount);
+    sets.priceExtremes(idx.prices('1.1', 2));
+    expect(sets.bytes() - before).toBe(32 * idx.pCount);
+    // a product change: a new content version, the extremes of the old one go when new ones are made
+    idx.putProduct('p01', [row('p01', 'p01-a', { category_ids: ['spirits'] })]);
+    idx.contentVersion += 1;
+    sets.priceExtremes(idx.prices('1', 2));
+    expect(sets.bytes() - before).toBe(16 * idx.pCount);
   });
 });
