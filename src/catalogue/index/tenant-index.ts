@@ -265,9 +265,9 @@ export class TenantIndex {
 
   /**
    * Renumbers the products, and their variants, so that products sharing a category sit in neighbouring slots
-   * (every category's products in one run of slots, a subcategory's within its parent's), then by the country and
-   * producer: a query walks its products through the columns in slot order, so this turns the loads of scattered
-   * column values into loads from neighbouring memory. Dead slots are dropped. Called by the build before the index
+   * (every category's products in one run of slots, a subcategory's within its parent's), then by the country of
+   * their first variant: a query walks its products through the columns in slot order, so this turns the loads of
+   * scattered column values into loads from neighbouring memory. Dead slots are dropped. Called by the build before the index
    * is used (nothing made from slots exists yet: product sets, statistics, memos, the query engine).
    *
    * A category's chain is sorted by the categories' product counts, largest first: in a tree an ancestor holds at
