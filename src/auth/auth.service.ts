@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import { generateToken, hashToken } from '../common/auth/token-hash.js';
 import { adminScopes, BUILT_IN_ADMIN_RESOURCES, isAdminScope, isStorefrontScope, STOREFRONT_SCOPES } from '../common/auth/scopes.js';
 import { AdminResource, TokenResolver } from '../extensions/index.js';
@@ -25,6 +26,15 @@ export interface MintedToken {
 
 const PREFIX: Record<TokenTier, string> = { admin: 'vnstat', storefront: 'vnstss' };
 const TOUCH_EVERY_MS = 60_000;
+/**
+ * How long a resolved staff access token is reused without asking the database. A revocation or a change of the
+ * issuer's permissions drops it at once on this instance and, through the cache bus, on every other within
+ * milliseconds; without a listening bus nothing is kept.
+ */
+const PRINCIPAL_CACHE_MS = 5_000;
+const PRINCIPAL_CACHE_MAX = 10_000;
+/** Cache-bus topic: a tenant's access tokens were revoked or a staff user's permissions changed. */
+export const AUTH_CACHE_TOPIC = 'auth';
 
 /** Staff, their permissions, and the access tokens they issue. */
 @Injectable()
@@ -34,12 +44,26 @@ export class AuthService {
   private resources: ReadonlySet<string> | null = null;
   /** One lookup per request and token, shared by the rate limiter and the API guard. */
   private readonly perRequest = new WeakMap<object, { token: string; principal: Promise<Principal | null> }>();
+  /** Resolved staff tokens by token hash (see `PRINCIPAL_CACHE_MS`), least recently stored first. */
+  private readonly principals = new Map<string, { at: number; tenantId: string; principal: Principal }>();
+  /** Bumped by every drop: a lookup that began before a drop does not store its (possibly revoked) principal. */
+  private epoch = 0;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly extensions: Extensions,
-  ) {}
+    @Optional() private readonly bus?: CacheBus,
+  ) {
+    bus?.subscribe(AUTH_CACHE_TOPIC, (tenantId) => this.dropPrincipals(tenantId));
+  }
+
+  /** Forgets the resolved tokens of a tenant (null: of every tenant, as after a reconnect of the bus). */
+  private dropPrincipals(tenantId: string | null): void {
+    this.epoch += 1;
+    if (tenantId === null) this.principals.clear();
+    else for (const [key, e] of this.principals) if (e.tenantId === tenantId) this.principals.delete(key);
+  }
 
   /** The `TokenResolver` extension providers by prefix (the last registered wins for a prefix). */
   private resolverFor(prefix: string): TokenResolver | undefined {
@@ -73,6 +97,12 @@ export class AuthService {
       const resolver = this.resolverFor(prefix);
       return resolver ? resolver.resolve(token) : null;
     }
+    const hash = this.hash(token);
+    const key = hash.toString('base64');
+    const listening = this.bus?.listening === true;
+    const hit = this.principals.get(key);
+    if (hit && listening && Date.now() - hit.at < PRINCIPAL_CACHE_MS) return hit.principal;
+    const epoch = this.epoch;
     const rows: {
       id: string;
       tenant_id: string;
@@ -86,20 +116,26 @@ export class AuthService {
       `SELECT t.id, t.tenant_id, t.tier, t.prefix, t.scopes, t.issuer_id, s.permissions, t.last_used_at
            FROM access_tokens t JOIN staff_users s ON s.id = t.issuer_id AND s.tenant_id = t.tenant_id
           WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-      [this.hash(token)],
+      [hash],
     );
     const row = rows[0];
     if (!row || row.prefix !== prefix) return null;
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > TOUCH_EVERY_MS) this.touch(row.id);
-    return {
+    const principal: Principal = Object.freeze({
       kind: 'access_token',
       tokenId: row.id,
       tenantId: row.tenant_id,
       tier: row.tier,
-      scopes: row.scopes,
+      scopes: Object.freeze(row.scopes) as string[],
       issuerId: row.issuer_id,
-      issuerPermissions: row.permissions,
-    };
+      issuerPermissions: Object.freeze(row.permissions) as string[],
+    });
+    if (listening && this.bus?.listening && epoch === this.epoch) {
+      this.principals.delete(key);
+      if (this.principals.size >= PRINCIPAL_CACHE_MAX) this.principals.delete(this.principals.keys().next().value!);
+      this.principals.set(key, { at: Date.now(), tenantId: row.tenant_id, principal });
+    }
+    return principal;
   }
 
   /** Records use at most once a minute per token, off the request's path. */
@@ -156,6 +192,13 @@ export class AuthService {
     );
     const rows = Array.isArray(result[0]) ? result[0] : result;
     if (rows.length === 0) throw AppError.notFound('access token');
+    await this.principalsChanged(ctx.tenantId);
+  }
+
+  /** After a committed revocation or permission change: every instance forgets the tenant's resolved tokens. */
+  private async principalsChanged(tenantId: string): Promise<void> {
+    this.dropPrincipals(tenantId);
+    await this.bus?.publish(AUTH_CACHE_TOPIC, tenantId);
   }
 
   async createStaff(ctx: RequestContext, input: { email: string; permissions: string[]; isOwner?: boolean }): Promise<StaffUser> {
@@ -174,7 +217,9 @@ export class AuthService {
     this.checkPermissions(permissions);
     const staff = await this.findStaff(ctx, email);
     staff.permissions = [...new Set(permissions)];
-    return this.dataSource.manager.save(staff);
+    const saved = await this.dataSource.manager.save(staff);
+    await this.principalsChanged(ctx.tenantId);
+    return saved;
   }
 
   async findStaff(ctx: RequestContext, email: string): Promise<StaffUser> {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AuthService } from '../../src/auth/auth.service.js';
+import { AUTH_CACHE_TOPIC, AuthService } from '../../src/auth/auth.service.js';
+import { CacheBus } from '../../src/common/cluster/cache-bus.js';
 import { RequestContext } from '../../src/common/context/request-context.js';
 import { Currency } from '../../src/tenancy/entities/currency.entity.js';
 import { TenancyService } from '../../src/tenancy/tenancy.service.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { until } from '../helpers/wait.js';
 
 describe('authentication and authorisation (CONTRACT 3)', () => {
   let t: TestApp;
@@ -73,6 +75,35 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
       await auth.setPermissions(ctx, 'clerk@example.test', ['Shop/access_tokens/read', 'Shop/access_tokens/write']);
       await clerk.get('/admin/access_tokens').expect(200);
       await t.client(child.token).get('/admin/access_tokens').expect(200);
+    });
+
+    it('reuses a resolved staff token while the cache bus listens, and a lookup racing a revocation stores nothing', async () => {
+      const auth = t.get(AuthService);
+      const minted = (await shop.admin.post('/admin/access_tokens', { label: 'cached', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(201)).body
+        .access_token;
+      const first = await auth.resolve(minted.token);
+      expect(first).toMatchObject({ kind: 'access_token', tokenId: minted.id, tenantId: shop.tenant.id });
+      // the same principal, not a second database lookup (frozen: no request can change what another one sees)
+      expect(await auth.resolve(minted.token)).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      // a lookup that began before a drop does not store what it read
+      const bus = t.get(CacheBus);
+      const heard = bus.received;
+      await bus.publish(AUTH_CACHE_TOPIC, shop.tenant.id);
+      const racing = auth.resolve(minted.token);
+      await bus.publish(AUTH_CACHE_TOPIC, shop.tenant.id);
+      const raced = await racing;
+      expect(raced).not.toBe(first);
+      expect(raced).toEqual(first);
+      expect(await auth.resolve(minted.token)).not.toBe(raced);
+      // (both notifications come back through the listener and drop again: wait for them before looking further)
+      await until('the bus delivered both notifications', async () => bus.received >= heard + 2);
+      const after = await auth.resolve(minted.token);
+      expect(after).not.toBe(raced);
+      expect(await auth.resolve(minted.token)).toBe(after);
+      // a revocation drops it at once
+      await shop.admin.delete(`/admin/access_tokens/${minted.id}`).expect(204);
+      expect(await auth.resolve(minted.token)).toBeNull();
     });
 
     it("never lets one shop's token see another's tokens", async () => {

@@ -99,6 +99,20 @@ describe('two instances on one database', () => {
     expect(ms).toBeLessThan(1_000);
   });
 
+  it('a token revoked through A is refused by B within a second, though B had just resolved it (principal cache, cache bus)', async () => {
+    const minted = (await shop.admin.post('/admin/access_tokens', { label: 'b-cached', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(201)).body
+      .access_token;
+    const onB = () =>
+      request(b.getHttpServer())
+        .get(API + '/admin/access_tokens')
+        .set('Authorization', `Bearer ${minted.token}`);
+    expect((await onB()).status).toBe(200);
+    expect((await onB()).status).toBe(200);
+    await shop.admin.delete(`/admin/access_tokens/${minted.id}`).expect(204);
+    const { ms } = await until('B refuses the revoked token', async () => (await onB()).status === 401);
+    expect(ms).toBeLessThan(1_000);
+  });
+
   it('delivers a topic to every instance, the publisher included, within a second', async () => {
     const seenA: Array<string | null> = [];
     const seenB: Array<string | null> = [];
