@@ -219,6 +219,35 @@ describe('catalogue engine', () => {
     });
   });
 
+  it('answers the same once the index is laid out by category (a copy swapped in after the build, once per build)', async () => {
+    const index = t.get(CatalogueIndexService);
+    const delay = index.layoutDelayMs;
+    index.layoutDelayMs = 3_600_000; // not on its own during this test: laid out below, between two rounds of reads
+    try {
+      const other = await t.createShop();
+      expect((await other.admin.post('/admin/catalogue/import', generateDemoCatalogue(120, 2611))).status).toBe(200);
+      const facets = (await other.storefront.get('/products/facets').expect(200)).body.facets as Array<{ key: Dim; values: Array<{ id: string }> }>;
+      const ids = Object.fromEntries(facets.map((f) => [f.key, f.values.map((v) => v.id)])) as Record<Dim, string[]>;
+      const urls = [
+        '/products?limit=10&include=facets',
+        `/products?limit=10&include=facets&category_id=${ids.categories[0]}`,
+        `/products?limit=10&include=facets&category_id=${ids.categories[1]}&color_id=${ids.colors[0]}&order=price%20asc`,
+        `/products?limit=10&include=facets&country_id=${ids.countries[0]}&size_id=${ids.sizes[0]}&price_min=10&price_max=60&order=title%20desc`,
+        `/products?limit=10&include=facets&vendor=${ids.manufacturers[0]}&vendor=${ids.manufacturers[1]}&available=true`,
+        `/products/facets?category_id=${ids.categories[0]}&year_id=${ids.years[0]}`,
+      ];
+      const before = [];
+      for (const url of urls) before.push((await other.storefront.get(url).expect(200)).body);
+      const layouts = index.layouts;
+      expect(await index.layOut(other.tenant.id)).toBe(true);
+      expect(index.layouts).toBe(layouts + 1);
+      expect(await index.layOut(other.tenant.id)).toBe(false);
+      for (const [i, url] of urls.entries()) expect({ url, body: (await other.storefront.get(url).expect(200)).body }).toEqual({ url, body: before[i] });
+    } finally {
+      index.layoutDelayMs = delay;
+    }
+  });
+
   describe('deltas', () => {
     let fx: TestShop;
     let ids: { products: Record<string, string>; variants: Record<string, string>; locations: Record<string, string> };

@@ -45,6 +45,13 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   private readonly tenants = new Map<string, Entry>();
   /** Memory budget in bytes (tests may lower it). */
   budgetBytes: number;
+  /**
+   * How long after a build its index is laid out by category (`TenantIndex.clustered`): not on the path of the read
+   * that waited for the build (tests may change it).
+   */
+  layoutDelayMs = 1_000;
+  /** Indexes laid out by category (diagnostics, tests). */
+  layouts = 0;
   private builds = 0;
   private lagMs = 0;
   /** Transactions that changed a tenant's catalogue, until they commit. */
@@ -187,7 +194,37 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     for (const msg of buffered) this.enqueue(tenantId, e, msg);
     e.bytes = bytes;
     this.evict(tenantId);
+    setTimeout(() => void this.layOut(tenantId), this.layoutDelayMs).unref();
     return idx;
+  }
+
+  /**
+   * Replaces the tenant's index by its copy laid out by category (a query's products then sit in neighbouring
+   * memory), in the delta chain, so no delta lands between the copy and the swap; a read running on the old index
+   * keeps it until it ends. Done once per build (`layoutDelayMs` after it); true when this call swapped. If the copy
+   * fails, the built index stays (it answers the same, only slower).
+   */
+  async layOut(tenantId: string): Promise<boolean> {
+    const e = this.tenants.get(tenantId);
+    const built = e?.index;
+    if (!e || !built || built.byCategory) return false;
+    let swapped = false;
+    e.chain = e.chain.then(() => {
+      if (this.tenants.get(tenantId) !== e || e.index !== built) return;
+      const started = Date.now();
+      try {
+        const idx = built.clustered();
+        e.index = idx;
+        e.bytes = idx.bytes();
+        this.layouts += 1;
+        swapped = true;
+        this.logger.log(`catalogue index of ${tenantId} laid out by category in ${Date.now() - started} ms (${e.bytes} bytes)`);
+      } catch (err) {
+        this.logger.warn(`catalogue index of ${tenantId} not laid out: ${(err as Error).message}`);
+      }
+    });
+    await e.chain;
+    return swapped;
   }
 
   private evict(keep: string): void {

@@ -138,7 +138,6 @@ export async function buildIndex(dataSource: DataSource, tenantId: string): Prom
     };
     await Promise.all(runners.map(stream));
     for (const qr of runners) await qr.commitTransaction();
-    idx.cluster();
     return idx;
   } catch (err) {
     for (const qr of runners) if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);

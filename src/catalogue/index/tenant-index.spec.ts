@@ -66,11 +66,14 @@ function answer(idx: TenantIndex, over: Partial<IndexQuery>) {
   return { ids: r.rows.map((x) => x.id), min: r.min, max: r.max, counts, variants };
 }
 
-describe('TenantIndex.cluster', () => {
+describe('TenantIndex.clustered', () => {
   it('puts every category’s products in one run of slots, a subcategory within its parent, variants after their product', () => {
-    const idx = interleaved();
-    idx.cluster();
+    const before = interleaved();
+    const idx = before.clustered();
+    expect(idx).not.toBe(before);
     expect(idx.pCount).toBe(39); // the removed product's slot is dropped
+    expect(before.pCount).toBe(40); // the original is left as it was
+    expect(before.pIndex.get('p00')).toBe(0);
     const cat = (id: string) => idx.codeOf.get(id)!;
     const slotsOf = (c: number) => {
       const out: number[] = [];
@@ -108,8 +111,7 @@ describe('TenantIndex.cluster', () => {
 
   it('answers every query as before: pages, counts, price range and matching variants', () => {
     const before = interleaved();
-    const after = interleaved();
-    after.cluster();
+    const after = interleaved().clustered();
     const code = (idx: TenantIndex, id: string) => idx.codeOf.get(id)!;
     const cases: Array<(idx: TenantIndex) => Partial<IndexQuery>> = [
       () => ({}),

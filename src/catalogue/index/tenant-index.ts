@@ -71,6 +71,8 @@ export class TenantIndex {
   /** Bumped by every stock change. */
   stockVersion = 0;
   builtAt = Date.now();
+  /** Laid out by category (`clustered`), or in the order the build read the products. */
+  byCategory = false;
 
   // dictionary of facet ids
   readonly codeOf = new Map<string, number>();
@@ -264,183 +266,183 @@ export class TenantIndex {
   }
 
   /**
-   * Renumbers the products, and their variants, so that products sharing a category sit in neighbouring slots
-   * (every category's products in one run of slots, a subcategory's within its parent's), then by the country of
-   * their first variant: a query walks its products through the columns in slot order, so this turns the loads of
-   * scattered column values into loads from neighbouring memory. Dead slots are dropped. Called by the build before the index
-   * is used (nothing made from slots exists yet: product sets, statistics, memos, the query engine).
+   * A copy of this index with the products, and their variants, renumbered so that products sharing a category sit
+   * in neighbouring slots (every category's products in one run of slots, a subcategory's within its parent's), then
+   * by the country of their first variant: a query walks its products through the columns in slot order, so this
+   * turns the loads of scattered column values into loads from neighbouring memory. Dead slots are dropped. This
+   * index is left as it is (a read still running on it keeps its slots); what is made from slots (product sets,
+   * statistics, memos, prices per currency) is made again on the copy's first use.
    *
    * A category's chain is sorted by the categories' product counts, largest first: in a tree an ancestor holds at
    * least its descendants' products, so that is root first, and products sorted by their chains lie in a
    * depth-first order of the tree. Answers do not depend on slots: every order breaks ties by product id.
    */
-  cluster(): void {
+  clustered(): TenantIndex {
     const n = this.pCount;
     const codes = this.codeIds.length;
     // categories ranked by product count, largest first
     const catCount = new Int32Array(codes);
+    let depth = 0;
     for (let p = 0; p < n; p++) {
       if (!this.pAlive[p]) continue;
+      if (this.pCatLen[p] > depth) depth = this.pCatLen[p];
       for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) catCount[this.catPool[i]]++;
     }
+    const cats = this.dimCodes[DIM.categories];
     const rank = new Int32Array(codes);
-    this.dimCodes[DIM.categories]
+    cats
       .slice()
       .sort((a, b) => catCount[b] - catCount[a] || a - b)
       .forEach((c, i) => (rank[c] = i));
-    // each product's chain (its categories' ranks, ascending) as a group: few distinct chains, sorted once
-    const groupOf = new Map<string, number>();
-    const chains: number[][] = [];
-    const group = new Int32Array(n);
-    const alive: number[] = [];
+    // a chain (its ranks ascending) as one number: digit i is the i-th rank + 1 in base (categories + 1), shorter
+    // chains padded with zeros, so numbers compare as chains do; then the first variant's country, then the slot
+    const base = cats.length + 1;
+    const countries = codes + 1;
+    const chainMax = base ** depth;
+    if (!(chainMax * countries * n < Number.MAX_SAFE_INTEGER)) return this.laidOut(this.sortedByChain(rank)); // too many to pack
+    const keys = new Float64Array(n);
+    const digits = new Int32Array(depth);
+    const colCountry = this.vDim[DIM.countries];
+    let k = 0;
     for (let p = 0; p < n; p++) {
+      if (!this.pAlive[p]) continue;
+      // the chain's ranks in ascending order (insertion sort: a chain is a few categories)
+      let len = 0;
+      for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) {
+        const r = rank[this.catPool[i]];
+        let j = len++;
+        while (j > 0 && digits[j - 1] > r) {
+          digits[j] = digits[j - 1];
+          j--;
+        }
+        digits[j] = r;
+      }
+      let chain = 0;
+      for (let i = 0; i < depth; i++) chain = chain * base + (i < len ? digits[i] + 1 : 0);
+      const country = this.pVarLen[p] > 0 ? colCountry[this.varPool[this.pVarStart[p]]] : -1;
+      keys[k++] = (chain * countries + country + 1) * n + p;
+    }
+    keys.subarray(0, k).sort();
+    const order = new Int32Array(k);
+    for (let i = 0; i < k; i++) order[i] = keys[i] % n;
+    return this.laidOut(order);
+  }
+
+  /** The living products by chain (ranks ascending, compared as sequences), then slot: when the packed keys do not fit a double. */
+  private sortedByChain(rank: Int32Array): Int32Array {
+    const chains: number[][] = [];
+    const alive: number[] = [];
+    for (let p = 0; p < this.pCount; p++) {
       if (!this.pAlive[p]) continue;
       alive.push(p);
       const chain: number[] = [];
       for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) chain.push(rank[this.catPool[i]]);
-      chain.sort((a, b) => a - b);
-      const sig = chain.join(',');
-      let g = groupOf.get(sig);
-      if (g === undefined) {
-        g = chains.length;
-        groupOf.set(sig, g);
-        chains.push(chain);
-      }
-      group[p] = g;
+      chains[p] = chain.sort((a, b) => a - b);
     }
-    const groupRank = new Int32Array(chains.length);
-    chains
-      .map((_, g) => g)
-      .sort((a, b) => {
-        const x = chains[a];
-        const y = chains[b];
-        for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
-        return x.length - y.length;
-      })
-      .forEach((g, i) => (groupRank[g] = i));
-    // key: chain, then the country of the product's first variant
-    const key = new Float64Array(n);
-    const colCountry = this.vDim[DIM.countries];
-    for (const p of alive) {
-      const country = this.pVarLen[p] > 0 ? colCountry[this.varPool[this.pVarStart[p]]] : -1;
-      key[p] = groupRank[group[p]] * (codes + 1) + country + 1;
-    }
-    this.renumber(Int32Array.from(alive).sort((a, b) => key[a] - key[b] || a - b));
+    return Int32Array.from(alive).sort((a, b) => {
+      const x = chains[a];
+      const y = chains[b];
+      for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x.length - y.length || a - b;
+    });
   }
 
-  /** Lays the products out in `order` (old slots), their live variants after one another in the same order. */
-  private renumber(order: Int32Array): void {
+  /** A copy with the products in `order` (slots of this index), their live variants after one another in the same order. */
+  private laidOut(order: Int32Array): TenantIndex {
+    const c = new TenantIndex(this.tenantId);
+    c.byCategory = true;
+    c.version = this.version;
+    c.contentVersion = this.contentVersion;
+    c.stockVersion = this.stockVersion;
+    c.builtAt = this.builtAt;
+    c.buildLsn = this.buildLsn;
+    for (const [id, code] of this.codeOf) c.codeOf.set(id, code);
+    c.codeIds = this.codeIds.slice();
+    c.codeDim = this.codeDim.slice();
+    this.dimCodes.forEach((list, d) => c.dimCodes[d].push(...list));
     const n = order.length;
-    const oldProducts = this.pCount;
-    const oldVariants = this.vCount;
     let nv = 0;
     for (const p of order) for (let i = this.pVarStart[p], e = i + this.pVarLen[p]; i < e; i++) if (this.vProduct[this.varPool[i]] >= 0) nv++;
-    const pIds: string[] = new Array<string>(n);
-    const pTitle: string[] = new Array<string>(n);
-    const pAlive = new Uint8Array(n);
-    const pCreated = new Float64Array(n);
-    const pRating = new Float64Array(n);
-    const pMaker = new Int32Array(n);
-    const pLsn = new Float64Array(n);
-    const pCatStart = new Int32Array(n);
-    const pCatLen = new Int32Array(n);
-    const pVarStart = new Int32Array(n);
-    const pVarLen = new Int32Array(n);
-    const catPool = new Int32Array(this.catLen);
-    const varPool = new Int32Array(nv);
+    c.pCount = n;
+    c.vCount = nv;
+    c.pIds = new Array<string>(n);
+    c.pTitle = new Array<string>(n);
+    c.pAlive = new Uint8Array(n);
+    c.pCreated = new Float64Array(n);
+    c.pRating = new Float64Array(n);
+    c.pMaker = new Int32Array(n);
+    c.pLsn = new Float64Array(n);
+    c.pCatStart = new Int32Array(n);
+    c.pCatLen = new Int32Array(n);
+    c.pVarStart = new Int32Array(n);
+    c.pVarLen = new Int32Array(n);
+    c.catPool = new Int32Array(this.catLen);
+    c.varPool = new Int32Array(nv);
+    c.vProduct = new Int32Array(nv);
     const vOld = new Int32Array(nv);
     let cats = 0;
     let vars = 0;
     for (let q = 0; q < n; q++) {
       const p = order[q];
-      pIds[q] = this.pIds[p];
-      pTitle[q] = this.pTitle[p];
-      pAlive[q] = this.pAlive[p];
-      pCreated[q] = this.pCreated[p];
-      pRating[q] = this.pRating[p];
-      pMaker[q] = this.pMaker[p];
-      pLsn[q] = this.pLsn[p];
-      pCatStart[q] = cats;
-      for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) catPool[cats++] = this.catPool[i];
-      pCatLen[q] = cats - pCatStart[q];
-      pVarStart[q] = vars;
+      c.pIds[q] = this.pIds[p];
+      c.pIndex.set(this.pIds[p], q);
+      c.pTitle[q] = this.pTitle[p];
+      c.pAlive[q] = this.pAlive[p];
+      c.alive += this.pAlive[p];
+      c.pCreated[q] = this.pCreated[p];
+      c.pRating[q] = this.pRating[p];
+      c.pMaker[q] = this.pMaker[p];
+      c.pLsn[q] = this.pLsn[p];
+      c.pCatStart[q] = cats;
+      for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) c.catPool[cats++] = this.catPool[i];
+      c.pCatLen[q] = cats - c.pCatStart[q];
+      c.pVarStart[q] = vars;
       for (let i = this.pVarStart[p], e = i + this.pVarLen[p]; i < e; i++) {
         const v = this.varPool[i];
         if (this.vProduct[v] < 0) continue;
         vOld[vars] = v;
-        varPool[vars] = vars;
+        c.varPool[vars] = vars;
+        c.vProduct[vars] = q;
         vars++;
       }
-      pVarLen[q] = vars - pVarStart[q];
+      c.pVarLen[q] = vars - c.pVarStart[q];
     }
-    const vProduct = new Int32Array(nv);
-    for (let q = 0; q < n; q++) vProduct.fill(q, pVarStart[q], pVarStart[q] + pVarLen[q]);
+    c.catLen = cats;
+    c.varLen = vars;
     const gather = <A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(a: A, make: (k: number) => A): A => {
       const b = make(nv);
       for (let v = 0; v < nv; v++) b[v] = a[vOld[v]];
       return b;
     };
-    const vIds: string[] = new Array<string>(nv);
-    const vSku: Array<string | null> = new Array<string | null>(nv);
-    const vOptStart = new Int32Array(nv);
-    const vOptLen = new Uint8Array(nv);
-    const optPool = new Int32Array(this.optLen);
+    c.vGross4 = gather(this.vGross4, (k) => new Float64Array(k));
+    c.vAvail = gather(this.vAvail, (k) => new Uint8Array(k));
+    c.vOnSale = gather(this.vOnSale, (k) => new Uint8Array(k));
+    c.vOnHand = gather(this.vOnHand, (k) => new Float64Array(k));
+    for (const [d] of VARIANT_DIM_COLUMNS) c.vDim[d] = gather(this.vDim[d], (k) => new Int32Array(k));
+    c.vIds = new Array<string>(nv);
+    c.vSku = new Array<string | null>(nv);
+    c.vOptStart = new Int32Array(nv);
+    c.vOptLen = new Uint8Array(nv);
+    c.optPool = new Int32Array(this.optLen);
     let opts = 0;
     for (let v = 0; v < nv; v++) {
       const o = vOld[v];
-      vIds[v] = this.vIds[o];
-      vSku[v] = this.vSku[o];
-      vOptStart[v] = opts;
-      for (let i = this.vOptStart[o], e = i + this.vOptLen[o]; i < e; i++) optPool[opts++] = this.optPool[i];
-      vOptLen[v] = opts - vOptStart[v];
+      const id = this.vIds[o];
+      c.vIds[v] = id;
+      c.vIndex.set(id, v);
+      const sku = this.vSku[o];
+      c.vSku[v] = sku;
+      if (sku) {
+        const list = c.skuIndex.get(sku);
+        if (list) list.push(v);
+        else c.skuIndex.set(sku, [v]);
+      }
+      c.vOptStart[v] = opts;
+      for (let i = this.vOptStart[o], e = i + this.vOptLen[o]; i < e; i++) c.optPool[opts++] = this.optPool[i];
+      c.vOptLen[v] = opts - c.vOptStart[v];
     }
-    this.vGross4 = gather(this.vGross4, (k) => new Float64Array(k));
-    this.vAvail = gather(this.vAvail, (k) => new Uint8Array(k));
-    this.vOnSale = gather(this.vOnSale, (k) => new Uint8Array(k));
-    this.vOnHand = gather(this.vOnHand, (k) => new Float64Array(k));
-    for (const [d] of VARIANT_DIM_COLUMNS) this.vDim[d] = gather(this.vDim[d], (k) => new Int32Array(k));
-    this.pIds = pIds;
-    this.pTitle = pTitle;
-    this.pAlive = pAlive;
-    this.pCreated = pCreated;
-    this.pRating = pRating;
-    this.pMaker = pMaker;
-    this.pLsn = pLsn;
-    this.pCatStart = pCatStart;
-    this.pCatLen = pCatLen;
-    this.pVarStart = pVarStart;
-    this.pVarLen = pVarLen;
-    this.catPool = catPool;
-    this.varPool = varPool;
-    this.optPool = optPool;
-    this.vProduct = vProduct;
-    this.vIds = vIds;
-    this.vSku = vSku;
-    this.vOptStart = vOptStart;
-    this.vOptLen = vOptLen;
-    this.pCount = n;
-    this.vCount = nv;
-    this.catLen = cats;
-    this.varLen = vars;
-    this.optLen = opts;
-    this.deadVariants = 0;
-    this.alive = 0;
-    for (let q = 0; q < n; q++) this.alive += pAlive[q];
-    // the maps keep their keys: only their slots change (dead products leave pIndex)
-    const newP = new Int32Array(oldProducts).fill(-1);
-    for (let q = 0; q < n; q++) newP[order[q]] = q;
-    const newV = new Int32Array(oldVariants).fill(-1);
-    for (let v = 0; v < nv; v++) newV[vOld[v]] = v;
-    for (const [id, p] of this.pIndex) {
-      if (newP[p] < 0) this.pIndex.delete(id);
-      else this.pIndex.set(id, newP[p]);
-    }
-    for (const [id, v] of this.vIndex) this.vIndex.set(id, newV[v]);
-    for (const list of this.skuIndex.values()) for (let i = 0; i < list.length; i++) list[i] = newV[list[i]];
-    // made from slots: made again on use
-    this.priceCache.clear();
-    this.memo.clear();
-    this.engine = null;
+    c.optLen = opts;
+    return c;
   }
 
   /** A stock delta: one variant's availability and on-hand. */
