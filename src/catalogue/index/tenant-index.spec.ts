@@ -121,12 +121,19 @@ describe('TenantIndex.clustered', () => {
       (idx) => ({ categories: [code(idx, 'wine')], dims: new Map([[DIM.sizes, [code(idx, '75cl')]]]), priceMin: 20, priceMax: 40 }),
     ];
     for (const make of cases) expect(answer(after, make(after))).toEqual(answer(before, make(before)));
-    // a stock delta and a product change after clustering land on the new slots
-    after.setStock('p00-b', false, 0);
-    before.setStock('p00-b', false, 0);
-    after.putProduct('p09', [row('p09', 'p09-a', { category_ids: ['wine', 'white'], gross: '99.0000' })]);
-    before.putProduct('p09', [row('p09', 'p09-a', { category_ids: ['wine', 'white'], gross: '99.0000' })]);
+    // deltas after clustering land on the new slots, as CatalogueIndexService.apply makes them (versions bumped):
+    // a stock change, a changed product, a new product, and a removed product coming back
+    for (const idx of [before, after]) {
+      idx.setStock('p00-b', false, 0);
+      idx.stockVersion += 1;
+      idx.putProduct('p09', [row('p09', 'p09-a', { category_ids: ['wine', 'white'], gross: '99.0000' })]);
+      idx.putProduct('p40', [row('p40', 'p40-a', { category_ids: ['wine', 'red', 'tuscany'], country_id: 'fr', gross: '31.0000' })]);
+      idx.putProduct('p07', [row('p07', 'p07-a', { category_ids: ['spirits'], size_id: '150cl', gross: '44.0000' })]);
+      idx.contentVersion += 1;
+    }
     for (const make of cases) expect(answer(after, make(after))).toEqual(answer(before, make(before)));
+    expect(answer(after, { categories: [after.codeOf.get('spirits')!] }).ids).toContain('p07');
+    expect(answer(after, { categories: [after.codeOf.get('tuscany')!] }).ids).toContain('p40');
   });
 });
 
