@@ -39,6 +39,9 @@ interface Entry {
  * drops the tenant's index (rebuilt on the next read), never an answer from a stale one. After a commit of this
  * instance that changed the catalogue, reads of the tenant wait until the index has the committed version.
  */
+/** Attempts at laying out a built index by category (each thrown away if a product changed while it was made). */
+const LAYOUT_TRIES = 3;
+
 @Injectable()
 export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, EntitySubscriberInterface {
   private readonly logger = new Logger('CatalogueIndex');
@@ -200,30 +203,46 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
 
   /**
    * Replaces the tenant's index by its copy laid out by category (a query's products then sit in neighbouring
-   * memory), in the delta chain, so no delta lands between the copy and the swap; a read running on the old index
-   * keeps it until it ends. Done once per build (`layoutDelayMs` after it); true when this call swapped. If the copy
-   * fails, the built index stays (it answers the same, only slower).
+   * memory). The copy is made in slices with the event loop free between them (reads and deltas go on, on the built
+   * index), then swapped in as one step of the delta chain: its stock is taken from the built index at that moment,
+   * and if a product changed meanwhile the copy is thrown away and made again later (at most `LAYOUT_TRIES` times
+   * per build). A read running on the built index keeps it until it ends. Done once per build (`layoutDelayMs`
+   * after it); true when this call swapped.
    */
-  async layOut(tenantId: string): Promise<boolean> {
+  async layOut(tenantId: string, tries = LAYOUT_TRIES): Promise<boolean> {
     const e = this.tenants.get(tenantId);
     const built = e?.index;
     if (!e || !built || built.byCategory) return false;
-    let swapped = false;
-    e.chain = e.chain.then(() => {
-      if (this.tenants.get(tenantId) !== e || e.index !== built) return;
-      const started = Date.now();
-      try {
-        const idx = built.clustered();
-        e.index = idx;
-        e.bytes = idx.bytes();
-        this.layouts += 1;
-        swapped = true;
-        this.logger.log(`catalogue index of ${tenantId} laid out by category in ${Date.now() - started} ms (${e.bytes} bytes)`);
-      } catch (err) {
-        this.logger.warn(`catalogue index of ${tenantId} not laid out: ${(err as Error).message}`);
+    const started = Date.now();
+    const job = built.layout();
+    const gone = () => this.tenants.get(tenantId) !== e || e.index !== built;
+    try {
+      for (const slice of job.slices) {
+        void slice;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (gone()) return false;
       }
+    } catch (err) {
+      this.logger.warn(`catalogue index of ${tenantId} not laid out: ${(err as Error).message}`);
+      return false;
+    }
+    let swapped = false;
+    let stale = false;
+    e.chain = e.chain.then(() => {
+      if (gone()) return;
+      if (!job.current()) {
+        stale = true;
+        return;
+      }
+      job.finish();
+      e.index = job.copy;
+      e.bytes = job.copy.bytes();
+      this.layouts += 1;
+      swapped = true;
+      this.logger.log(`catalogue index of ${tenantId} laid out by category in ${Date.now() - started} ms (${e.bytes} bytes)`);
     });
     await e.chain;
+    if (stale && tries > 1) setTimeout(() => void this.layOut(tenantId, tries - 1), this.layoutDelayMs).unref();
     return swapped;
   }
 

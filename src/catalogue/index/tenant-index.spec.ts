@@ -137,6 +137,27 @@ describe('TenantIndex.clustered', () => {
   });
 });
 
+describe('TenantIndex.layout (the same copy in slices)', () => {
+  it('takes the stock of the moment it finishes, and knows when a product changed while it was made', () => {
+    const idx = interleaved();
+    const job = idx.layout();
+    expect(job.slices.next().done).toBe(false); // the order is made; nothing copied yet
+    idx.setStock('p00-a', false, 0);
+    idx.stockVersion += 1;
+    for (const slice of job.slices) void slice;
+    expect(job.current()).toBe(true);
+    job.finish();
+    const v = job.copy.vIndex.get('p00-a')!;
+    expect([job.copy.vAvail[v], job.copy.vOnHand[v], job.copy.stockVersion]).toEqual([0, 0, idx.stockVersion]);
+    expect(job.copy.byCategory).toBe(true);
+    const stale = idx.layout();
+    stale.slices.next();
+    idx.putProduct('p03', [row('p03', 'p03-a', { category_ids: ['spirits'] })]);
+    idx.contentVersion += 1;
+    expect(stale.current()).toBe(false);
+  });
+});
+
 describe('ProductSets.priceExtremes', () => {
   it('counts its arrays in the index bytes, one entry per currency (older content versions dropped)', () => {
     const idx = interleaved();
