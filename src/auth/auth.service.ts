@@ -195,9 +195,11 @@ export class AuthService {
     await this.principalsChanged(ctx.tenantId);
   }
 
-  /** After a committed revocation or permission change: every instance forgets the tenant's resolved tokens. */
+  /**
+   * After a committed revocation or permission change: every instance forgets the tenant's resolved tokens (the
+   * publish drops them here at once; without a bus nothing was kept).
+   */
   private async principalsChanged(tenantId: string): Promise<void> {
-    this.dropPrincipals(tenantId);
     await this.bus?.publish(AUTH_CACHE_TOPIC, tenantId);
   }
 

@@ -31,6 +31,9 @@ interface Entry {
   bytes: number;
 }
 
+/** Attempts at laying out a built index by category (each thrown away if a product changed while it was made). */
+const LAYOUT_TRIES = 3;
+
 /**
  * The in-memory catalogue engine (issue 14): one `TenantIndex` per tenant, built on the tenant's first catalogue
  * read from `variant_search` in one REPEATABLE READ snapshot (streamed in batches), held in an LRU bounded by
@@ -39,9 +42,6 @@ interface Entry {
  * drops the tenant's index (rebuilt on the next read), never an answer from a stale one. After a commit of this
  * instance that changed the catalogue, reads of the tenant wait until the index has the committed version.
  */
-/** Attempts at laying out a built index by category (each thrown away if a product changed while it was made). */
-const LAYOUT_TRIES = 3;
-
 @Injectable()
 export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, EntitySubscriberInterface {
   private readonly logger = new Logger('CatalogueIndex');
@@ -49,7 +49,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   /** Memory budget in bytes (tests may lower it). */
   budgetBytes: number;
   /**
-   * How long after a build its index is laid out by category (`TenantIndex.clustered`): not on the path of the read
+   * How long after a build its index is laid out by category (`layOut`, `TenantIndex.layout`): not on the path of the read
    * that waited for the build (tests may change it).
    */
   layoutDelayMs = 1_000;

@@ -401,7 +401,9 @@ export class TenantIndex {
     for (const [id, code] of this.codeOf) c.codeOf.set(id, code);
     c.codeIds = this.codeIds.slice();
     c.codeDim = this.codeDim.slice();
-    this.dimCodes.forEach((list, d) => c.dimCodes[d].push(...list));
+    this.dimCodes.forEach((list, d) => {
+      for (const code of list) c.dimCodes[d].push(code); // (no spread: a dimension may hold more codes than arguments fit)
+    });
     const n = order.length;
     let nv = 0;
     for (const p of order) for (let i = this.pVarStart[p], e = i + this.pVarLen[p]; i < e; i++) if (this.vProduct[this.varPool[i]] >= 0) nv++;
