@@ -1,5 +1,5 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { generateToken, hashToken } from '../common/auth/token-hash.js';
@@ -186,21 +186,31 @@ export class AuthService {
   }
 
   async revoke(ctx: RequestContext, id: string): Promise<void> {
-    const result = await this.dataSource.query(
-      `UPDATE access_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL RETURNING id`,
-      [id, ctx.tenantId],
-    );
-    const rows = Array.isArray(result[0]) ? result[0] : result;
-    if (rows.length === 0) throw AppError.notFound('access token');
-    await this.principalsChanged(ctx.tenantId);
+    await this.changePrincipals(ctx.tenantId, async (manager) => {
+      const result = await manager.query(
+        `UPDATE access_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL RETURNING id`,
+        [id, ctx.tenantId],
+      );
+      const rows = Array.isArray(result[0]) ? result[0] : result;
+      if (rows.length === 0) throw AppError.notFound('access token');
+    });
   }
 
   /**
-   * After a committed revocation or permission change: every instance forgets the tenant's resolved tokens (the
-   * publish drops them here at once; without a bus nothing was kept).
+   * A revocation or permission change and its notice to every instance, in one transaction: the NOTIFY is delivered
+   * exactly when the change commits, and a failure to queue it rolls the change back (the caller gets an error and
+   * nothing changed, instead of a committed change that other instances would miss for up to `PRINCIPAL_CACHE_MS`).
+   * After the commit this instance forgets the tenant's resolved tokens once more: a lookup that read the row before
+   * the commit may have stored it in between, and the next request here must see the change.
    */
-  private async principalsChanged(tenantId: string): Promise<void> {
-    await this.bus?.publish(AUTH_CACHE_TOPIC, tenantId);
+  private async changePrincipals<T>(tenantId: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const value = await change(manager);
+      await this.bus?.publish(AUTH_CACHE_TOPIC, tenantId, manager);
+      return value;
+    });
+    this.dropPrincipals(tenantId);
+    return result;
   }
 
   async createStaff(ctx: RequestContext, input: { email: string; permissions: string[]; isOwner?: boolean }): Promise<StaffUser> {
@@ -219,9 +229,7 @@ export class AuthService {
     this.checkPermissions(permissions);
     const staff = await this.findStaff(ctx, email);
     staff.permissions = [...new Set(permissions)];
-    const saved = await this.dataSource.manager.save(staff);
-    await this.principalsChanged(ctx.tenantId);
-    return saved;
+    return this.changePrincipals(ctx.tenantId, (manager) => manager.save(staff));
   }
 
   async findStaff(ctx: RequestContext, email: string): Promise<StaffUser> {

@@ -116,6 +116,36 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
       expect(await auth.resolve(minted.token)).toBeNull();
     });
 
+    it('revokes a token and tells the other instances in one step: a notice that cannot be sent leaves the token as it was', async () => {
+      const auth = t.get(AuthService);
+      const bus = t.get(CacheBus);
+      const minted = (await shop.admin.post('/admin/access_tokens', { label: 'atomic', tier: 'admin', scopes: ['Shop/access_tokens/read'] }).expect(201)).body
+        .access_token;
+      const client = t.client(minted.token);
+      await client.get('/admin/access_tokens').expect(200);
+      const publish = bus.publish.bind(bus);
+      bus.publish = async (topic, tenantId, manager) => {
+        if (topic === AUTH_CACHE_TOPIC) throw new Error('the notification queue is full');
+        return publish(topic, tenantId, manager);
+      };
+      try {
+        const failed = await shop.admin.delete(`/admin/access_tokens/${minted.id}`).expect(500);
+        expect(failed.body).toEqual({ errors: expect.any(String), request_id: expect.any(String) });
+        // rolled back: still listed and still accepted, here and (nothing was announced) everywhere else
+        const listed = (await shop.admin.get('/admin/access_tokens').expect(200)).body.access_tokens.map((r: { id: string }) => r.id);
+        expect(listed).toContain(minted.id);
+        await client.get('/admin/access_tokens').expect(200);
+        // a permission change is as atomic: the issuer keeps what it had
+        const ctx = RequestContext.forTenant(shop.tenant.id);
+        await expect(auth.setPermissions(ctx, 'clerk@example.test', [])).rejects.toThrow('the notification queue is full');
+        expect((await auth.findStaff(ctx, 'clerk@example.test')).permissions).toEqual(['Shop/access_tokens/read', 'Shop/access_tokens/write']);
+      } finally {
+        bus.publish = publish;
+      }
+      await shop.admin.delete(`/admin/access_tokens/${minted.id}`).expect(204);
+      await client.get('/admin/access_tokens').expect(401);
+    });
+
     it("never lets one shop's token see another's tokens", async () => {
       const mine = (await shop.admin.get('/admin/access_tokens')).body.access_tokens.map((r: { id: string }) => r.id);
       const theirs = (await other.admin.get('/admin/access_tokens')).body.access_tokens.map((r: { id: string }) => r.id);
