@@ -373,6 +373,47 @@ describe('catalogue engine', () => {
     }
   });
 
+  it('counts the layout copy in the memory budget: room is made for it, and without room the index stays as built', async () => {
+    const index = t.get(CatalogueIndexService);
+    const shops: TestShop[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = await t.createShop();
+      await s.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
+      shops.push(s);
+    }
+    const [a, b] = shops;
+    const saved = { budget: index.budgetBytes, delay: index.layoutDelayMs };
+    index.layoutDelayMs = 3_600_000; // laid out below, not on its own
+    try {
+      // only a and b in memory (a budget of one byte keeps just the tenant being read)
+      index.budgetBytes = 1;
+      await a.storefront.get('/products').expect(200);
+      expect(index.stats().tenants).toBe(1);
+      const aBytes = index.stats().bytes;
+      index.budgetBytes = Number.MAX_SAFE_INTEGER;
+      await b.storefront.get('/products').expect(200);
+      expect(index.stats()).toMatchObject({ tenants: 2, bytes: 2 * aBytes }); // the same catalogue in both
+      // room for the two indexes and nothing more: a's copy takes the place of b, the least recently used
+      index.budgetBytes = index.stats().bytes + 16;
+      await a.storefront.get('/products').expect(200);
+      const layouts = index.layouts;
+      expect(await index.layOut(a.tenant.id)).toBe(true);
+      expect(index.layouts).toBe(layouts + 1);
+      expect([index.has(a.tenant.id), index.has(b.tenant.id)]).toEqual([true, false]);
+      // room for one index but not for its copy: b is built (evicting a) and stays as built, answering all the same
+      index.budgetBytes = Math.ceil(aBytes * 1.5);
+      const before = (await b.storefront.get('/products?include=facets').expect(200)).body;
+      expect([index.has(a.tenant.id), index.has(b.tenant.id)]).toEqual([false, true]);
+      expect(await index.layOut(b.tenant.id)).toBe(false);
+      expect(index.layouts).toBe(layouts + 1);
+      expect(index.has(b.tenant.id)).toBe(true);
+      expect((await b.storefront.get('/products?include=facets').expect(200)).body).toEqual(before);
+    } finally {
+      index.budgetBytes = saved.budget;
+      index.layoutDelayMs = saved.delay;
+    }
+  });
+
   it('category_path lists the whole chain root first when only the leaf is assigned', async () => {
     const s = await t.createShop();
     const body = fixtureImport() as {

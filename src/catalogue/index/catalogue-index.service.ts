@@ -29,6 +29,8 @@ interface Entry {
   /** Reads waiting for a change of this instance's transaction, by change id. */
   changeWaiters: Map<number, () => void>;
   bytes: number;
+  /** Memory held for the laid-out copy while it is made (counted in the budget with `bytes`). */
+  reserved: number;
 }
 
 /** Attempts at laying out a built index by category (each thrown away if a product changed while it was made). */
@@ -152,6 +154,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
           applied: new Set(),
           changeWaiters: new Map(),
           bytes: 0,
+          reserved: 0,
         };
         this.tenants.set(tenantId, e);
       } else {
@@ -213,6 +216,14 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     const e = this.tenants.get(tenantId);
     const built = e?.index;
     if (!e || !built || built.byCategory) return false;
+    // the copy is about as large as the built index and both live until the swap: room for it is made first (least
+    // recently used tenants evicted), and without room the index stays as built (correct, only less clustered)
+    e.reserved = e.bytes;
+    if (this.evict(tenantId) > this.budgetBytes) {
+      e.reserved = 0;
+      this.logger.warn(`catalogue index of ${tenantId} not laid out: its copy (${e.bytes} bytes) does not fit the memory budget`);
+      return false;
+    }
     const started = Date.now();
     const job = built.layout();
     const gone = () => this.tenants.get(tenantId) !== e || e.index !== built;
@@ -225,6 +236,8 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     } catch (err) {
       this.logger.warn(`catalogue index of ${tenantId} not laid out: ${(err as Error).message}`);
       return false;
+    } finally {
+      e.reserved = 0;
     }
     let swapped = false;
     let stale = false;
@@ -246,8 +259,12 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     return swapped;
   }
 
-  private evict(keep: string): void {
-    const size = (e: Entry) => e.bytes;
+  /**
+   * Drops the least recently used tenants (never `keep`, never one still building) until the indexes and the
+   * layout copies being made fit the budget; returns the bytes then held.
+   */
+  private evict(keep: string): number {
+    const size = (e: Entry) => e.bytes + e.reserved;
     let total = 0;
     for (const e of this.tenants.values()) total += size(e);
     for (const [id, e] of this.tenants) {
@@ -256,6 +273,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       total -= size(e);
       this.drop(id);
     }
+    return total;
   }
 
   /**
