@@ -14,7 +14,8 @@
  *    server's first catalogue read of the tenant (the index build), and the server's resident memory.
  *
  * Options (after `npm run bench --`): --products N (100000), --duration S (15), --warmup S (5), --connections C (10),
- * --cases a,b,c,d,e,f,g,h, --orders-per-second N (5), --no-build, --regenerate. Not part of `npm test` or CI.
+ * --cases a,b,c,d,e,f,g,h, --orders-per-second N (5), --selling (cases a–e measured while guest orders complete at
+ * that rate, as in (g)), --no-build, --regenerate. Not part of `npm test` or CI.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '10' },
     cases: { type: 'string', default: 'a,b,c,d,e,f,g,h' },
     'orders-per-second': { type: 'string', default: '5' },
+    selling: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     regenerate: { type: 'boolean', default: false },
   },
@@ -72,7 +74,19 @@ async function main() {
     const results = {};
     for (const c of cases) {
       if (!wanted.includes(c.id)) continue;
-      results[c.id] = await measure(c, meta.storefront_token);
+      if (!opts.selling) {
+        results[c.id] = await measure(c, meta.storefront_token);
+        continue;
+      }
+      // --selling: the same case while guest orders complete (the order loop of (g)), its stock checks included
+      const orders = await startOrders(db.url, server.base, meta);
+      try {
+        if (WARMUP > 0) await run(c.url, WARMUP, meta.storefront_token);
+        orders.reset();
+        results[c.id] = await measure({ ...c, name: `${c.name}, while guest orders complete at ${orders.perSecond}/s` }, meta.storefront_token, 0);
+      } finally {
+        Object.assign(results[c.id] ?? {}, await orders.stop());
+      }
     }
     if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
@@ -332,9 +346,9 @@ function run(url, duration, token) {
   });
 }
 
-async function measure(c, token) {
+async function measure(c, token, warmup = WARMUP) {
   log(`case ${c.id} (${c.name}): warm-up ${WARMUP} s, then ${DURATION} s at ${CONNECTIONS} connections`);
-  if (WARMUP > 0) await run(c.url, WARMUP, token);
+  if (warmup > 0) await run(c.url, warmup, token);
   const r = await run(c.url, DURATION, token);
   const out = {
     name: c.name,
@@ -364,7 +378,9 @@ function printTable(results) {
     let ok = r.requests > 0 && r.p99_ms < 100 && (id !== 'a' || r.rps > 300) && r.non_2xx === 0 && r.errors === 0;
     if (id === 'f') ok = ok && r.rps >= 400 && r.p99_ms <= 50;
     if (id === 'g') ok = ok && r.ratio >= 0.7 && r.orders_failed === 0 && r.stale_reads === 0;
-    const extra = id === 'g' ? ` (${Math.round(r.ratio * 100)} % of g0; ${r.orders} orders, ${r.stale_reads} stale reads, ${r.orders_failed} failed)` : '';
+    if (id !== 'g' && r.orders !== undefined) ok = ok && r.orders_failed === 0 && r.stale_reads === 0;
+    const orders = r.orders === undefined ? '' : `${r.orders} orders, ${r.stale_reads} stale reads, ${r.orders_failed} failed`;
+    const extra = id === 'g' ? ` (${Math.round(r.ratio * 100)} % of g0; ${orders})` : orders ? ` (${orders})` : '';
     log(
       `${id.padEnd(5)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${ok ? 'met' : 'MISSED'}   ${r.name}${extra}`,
     );
@@ -466,6 +482,31 @@ async function caseG(url, base, meta) {
   log(`case g0 (rotation over ${cats.length} categories, no orders): warm-up ${WARMUP} s, then ${DURATION} s`);
   if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
   const alone = figures(`(a) rotating over ${cats.length} categories, no orders`, await runPaths(base, paths, { duration: DURATION, token }));
+  const orders = await startOrders(url, base, meta);
+  log(`case g (the same rotation while guest orders complete at ${orders.perSecond}/s): warm-up ${WARMUP} s, then ${DURATION} s`);
+  try {
+    if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
+    orders.reset();
+    const r = await runPaths(base, paths, { duration: DURATION, token });
+    const stats = await orders.stop();
+    const during = figures(`(a) rotating over ${cats.length} categories while guest orders complete at ${orders.perSecond}/s`, r, {
+      ...stats,
+      ratio: Math.round((r.requests.average / alone.rps) * 100) / 100,
+    });
+    return { g0: alone, g: during };
+  } finally {
+    await orders.stop();
+  }
+}
+
+/**
+ * Guest orders completing at `--orders-per-second` (cart → checkout → address and shipping → complete, on tracked
+ * in-stock red wines) until `stop()`, which waits for the orders in flight and returns what happened since `reset()`:
+ * orders, failures and stale reads (the next read of an ordered variant not showing its on-hand one lower).
+ */
+async function startOrders(url, base, meta) {
+  const t = meta.tenant_id;
+  const token = meta.storefront_token;
   // tracked, in-stock variants of red wine (the rotation's largest category), one order per variant at a time
   const variants = await query(
     url,
@@ -522,7 +563,6 @@ async function caseG(url, base, meta) {
     }
   };
   const perSecond = Number(opts['orders-per-second']);
-  log(`case g (the same rotation while guest orders complete at ${perSecond}/s): warm-up ${WARMUP} s, then ${DURATION} s`);
   let next = 0;
   let running = true;
   const inFlight = new Set();
@@ -532,27 +572,24 @@ async function caseG(url, base, meta) {
     inFlight.add(p);
     p.finally(() => inFlight.delete(p));
   }, 1000 / perSecond);
-  try {
-    if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
-    stats.orders = 0;
-    stats.failed = 0;
-    stats.stale = 0;
-    const r = await runPaths(base, paths, { duration: DURATION, token });
-    running = false;
-    await Promise.all([...inFlight]);
-    const during = figures(`(a) rotating over ${cats.length} categories while guest orders complete at ${perSecond}/s`, r, {
-      orders: stats.orders,
-      orders_failed: stats.failed,
-      stale_reads: stats.stale,
-      order_errors: stats.errors,
-      ratio: Math.round((r.requests.average / alone.rps) * 100) / 100,
-    });
-    if (stats.errors.length) log(`  order errors: ${stats.errors.join(' | ')}`);
-    return { g0: alone, g: during };
-  } finally {
-    running = false;
-    clearInterval(timer);
-  }
+  let result = null;
+  return {
+    perSecond,
+    reset() {
+      stats.orders = 0;
+      stats.failed = 0;
+      stats.stale = 0;
+    },
+    async stop() {
+      if (result) return result;
+      running = false;
+      clearInterval(timer);
+      await Promise.all([...inFlight]);
+      if (stats.errors.length) log(`  order errors: ${stats.errors.join(' | ')}`);
+      result = { orders: stats.orders, orders_failed: stats.failed, stale_reads: stats.stale, order_errors: stats.errors };
+      return result;
+    },
+  };
 }
 
 /** (h) a fresh server: the first catalogue read of the tenant builds its index. */
