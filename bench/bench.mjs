@@ -81,6 +81,7 @@ async function main() {
       // --selling: the same case while guest orders complete (the order loop of (g)), its stock checks included
       const orders = await startOrders(db.url, server.base, meta);
       try {
+        if (WARMUP > 0) log(`case ${c.id}: warm-up ${WARMUP} s while guest orders complete at ${orders.perSecond}/s`);
         if (WARMUP > 0) await run(c.url, WARMUP, meta.storefront_token);
         orders.reset();
         results[c.id] = await measure({ ...c, name: `${c.name}, while guest orders complete at ${orders.perSecond}/s` }, meta.storefront_token, 0);
@@ -105,7 +106,14 @@ async function main() {
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
       database: db.kind,
       catalogue: { products: meta.products, variants: meta.variants, generator_version: GENERATOR_VERSION, seed: SEED },
-      settings: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, rate_limit: 'off' },
+      settings: {
+        connections: CONNECTIONS,
+        duration_s: DURATION,
+        warmup_s: WARMUP,
+        rate_limit: 'off',
+        selling: opts.selling,
+        orders_per_second: Number(opts['orders-per-second']),
+      },
       targets: { p99_ms_below: 100, a_rps_above: 300 },
       cases: results,
       memory,
@@ -347,7 +355,7 @@ function run(url, duration, token) {
 }
 
 async function measure(c, token, warmup = WARMUP) {
-  log(`case ${c.id} (${c.name}): warm-up ${WARMUP} s, then ${DURATION} s at ${CONNECTIONS} connections`);
+  log(`case ${c.id} (${c.name}): ${warmup > 0 ? `warm-up ${warmup} s, then ` : ''}${DURATION} s at ${CONNECTIONS} connections`);
   if (warmup > 0) await run(c.url, warmup, token);
   const r = await run(c.url, DURATION, token);
   const out = {
@@ -579,6 +587,8 @@ async function startOrders(url, base, meta) {
       stats.orders = 0;
       stats.failed = 0;
       stats.stale = 0;
+      stats.checked = 0;
+      stats.errors = [];
     },
     async stop() {
       if (result) return result;

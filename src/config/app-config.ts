@@ -196,7 +196,7 @@ export class AppConfig {
   @Min(10)
   PAYMENT_EXPIRY_CHECK_MS = 60_000;
 
-  /** Memory budget (MB) of the in-memory catalogue indexes of all tenants together; the least recently used tenant is dropped beyond it. */
+  /** Memory budget (MB) of the in-memory catalogue indexes of all tenants together (layout copies being made included); the least recently used tenant is dropped beyond it. */
   @Transform(toInt)
   @IsNumber()
   @Min(1)

@@ -2,8 +2,10 @@
 export interface CatalogueIndexSnapshot {
   /** Tenants whose catalogue is loaded in this process. */
   tenants: number;
-  /** Approximate memory held, in bytes. */
+  /** Approximate memory held by the indexes, in bytes. */
   bytes: number;
+  /** Memory held besides for copies being made (an index's layout copy), in bytes. */
+  reservedBytes: number;
   /** Full (re)builds since start. */
   rebuilds: number;
   /** How far behind the committed changes the index is (ms); 0 when current. */

@@ -117,7 +117,7 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
         },
       });
     index('catalogue_index_tenants', 'Tenants whose storefront catalogue is loaded in this process', (s) => s.tenants);
-    index('catalogue_index_bytes', 'Approximate memory held by the storefront catalogue index (bytes)', (s) => s.bytes);
+    index('catalogue_index_bytes', 'Approximate memory held by the storefront catalogue index (bytes)', (s) => s.bytes + s.reservedBytes);
     index('catalogue_index_rebuilds', 'Catalogue index (re)builds since start', (s) => s.rebuilds);
     index('catalogue_index_delta_lag_seconds', 'How far the catalogue index is behind committed changes (seconds)', (s) => s.deltaLagMs / 1000);
 

@@ -216,54 +216,78 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     const e = this.tenants.get(tenantId);
     const built = e?.index;
     if (!e || !built || built.byCategory) return false;
-    // the copy is about as large as the built index and both live until the swap: room for it is made first (least
-    // recently used tenants evicted), and without room the index stays as built (correct, only less clustered)
-    e.reserved = e.bytes;
-    if (this.evict(tenantId) > this.budgetBytes) {
-      e.reserved = 0;
+    // the copy is about as large as the built index and both live until the swap: room for it is made first (tenants
+    // used less recently than this one evicted), and without room the index stays as built (correct, only less
+    // clustered); the reserve is held until the swap or the give-up
+    if (!this.makeRoom(tenantId, e.bytes)) {
       this.logger.warn(`catalogue index of ${tenantId} not laid out: its copy (${e.bytes} bytes) does not fit the memory budget`);
       return false;
     }
+    e.reserved = e.bytes;
     const started = Date.now();
-    const job = built.layout();
     const gone = () => this.tenants.get(tenantId) !== e || e.index !== built;
+    let swapped = false;
+    let stale = false;
     try {
+      const job = built.layout();
       for (const slice of job.slices) {
         void slice;
         await new Promise((resolve) => setImmediate(resolve));
         if (gone()) return false;
       }
+      e.chain = e.chain.then(() => {
+        if (gone()) return;
+        if (!job.current()) {
+          stale = true;
+          return;
+        }
+        job.finish();
+        e.index = job.copy;
+        e.bytes = job.copy.bytes();
+        this.layouts += 1;
+        swapped = true;
+        this.logger.log(`catalogue index of ${tenantId} laid out by category in ${Date.now() - started} ms (${e.bytes} bytes)`);
+      });
+      await e.chain;
     } catch (err) {
       this.logger.warn(`catalogue index of ${tenantId} not laid out: ${(err as Error).message}`);
       return false;
     } finally {
       e.reserved = 0;
     }
-    let swapped = false;
-    let stale = false;
-    e.chain = e.chain.then(() => {
-      if (gone()) return;
-      if (!job.current()) {
-        stale = true;
-        return;
-      }
-      job.finish();
-      e.index = job.copy;
-      e.bytes = job.copy.bytes();
-      this.layouts += 1;
-      swapped = true;
-      this.logger.log(`catalogue index of ${tenantId} laid out by category in ${Date.now() - started} ms (${e.bytes} bytes)`);
-    });
-    await e.chain;
+    if (swapped) this.evict(tenantId);
     if (stale && tries > 1) setTimeout(() => void this.layOut(tenantId, tries - 1), this.layoutDelayMs).unref();
     return swapped;
   }
 
   /**
-   * Drops the least recently used tenants (never `keep`, never one still building) until the indexes and the
-   * layout copies being made fit the budget; returns the bytes then held.
+   * Makes room for `bytes` more on behalf of `tenantId` by evicting only tenants used less recently than it: false,
+   * evicting nothing, when even that would not make room.
    */
-  private evict(keep: string): number {
+  private makeRoom(tenantId: string, bytes: number): boolean {
+    let total = bytes;
+    let older = 0;
+    let before = true;
+    for (const [id, e] of this.tenants) {
+      total += e.bytes + e.reserved;
+      if (id === tenantId) before = false;
+      else if (before && e.index) older += e.bytes + e.reserved;
+    }
+    if (total - older > this.budgetBytes) return false;
+    for (const [id, e] of this.tenants) {
+      if (total <= this.budgetBytes || id === tenantId) break;
+      if (!e.index) continue;
+      total -= e.bytes + e.reserved;
+      this.drop(id);
+    }
+    return true;
+  }
+
+  /**
+   * Drops the least recently used tenants (never `keep`, never one still building) until the indexes and the
+   * layout copies being made fit the budget.
+   */
+  private evict(keep: string): void {
     const size = (e: Entry) => e.bytes + e.reserved;
     let total = 0;
     for (const e of this.tenants.values()) total += size(e);
@@ -273,7 +297,6 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       total -= size(e);
       this.drop(id);
     }
-    return total;
   }
 
   /**
@@ -388,14 +411,16 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     return out;
   }
 
-  stats(): { tenants: number; bytes: number; rebuilds: number; deltaLagMs: number } {
+  stats(): { tenants: number; bytes: number; reservedBytes: number; rebuilds: number; deltaLagMs: number } {
     let bytes = 0;
+    let reservedBytes = 0;
     let tenants = 0;
     for (const e of this.tenants.values()) {
+      reservedBytes += e.reserved;
       if (!e.index) continue;
       tenants += 1;
       bytes += e.bytes;
     }
-    return { tenants, bytes, rebuilds: this.builds, deltaLagMs: this.lagMs };
+    return { tenants, bytes, reservedBytes, rebuilds: this.builds, deltaLagMs: this.lagMs };
   }
 }

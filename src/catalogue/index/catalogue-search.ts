@@ -56,5 +56,5 @@ export interface CatalogueSearch {
    */
   changeLsn(tenantId: string, productIds: string[]): number | null;
   /** Figures for metrics. */
-  stats(): { tenants: number; bytes: number; rebuilds: number; deltaLagMs: number };
+  stats(): { tenants: number; bytes: number; reservedBytes: number; rebuilds: number; deltaLagMs: number };
 }
