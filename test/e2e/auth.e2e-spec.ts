@@ -134,6 +134,7 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
         // rolled back: still listed and still accepted, here and (nothing was announced) everywhere else
         const listed = (await shop.admin.get('/admin/access_tokens').expect(200)).body.access_tokens.map((r: { id: string }) => r.id);
         expect(listed).toContain(minted.id);
+        expect(await t.db.query(`SELECT revoked_at FROM access_tokens WHERE id = $1`, [minted.id])).toEqual([{ revoked_at: null }]);
         await client.get('/admin/access_tokens').expect(200);
         // a permission change is as atomic: the issuer keeps what it had
         const ctx = RequestContext.forTenant(shop.tenant.id);
