@@ -197,18 +197,12 @@ export class AuthService {
   }
 
   /**
-   * A revocation or permission change and its notice to every instance, in one transaction: the NOTIFY is delivered
-   * exactly when the change commits, and a failure to queue it rolls the change back (the caller gets an error and
-   * nothing changed, instead of a committed change that other instances would miss for up to `PRINCIPAL_CACHE_MS`).
-   * After the commit this instance forgets the tenant's resolved tokens once more: a lookup that read the row before
-   * the commit may have stored it in between, and the next request here must see the change.
+   * A revocation or permission change. Every instance hears of it at commit from the database itself (the triggers
+   * of migration `AuthNotify`, topic `auth`: the notice commits with the change, whatever path made it); this instance
+   * also forgets the tenant's resolved tokens at once, so that its next request sees the change.
    */
   private async changePrincipals<T>(tenantId: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.dataSource.transaction(async (manager) => {
-      const value = await change(manager);
-      await this.bus?.publish(AUTH_CACHE_TOPIC, tenantId, manager);
-      return value;
-    });
+    const result = await change(this.dataSource.manager);
     this.dropPrincipals(tenantId);
     return result;
   }

@@ -10,6 +10,7 @@ import { TenancyService } from '../tenancy/index.js';
 import { CreateCustomerDto, CustomerDto, mapCustomer, UpdateCustomerDto } from './dto/customer.dto.js';
 import { CustomerAddress } from './entities/customer-address.entity.js';
 import { Customer, CustomerType } from './entities/customer.entity.js';
+import { CustomerAuthService } from './auth/customer-auth.service.js';
 
 const emailTaken = () => AppError.unprocessable('email is already used by another customer');
 
@@ -21,6 +22,7 @@ export class CustomersService {
     private readonly pager: Pager,
     private readonly tenancy: TenancyService,
     private readonly events: DomainEvents,
+    private readonly auth: CustomerAuthService,
   ) {}
 
   /** Every customer of the shop, oldest first. */
@@ -73,7 +75,10 @@ export class CustomersService {
       if (dto.currency_id !== null) await this.assertCurrency(ctx, dto.currency_id);
       c.currencyId = dto.currency_id;
     }
-    return this.save(ctx, c, 'customer.updated');
+    const saved = await this.save(ctx, c, 'customer.updated');
+    // a disabled account: every instance hears of it at commit (trigger), this one at once
+    if (dto.is_active != null) this.auth.forget(ctx.tenantId);
+    return saved;
   }
 
   /** Deletes the customer and its addresses. */
@@ -84,6 +89,7 @@ export class CustomersService {
       .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
       .execute();
     if (!res.affected) throw AppError.notFound('customer');
+    this.auth.forget(ctx.tenantId);
   }
 
   private async present(ctx: RequestContext, c: Customer): Promise<CustomerDto> {

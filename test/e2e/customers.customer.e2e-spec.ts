@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CUSTOMER_AUTH_CACHE_TOPIC, CustomerAuthService } from '../../src/customers/auth/customer-auth.service.js';
 import type { MemoryMailTransport } from '../../src/customers/mail/mail-transport.js';
+import { CacheBus } from '../../src/common/cluster/cache-bus.js';
 import type { ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
+import { until } from '../helpers/wait.js';
 import { ADDRESS_KEYS, createCustomersApp, PASSWORD, PROFILE_KEYS, register, requireConfirmation, signIn } from './customers.helpers.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -201,6 +204,8 @@ describe('customer tier: profile and saved addresses', () => {
       `UPDATE customer_tokens SET expires_at = now() - interval '1 second' WHERE customer_id = $1 AND revoked_at IS NULL AND expires_at > now() AND created_at = (SELECT max(created_at) FROM customer_tokens WHERE customer_id = $1)`,
       [s.id],
     );
+    // a change made outside the service reaches every instance's resolved tokens through the database's notification
+    await until('the expiry is heard', async () => (await expiring.me.get('/customers/me')).status === 401, 1_000);
     const expired = await expiring.me.get('/customers/me').expect(401);
     expect(expired.body).toEqual({ errors: 'the access token is unknown, expired or revoked' });
     await expiring.me.get('/customers/me/addresses').expect(401);
@@ -208,8 +213,48 @@ describe('customer tier: profile and saved addresses', () => {
 
     // revoked (by SQL, as an operator would)
     await t.db.query(`UPDATE customer_tokens SET revoked_at = now() WHERE customer_id = $1`, [s.id]);
-    await s.me.get('/customers/me').expect(401);
+    await until('the revocation is heard', async () => (await s.me.get('/customers/me')).status === 401, 1_000);
     await s.me.post('/customers/me/addresses', { street: 'x' }).expect(401);
+  });
+
+  it("reuses a resolved shopper token while the cache bus listens; the service's own changes apply at once, any other within a second", async () => {
+    const auth = t.get(CustomerAuthService);
+    const bus = t.get(CacheBus);
+    const s = await shopper(shop, 'cached@example.com');
+    const first = await auth.resolve(s.token);
+    expect(first).toMatchObject({ kind: 'customer', customerId: s.id, tenantId: shop.tenant.id, active: true });
+    // the same frozen principal, not a second lookup
+    expect(await auth.resolve(s.token)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // a lookup that began before a drop does not store what it read
+    const racing = auth.resolve(s.token);
+    await bus.publish(CUSTOMER_AUTH_CACHE_TOPIC, shop.tenant.id);
+    const raced = await racing;
+    expect(raced).toEqual(first);
+    expect(await auth.resolve(s.token)).not.toBe(raced);
+    // the admin disabling the account: at once here (the next request), and for the others through the trigger
+    const cached = await auth.resolve(s.token);
+    expect(await auth.resolve(s.token)).toBe(cached);
+    await shop.admin.put(`/admin/customers/${s.id}`, { is_active: false }).expect(200);
+    await s.me.get('/customers/me/addresses').expect(403);
+    await shop.admin.put(`/admin/customers/${s.id}`, { is_active: true }).expect(200);
+    await s.me.get('/customers/me/addresses').expect(200);
+    // plain SQL (a job, an operator): the database notifies every instance at commit
+    await auth.resolve(s.token);
+    await t.db.query(`UPDATE customers SET is_active = false WHERE id = $1`, [s.id]);
+    await until('the disabled account is heard', async () => !(await isActive()), 1_000);
+    await t.db.query(`UPDATE customers SET is_active = true WHERE id = $1`, [s.id]);
+    await until('the enabled account is heard', async () => isActive(), 1_000);
+    // sign-out: refused at once
+    await s.me.get('/customers/me').expect(200);
+    await s.me.delete('/customer/auth/token').expect(204);
+    await s.me.get('/customers/me').expect(401);
+    expect(await auth.resolve(s.token)).toBeNull();
+
+    async function isActive(): Promise<boolean> {
+      const p = await auth.resolve(s.token);
+      return p?.kind === 'customer' && p.active;
+    }
   });
 
   it('a disabled account reads its own profile (and may sign in and out) but nothing else: 403 account_disabled', async () => {

@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthService, Principal } from '../../auth/index.js';
 import { generateToken } from '../../common/auth/token-hash.js';
+import { CacheBus } from '../../common/cluster/cache-bus.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { inTransaction, isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
@@ -22,6 +23,16 @@ export const CUSTOMER_TOKEN_TTL_MS = 30 * DAY_MS;
 export const ONE_TIME_TTL_MS: Record<OneTimePurpose, number> = { confirm_email: 3 * DAY_MS, reset_password: 2 * 3600 * 1000 };
 const ONE_TIME_PREFIX: Record<OneTimePurpose, string> = { confirm_email: 'vnsccf', reset_password: 'vnscrp' };
 
+/**
+ * How long a resolved shopper token is reused without asking the database (as staff tokens, `AuthService`). Revoking
+ * it, its expiry being changed, and the account being disabled or deleted notify every instance at commit (the
+ * triggers of migration `AuthNotify`, topic `customer_auth`); without a listening bus nothing is kept.
+ */
+const PRINCIPAL_CACHE_MS = 5_000;
+const PRINCIPAL_CACHE_MAX = 10_000;
+/** Cache-bus topic: a tenant's shopper tokens or accounts changed. */
+export const CUSTOMER_AUTH_CACHE_TOPIC = 'customer_auth';
+
 const invalidCredentials = () => AppError.unauthorized('the email or the password is wrong', 'invalid_credentials');
 const invalidToken = () => AppError.unprocessable('token is unknown, expired or already used', 'invalid_token');
 const emailTaken = () => AppError.unprocessable('email is already used by another customer');
@@ -40,6 +51,10 @@ interface SignInRow {
 @Injectable()
 export class CustomerAuthService {
   private readonly logger = new Logger(CustomerAuthService.name);
+  /** Resolved shopper tokens by token hash, least recently stored first (see `PRINCIPAL_CACHE_MS`). */
+  private readonly principals = new Map<string, { at: number; expiresAt: number; tenantId: string; principal: Principal }>();
+  /** Bumped by every drop: a lookup that began before a drop does not store what it read. */
+  private epoch = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -49,17 +64,47 @@ export class CustomerAuthService {
     private readonly mail: MailTransport,
     private readonly carryOver: VisitorCarryOverService,
     private readonly events: DomainEvents,
-  ) {}
+    @Optional() private readonly bus?: CacheBus,
+  ) {
+    bus?.subscribe(CUSTOMER_AUTH_CACHE_TOPIC, (tenantId) => this.forget(tenantId));
+  }
 
-  /** A live (unrevoked, unexpired) shopper token, by hash. */
+  /** Forgets the resolved shopper tokens of a tenant (null: of every tenant, as after a reconnect of the bus). */
+  forget(tenantId: string | null): void {
+    this.epoch += 1;
+    if (tenantId === null) this.principals.clear();
+    else for (const [key, e] of this.principals) if (e.tenantId === tenantId) this.principals.delete(key);
+  }
+
+  /** A live (unrevoked, unexpired) shopper token, by hash; reused for up to `PRINCIPAL_CACHE_MS` while the bus listens. */
   async resolve(token: string): Promise<Principal | null> {
-    const rows: { id: string; tenant_id: string; customer_id: string; is_active: boolean }[] = await this.dataSource.query(
-      `SELECT t.id, t.tenant_id, t.customer_id, c.is_active FROM customer_tokens t JOIN customers c ON c.id = t.customer_id AND c.tenant_id = t.tenant_id
+    const hash = this.auth.hash(token);
+    const key = hash.toString('base64');
+    const listening = this.bus?.listening === true;
+    const hit = this.principals.get(key);
+    const now = Date.now();
+    if (hit && listening && now - hit.at < PRINCIPAL_CACHE_MS && now < hit.expiresAt) return hit.principal;
+    const epoch = this.epoch;
+    const rows: { id: string; tenant_id: string; customer_id: string; is_active: boolean; expires_at: Date }[] = await this.dataSource.query(
+      `SELECT t.id, t.tenant_id, t.customer_id, c.is_active, t.expires_at FROM customer_tokens t JOIN customers c ON c.id = t.customer_id AND c.tenant_id = t.tenant_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
-      [this.auth.hash(token)],
+      [hash],
     );
     const row = rows[0];
-    return row ? { kind: 'customer', tokenId: row.id, tenantId: row.tenant_id, customerId: row.customer_id, active: row.is_active } : null;
+    if (!row) return null;
+    const principal: Principal = Object.freeze({
+      kind: 'customer',
+      tokenId: row.id,
+      tenantId: row.tenant_id,
+      customerId: row.customer_id,
+      active: row.is_active,
+    });
+    if (listening && this.bus?.listening && epoch === this.epoch) {
+      this.principals.delete(key);
+      if (this.principals.size >= PRINCIPAL_CACHE_MAX) this.principals.delete(this.principals.keys().next().value!);
+      this.principals.set(key, { at: Date.now(), expiresAt: new Date(row.expires_at).getTime(), tenantId: row.tenant_id, principal });
+    }
+    return principal;
   }
 
   /** A new account (active, unconfirmed) with the names on its billing address; mails a confirmation code. */
@@ -130,6 +175,8 @@ export class CustomerAuthService {
       ctx.actor.tokenId,
       ctx.tenantId,
     ]);
+    // every instance hears of it at commit (trigger); here at once
+    this.forget(ctx.tenantId);
   }
 
   /** Mails a reset code when the email belongs to a customer of the shop; the caller learns nothing either way. */
@@ -169,6 +216,7 @@ export class CustomerAuthService {
         customerId,
       ]);
     });
+    this.forget(ctx.tenantId);
   }
 
   /** Marks the email confirmed with a confirmation code (single use). */

@@ -13,6 +13,7 @@ import { Security1764000113000 } from './1764000113000-security.js';
 import { OrderLifecycle1764000170000 } from './1764000170000-order-lifecycle.js';
 import { AdminCatalogue1764000118000 } from './1764000118000-admin-catalogue.js';
 import { OutboxTraceContext1764000190000 } from './1764000190000-outbox-trace-context.js';
+import { AuthNotify1764000200000 } from './1764000200000-auth-notify.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   CatalogueDeltas1764000140000,
   OrderLifecycle1764000170000,
   OutboxTraceContext1764000190000,
+  AuthNotify1764000200000,
 ];
