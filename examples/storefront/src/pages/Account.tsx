@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, Redirect, useLocation, useParams } from 'wouter';
 import { api, ok, type AddressBody, type SavedAddress } from '../api/client';
 import { useLoad, useShop } from '../store';
@@ -59,7 +59,10 @@ export function SignUpPage() {
       setError(err);
     }
   };
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => {
+    const value = e.target.value;
+    setForm((f) => ({ ...f, [k]: value }));
+  };
   return (
     <form className="auth" onSubmit={(e) => void submit(e)}>
       <h1>{t('signUp')}</h1>
@@ -207,6 +210,7 @@ function Addresses() {
       </ul>
       {editing ? (
         <AddressForm
+          key={editing === 'new' ? 'new' : editing.id}
           address={editing === 'new' ? null : editing}
           onDone={() => {
             setEditing(null);
@@ -226,7 +230,9 @@ function AddressForm({ address, onDone }: { address: SavedAddress | null; onDone
   const { t } = useShop();
   const [form, setForm] = useState<AddressBody>(address ?? EMPTY);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => setForm(address ?? EMPTY), [address]);
+  // another address is a fresh form (keyed by its id): no effect resetting the state after the first input
+  // from the latest state: two quick inputs in a row (autofill, a fast typist) must not drop the first
+  const change = (key: keyof AddressBody, value: string) => setForm((f) => ({ ...f, [key]: value }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -246,7 +252,7 @@ function AddressForm({ address, onDone }: { address: SavedAddress | null; onDone
         <div className="row wrap">
           {ADDRESS_FIELDS.map(([key, label, auto]) => (
             <Field key={key} label={t(label)}>
-              <input name={key} autoComplete={auto} value={form[key] ?? ''} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
+              <input name={key} autoComplete={auto} value={form[key] ?? ''} onChange={(e) => change(key, e.target.value)} />
             </Field>
           ))}
         </div>

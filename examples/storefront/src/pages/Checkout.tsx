@@ -80,7 +80,8 @@ export function CheckoutPage() {
       setBusy(false);
     }
   };
-  const set = (key: keyof AddressForm, value: string) => setAddress({ ...address, [key]: value });
+  // from the latest state: two quick inputs in a row (autofill, a fast typist) must not drop the first
+  const set = (key: keyof AddressForm, value: string) => setAddress((a) => (a ? { ...a, [key]: value } : a));
   const changeCountry = (code: string) => {
     const next = { ...address, country_code: code };
     setAddress(next);
