@@ -123,7 +123,6 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
       const minted = await auth.mint(ctx, staff.id, { label: 'sql', tier: 'admin', scopes: ['Shop/access_tokens/read'] });
       const client = t.client(minted.token);
       await client.get('/admin/access_tokens').expect(200);
-      expect(await auth.resolve(minted.token)).toBe(await auth.resolve(minted.token)); // reused
       // the database notifies every instance at commit, whatever made the change
       await t.db.query(`UPDATE staff_users SET permissions = '{}' WHERE id = $1`, [staff.id]);
       await until('the permission change is heard', async () => (await client.get('/admin/access_tokens')).status === 403, 1_000);
@@ -134,7 +133,6 @@ describe('authentication and authorisation (CONTRACT 3)', () => {
       // a token of a deleted staff user
       const again = await auth.mint(ctx, staff.id, { label: 'sql 2', tier: 'admin', scopes: ['Shop/access_tokens/read'] });
       await t.client(again.token).get('/admin/access_tokens').expect(200);
-      await t.db.query(`DELETE FROM access_tokens WHERE issuer_id = $1`, [staff.id]);
       await t.db.query(`DELETE FROM staff_users WHERE id = $1`, [staff.id]);
       await until('the deletion is heard', async () => (await t.client(again.token).get('/admin/access_tokens')).status === 401, 1_000);
     });

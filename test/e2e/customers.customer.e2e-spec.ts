@@ -227,6 +227,7 @@ describe('customer tier: profile and saved addresses', () => {
     expect(await auth.resolve(s.token)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     // a lookup that began before a drop does not store what it read
+    auth.forget(shop.tenant.id);
     const racing = auth.resolve(s.token);
     await bus.publish(CUSTOMER_AUTH_CACHE_TOPIC, shop.tenant.id);
     const raced = await racing;
@@ -250,6 +251,12 @@ describe('customer tier: profile and saved addresses', () => {
     await s.me.delete('/customer/auth/token').expect(204);
     await s.me.get('/customers/me').expect(401);
     expect(await auth.resolve(s.token)).toBeNull();
+    // even a TRUNCATE (no rows to name a tenant: every tenant's resolved shopper tokens are dropped)
+    const again = await signIn(t, shop.storefront, 'cached@example.com');
+    const held = await auth.resolve(again.token);
+    expect(await auth.resolve(again.token)).toBe(held);
+    await t.db.query(`TRUNCATE customer_tokens`);
+    await until('the truncation is heard', async () => (await auth.resolve(again.token)) === null, 1_000);
 
     async function isActive(): Promise<boolean> {
       const p = await auth.resolve(s.token);
