@@ -2,6 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { CacheBus } from '../common/cluster/cache-bus.js';
+import { PrincipalCache } from '../common/auth/principal-cache.js';
 import { generateToken, hashToken } from '../common/auth/token-hash.js';
 import { adminScopes, BUILT_IN_ADMIN_RESOURCES, isAdminScope, isStorefrontScope, STOREFRONT_SCOPES } from '../common/auth/scopes.js';
 import { AdminResource, TokenResolver } from '../extensions/index.js';
@@ -44,10 +45,8 @@ export class AuthService {
   private resources: ReadonlySet<string> | null = null;
   /** One lookup per request and token, shared by the rate limiter and the API guard. */
   private readonly perRequest = new WeakMap<object, { token: string; principal: Promise<Principal | null> }>();
-  /** Resolved staff tokens by token hash (see `PRINCIPAL_CACHE_MS`), least recently stored first. */
-  private readonly principals = new Map<string, { at: number; tenantId: string; principal: Principal }>();
-  /** Bumped by every drop: a lookup that began before a drop does not store its (possibly revoked) principal. */
-  private epoch = 0;
+  /** Resolved staff tokens by token hash (see `PRINCIPAL_CACHE_MS`). */
+  private readonly principals: PrincipalCache<Principal>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -55,14 +54,8 @@ export class AuthService {
     private readonly extensions: Extensions,
     @Optional() private readonly bus?: CacheBus,
   ) {
-    bus?.subscribe(AUTH_CACHE_TOPIC, (tenantId) => this.dropPrincipals(tenantId));
-  }
-
-  /** Forgets the resolved tokens of a tenant (null: of every tenant, as after a reconnect of the bus). */
-  private dropPrincipals(tenantId: string | null): void {
-    this.epoch += 1;
-    if (tenantId === null) this.principals.clear();
-    else for (const [key, e] of this.principals) if (e.tenantId === tenantId) this.principals.delete(key);
+    this.principals = new PrincipalCache(PRINCIPAL_CACHE_MS, PRINCIPAL_CACHE_MAX, () => this.bus?.listening === true);
+    bus?.subscribe(AUTH_CACHE_TOPIC, (tenantId) => this.principals.drop(tenantId));
   }
 
   /** The `TokenResolver` extension providers by prefix (the last registered wins for a prefix). */
@@ -99,10 +92,9 @@ export class AuthService {
     }
     const hash = this.hash(token);
     const key = hash.toString('base64');
-    const listening = this.bus?.listening === true;
     const hit = this.principals.get(key);
-    if (hit && listening && Date.now() - hit.at < PRINCIPAL_CACHE_MS) return hit.principal;
-    const epoch = this.epoch;
+    if (hit) return hit;
+    const epoch = this.principals.begin();
     const rows: {
       id: string;
       tenant_id: string;
@@ -130,11 +122,7 @@ export class AuthService {
       issuerId: row.issuer_id,
       issuerPermissions: Object.freeze(row.permissions) as string[],
     });
-    if (listening && this.bus?.listening && epoch === this.epoch) {
-      this.principals.delete(key);
-      if (this.principals.size >= PRINCIPAL_CACHE_MAX) this.principals.delete(this.principals.keys().next().value!);
-      this.principals.set(key, { at: Date.now(), tenantId: row.tenant_id, principal });
-    }
+    this.principals.set(key, epoch, row.tenant_id, principal);
     return principal;
   }
 
@@ -203,7 +191,7 @@ export class AuthService {
    */
   private async changePrincipals<T>(tenantId: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
     const result = await change(this.dataSource.manager);
-    this.dropPrincipals(tenantId);
+    this.principals.drop(tenantId);
     return result;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthService, Principal } from '../../auth/index.js';
+import { PrincipalCache } from '../../common/auth/principal-cache.js';
 import { generateToken } from '../../common/auth/token-hash.js';
 import { CacheBus } from '../../common/cluster/cache-bus.js';
 import type { RequestContext } from '../../common/context/request-context.js';
@@ -51,10 +52,8 @@ interface SignInRow {
 @Injectable()
 export class CustomerAuthService {
   private readonly logger = new Logger(CustomerAuthService.name);
-  /** Resolved shopper tokens by token hash, least recently stored first (see `PRINCIPAL_CACHE_MS`). */
-  private readonly principals = new Map<string, { at: number; expiresAt: number; tenantId: string; principal: Principal }>();
-  /** Bumped by every drop: a lookup that began before a drop does not store what it read. */
-  private epoch = 0;
+  /** Resolved shopper tokens by token hash (see `PRINCIPAL_CACHE_MS`). */
+  private readonly principals: PrincipalCache<Principal>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -66,25 +65,22 @@ export class CustomerAuthService {
     private readonly events: DomainEvents,
     @Optional() private readonly bus?: CacheBus,
   ) {
+    this.principals = new PrincipalCache(PRINCIPAL_CACHE_MS, PRINCIPAL_CACHE_MAX, () => this.bus?.listening === true);
     bus?.subscribe(CUSTOMER_AUTH_CACHE_TOPIC, (tenantId) => this.forget(tenantId));
   }
 
   /** Forgets the resolved shopper tokens of a tenant (null: of every tenant, as after a reconnect of the bus). */
   forget(tenantId: string | null): void {
-    this.epoch += 1;
-    if (tenantId === null) this.principals.clear();
-    else for (const [key, e] of this.principals) if (e.tenantId === tenantId) this.principals.delete(key);
+    this.principals.drop(tenantId);
   }
 
   /** A live (unrevoked, unexpired) shopper token, by hash; reused for up to `PRINCIPAL_CACHE_MS` while the bus listens. */
   async resolve(token: string): Promise<Principal | null> {
     const hash = this.auth.hash(token);
     const key = hash.toString('base64');
-    const listening = this.bus?.listening === true;
     const hit = this.principals.get(key);
-    const now = Date.now();
-    if (hit && listening && now - hit.at < PRINCIPAL_CACHE_MS && now < hit.expiresAt) return hit.principal;
-    const epoch = this.epoch;
+    if (hit) return hit;
+    const epoch = this.principals.begin();
     const rows: { id: string; tenant_id: string; customer_id: string; is_active: boolean; expires_at: Date }[] = await this.dataSource.query(
       `SELECT t.id, t.tenant_id, t.customer_id, c.is_active, t.expires_at FROM customer_tokens t JOIN customers c ON c.id = t.customer_id AND c.tenant_id = t.tenant_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
@@ -99,11 +95,7 @@ export class CustomerAuthService {
       customerId: row.customer_id,
       active: row.is_active,
     });
-    if (listening && this.bus?.listening && epoch === this.epoch) {
-      this.principals.delete(key);
-      if (this.principals.size >= PRINCIPAL_CACHE_MAX) this.principals.delete(this.principals.keys().next().value!);
-      this.principals.set(key, { at: Date.now(), expiresAt: new Date(row.expires_at).getTime(), tenantId: row.tenant_id, principal });
-    }
+    this.principals.set(key, epoch, row.tenant_id, principal, new Date(row.expires_at).getTime());
     return principal;
   }
 
