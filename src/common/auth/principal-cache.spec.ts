@@ -8,7 +8,9 @@ describe('PrincipalCache', () => {
     listening = true;
     jest.useFakeTimers({ now: 1_000_000 });
   });
-  afterEach(() => jest.useRealTimers());
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('serves what was stored until its time to live or the token expiry, whichever is first', () => {
     const c = cache();
