@@ -1,5 +1,5 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { PrincipalCache } from '../common/auth/principal-cache.js';
@@ -174,25 +174,22 @@ export class AuthService {
   }
 
   async revoke(ctx: RequestContext, id: string): Promise<void> {
-    await this.changePrincipals(ctx.tenantId, async (manager) => {
-      const result = await manager.query(
-        `UPDATE access_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL RETURNING id`,
-        [id, ctx.tenantId],
-      );
-      const rows = Array.isArray(result[0]) ? result[0] : result;
-      if (rows.length === 0) throw AppError.notFound('access token');
-    });
+    const result = await this.dataSource.query(
+      `UPDATE access_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL RETURNING id`,
+      [id, ctx.tenantId],
+    );
+    const rows = Array.isArray(result[0]) ? result[0] : result;
+    if (rows.length === 0) throw AppError.notFound('access token');
+    this.principalsChanged(ctx.tenantId);
   }
 
   /**
-   * A revocation or permission change. Every instance hears of it at commit from the database itself (the triggers
-   * of migration `AuthNotify`, topic `auth`: the notice commits with the change, whatever path made it); this instance
-   * also forgets the tenant's resolved tokens at once, so that its next request sees the change.
+   * After a revocation or permission change. Every instance hears of it at commit from the database itself (the
+   * triggers of migration `AuthNotify`, topic `auth`: the notice commits with the change, whatever path made it);
+   * this instance also forgets the tenant's resolved tokens at once, so that its next request sees the change.
    */
-  private async changePrincipals<T>(tenantId: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const result = await change(this.dataSource.manager);
+  private principalsChanged(tenantId: string): void {
     this.principals.drop(tenantId);
-    return result;
   }
 
   async createStaff(ctx: RequestContext, input: { email: string; permissions: string[]; isOwner?: boolean }): Promise<StaffUser> {
@@ -211,7 +208,9 @@ export class AuthService {
     this.checkPermissions(permissions);
     const staff = await this.findStaff(ctx, email);
     staff.permissions = [...new Set(permissions)];
-    return this.changePrincipals(ctx.tenantId, (manager) => manager.save(staff));
+    const saved = await this.dataSource.manager.save(staff);
+    this.principalsChanged(ctx.tenantId);
+    return saved;
   }
 
   async findStaff(ctx: RequestContext, email: string): Promise<StaffUser> {

@@ -339,15 +339,20 @@ describe('catalogue engine', () => {
     });
   });
 
-  it('the memory budget evicts the least recently used tenant', async () => {
-    const index = t.get(CatalogueIndexService);
+  /** `n` new shops, each with the fixture catalogue imported. */
+  async function fixtureShops(n: number): Promise<TestShop[]> {
     const shops: TestShop[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < n; i++) {
       const s = await t.createShop();
       await s.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
       shops.push(s);
     }
-    const [a, b, c] = shops;
+    return shops;
+  }
+
+  it('the memory budget evicts the least recently used tenant', async () => {
+    const index = t.get(CatalogueIndexService);
+    const [a, b, c] = await fixtureShops(3);
     const saved = index.budgetBytes;
     try {
       // only a in memory: a budget of one byte keeps just the tenant being read
@@ -375,13 +380,7 @@ describe('catalogue engine', () => {
 
   it('counts the layout copy in the memory budget: room is made by evicting less recently used tenants only, else the index stays as built', async () => {
     const index = t.get(CatalogueIndexService);
-    const shops: TestShop[] = [];
-    for (let i = 0; i < 2; i++) {
-      const s = await t.createShop();
-      await s.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
-      shops.push(s);
-    }
-    const [a, b] = shops;
+    const [a, b] = await fixtureShops(2);
     const big = await t.createShop();
     expect((await big.admin.post('/admin/catalogue/import', generateDemoCatalogue(120, 2612))).status).toBe(200);
     const held = () => [index.has(a.tenant.id), index.has(b.tenant.id), index.has(big.tenant.id)];

@@ -219,7 +219,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     // the copy is about as large as the built index and both live until the swap: room for it is made first (tenants
     // used less recently than this one evicted), and without room the index stays as built (correct, only less
     // clustered); the reserve is held until the swap or the give-up
-    if (!this.makeRoom(tenantId, e.bytes)) {
+    if (!this.evict(tenantId, e.bytes, true)) {
       this.logger.warn(`catalogue index of ${tenantId} not laid out: its copy (${e.bytes} bytes) does not fit the memory budget`);
       return false;
     }
@@ -261,42 +261,28 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   }
 
   /**
-   * Makes room for `bytes` more on behalf of `tenantId` by evicting only tenants used less recently than it: false,
-   * evicting nothing, when even that would not make room.
+   * Drops the least recently used tenants (never `keep`, never one still building) until the indexes, the layout
+   * copies being made and `extra` bytes fit the budget; true when they do. With `olderOnly` only tenants used less
+   * recently than `keep` may go, and when even dropping all of them would not make room nothing is dropped.
    */
-  private makeRoom(tenantId: string, bytes: number): boolean {
-    let total = bytes;
-    let older = 0;
-    let before = true;
-    for (const [id, e] of this.tenants) {
-      total += e.bytes + e.reserved;
-      if (id === tenantId) before = false;
-      else if (before && e.index) older += e.bytes + e.reserved;
-    }
-    if (total - older > this.budgetBytes) return false;
-    for (const [id, e] of this.tenants) {
-      if (total <= this.budgetBytes || id === tenantId) break;
-      if (!e.index) continue;
-      total -= e.bytes + e.reserved;
-      this.drop(id);
-    }
-    return true;
-  }
-
-  /**
-   * Drops the least recently used tenants (never `keep`, never one still building) until the indexes and the
-   * layout copies being made fit the budget.
-   */
-  private evict(keep: string): void {
+  private evict(keep: string, extra = 0, olderOnly = false): boolean {
     const size = (e: Entry) => e.bytes + e.reserved;
-    let total = 0;
-    for (const e of this.tenants.values()) total += size(e);
+    let total = extra;
+    let evictable = 0;
+    let older = true;
     for (const [id, e] of this.tenants) {
-      if (total <= this.budgetBytes) break;
+      total += size(e);
+      if (id === keep) older = false;
+      else if (e.index && (older || !olderOnly)) evictable += size(e);
+    }
+    if (olderOnly && total - evictable > this.budgetBytes) return false;
+    for (const [id, e] of this.tenants) {
+      if (total <= this.budgetBytes || (olderOnly && id === keep)) break;
       if (id === keep || !e.index) continue;
       total -= size(e);
       this.drop(id);
     }
+    return total <= this.budgetBytes;
   }
 
   /**
