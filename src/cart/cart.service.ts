@@ -64,7 +64,8 @@ export class CartService {
 
   /** The visitor's cart currency, for the API guard (`CartCurrency`; CONTRACT 4: the storefront's active currency after `?currency`). */
   async cartCurrencyId(ctx: RequestContext): Promise<string | null> {
-    if (ctx.actor.type !== 'customer' && !ctx.visitorId) return null;
+    // a visitor id minted by this request (no cookie came) owns no cart: no query
+    if (ctx.actor.type !== 'customer' && (!ctx.visitorId || ctx.visitorMinted)) return null;
     const row = await this.findCart(ctx, ownerOf(ctx));
     return row?.currency_id ?? null;
   }
