@@ -10,6 +10,10 @@ export interface CatalogueIndexSnapshot {
   rebuilds: number;
   /** How far behind the committed changes the index is (ms); 0 when current. */
   deltaLagMs: number;
+  /** Questions answered from the engine's answer memo since start (a repeated question, provably current). */
+  answerHits: number;
+  /** Questions the engine computed since start. */
+  answerMisses: number;
 }
 
 /**

@@ -303,6 +303,48 @@ describe('catalogue engine', () => {
       await until('B sees the new price', async () => (await viaB('/products?price_min=99&price_max=100')).body.products.length === 1);
     });
 
+    it('a repeated question is answered from the answer memo while provably current: a product change, or an availability flip when it filters on availability, computes it again', async () => {
+      const index = t.get(CatalogueIndexService);
+      const p2 = ids.products.p2;
+      const v2a = ids.variants.v2a;
+      const setStock = (n: number) =>
+        fx.admin.post('/admin/inventory_levels/set', { inventory_item_id: v2a, location_id: ids.locations.cellar, available: n }).expect(200);
+      type Body = { products: Array<{ id: string; price_min: number; variants: Array<{ id: string; available: boolean; inventory_quantity: number }> }> };
+      const get = async (path: string): Promise<Body> => (await fx.storefront.get(path).expect(200)).body as Body;
+      const v2aOf = (body: Body) => body.products.find((p) => p.id === p2)?.variants.find((v) => v.id === v2a);
+      const all = '/products?include=facets&limit=50';
+      const inStock = '/products?include=facets&limit=50&available=true';
+      await setStock(4);
+      const first = await get(all);
+      await get(inStock);
+      // asked again: the same answer, from the memo
+      let s = index.stats();
+      expect(await get(all)).toEqual(first);
+      expect(index.stats()).toMatchObject({ answerHits: s.answerHits + 1, answerMisses: s.answerMisses });
+      // a quantity-only movement keeps both answers; the page shows the new on-hand (stock is overlaid on every request)
+      await setStock(2);
+      s = index.stats();
+      expect(v2aOf(await get(all))).toMatchObject({ available: true, inventory_quantity: 2 });
+      expect((await get(inStock)).products.map((p) => p.id)).toContain(p2);
+      expect(index.stats()).toMatchObject({ answerHits: s.answerHits + 2, answerMisses: s.answerMisses });
+      // an availability flip: the question filtering on availability is computed again (p2 is gone from it); the
+      // other is kept, and shows p2 sold out
+      await setStock(0);
+      s = index.stats();
+      expect((await get(inStock)).products.map((p) => p.id)).not.toContain(p2);
+      expect(v2aOf(await get(all))).toMatchObject({ available: false, inventory_quantity: 0 });
+      expect(index.stats()).toMatchObject({ answerHits: s.answerHits + 1, answerMisses: s.answerMisses + 1 });
+      // a product change retires every answer of the tenant
+      const body = fixtureImport() as { products: Array<{ key: string; variants: Array<{ price: number }> }> };
+      body.products.find((p) => p.key === 'p2')!.variants[0].price = 77.25;
+      await fx.admin.post('/admin/catalogue/import', body).expect(200);
+      s = index.stats();
+      expect((await get(all)).products.find((p) => p.id === p2)?.price_min).toBe(77.25);
+      expect(index.stats()).toMatchObject({ answerHits: s.answerHits, answerMisses: s.answerMisses + 1 });
+      await fx.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
+      await setStock(3);
+    });
+
     it('a version gap (a lost notification) drops the index: the next read rebuilds from the database, never a stale answer', async () => {
       const index = t.get(CatalogueIndexService);
       await fx.storefront.get('/products').expect(200);

@@ -3,6 +3,7 @@ import { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEv
 import { BusMessage, CacheBus } from '../../common/cluster/cache-bus.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { AppConfig } from '../../config/app-config.js';
+import type { CatalogueIndexSnapshot } from '../../observability/index.js';
 import type { CatalogueSearch, CatalogueSearchRequest, CatalogueSearchResult, VariantStock } from './catalogue-search.js';
 import { buildIndex, reloadProducts } from './index-build.js';
 import { IndexQueries } from './index-queries.js';
@@ -266,7 +267,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
    * recently than `keep` may go, and when even dropping all of them would not make room nothing is dropped.
    */
   private evict(keep: string, extra = 0, olderOnly = false): boolean {
-    const size = (e: Entry) => e.bytes + e.reserved;
+    const size = (e: Entry) => e.bytes + e.reserved + (e.index?.answers.bytes() ?? 0);
     let total = extra;
     let evictable = 0;
     let older = true;
@@ -355,6 +356,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       if (this.tenants.get(tenantId) !== e) return;
       idx.contentVersion += 1;
       idx.memo.clear();
+      idx.answers.clear();
       this.products.dropProducts(tenantId, ids);
       if (idx.wantsCompaction) {
         this.drop(tenantId);
@@ -397,7 +399,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     return out;
   }
 
-  stats(): { tenants: number; bytes: number; reservedBytes: number; rebuilds: number; deltaLagMs: number } {
+  stats(): CatalogueIndexSnapshot {
     let bytes = 0;
     let reservedBytes = 0;
     let tenants = 0;
@@ -405,8 +407,8 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       reservedBytes += e.reserved;
       if (!e.index) continue;
       tenants += 1;
-      bytes += e.bytes;
+      bytes += e.bytes + e.index.answers.bytes();
     }
-    return { tenants, bytes, reservedBytes, rebuilds: this.builds, deltaLagMs: this.lagMs };
+    return { tenants, bytes, reservedBytes, rebuilds: this.builds, deltaLagMs: this.lagMs, answerHits: this.queries.hits, answerMisses: this.queries.misses };
   }
 }

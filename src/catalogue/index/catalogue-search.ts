@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../common/context/request-context.js';
+import type { CatalogueIndexSnapshot } from '../../observability/index.js';
 import type { SortValue } from '../../common/paging/pager.service.js';
 import type { CatalogueFilters, CollectionScope, FacetKey, OrderSpec } from '../catalogue-query.js';
 
@@ -56,5 +57,5 @@ export interface CatalogueSearch {
    */
   changeLsn(tenantId: string, productIds: string[]): number | null;
   /** Figures for metrics. */
-  stats(): { tenants: number; bytes: number; reservedBytes: number; rebuilds: number; deltaLagMs: number };
+  stats(): CatalogueIndexSnapshot;
 }

@@ -19,13 +19,37 @@ const ORDER_COLUMN: Record<OrderSpec, [OrderColumn, 1 | -1]> = {
 /**
  * A storefront catalogue question answered by a tenant's index: filters and collection scope as codes, text search
  * resolved to variants (PostgreSQL matching, memoized per content version), the pass (`TenantIndex.search`), and the
- * facet counts as ranked `(id, count)` lists. Nothing of an answer is kept: the same question asked again is
- * computed again.
+ * facet counts as ranked `(id, count)` lists. A question asked again while its answer is provably current is
+ * answered from `TenantIndex.answers` (`AnswerMemo`: same content version, and same availability version when it
+ * filters on availability); a manual collection's picks are read each time, so its questions are always computed.
  */
 export class IndexQueries {
+  /** Questions answered from the memo, and computed, since start (metrics). */
+  hits = 0;
+  misses = 0;
+
   constructor(private readonly dataSource: DataSource) {}
 
   async answer(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
+    const key = answerKey(ctx, req);
+    const contentVersion = idx.contentVersion;
+    const availVersion = req.filters.available ? idx.availVersion : -1;
+    if (key !== null) {
+      const kept = idx.answers.get(key, contentVersion, availVersion);
+      if (kept) {
+        this.hits += 1;
+        return kept;
+      }
+    }
+    this.misses += 1;
+    const out = await this.compute(ctx, idx, req);
+    // kept only if nothing it depends on changed while it was computed (the text match and scope may await)
+    if (key !== null && idx.contentVersion === contentVersion && (req.filters.available ? idx.availVersion : -1) === availVersion)
+      idx.answers.set(key, contentVersion, availVersion, out, answerBytes(key, out));
+    return out;
+  }
+
+  private async compute(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
     const f = req.filters;
     const cur = ctx.activeCurrency;
     let allowed: Uint8Array | null = null;
@@ -178,4 +202,40 @@ export class IndexQueries {
     if (idx.memo.size >= 256) idx.memo.delete(idx.memo.keys().next().value!);
     idx.memo.set(key, { version: idx.contentVersion, value, bytes });
   }
+}
+
+/**
+ * The whole question as a memo key: every filter, the scope's rules, order, cursor, rows, facets, the facet ranks'
+ * version and the currency's conversion (prices). Null for a manual collection (its picks are read each time).
+ */
+function answerKey(ctx: RequestContext, req: CatalogueSearchRequest): string | null {
+  if (req.scope?.type === 'manual') return null;
+  const f = req.filters;
+  const cur = ctx.activeCurrency;
+  return JSON.stringify([
+    f.ids,
+    f.words,
+    (f.q ?? '').trim().toLowerCase(),
+    f.dims,
+    f.priceMin,
+    f.priceMax,
+    f.available,
+    f.onSale,
+    req.scope ? [req.scope.id, req.scope.rulesJson] : null,
+    req.order,
+    req.after,
+    req.rows,
+    req.facets,
+    req.rank.version,
+    cur.rate,
+    cur.precision,
+  ]);
+}
+
+/** Estimated bytes an answer holds, its facets' JSON (written once per language, kept as long as the answer) included. */
+function answerBytes(key: string, a: CatalogueSearchResult): number {
+  let b = 256 + key.length * 2;
+  for (const r of a.rows) b += 160 + (r.variantIds?.length ?? 0) * 56;
+  if (a.facets) for (const g of a.facets) b += 64 + g.values.length * 160;
+  return b;
 }

@@ -1,5 +1,7 @@
 import { convertMinor, toMinor } from '../../pricing/index.js';
 import { FACET_KEYS, FacetKey } from '../catalogue-query.js';
+import { AnswerMemo } from './answer-memo.js';
+import type { CatalogueSearchResult } from './catalogue-search.js';
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
 import { IndexSearch } from './index-search.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
@@ -70,6 +72,8 @@ export class TenantIndex {
   contentVersion = 0;
   /** Bumped by every stock change. */
   stockVersion = 0;
+  /** Bumped by a stock change that flips a variant's availability (keys answers filtered on availability). */
+  availVersion = 0;
   builtAt = Date.now();
   /** Laid out by category (`clustered`), or in the order the build read the products. */
   byCategory = false;
@@ -124,6 +128,8 @@ export class TenantIndex {
   private readonly priceCache = new Map<string, { values: Float64Array<ArrayBuffer>; upTo: number }>();
   /** Small memos keyed by contentVersion (text matches, smart collections). */
   readonly memo = new Map<string, { version: number; value: unknown; bytes: number }>();
+  /** The engine's answers to repeated questions, while provably current (`AnswerMemo`; not in `bytes()`: the budget counts it live). */
+  readonly answers = new AnswerMemo<CatalogueSearchResult>();
 
   /** The query engine over these columns (scratch memory, per-value product sets), made on first use. */
   private engine: IndexSearch | null = null;
@@ -493,7 +499,11 @@ export class TenantIndex {
   setStock(variantId: string, available: boolean, onHand: number): void {
     const v = this.vIndex.get(variantId);
     if (v === undefined) return;
-    this.vAvail[v] = available ? 1 : 0;
+    const a = available ? 1 : 0;
+    if (this.vAvail[v] !== a) {
+      this.vAvail[v] = a;
+      this.availVersion += 1;
+    }
     this.vOnHand[v] = onHand;
   }
 

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { AnswerMemo } from './answer-memo.js';
+
+describe('AnswerMemo', () => {
+  it('answers a key only at the versions it was kept for', () => {
+    const memo = new AnswerMemo<string>();
+    memo.set('q', 3, -1, 'answer', 100);
+    expect(memo.get('q', 3, -1)).toBe('answer');
+    expect(memo.get('other', 3, -1)).toBeUndefined();
+    // another content version: gone for good (not served again at the old version either)
+    expect(memo.get('q', 4, -1)).toBeUndefined();
+    expect(memo.get('q', 3, -1)).toBeUndefined();
+    expect(memo.size).toBe(0);
+    expect(memo.bytes()).toBe(0);
+  });
+
+  it('keeps an answer that depends on availability only for its availability version', () => {
+    const memo = new AnswerMemo<string>();
+    memo.set('q', 1, 7, 'in stock', 10);
+    expect(memo.get('q', 1, 7)).toBe('in stock');
+    expect(memo.get('q', 1, 8)).toBeUndefined();
+    expect(memo.hits).toBe(1);
+    expect(memo.misses).toBe(1);
+  });
+
+  it('drops the least recently used answer beyond its entries', () => {
+    const memo = new AnswerMemo<number>(3, 1_000);
+    memo.set('a', 1, -1, 1, 100);
+    memo.set('b', 1, -1, 2, 100);
+    memo.set('c', 1, -1, 3, 100);
+    expect(memo.get('a', 1, -1)).toBe(1); // a is now the most recently used, b the least
+    memo.set('d', 1, -1, 4, 100);
+    expect(memo.get('b', 1, -1)).toBeUndefined();
+    expect([memo.get('a', 1, -1), memo.get('c', 1, -1), memo.get('d', 1, -1)]).toEqual([1, 3, 4]);
+    expect([memo.size, memo.bytes()]).toEqual([3, 300]);
+  });
+
+  it('drops the least recently used answers beyond its bytes, and never keeps one larger than a quarter of them', () => {
+    const memo = new AnswerMemo<number>(100, 1_000);
+    for (const k of ['a', 'b', 'c', 'd']) memo.set(k, 1, -1, 0, 250);
+    expect(memo.bytes()).toBe(1_000);
+    memo.set('e', 1, -1, 0, 200); // 1,200 bytes: a goes
+    expect([memo.get('a', 1, -1), memo.size, memo.bytes()]).toEqual([undefined, 4, 950]);
+    memo.set('f', 1, -1, 0, 251);
+    expect(memo.get('f', 1, -1)).toBeUndefined();
+    expect(memo.bytes()).toBe(950);
+    memo.clear();
+    expect([memo.size, memo.bytes()]).toEqual([0, 0]);
+  });
+
+  it('replaces the answer of a key kept again', () => {
+    const memo = new AnswerMemo<string>();
+    memo.set('q', 1, -1, 'old', 50);
+    memo.set('q', 2, -1, 'new', 70);
+    expect(memo.get('q', 2, -1)).toBe('new');
+    expect(memo.bytes()).toBe(70);
+  });
+});

@@ -1,0 +1,84 @@
+/** Answers kept per index at most. */
+const MAX_ENTRIES = 1_000;
+/** Bytes of answers kept per index at most (estimated; counted in the index's size, so in the memory budget). */
+const MAX_BYTES = 16 * 1024 * 1024;
+
+interface Kept<T> {
+  contentVersion: number;
+  /** The availability version the answer depends on, or -1 when it does not depend on stock. */
+  availVersion: number;
+  value: T;
+  bytes: number;
+}
+
+/**
+ * The engine's answers to the questions of one `TenantIndex`, kept while they are provably the answer the index
+ * would compute now: keyed by the whole question, valid for the content version they were computed on (any product
+ * change retires every answer) and, when the question filters on availability, for the availability version (a
+ * stock movement that flips a variant's availability retires them; one that only moves a quantity retires nothing,
+ * and no stock movement retires an answer that does not filter on availability: the page's stock is overlaid after
+ * the engine, on every request). Least recently used out, bounded in entries and bytes. Nothing here can be stale:
+ * an answer is either the one the index computes or gone, so the memo saves work on repeated questions without
+ * being a correctness or freshness lever (no time to live).
+ */
+export class AnswerMemo<T> {
+  private readonly kept = new Map<string, Kept<T>>();
+  private held = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly maxEntries = MAX_ENTRIES,
+    private readonly maxBytes = MAX_BYTES,
+  ) {}
+
+  /** The kept answer of `key` if it is valid at these versions (`availVersion` -1: the question ignores stock). */
+  get(key: string, contentVersion: number, availVersion: number): T | undefined {
+    const k = this.kept.get(key);
+    if (k === undefined) {
+      this.misses += 1;
+      return undefined;
+    }
+    if (k.contentVersion !== contentVersion || k.availVersion !== availVersion) {
+      this.forget(key, k);
+      this.misses += 1;
+      return undefined;
+    }
+    // most recently used last
+    this.kept.delete(key);
+    this.kept.set(key, k);
+    this.hits += 1;
+    return k.value;
+  }
+
+  set(key: string, contentVersion: number, availVersion: number, value: T, bytes: number): void {
+    if (bytes > this.maxBytes / 4) return; // one answer never takes a quarter of the memo
+    const old = this.kept.get(key);
+    if (old) this.forget(key, old);
+    this.kept.set(key, { contentVersion, availVersion, value, bytes });
+    this.held += bytes;
+    while (this.kept.size > this.maxEntries || this.held > this.maxBytes) {
+      const [oldest, k] = this.kept.entries().next().value!;
+      this.forget(oldest, k);
+    }
+  }
+
+  /** Drops every answer (a product change: none is valid any more). */
+  clear(): void {
+    this.kept.clear();
+    this.held = 0;
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  bytes(): number {
+    return this.held;
+  }
+
+  private forget(key: string, k: Kept<T>): void {
+    this.kept.delete(key);
+    this.held -= k.bytes;
+  }
+}
