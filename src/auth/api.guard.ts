@@ -152,7 +152,7 @@ export class ApiGuard implements CanActivate {
     }
     const id = randomBytes(16).toString('hex');
     ctx.visitorId = id;
-    ctx.visitorMinted = true;
+    ctx.mintedVisitorId = id;
     res.cookie(VISITOR_COOKIE, id, { signed: true, httpOnly: true, sameSite: 'lax', path: '/', maxAge: YEAR_MS, secure: req.secure });
   }
 }

@@ -65,7 +65,7 @@ export class CartService {
   /** The visitor's cart currency, for the API guard (`CartCurrency`; CONTRACT 4: the storefront's active currency after `?currency`). */
   async cartCurrencyId(ctx: RequestContext): Promise<string | null> {
     // a visitor id minted by this request (no cookie came) owns no cart: no query
-    if (ctx.actor.type !== 'customer' && (!ctx.visitorId || ctx.visitorMinted)) return null;
+    if (ctx.actor.type !== 'customer' && (!ctx.visitorId || ctx.visitorId === ctx.mintedVisitorId)) return null;
     const row = await this.findCart(ctx, ownerOf(ctx));
     return row?.currency_id ?? null;
   }

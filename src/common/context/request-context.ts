@@ -33,8 +33,8 @@ export class RequestContext {
   defaultLanguage = 'en';
   currency: CurrencyInfo | null = null;
   visitorId: string | null = null;
-  /** The visitor id was minted by this request (no cookie came): nothing can belong to it yet. */
-  visitorMinted = false;
+  /** The visitor id this request minted (no cookie came): nothing can belong to it yet. */
+  mintedVisitorId: string | null = null;
   /** The open transaction, when the call runs inside one. */
   manager: EntityManager | null = null;
   private _tenantId: string | null = null;
