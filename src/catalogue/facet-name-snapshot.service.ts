@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { DataSource } from 'typeorm';
@@ -27,7 +28,10 @@ export interface FieldEntry {
 }
 
 export interface Snapshot {
+  /** When this content was first read: the snapshot's version (a rebuild that reads the same content keeps it). */
   at: number;
+  /** Digest of the rows it was built from. */
+  digest: string;
   entries: Map<string, SnapshotEntry>;
   fields: Map<string, FieldEntry>;
 }
@@ -37,7 +41,9 @@ const REBUILD_MS = 60_000;
 /**
  * The per-tenant filter snapshot (SPEC "Facets"): names and order of every facet value, manufacturer, category and
  * custom-field option, held in memory and rebuilt periodically (every minute, on the first read after that) and
- * after each import. A name is null while the snapshot lacks the id.
+ * after each import. A name is null while the snapshot lacks the id. A rebuild that reads the same rows as the
+ * current snapshot keeps the current one (same object, same `at`): what is keyed by the snapshot's version — product
+ * JSON, facet JSON, ranked facet codes, the engine's kept answers — lives on until names or order really change.
  */
 @Injectable()
 export class FacetNameSnapshot {
@@ -57,7 +63,7 @@ export class FacetNameSnapshot {
       // periodic rebuild: the current snapshot keeps serving while the next one is built
       if (Date.now() - hit.at >= REBUILD_MS && !hit.rebuilding) {
         hit.rebuilding = true;
-        this.build(tenantId).then(
+        this.build(tenantId, hit.promise).then(
           (snap) => {
             if (this.snapshots.get(tenantId) === hit)
               this.snapshots.set(tenantId, { at: Date.now(), promise: Promise.resolve(snap), fresh: true, rebuilding: false });
@@ -67,7 +73,7 @@ export class FacetNameSnapshot {
       }
       return hit.promise;
     }
-    const promise = this.build(tenantId);
+    const promise = this.build(tenantId, hit?.promise);
     this.snapshots.set(tenantId, { at: Date.now(), promise, fresh: true, rebuilding: false });
     promise.catch(() => this.snapshots.delete(tenantId));
     return promise;
@@ -79,7 +85,8 @@ export class FacetNameSnapshot {
     if (hit) hit.fresh = false;
   }
 
-  private async build(tenantId: string): Promise<Snapshot> {
+  /** Reads the snapshot; the `current` one when the rows are the same. */
+  private async build(tenantId: string, current?: Promise<Snapshot>): Promise<Snapshot> {
     const entries = new Map<string, SnapshotEntry>();
     const fields = new Map<string, FieldEntry>();
     const q = (sql: string) => this.dataSource.query(sql, [tenantId]);
@@ -91,6 +98,11 @@ export class FacetNameSnapshot {
       q(`SELECT o.id, o.key, o.name, o.value, o.field_id, f.position AS field_position, o.position FROM custom_field_options o JOIN custom_fields f ON f.id = o.field_id
          WHERE o.tenant_id = $1 ORDER BY f.position, f.key, o.position, o.key`),
     ]);
+    const digest = createHash('sha1')
+      .update(JSON.stringify([facets, makers, cats, fieldRows, options]))
+      .digest('base64');
+    const previous = current ? await current.catch(() => null) : null;
+    if (previous && previous.digest === digest) return previous;
     facets.forEach((r: { id: string; dimension: SnapshotEntry['kind']; key: string; name: Translations }, i: number) =>
       entries.set(r.id, { kind: r.dimension, key: r.key, name: r.name, value: null, rank: i }),
     );
@@ -116,6 +128,6 @@ export class FacetNameSnapshot {
     options.forEach((r: { id: string; key: string; name: Translations; value: string | null; field_id: string }, i: number) =>
       entries.set(r.id, { kind: 'custom_fields', key: r.key, name: r.name, value: r.value, rank: i, fieldId: r.field_id }),
     );
-    return { at: Date.now(), entries, fields };
+    return { at: Date.now(), digest, entries, fields };
   }
 }

@@ -7,6 +7,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createShopApp } from '../../src/app.js';
+import { FacetNameSnapshot } from '../../src/catalogue/facet-name-snapshot.service.js';
 import { CatalogueIndexService } from '../../src/catalogue/index/catalogue-index.service.js';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import { CacheBus } from '../../src/common/cluster/cache-bus.js';
@@ -305,6 +306,9 @@ describe('catalogue engine', () => {
 
     it('a repeated question is answered from the answer memo while provably current: a product change, or an availability flip when it filters on availability, computes it again', async () => {
       const index = t.get(CatalogueIndexService);
+      // laid out now, not during the test (the swap starts a new index with no kept answers)
+      index.layoutDelayMs = 3_600_000;
+      await index.layOut(fx.tenant.id);
       const p2 = ids.products.p2;
       const v2a = ids.variants.v2a;
       const setStock = (n: number) =>
@@ -321,6 +325,14 @@ describe('catalogue engine', () => {
       let s = index.stats();
       expect(await get(all)).toEqual(first);
       expect(index.stats()).toMatchObject({ answerHits: s.answerHits + 1, answerMisses: s.answerMisses });
+      // a manual collection's picks are read each time: its questions are always computed
+      const picks = ((await fx.storefront.get('/collections').expect(200)).body.collections as Array<{ id: string; title: string }>).find(
+        (c) => c.title === 'Staff picks',
+      )!;
+      const picked = await get(`/collections/${picks.id}/products`);
+      s = index.stats();
+      expect(await get(`/collections/${picks.id}/products`)).toEqual(picked);
+      expect(index.stats()).toMatchObject({ answerHits: s.answerHits, answerMisses: s.answerMisses + 1 });
       // a quantity-only movement keeps both answers; the page shows the new on-hand (stock is overlaid on every request)
       await setStock(2);
       s = index.stats();
@@ -343,6 +355,26 @@ describe('catalogue engine', () => {
       expect(index.stats()).toMatchObject({ answerHits: s.answerHits, answerMisses: s.answerMisses + 1 });
       await fx.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
       await setStock(3);
+      index.layoutDelayMs = 1_000;
+    });
+
+    it('a name snapshot rebuilt from the same rows is the same snapshot (what is keyed by it lives on); a change of order makes a new one', async () => {
+      const names = t.get(FacetNameSnapshot);
+      const first = await names.get(fx.tenant.id);
+      names.invalidate(fx.tenant.id);
+      expect(await names.get(fx.tenant.id)).toBe(first);
+      const [{ id, position }] = await t.db.query(`SELECT id, position FROM facet_values WHERE tenant_id = $1 ORDER BY position, key LIMIT 1`, [fx.tenant.id]);
+      await t.db.query(`UPDATE facet_values SET position = position + 1000 WHERE id = $1`, [id]);
+      try {
+        names.invalidate(fx.tenant.id);
+        const next = await names.get(fx.tenant.id);
+        expect(next).not.toBe(first);
+        expect(next.digest).not.toBe(first.digest);
+        expect(next.entries.get(id)!.rank).toBeGreaterThan(first.entries.get(id)!.rank);
+      } finally {
+        await t.db.query(`UPDATE facet_values SET position = $2 WHERE id = $1`, [id, position]);
+        names.invalidate(fx.tenant.id);
+      }
     });
 
     it('a version gap (a lost notification) drops the index: the next read rebuilds from the database, never a stale answer', async () => {

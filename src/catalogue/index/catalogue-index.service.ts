@@ -376,7 +376,12 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   // ------------------------------------------------------------------ queries
 
   async search(ctx: RequestContext, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
-    return this.queries.answer(ctx, await this.get(ctx.tenantId), req);
+    const idx = await this.get(ctx.tenantId);
+    const held = idx.answers.bytes();
+    const out = await this.queries.answer(ctx, idx, req);
+    // a kept answer grew the tenant's memory: the budget is enforced again (other tenants, least recent first)
+    if (idx.answers.bytes() > held && this.tenants.get(ctx.tenantId)?.index === idx) this.evict(ctx.tenantId);
+    return out;
   }
 
   async visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>> {

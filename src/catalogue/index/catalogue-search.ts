@@ -46,6 +46,7 @@ export interface VariantStock {
  * machine's memory would implement the same (see README, "Catalogue engine").
  */
 export interface CatalogueSearch {
+  /** The answer is read-only: an engine may hand the same (frozen) answer to every request asking the same question. */
   search(ctx: RequestContext, request: CatalogueSearchRequest): Promise<CatalogueSearchResult>;
   /** Which of these products are visible on the storefront now. */
   visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>>;

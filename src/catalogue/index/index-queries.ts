@@ -27,6 +27,8 @@ export class IndexQueries {
   /** Questions answered from the memo, and computed, since start (metrics). */
   hits = 0;
   misses = 0;
+  /** Facet lists kept in `TenantIndex.memo` (a whole category's statistics row): counted there, not per answer. */
+  private readonly sharedFacets = new WeakSet<object>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -45,7 +47,7 @@ export class IndexQueries {
     const out = await this.compute(ctx, idx, req);
     // kept only if nothing it depends on changed while it was computed (the text match and scope may await)
     if (key !== null && idx.contentVersion === contentVersion && (req.filters.available ? idx.availVersion : -1) === availVersion)
-      idx.answers.set(key, contentVersion, availVersion, out, answerBytes(key, out));
+      idx.answers.set(key, contentVersion, availVersion, frozen(out), answerBytes(key, out, out.facets !== null && this.sharedFacets.has(out.facets)));
     return out;
   }
 
@@ -106,7 +108,10 @@ export class IndexQueries {
           n += values.length;
         });
         facets = groups;
-        if (key !== null) this.remember(idx, key, groups, 64 + n * 48);
+        if (key !== null) {
+          this.remember(idx, key, groups, 64 + n * 48);
+          this.sharedFacets.add(groups);
+        }
       }
     }
     const rows = res.rows.map((r) => ({
@@ -205,10 +210,11 @@ export class IndexQueries {
 }
 
 /**
- * The whole question as a memo key: every filter, the scope's rules, order, cursor, rows, facets, the facet ranks'
- * version and the currency's conversion (prices). Null for a manual collection (its picks are read each time).
+ * The whole question as a memo key: every filter, the scope's rules, order, cursor, rows, facets (with the facet
+ * ranks' version, which orders them) and the currency's conversion (prices). Null for a manual collection (its picks
+ * are read each time).
  */
-function answerKey(ctx: RequestContext, req: CatalogueSearchRequest): string | null {
+export function answerKey(ctx: Pick<RequestContext, 'activeCurrency'>, req: CatalogueSearchRequest): string | null {
   if (req.scope?.type === 'manual') return null;
   const f = req.filters;
   const cur = ctx.activeCurrency;
@@ -226,16 +232,38 @@ function answerKey(ctx: RequestContext, req: CatalogueSearchRequest): string | n
     req.after,
     req.rows,
     req.facets,
-    req.rank.version,
+    req.facets ? req.rank.version : null,
     cur.rate,
     cur.precision,
   ]);
 }
 
-/** Estimated bytes an answer holds, its facets' JSON (written once per language, kept as long as the answer) included. */
-function answerBytes(key: string, a: CatalogueSearchResult): number {
+/**
+ * Estimated bytes an answer holds: its rows, and its facets with their JSON (written once per language, kept as long
+ * as the answer) unless the facet list is a whole category's, counted once in `TenantIndex.memo`.
+ */
+function answerBytes(key: string, a: CatalogueSearchResult, sharedFacets: boolean): number {
   let b = 256 + key.length * 2;
   for (const r of a.rows) b += 160 + (r.variantIds?.length ?? 0) * 56;
-  if (a.facets) for (const g of a.facets) b += 64 + g.values.length * 160;
+  if (a.facets && !sharedFacets) for (const g of a.facets) b += 64 + g.values.length * 160;
   return b;
+}
+
+/** A kept answer is shared by every request asking the question: its arrays and rows are frozen (read-only). */
+function frozen(a: CatalogueSearchResult): CatalogueSearchResult {
+  for (const r of a.rows) {
+    Object.freeze(r.position);
+    if (r.variantIds) Object.freeze(r.variantIds);
+    Object.freeze(r);
+  }
+  Object.freeze(a.rows);
+  if (a.facets) {
+    for (const g of a.facets) {
+      Object.freeze(g.values);
+      Object.freeze(g);
+    }
+    Object.freeze(a.facets);
+  }
+  Object.freeze(a.priceRange);
+  return Object.freeze(a);
 }
