@@ -116,7 +116,8 @@ export class ProductJsonService {
       else missing.push(r.id);
     }
     if (missing.length > 0) {
-      for (const p of await this.hydrateList(this.fillContext(ctx, missing), missing)) {
+      // the holes for the stock are filled from the index below: the fill does not sum the stock ledger
+      for (const p of await this.hydrateList(this.fillContext(ctx, missing), missing, false)) {
         const j = toListJson(p);
         cached.set(p.id, j);
         this.productCache.set(keyOf(p.id), ctx.tenantId, p.id, j, listJsonBytes(j));
@@ -136,13 +137,17 @@ export class ProductJsonService {
     return serializedArray<ProductListDto>(writeListArray(items, stock));
   }
 
-  /** Products of a page: one statement for the products (flag, first image, visible variant count), one for their variants with on-hand. */
-  private async hydrateList(ctx: RequestContext, ids: string[]): Promise<ProductListDto[]> {
+  /**
+   * Products of a page: one statement for the products (flag, first image, visible variant count), one for their
+   * variants, with their on-hand summed from the stock ledger unless `onHand` is false (then 0: the caller overlays
+   * the index's live stock).
+   */
+  private async hydrateList(ctx: RequestContext, ids: string[], onHand = true): Promise<ProductListDto[]> {
     if (ids.length === 0) return [];
     const snap = await this.snapshot.get(ctx.tenantId);
     const [products, variants] = await Promise.all([
       this.productRows(ctx, ids, true),
-      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])`, [ctx.tenantId, ids], true, true),
+      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])`, [ctx.tenantId, ids], onHand, true),
     ]);
     const byProduct = groupBy(variants, (v) => v.product_id);
     // a product gone since a cached match set was computed (another instance's write, within the TTL) is left out
