@@ -150,7 +150,7 @@ export class ProductJsonService {
       this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])`, [ctx.tenantId, ids], onHand, true),
     ]);
     const byProduct = groupBy(variants, (v) => v.product_id);
-    // a product gone since a cached match set was computed (another instance's write, within the TTL) is left out
+    // a product gone since the index answered (a change not yet applied here) is left out
     return ids
       .filter((id) => products.has(id))
       .map((id) => {

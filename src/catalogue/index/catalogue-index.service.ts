@@ -379,8 +379,9 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     const idx = await this.get(ctx.tenantId);
     const held = idx.answers.bytes();
     const out = await this.queries.answer(ctx, idx, req);
-    // a kept answer grew the tenant's memory: the budget is enforced again (other tenants, least recent first)
-    if (idx.answers.bytes() > held && this.tenants.get(ctx.tenantId)?.index === idx) this.evict(ctx.tenantId);
+    // kept answers grew the tenant's memory past another megabyte: the budget is enforced again (other tenants, least
+    // recent first); not on every kept answer, so that a miss does not walk every loaded tenant
+    if (idx.answers.bytes() >>> 20 > held >>> 20 && this.tenants.get(ctx.tenantId)?.index === idx) this.evict(ctx.tenantId);
     return out;
   }
 

@@ -34,8 +34,10 @@ export class IndexQueries {
 
   async answer(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
     const key = answerKey(ctx, req);
+    // what the answer depends on besides the question: the content, and the availability only when filtered on
+    const avail = () => (req.filters.available ? idx.availVersion : -1);
     const contentVersion = idx.contentVersion;
-    const availVersion = req.filters.available ? idx.availVersion : -1;
+    const availVersion = avail();
     if (key !== null) {
       const kept = idx.answers.get(key, contentVersion, availVersion);
       if (kept) {
@@ -46,7 +48,7 @@ export class IndexQueries {
     this.misses += 1;
     const out = await this.compute(ctx, idx, req);
     // kept only if nothing it depends on changed while it was computed (the text match and scope may await)
-    if (key !== null && idx.contentVersion === contentVersion && (req.filters.available ? idx.availVersion : -1) === availVersion)
+    if (key !== null && idx.contentVersion === contentVersion && avail() === availVersion)
       idx.answers.set(key, contentVersion, availVersion, frozen(out), answerBytes(key, out, out.facets !== null && this.sharedFacets.has(out.facets)));
     return out;
   }
