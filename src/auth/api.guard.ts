@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AuthService, Principal } from './auth.service.js';
 import { BearerAuthGuard } from './bearer.strategy.js';
@@ -150,7 +150,8 @@ export class ApiGuard implements CanActivate {
       ctx.visitorId = signed;
       return;
     }
-    const id = randomBytes(16).toString('hex');
+    // 122 random bits; randomUUID draws from a pooled entropy buffer (randomBytes is a call into OpenSSL per visitor)
+    const id = randomUUID().replaceAll('-', '');
     ctx.visitorId = id;
     ctx.mintedVisitorId = id;
     res.cookie(VISITOR_COOKIE, id, { signed: true, httpOnly: true, sameSite: 'lax', path: '/', maxAge: YEAR_MS, secure: req.secure });
