@@ -7,6 +7,9 @@ export const EMPTY = new Int32Array(0);
 /** Per-value product sets kept at most (least recently used out). */
 const MAX_SETS = 256;
 
+/** A dimension of at most this many values has the sets of all its values built in one pass (`members`). */
+const WHOLE_DIMENSION_MAX = 64;
+
 /** The products having a facet value: a byte per product slot, the slots as a sorted posting list, and a bitset. */
 interface ProductSet {
   has: Uint8Array<ArrayBuffer>;
@@ -73,7 +76,7 @@ export class ProductSets {
       this.held = 0;
       this.version = idx.contentVersion;
     }
-    let set = this.sets.get(c);
+    const set = this.sets.get(c);
     if (set && set.has.length >= idx.pCount) {
       // most recently used last: filters on many producers evict the least used sets, not the common ones
       this.sets.delete(c);
@@ -81,8 +84,20 @@ export class ProductSets {
       return set;
     }
     if (set) this.forget(c);
-    const has = new Uint8Array(idx.pCount);
     const d = idx.codeDim[c];
+    const codes = idx.dimCodes[d];
+    // a small dimension (colours, sizes, countries, the category tree...) is built whole in the one pass a single value
+    // would take: the next request filters on another of its values
+    if (d !== DIM.manufacturers && codes.length > 1 && codes.length <= WHOLE_DIMENSION_MAX) this.buildDimension(d, codes);
+    else this.buildValue(c, d);
+    while (this.sets.size > MAX_SETS) this.forget(this.sets.keys().next().value!);
+    return this.sets.get(c) ?? this.buildValue(c, d);
+  }
+
+  /** The product set of one value, by a pass over the products. */
+  private buildValue(c: number, d: number): ProductSet {
+    const idx = this.idx;
+    const has = new Uint8Array(idx.pCount);
     let n = 0;
     for (let p = 0; p < idx.pCount; p++) {
       if (idx.pAlive[p] === 0) continue;
@@ -102,6 +117,48 @@ export class ProductSets {
       }
       n += has[p];
     }
+    return this.keep(c, has, n);
+  }
+
+  /** The product sets of every value of dimension `d` (not manufacturers), by one pass over the products. */
+  private buildDimension(d: number, codes: number[]): void {
+    const idx = this.idx;
+    const slot = new Int32Array(idx.codeIds.length).fill(-1);
+    codes.forEach((c, k) => (slot[c] = k));
+    const has = codes.map(() => new Uint8Array(idx.pCount));
+    const n = new Int32Array(codes.length);
+    const mark = (c: number, p: number) => {
+      const k = c < 0 ? -1 : slot[c];
+      if (k >= 0 && has[k][p] === 0) {
+        has[k][p] = 1;
+        n[k]++;
+      }
+    };
+    for (let p = 0; p < idx.pCount; p++) {
+      if (idx.pAlive[p] === 0) continue;
+      if (d === DIM.categories) {
+        const e = idx.pCatStart[p] + idx.pCatLen[p];
+        for (let j = idx.pCatStart[p]; j < e; j++) mark(idx.catPool[j], p);
+        continue;
+      }
+      const s0 = idx.pVarStart[p];
+      for (let i = s0; i < s0 + idx.pVarLen[p]; i++) {
+        const v = idx.varPool[i];
+        if (d === DIM.custom_fields) {
+          const o0 = idx.vOptStart[v];
+          for (let j = o0; j < o0 + idx.vOptLen[v]; j++) mark(idx.optPool[j], p);
+        } else mark(idx.vDim[d][v], p);
+      }
+    }
+    codes.forEach((c, k) => {
+      this.forget(c);
+      this.keep(c, has[k], n[k]);
+    });
+  }
+
+  /** Keeps the set of `c` from its byte per product (`n` of them set): most recently used last. */
+  private keep(c: number, has: Uint8Array<ArrayBuffer>, n: number): ProductSet {
+    const idx = this.idx;
     const list = new Int32Array(n);
     const bits = new Uint32Array((idx.pCount + 31) >>> 5);
     for (let p = 0, k = 0; k < n; p++) {
@@ -109,10 +166,9 @@ export class ProductSets {
       list[k++] = p;
       bits[p >>> 5] |= 1 << (p & 31);
     }
-    set = { has, list, bits };
+    const set = { has, list, bits };
     this.sets.set(c, set);
     this.held += has.byteLength + list.byteLength + bits.byteLength;
-    while (this.sets.size > MAX_SETS) this.forget(this.sets.keys().next().value!);
     return set;
   }
 

@@ -175,3 +175,37 @@ describe('ProductSets.priceExtremes', () => {
     expect(sets.bytes() - before).toBe(16 * idx.pCount);
   });
 });
+
+describe('ProductSets.members', () => {
+  it('builds a small dimension whole in one pass: every value’s set is the products having it (categories with ancestors)', () => {
+    const idx = interleaved();
+    const sets = new ProductSets(idx);
+    const slotsOf = (s: { list: Int32Array }) => [...s.list].map((p) => idx.pIds[p]).sort();
+    // by brute force over the product ids: a category includes its subcategories' products, a variant value any variant
+    const expected = (id: string, dim: number): string[] => {
+      const out: string[] = [];
+      for (let p = 0; p < idx.pCount; p++) {
+        if (idx.pAlive[p] === 0) continue;
+        let has = false;
+        if (dim === DIM.categories) has = sets.hasCategory(p, idx.codeOf.get(id)!);
+        else for (let i = idx.pVarStart[p]; i < idx.pVarStart[p] + idx.pVarLen[p]; i++) if (idx.vDim[dim][idx.varPool[i]] === idx.codeOf.get(id)) has = true;
+        if (has) out.push(idx.pIds[p]);
+      }
+      return out.sort();
+    };
+    // the first use of one value builds its whole dimension: the other values are then kept without another pass
+    expect(slotsOf(sets.members(idx.codeOf.get('150cl')!))).toEqual(expected('150cl', DIM.sizes));
+    const held = sets.bytes();
+    expect(slotsOf(sets.members(idx.codeOf.get('75cl')!))).toEqual(expected('75cl', DIM.sizes));
+    expect(sets.bytes()).toBe(held);
+    for (const id of ['fr', 'it']) expect(slotsOf(sets.members(idx.codeOf.get(id)!))).toEqual(expected(id, DIM.countries));
+    for (const id of ['wine', 'red', 'tuscany', 'white', 'spirits']) {
+      const set = sets.members(idx.codeOf.get(id)!);
+      expect(slotsOf(set)).toEqual(expected(id, DIM.categories));
+      // the bitset and the byte per product agree with the posting list
+      for (let p = 0; p < idx.pCount; p++) expect((set.bits[p >>> 5] >>> (p & 31)) & 1).toBe(set.has[p]);
+    }
+    expect(expected('tuscany', DIM.categories).length).toBeGreaterThan(0);
+    expect(expected('wine', DIM.categories).length).toBeGreaterThan(expected('red', DIM.categories).length);
+  });
+});
