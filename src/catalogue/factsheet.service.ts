@@ -26,7 +26,7 @@ export class FactsheetService {
     if (!UUID.test(variantId)) throw AppError.notFound('factsheet');
     const [row] = await managerOf(ctx, this.dataSource).query(
       `SELECT v.product_id, greatest(v.created_at, v.updated_at, p.created_at, p.updated_at) AS stamp
-       FROM variant_search vs JOIN variants v ON v.id = vs.variant_id JOIN products p ON p.id = v.product_id
+       FROM variant_search vs JOIN variants v ON v.tenant_id = vs.tenant_id AND v.id = vs.variant_id JOIN products p ON p.tenant_id = v.tenant_id AND p.id = v.product_id
        WHERE vs.tenant_id = $1 AND vs.variant_id = $2`,
       [ctx.tenantId, variantId],
     );

@@ -258,12 +258,12 @@ export class ProductJsonService {
   private async productRows(ctx: RequestContext, ids: string[], listed: boolean): Promise<Map<string, ProductRow>> {
     const extra = listed
       ? `, (SELECT i.src FROM product_images i WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) AS image,
-         (SELECT ps.variants_count FROM product_search ps WHERE ps.product_id = p.id) AS variants_count`
+         (SELECT ps.variants_count FROM product_search ps WHERE ps.tenant_id = p.tenant_id AND ps.product_id = p.id) AS variants_count`
       : '';
     const rows = await preparedQuery<ProductRow>(
       managerOf(ctx, this.dataSource),
       `SELECT p.id, p.handle, p.title, p.body_html, ${listed ? "'{}'::jsonb AS summary_html" : 'p.summary_html'}, p.manufacturer_id, p.category_ids, p.rating, p.rating_count, f.name AS flag_name, f.color AS flag_color ${extra}
-       FROM products p LEFT JOIN flags f ON f.id = p.flag_id WHERE p.tenant_id = $1 AND p.id = ANY($2::uuid[])`,
+       FROM products p LEFT JOIN flags f ON f.tenant_id = p.tenant_id AND f.id = p.flag_id WHERE p.tenant_id = $1 AND p.id = ANY($2::uuid[])`,
       [ctx.tenantId, ids],
     );
     return new Map(rows.map((r) => [r.id, r]));
@@ -282,7 +282,7 @@ export class ProductJsonService {
     )(
       `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, v.gross, v.net, v.compare_at_gross, v.tax_rate, vs.available, v.description, v.description_additional,
          v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids ${onHand}
-       FROM variant_search vs JOIN variants v ON v.id = vs.variant_id WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
+       FROM variant_search vs JOIN variants v ON v.tenant_id = vs.tenant_id AND v.id = vs.variant_id WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
       params,
     );
   }
