@@ -28,7 +28,10 @@ export interface FieldEntry {
 }
 
 export interface Snapshot {
-  /** When this content was first read: the snapshot's version (a rebuild that reads the same content keeps it). */
+  /**
+   * When this content was first read (ms), strictly increasing in the process: the snapshot's version, unique even
+   * for two snapshots made in the same millisecond (a rebuild that reads the same content keeps it).
+   */
   at: number;
   /** Digest of the rows it was built from. */
   digest: string;
@@ -37,6 +40,14 @@ export interface Snapshot {
 }
 
 const REBUILD_MS = 60_000;
+
+let lastVersion = 0;
+
+/** The next snapshot version: the time in ms, or one more than the last version when the clock has not moved on. */
+export function nextSnapshotVersion(): number {
+  lastVersion = Math.max(Date.now(), lastVersion + 1);
+  return lastVersion;
+}
 
 /**
  * The per-tenant filter snapshot (SPEC "Facets"): names and order of every facet value, manufacturer, category and
@@ -128,6 +139,6 @@ export class FacetNameSnapshot {
     options.forEach((r: { id: string; key: string; name: Translations; value: string | null; field_id: string }, i: number) =>
       entries.set(r.id, { kind: 'custom_fields', key: r.key, name: r.name, value: r.value, rank: i, fieldId: r.field_id }),
     );
-    return { at: Date.now(), digest, entries, fields };
+    return { at: nextSnapshotVersion(), digest, entries, fields };
   }
 }
