@@ -12,6 +12,7 @@ import { httpMetricsMiddleware, traceRequestMiddleware } from './observability/h
 import { Metrics } from './observability/metrics.service.js';
 import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
 import { answerClientErrors, trustProxySetting } from './common/http/client-errors.js';
+import { parseQueryOncePerRequest } from './common/http/query-once.js';
 import { AppConfig } from './config/app-config.js';
 import { finalizeOpenApi } from './common/openapi/finalize-openapi.js';
 import { IMPORT_SCHEMAS } from './catalogue/import/import-schema.js';
@@ -51,6 +52,7 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   app.set('trust proxy', trustProxySetting(options.config.TRUST_PROXY));
   answerClientErrors(app.getHttpServer());
   app.set('query parser', 'extended');
+  parseQueryOncePerRequest((app.getHttpAdapter().getInstance() as { request: object }).request);
   app.use(cookieParser(options.config.APP_SECRET));
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
