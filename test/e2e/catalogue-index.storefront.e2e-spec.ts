@@ -452,6 +452,27 @@ describe('catalogue engine', () => {
     }
   });
 
+  it('counts the engine’s memory as it grows (product sets made on first use), not only at the next build', async () => {
+    const index = t.get(CatalogueIndexService);
+    const delay = index.layoutDelayMs;
+    index.layoutDelayMs = 3_600_000; // the layout's swap would recount the tenant: not during this test
+    try {
+      const shop = await t.createShop();
+      expect((await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(120, 2613))).status).toBe(200);
+      const facets = (await shop.storefront.get('/products/facets').expect(200)).body.facets as Array<{ key: Dim; values: Array<{ id: string }> }>;
+      const ids = Object.fromEntries(facets.map((f) => [f.key, f.values.map((v) => v.id)])) as Record<Dim, string[]>;
+      const idx = await index.get(shop.tenant.id);
+      const before = { counted: index.bytesOf(shop.tenant.id)!, engine: idx.engineBytes(), answers: idx.answers.bytes() };
+      // filters on values nobody filtered on yet: their product sets are made now
+      await shop.storefront.get(`/products?include=facets&color_id=${ids.colors[0]}&country_id=${ids.countries[0]}&year_id=${ids.years[0]}`).expect(200);
+      const grown = idx.engineBytes() - before.engine;
+      expect(grown).toBeGreaterThan(0);
+      expect(index.bytesOf(shop.tenant.id)! - before.counted).toBe(grown + idx.answers.bytes() - before.answers);
+    } finally {
+      index.layoutDelayMs = delay;
+    }
+  });
+
   it('counts the layout copy in the memory budget: room is made by evicting less recently used tenants only, else the index stays as built', async () => {
     const index = t.get(CatalogueIndexService);
     const [a, b] = await fixtureShops(2);

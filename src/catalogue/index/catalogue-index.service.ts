@@ -30,6 +30,8 @@ interface Entry {
   /** Reads waiting for a change of this instance's transaction, by change id. */
   changeWaiters: Map<number, () => void>;
   bytes: number;
+  /** The engine's bytes as counted in `bytes` (its growth between recounts is added by `search`). */
+  engineSeen: number;
   /** Memory held for the laid-out copy while it is made (counted in the budget with `bytes`). */
   reserved: number;
 }
@@ -155,6 +157,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
           applied: new Set(),
           changeWaiters: new Map(),
           bytes: 0,
+          engineSeen: 0,
           reserved: 0,
         };
         this.tenants.set(tenantId, e);
@@ -200,6 +203,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     e.buffer = [];
     for (const msg of buffered) this.enqueue(tenantId, e, msg);
     e.bytes = bytes;
+    e.engineSeen = idx.engineBytes();
     this.evict(tenantId);
     setTimeout(() => void this.layOut(tenantId), this.layoutDelayMs).unref();
     return idx;
@@ -245,6 +249,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
         job.finish();
         e.index = job.copy;
         e.bytes = job.copy.bytes();
+        e.engineSeen = job.copy.engineBytes();
         this.layouts += 1;
         swapped = true;
         this.logger.log(`catalogue index of ${tenantId} laid out by category in ${Date.now() - started} ms (${e.bytes} bytes)`);
@@ -363,6 +368,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
         return;
       }
       e.bytes = idx.bytes();
+      e.engineSeen = idx.engineBytes();
     } else {
       this.drop(tenantId);
       return;
@@ -379,9 +385,17 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     const idx = await this.get(ctx.tenantId);
     const held = idx.answers.bytes();
     const out = await this.queries.answer(ctx, idx, req);
-    // kept answers grew the tenant's memory past another megabyte: the budget is enforced again (other tenants, least
-    // recent first); not on every kept answer, so that a miss does not walk every loaded tenant
-    if (idx.answers.bytes() >>> 20 > held >>> 20 && this.tenants.get(ctx.tenantId)?.index === idx) this.evict(ctx.tenantId);
+    const e = this.tenants.get(ctx.tenantId);
+    if (e?.index !== idx) return out;
+    // the engine's memory (product sets made on first use, scratch arrays) is part of the tenant's size: its change
+    // since it was last counted is added now, not at the next build or product change
+    const engine = idx.engineBytes();
+    const seen = e.engineSeen;
+    e.bytes += engine - seen;
+    e.engineSeen = engine;
+    // kept answers or the engine grew the tenant's memory past another megabyte: the budget is enforced again (other
+    // tenants, least recent first); not on every kept answer, so that a miss does not walk every loaded tenant
+    if (idx.answers.bytes() >>> 20 > held >>> 20 || engine >>> 20 > seen >>> 20) this.evict(ctx.tenantId);
     return out;
   }
 
@@ -403,6 +417,12 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       if (v !== undefined) out.set(id, { available: idx.vAvail[v] === 1, onHand: idx.vOnHand[v] });
     }
     return out;
+  }
+
+  /** The memory counted for a loaded tenant in the budget (its index, engine and kept answers), null when not loaded. */
+  bytesOf(tenantId: string): number | null {
+    const e = this.tenants.get(tenantId);
+    return e?.index ? e.bytes + e.index.answers.bytes() : null;
   }
 
   stats(): CatalogueIndexSnapshot {

@@ -38,6 +38,11 @@ export class ProductSets {
 
   constructor(private readonly idx: TenantIndex) {}
 
+  /** How many value sets are kept. */
+  get kept(): number {
+    return this.sets.size;
+  }
+
   bytes(): number {
     return (
       this.held +
@@ -87,8 +92,10 @@ export class ProductSets {
     const d = idx.codeDim[c];
     const codes = idx.dimCodes[d];
     // a small dimension (colours, sizes, countries, the category tree...) is built whole in the one pass a single value
-    // would take: the next request filters on another of its values
-    if (d !== DIM.manufacturers && codes.length > 1 && codes.length <= WHOLE_DIMENSION_MAX) this.buildDimension(d, codes);
+    // would take: the next request filters on another of its values. Only while its sets fit beside those kept: a
+    // whole dimension never pushes out the sets of another one (which the same request may need again)
+    const whole = d !== DIM.manufacturers && codes.length > 1 && codes.length <= WHOLE_DIMENSION_MAX && this.sets.size + codes.length <= MAX_SETS;
+    if (whole) this.buildDimension(d, codes);
     else this.buildValue(c, d);
     while (this.sets.size > MAX_SETS) this.forget(this.sets.keys().next().value!);
     return this.sets.get(c) ?? this.buildValue(c, d);

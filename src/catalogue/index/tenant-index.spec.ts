@@ -181,13 +181,16 @@ describe('ProductSets.members', () => {
     const idx = interleaved();
     const sets = new ProductSets(idx);
     const slotsOf = (s: { list: Int32Array }) => [...s.list].map((p) => idx.pIds[p]).sort();
+    // the category chain each product was given in interleaved() (p05 moved to spirits; p07 removed)
+    const chains = [['wine', 'red', 'tuscany'], ['spirits'], ['wine', 'white'], ['wine', 'red'], ['wine']];
+    const chainOf = (productId: string) => (productId === 'p05' ? ['spirits'] : chains[Number(productId.slice(1)) % chains.length]);
     // by brute force over the product ids: a category includes its subcategories' products, a variant value any variant
     const expected = (id: string, dim: number): string[] => {
       const out: string[] = [];
       for (let p = 0; p < idx.pCount; p++) {
         if (idx.pAlive[p] === 0) continue;
         let has = false;
-        if (dim === DIM.categories) has = sets.hasCategory(p, idx.codeOf.get(id)!);
+        if (dim === DIM.categories) has = chainOf(idx.pIds[p]).includes(id);
         else for (let i = idx.pVarStart[p]; i < idx.pVarStart[p] + idx.pVarLen[p]; i++) if (idx.vDim[dim][idx.varPool[i]] === idx.codeOf.get(id)) has = true;
         if (has) out.push(idx.pIds[p]);
       }
@@ -207,5 +210,24 @@ describe('ProductSets.members', () => {
     }
     expect(expected('tuscany', DIM.categories).length).toBeGreaterThan(0);
     expect(expected('wine', DIM.categories).length).toBeGreaterThan(expected('red', DIM.categories).length);
+  });
+
+  it('builds a single value instead when a whole dimension would push out sets kept for other values', () => {
+    const idx = new TenantIndex('t');
+    // 300 producers: 253 of their sets kept, then a colour (5 values) would take the kept sets past 256
+    const colors = ['red', 'white', 'rose', 'sweet', 'sparkling'];
+    for (let i = 0; i < 300; i++) {
+      const id = `m${String(i).padStart(3, '0')}`;
+      idx.putProduct(id, [row(id, `${id}-a`, { manufacturer_id: `maker-${i}`, color_id: colors[i % 5] })]);
+    }
+    const sets = new ProductSets(idx);
+    for (let i = 0; i < 253; i++) sets.members(idx.codeOf.get(`maker-${i}`)!);
+    expect(sets.kept).toBe(253);
+    expect(sets.members(idx.codeOf.get('red')!).list.length).toBe(60);
+    expect(sets.kept).toBe(254);
+    // with room, the whole dimension: the other colours come without another pass
+    const roomy = new ProductSets(idx);
+    roomy.members(idx.codeOf.get('red')!);
+    expect(roomy.kept).toBe(5);
   });
 });

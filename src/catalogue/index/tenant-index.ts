@@ -513,6 +513,11 @@ export class TenantIndex {
   }
 
   /** Approximate memory held (typed arrays, strings, maps), for the memory budget. */
+  /** Bytes of the query engine (scratch memory, per-value product sets, permutations): cheap, unlike `bytes()`. */
+  engineBytes(): number {
+    return this.engine?.bytes() ?? 0;
+  }
+
   bytes(): number {
     let b = 0;
     for (const a of [

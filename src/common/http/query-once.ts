@@ -6,7 +6,7 @@ type WithParsed = Request & { [PARSED]?: unknown };
 
 /**
  * Express 5's `req.query` is a getter that parses the query string again on every read (the "query parser"
- * setting, `qs` here); a storefront list request reads it about eight times (language and currency negotiation,
+ * setting, `qs` here); a storefront list request read it ten times (language and currency negotiation,
  * the JSON shape guard, the filters pipe, the pager, the envelope's Link header), and those parses were several
  * percent of its CPU and a sixth of its allocations. This redefines `query` on the app's request prototype: parsed
  * once per request on the first read, then that same object (as Express 4 kept it); an assignment replaces it.
