@@ -55,4 +55,21 @@ describe('AnswerMemo', () => {
     expect(memo.get('q', 2, -1)).toBe('new');
     expect(memo.bytes()).toBe(70);
   });
+
+  it('admits a question from its second ask; the doorkeeper forgets after 8,192 questions asked once', () => {
+    const memo = new AnswerMemo<string>();
+    expect(memo.admit('q')).toBe(false);
+    expect(memo.admit('q')).toBe(true);
+    expect(memo.admit('q')).toBe(true);
+    // 8,192 questions asked once (q and 8,191 others): the doorkeeper starts afresh, q counts as asked once again
+    let once = 1;
+    let early = 0;
+    for (let i = 0; once < 8_192; i++) {
+      if (memo.admit(`filter ${i}`)) early += 1;
+      else once += 1;
+    }
+    expect(early).toBeLessThan(8_192 * 0.1); // false positives (hash collisions) only keep an answer early
+    expect(memo.admit('q')).toBe(false);
+    expect(memo.admit('q')).toBe(true);
+  });
 });

@@ -2,6 +2,9 @@
 const MAX_ENTRIES = 1_000;
 /** Bytes of answers kept per index at most (estimated; counted in the index's size, so in the memory budget). */
 const MAX_BYTES = 16 * 1024 * 1024;
+/** Bits of the doorkeeper (questions asked once, hashed; 8 KB per index, not counted) and after how many it forgets. */
+const DOORKEEPER_BITS = 1 << 16;
+const DOORKEEPER_FORGETS_AFTER = 8_192;
 
 interface Kept<T> {
   contentVersion: number;
@@ -20,10 +23,17 @@ interface Kept<T> {
  * the engine, on every request). Least recently used out, bounded in entries and bytes. Nothing here can be stale:
  * an answer is either the one the index computes or gone, so the memo saves work on repeated questions without
  * being a correctness or freshness lever (no time to live).
+ *
+ * A question is kept from its second ask (`admit`): a doorkeeper remembers the questions asked once (a bit per hashed
+ * question, forgotten every 8,192 of them), as TinyLFU's does. A storefront's long tail of filter combinations asked
+ * once (a crawler, a visitor clicking through filters) then neither pushes the popular answers out nor fills the heap
+ * with answers kept only to be dropped again; a false positive only keeps an answer early.
  */
 export class AnswerMemo<T> {
   private readonly kept = new Map<string, Kept<T>>();
   private held = 0;
+  private readonly seen = new Uint32Array(DOORKEEPER_BITS >>> 5);
+  private seenCount = 0;
   hits = 0;
   misses = 0;
 
@@ -61,6 +71,26 @@ export class AnswerMemo<T> {
       const [oldest, k] = this.kept.entries().next().value!;
       this.forget(oldest, k);
     }
+  }
+
+  /**
+   * Whether the answer to `key` is worth keeping: true when the question was asked before (since the doorkeeper last
+   * forgot), else it is remembered as asked once and false.
+   */
+  admit(key: string): boolean {
+    // FNV-1a over the question's UTF-16 code units
+    let h = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+    const slot = (h >>> 0) & (DOORKEEPER_BITS - 1);
+    const word = slot >>> 5;
+    const bit = 1 << (slot & 31);
+    if ((this.seen[word] & bit) !== 0) return true;
+    this.seen[word] |= bit;
+    if (++this.seenCount >= DOORKEEPER_FORGETS_AFTER) {
+      this.seen.fill(0);
+      this.seenCount = 0;
+    }
+    return false;
   }
 
   /** Drops every answer (a product change: none is valid any more). */

@@ -47,8 +47,9 @@ export class IndexQueries {
     }
     this.misses += 1;
     const out = await this.compute(ctx, idx, req);
-    // kept only if nothing it depends on changed while it was computed (the text match and scope may await)
-    if (key !== null && idx.contentVersion === contentVersion && avail() === availVersion)
+    // kept only if nothing it depends on changed while it was computed (the text match and scope may await), and from
+    // the question's second ask (`AnswerMemo.admit`)
+    if (key !== null && idx.contentVersion === contentVersion && avail() === availVersion && idx.answers.admit(key))
       idx.answers.set(key, contentVersion, availVersion, frozen(out), answerBytes(key, out, out.facets !== null && this.sharedFacets.has(out.facets)));
     return out;
   }
