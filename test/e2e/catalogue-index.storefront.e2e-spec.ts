@@ -351,6 +351,10 @@ describe('catalogue engine', () => {
       expect((await get(inStock)).products.map((p) => p.id)).not.toContain(p2);
       expect(v2aOf(await get(all))).toMatchObject({ available: false, inventory_quantity: 0 });
       expect(index.stats()).toMatchObject({ answerHits: s.answerHits + 1, answerMisses: s.answerMisses + 1 });
+      // the recomputed answer is kept at once (the question was kept before: it stays admitted)
+      s = index.stats();
+      expect((await get(inStock)).products.map((p) => p.id)).not.toContain(p2);
+      expect(index.stats()).toMatchObject({ answerHits: s.answerHits + 1, answerMisses: s.answerMisses });
       // a product change retires every answer of the tenant
       const body = fixtureImport() as { products: Array<{ key: string; variants: Array<{ price: number }> }> };
       body.products.find((p) => p.key === 'p2')!.variants[0].price = 77.25;
@@ -358,6 +362,9 @@ describe('catalogue engine', () => {
       s = index.stats();
       expect((await get(all)).products.find((p) => p.id === p2)?.price_min).toBe(77.25);
       expect(index.stats()).toMatchObject({ answerHits: s.answerHits, answerMisses: s.answerMisses + 1 });
+      s = index.stats();
+      expect((await get(all)).products.find((p) => p.id === p2)?.price_min).toBe(77.25);
+      expect(index.stats()).toMatchObject({ answerHits: s.answerHits + 1, answerMisses: s.answerMisses });
       await fx.admin.post('/admin/catalogue/import', fixtureImport()).expect(200);
       await setStock(3);
       index.layoutDelayMs = 1_000;
@@ -476,10 +483,17 @@ describe('catalogue engine', () => {
       const idx = await index.get(shop.tenant.id);
       const before = { counted: index.bytesOf(shop.tenant.id)!, engine: idx.engineBytes(), answers: idx.answers.bytes() };
       // filters on values nobody filtered on yet: their product sets are made now
-      await shop.storefront.get(`/products?include=facets&color_id=${ids.colors[0]}&country_id=${ids.countries[0]}&year_id=${ids.years[0]}`).expect(200);
+      const question = `/products?include=facets&color_id=${ids.colors[0]}&country_id=${ids.countries[0]}&year_id=${ids.years[0]}`;
+      await shop.storefront.get(question).expect(200);
       const grown = idx.engineBytes() - before.engine;
       expect(grown).toBeGreaterThan(0);
       expect(index.bytesOf(shop.tenant.id)! - before.counted).toBe(grown + idx.answers.bytes() - before.answers);
+      // asked again: its answer is kept, and counted too
+      const kept = index.bytesOf(shop.tenant.id)!;
+      const answers = idx.answers.bytes();
+      await shop.storefront.get(question).expect(200);
+      expect(idx.answers.bytes()).toBeGreaterThan(answers);
+      expect(index.bytesOf(shop.tenant.id)! - kept).toBe(idx.answers.bytes() - answers + idx.engineBytes() - before.engine - grown);
     } finally {
       index.layoutDelayMs = delay;
     }

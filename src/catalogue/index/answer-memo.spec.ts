@@ -61,15 +61,33 @@ describe('AnswerMemo', () => {
     expect(memo.admit('q')).toBe(false);
     expect(memo.admit('q')).toBe(true);
     expect(memo.admit('q')).toBe(true);
-    // 8,192 questions asked once (q and 8,191 others): the doorkeeper starts afresh, q counts as asked once again
+    // 8,191 questions asked once (q being the first): q is still remembered
     let once = 1;
     let early = 0;
-    for (let i = 0; once < 8_192; i++) {
+    for (let i = 0; once < 8_191; i++) {
       if (memo.admit(`filter ${i}`)) early += 1;
       else once += 1;
     }
-    expect(early).toBeLessThan(8_192 * 0.1); // false positives (hash collisions) only keep an answer early
+    expect(early).toBeLessThan(8_191 * 0.1); // false positives (hash collisions) only keep an answer early
+    expect(memo.admit('q')).toBe(true);
+    // the 8,192nd: the doorkeeper starts afresh, q counts as asked once again
+    expect(memo.admit('one more question')).toBe(false);
     expect(memo.admit('q')).toBe(false);
     expect(memo.admit('q')).toBe(true);
+  });
+
+  it('keeps a question admitted when its kept answer is dropped (new version, least recently used out, cleared)', () => {
+    const memo = new AnswerMemo<string>(2, 1_000);
+    const fresh = () => new AnswerMemo<string>(); // its doorkeeper has seen nothing
+    expect(fresh().admit('a')).toBe(false);
+    memo.set('a', 1, -1, 'A', 10);
+    expect(memo.get('a', 2, -1)).toBeUndefined(); // a new content version drops it
+    expect(memo.admit('a')).toBe(true);
+    memo.set('b', 1, -1, 'B', 10);
+    memo.set('c', 1, -1, 'C', 10);
+    memo.set('d', 1, -1, 'D', 10); // b is the least recently used: out
+    expect(memo.admit('b')).toBe(true);
+    memo.clear();
+    expect([memo.admit('c'), memo.admit('d')]).toEqual([true, true]);
   });
 });

@@ -25,7 +25,8 @@ interface Kept<T> {
  * being a correctness or freshness lever (no time to live).
  *
  * A question is kept from its second ask (`admit`): a doorkeeper remembers the questions asked once (a bit per hashed
- * question, forgotten every 8,192 of them), as TinyLFU's does. A storefront's long tail of filter combinations asked
+ * question, forgotten every 8,192 of them), as TinyLFU's does; a question whose answer was kept and then dropped (a
+ * new version, the least recently used out, a product change) is marked again, so its next answer is kept at once. A storefront's long tail of filter combinations asked
  * once (a crawler, a visitor clicking through filters) then neither pushes the popular answers out nor fills the heap
  * with answers kept only to be dropped again; a false positive only keeps an answer early.
  */
@@ -51,6 +52,7 @@ export class AnswerMemo<T> {
     }
     if (k.contentVersion !== contentVersion || k.availVersion !== availVersion) {
       this.forget(key, k);
+      this.mark(key); // a question that was kept stays admitted: its new answer is kept at once
       this.misses += 1;
       return undefined;
     }
@@ -70,6 +72,7 @@ export class AnswerMemo<T> {
     while (this.kept.size > this.maxEntries || this.held > this.maxBytes) {
       const [oldest, k] = this.kept.entries().next().value!;
       this.forget(oldest, k);
+      this.mark(oldest);
     }
   }
 
@@ -78,6 +81,26 @@ export class AnswerMemo<T> {
    * forgot), else it is remembered as asked once and false.
    */
   admit(key: string): boolean {
+    return this.mark(key);
+  }
+
+  /** Drops every answer (a product change: none is valid any more); their questions stay admitted. */
+  clear(): void {
+    for (const key of this.kept.keys()) this.mark(key);
+    this.kept.clear();
+    this.held = 0;
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  bytes(): number {
+    return this.held;
+  }
+
+  /** Sets the doorkeeper's bit of `key`; true when it was set already (forgotten after 8,192 newly set bits). */
+  private mark(key: string): boolean {
     // FNV-1a over the question's UTF-16 code units
     let h = 0x811c9dc5;
     for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
@@ -91,20 +114,6 @@ export class AnswerMemo<T> {
       this.seenCount = 0;
     }
     return false;
-  }
-
-  /** Drops every answer (a product change: none is valid any more). */
-  clear(): void {
-    this.kept.clear();
-    this.held = 0;
-  }
-
-  get size(): number {
-    return this.kept.size;
-  }
-
-  bytes(): number {
-    return this.held;
   }
 
   private forget(key: string, k: Kept<T>): void {

@@ -19,9 +19,10 @@ const ORDER_COLUMN: Record<OrderSpec, [OrderColumn, 1 | -1]> = {
 /**
  * A storefront catalogue question answered by a tenant's index: filters and collection scope as codes, text search
  * resolved to variants (PostgreSQL matching, memoized per content version), the pass (`TenantIndex.search`), and the
- * facet counts as ranked `(id, count)` lists. A question asked again while its answer is provably current is
- * answered from `TenantIndex.answers` (`AnswerMemo`: same content version, and same availability version when it
- * filters on availability); a manual collection's picks are read each time, so its questions are always computed.
+ * facet counts as ranked `(id, count)` lists. A question's answer is kept from its second ask (`AnswerMemo.admit`)
+ * and answered from `TenantIndex.answers` while provably current (`AnswerMemo`: same content version, and same
+ * availability version when it filters on availability); a manual collection's picks are read each time, so its
+ * questions are always computed.
  */
 export class IndexQueries {
   /** Questions answered from the memo, and computed, since start (metrics). */
