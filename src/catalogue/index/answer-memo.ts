@@ -26,9 +26,10 @@ interface Kept<T> {
  *
  * A question is kept from its second ask (`admit`): a doorkeeper remembers the questions asked once (a bit per hashed
  * question, forgotten every 8,192 of them), as TinyLFU's does; a question whose answer was kept and then dropped (a
- * new version, the least recently used out, a product change) is marked again, so its next answer is kept at once. A storefront's long tail of filter combinations asked
- * once (a crawler, a visitor clicking through filters) then neither pushes the popular answers out nor fills the heap
- * with answers kept only to be dropped again; a false positive only keeps an answer early.
+ * new version, the least recently used out, a product change) is marked again, so its next answer is kept at once.
+ * A storefront's long tail of filter combinations asked once (a crawler, a visitor clicking through filters) then
+ * neither pushes the popular answers out nor fills the heap with answers kept only to be dropped again; a false
+ * positive only keeps an answer early.
  */
 export class AnswerMemo<T> {
   private readonly kept = new Map<string, Kept<T>>();

@@ -36,6 +36,11 @@ interface Entry {
   reserved: number;
 }
 
+/** The memory a tenant's entry counts in the budget: its index with its engine (`bytes`) and its kept answers. */
+function counted(e: Entry): number {
+  return e.bytes + (e.index?.answers.bytes() ?? 0);
+}
+
 /** Attempts at laying out a built index by category (each thrown away if a product changed while it was made). */
 const LAYOUT_TRIES = 3;
 
@@ -272,7 +277,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
    * recently than `keep` may go, and when even dropping all of them would not make room nothing is dropped.
    */
   private evict(keep: string, extra = 0, olderOnly = false): boolean {
-    const size = (e: Entry) => e.bytes + e.reserved + (e.index?.answers.bytes() ?? 0);
+    const size = (e: Entry) => counted(e) + e.reserved;
     let total = extra;
     let evictable = 0;
     let older = true;
@@ -422,7 +427,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   /** The memory counted for a loaded tenant in the budget (its index, engine and kept answers), null when not loaded. */
   bytesOf(tenantId: string): number | null {
     const e = this.tenants.get(tenantId);
-    return e?.index ? e.bytes + e.index.answers.bytes() : null;
+    return e?.index ? counted(e) : null;
   }
 
   stats(): CatalogueIndexSnapshot {
@@ -433,7 +438,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       reservedBytes += e.reserved;
       if (!e.index) continue;
       tenants += 1;
-      bytes += e.bytes + e.index.answers.bytes();
+      bytes += counted(e);
     }
     return { tenants, bytes, reservedBytes, rebuilds: this.builds, deltaLagMs: this.lagMs, answerHits: this.queries.hits, answerMisses: this.queries.misses };
   }

@@ -88,47 +88,20 @@ export class ProductSets {
       this.sets.set(c, set);
       return set;
     }
-    if (set) this.forget(c);
     const d = idx.codeDim[c];
     const codes = idx.dimCodes[d];
     // a small dimension (colours, sizes, countries, the category tree...) is built whole in the one pass a single value
     // would take: the next request filters on another of its values. Only while its sets fit beside those kept: a
     // whole dimension never pushes out the sets of another one (which the same request may need again)
     const whole = d !== DIM.manufacturers && codes.length > 1 && codes.length <= WHOLE_DIMENSION_MAX && this.sets.size + codes.length <= MAX_SETS;
-    if (whole) this.buildDimension(d, codes);
-    else this.buildValue(c, d);
+    this.build(d, whole ? codes : [c]);
+    // the sets just built are the most recently used: only older ones go
     while (this.sets.size > MAX_SETS) this.forget(this.sets.keys().next().value!);
-    return this.sets.get(c) ?? this.buildValue(c, d);
+    return this.sets.get(c)!;
   }
 
-  /** The product set of one value, by a pass over the products. */
-  private buildValue(c: number, d: number): ProductSet {
-    const idx = this.idx;
-    const has = new Uint8Array(idx.pCount);
-    let n = 0;
-    for (let p = 0; p < idx.pCount; p++) {
-      if (idx.pAlive[p] === 0) continue;
-      if (d === DIM.categories) {
-        if (this.hasCategory(p, c)) has[p] = 1;
-      } else if (d === DIM.manufacturers) {
-        if (idx.pMaker[p] === c) has[p] = 1;
-      } else {
-        const s0 = idx.pVarStart[p];
-        for (let i = s0; i < s0 + idx.pVarLen[p] && has[p] === 0; i++) {
-          const v = idx.varPool[i];
-          if (d === DIM.custom_fields) {
-            const o0 = idx.vOptStart[v];
-            for (let j = o0; j < o0 + idx.vOptLen[v]; j++) if (idx.optPool[j] === c) has[p] = 1;
-          } else if (idx.vDim[d][v] === c) has[p] = 1;
-        }
-      }
-      n += has[p];
-    }
-    return this.keep(c, has, n);
-  }
-
-  /** The product sets of every value of dimension `d` (not manufacturers), by one pass over the products. */
-  private buildDimension(d: number, codes: number[]): void {
+  /** The product sets of these values of dimension `d`, by one pass over the products (categories: ancestors included). */
+  private build(d: number, codes: number[]): void {
     const idx = this.idx;
     const slot = new Int32Array(idx.codeIds.length).fill(-1);
     codes.forEach((c, k) => (slot[c] = k));
@@ -143,6 +116,10 @@ export class ProductSets {
     };
     for (let p = 0; p < idx.pCount; p++) {
       if (idx.pAlive[p] === 0) continue;
+      if (d === DIM.manufacturers) {
+        mark(idx.pMaker[p], p);
+        continue;
+      }
       if (d === DIM.categories) {
         const e = idx.pCatStart[p] + idx.pCatLen[p];
         for (let j = idx.pCatStart[p]; j < e; j++) mark(idx.catPool[j], p);

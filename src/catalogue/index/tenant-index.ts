@@ -512,12 +512,12 @@ export class TenantIndex {
     return this.deadVariants > 10_000 && this.deadVariants > this.vCount / 2;
   }
 
-  /** Approximate memory held (typed arrays, strings, maps), for the memory budget. */
   /** Bytes of the query engine (scratch memory, per-value product sets, permutations): cheap, unlike `bytes()`. */
   engineBytes(): number {
     return this.engine?.bytes() ?? 0;
   }
 
+  /** Approximate memory held (typed arrays, strings, maps), for the memory budget. */
   bytes(): number {
     let b = 0;
     for (const a of [
