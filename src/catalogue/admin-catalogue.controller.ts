@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
@@ -9,6 +9,7 @@ import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
 import { CollectionQueryPipe, type CollectionQuery } from './catalogue-query.pipe.js';
+import { AdminCollectionProductsQuery } from './dto/catalogue-list-query.dto.js';
 import { ProductListResponseDto } from './dto/catalogue.dto.js';
 import { spliceJson } from './preserialized-json.js';
 import { CatalogueImportService, ImportReport } from './import/catalogue-import.service.js';
@@ -71,6 +72,7 @@ export class AdminCatalogueController {
   @Auth({ tier: 'admin', scope: 'Shop/collections/read' })
   @Envelope('products')
   @ApiOkResponse({ type: ProductListResponseDto, description: '{products, price_range}; never facets' })
+  @ApiQuery({ type: AdminCollectionProductsQuery })
   collectionProducts(
     @Ctx() ctx: RequestContext,
     @Query(CollectionQueryPipe.products) query: CollectionQuery,

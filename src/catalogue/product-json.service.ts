@@ -8,6 +8,7 @@ import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { convertMinor, fromMinor, toMinor } from '../pricing/index.js';
+import { categoryPathOf } from './category-path.js';
 import type { CustomFieldDto, FacetRefDto, ProductDetailDto, ProductListDto, VariantDto } from './dto/catalogue.dto.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
@@ -225,8 +226,7 @@ export class ProductJsonService {
     const p = products.get(id)!;
     const vs = variants.map((v) => this.mapVariant(ctx, snap, v, Number(v.on_hand ?? 0), true));
     const images = imageRows.map((i) => ({ id: i.id, src: i.src, preview_src: i.src, alt: i.alt, position: i.position, width: i.width, height: i.height }));
-    const first = p.category_ids[0];
-    const path = first ? (snap.entries.get(first)?.path ?? [first]) : [];
+    const path = categoryPathOf(p.category_ids, (cid) => snap.entries.get(cid)?.path);
     const by = byVariants(vs);
     const manufacturer = this.manufacturerOf(snap, p.manufacturer_id);
     return {

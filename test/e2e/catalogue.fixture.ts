@@ -471,6 +471,8 @@ export interface F {
   priceMax?: number;
   available?: boolean;
   onSale?: boolean;
+  /** Search words: each a prefix of a word of the variant's text. */
+  words?: string[];
 }
 export type Dim = 'manufacturers' | 'categories' | 'colors' | 'sizes' | 'years' | 'countries' | 'regions' | 'custom_fields' | 'price';
 
@@ -488,15 +490,17 @@ export function rowMatches(r: Row, f: F, without?: Dim): boolean {
   if (without !== 'price' && f.priceMax !== undefined && r.price > f.priceMax) return false;
   if (f.available && !r.available) return false;
   if (f.onSale && !r.onSale) return false;
+  if (f.words && !f.words.every((w) => r.text.split(/[^a-z0-9]+/).some((t) => t.startsWith(w)))) return false;
   return true;
 }
 
-export function matchingProducts(f: F): string[] {
-  return [...new Set(ROWS.filter((r) => rowMatches(r, f)).map((r) => r.product))].sort();
+/** `rows`: the variants in scope (a collection's products), every visible one by default. */
+export function matchingProducts(f: F, rows: Row[] = ROWS): string[] {
+  return [...new Set(rows.filter((r) => rowMatches(r, f)).map((r) => r.product))].sort();
 }
 
 /** Facet counts by fixture key: {dimension: {valueKey: productCount}}, self-excluding. */
-export function facetCounts(f: F): Record<string, Record<string, number>> {
+export function facetCounts(f: F, rows: Row[] = ROWS): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   const dims: Array<[Dim, (r: Row) => string[]]> = [
     ['manufacturers', (r) => [r.manufacturer]],
@@ -510,7 +514,7 @@ export function facetCounts(f: F): Record<string, Record<string, number>> {
   ];
   for (const [dim, values] of dims) {
     const sets = new Map<string, Set<string>>();
-    for (const r of ROWS) {
+    for (const r of rows) {
       if (!rowMatches(r, f, dim)) continue;
       for (const v of values(r)) {
         if (!sets.has(v)) sets.set(v, new Set());
@@ -522,7 +526,7 @@ export function facetCounts(f: F): Record<string, Record<string, number>> {
   return out;
 }
 
-export function priceRange(f: F): { min: number; max: number } {
-  const prices = ROWS.filter((r) => rowMatches(r, f, 'price')).map((r) => r.price);
+export function priceRange(f: F, rows: Row[] = ROWS): { min: number; max: number } {
+  const prices = rows.filter((r) => rowMatches(r, f, 'price')).map((r) => r.price);
   return prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : { min: 0, max: 0 };
 }

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ORDERS } from '../catalogue-query.js';
 
 const UUIDS = 'Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7).';
@@ -44,6 +44,9 @@ export class CatalogueListQuery extends CatalogueFacetFiltersQuery {
   @ApiPropertyOptional({ description: 'The opaque cursor of a `Link` header; bound to this list and these filters.' })
   page_info?: string;
 }
+
+/** Query of `/admin/collections/{id}/products`: the list filters; never facets. */
+export class AdminCollectionProductsQuery extends OmitType(CatalogueListQuery, ['include'] as const) {}
 
 /** Query of `/products`: the list filters plus ids and a collection. */
 export class ProductListQuery extends CatalogueListQuery {
