@@ -108,6 +108,10 @@ describe('admin orders', () => {
       expect(await ids('financial_status=voided')).toEqual([made[2].id]);
       expect(await ids('fulfillment_status=unfulfilled&status=Open')).toEqual([made[1].id, made[0].id]);
       expect(await ids('fulfillment_status=fulfilled')).toEqual([]);
+      // status values in any case (issue 29): the other status filters are lower case
+      expect(await ids('status=cancelled')).toEqual([made[2].id]);
+      expect(await ids('status=OPEN&financial_status=PAID')).toEqual([made[1].id]);
+      expect(await ids('fulfillment_status=Unfulfilled&status=open')).toEqual([made[1].id, made[0].id]);
       expect(await ids(`created_at_min=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
       expect(await ids(`created_at_max=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&created_at_min=2020-01-01`)).toHaveLength(3);
       expect(await ids(`customer_id=${randomUUID()}`)).toEqual([]);

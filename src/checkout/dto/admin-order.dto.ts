@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -21,19 +21,27 @@ import { FINANCIAL_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES } from '../ent
 import { OrderReceiptBaseDto, OrderRefundSummaryDto } from './order.dto.js';
 import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
 
+/** A status filter value in any case, as the API spells it (an unknown value is left for `@IsIn` to refuse). */
+function spelledAs(values: readonly string[]): (p: { value: unknown }) => unknown {
+  return ({ value }) => (typeof value === 'string' ? (values.find((v) => v.toLowerCase() === value.toLowerCase()) ?? value) : value);
+}
+
 /** GET /admin/orders filters (every one optional; AND-combined). */
 export class AdminOrderListQueryDto extends PageQueryDto {
-  /** `Open`, `Shipped` or `Cancelled`. */
+  /** `Open`, `Shipped` or `Cancelled`, in any case (`cancelled` too, as the other status filters are lower case). */
   @IsOptional()
   @IsIn(ORDER_STATUSES)
+  @Transform(spelledAs(ORDER_STATUSES))
   status?: string;
 
   @IsOptional()
   @IsIn(FINANCIAL_STATUSES)
+  @Transform(spelledAs(FINANCIAL_STATUSES))
   financial_status?: string;
 
   @IsOptional()
   @IsIn(FULFILLMENT_STATUSES)
+  @Transform(spelledAs(FULFILLMENT_STATUSES))
   fulfillment_status?: string;
 
   /** Orders placed at or after this instant (ISO 8601). */
