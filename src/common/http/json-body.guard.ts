@@ -8,9 +8,14 @@ import { NDJSON_TYPES, readNdjson } from './ndjson-body.js';
 const UUID_PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]+)?$/i;
 
 const JSON_TYPES = ['application/json', 'text/json', 'application/*+json'];
-const defaultParser = express.json({ limit: '1mb', type: JSON_TYPES, strict: true });
+/** Requests whose JSON body was zero bytes (body-parser reads those as `{}`; here they have no body at all). */
+const emptyBodies = new WeakSet<object>();
+const verify = (req: object, _res: unknown, buf: Buffer) => {
+  if (buf.length === 0) emptyBodies.add(req);
+};
+const defaultParser = express.json({ limit: '1mb', type: JSON_TYPES, strict: true, verify });
 const IMPORT_LIMIT = 50 * 1024 * 1024;
-const importParser = express.json({ limit: IMPORT_LIMIT, type: JSON_TYPES, strict: true });
+const importParser = express.json({ limit: IMPORT_LIMIT, type: JSON_TYPES, strict: true, verify });
 
 /** Routes whose body is not JSON (raw theme asset bytes) or may be larger than 1 MB (catalogue import). */
 const RAW_BODY_ROUTE = /\/admin\/themes\/[^/]+\/assets\/data\/?$/;
@@ -21,7 +26,7 @@ const LARGE_BODY_ROUTE = /\/admin\/catalogue\/import\/?$/;
  * of another type with 422; parse errors reach the error filter as `{errors}` envelopes. It is the last global guard:
  * no byte of a body is read before the API guard has verified the token, so an anonymous upload to an admin route is
  * answered 401 while it is still arriving. A parsed body too deep or holding NUL characters is 422 (json-shape.ts);
- * UUID path parameters are lower-cased. The catalogue import also reads NDJSON (application/x-ndjson, application/jsonl):
+ * UUID path parameters are lower-cased. A zero-byte body is no body (422 where one is read, as without one). The catalogue import also reads NDJSON (application/x-ndjson, application/jsonl):
  * the body becomes the array of its lines' values, each checked like a JSON body.
  */
 @Injectable()
@@ -44,8 +49,13 @@ export class JsonBodyGuard implements CanActivate {
     if (hasBody && !req.is(JSON_TYPES)) {
       throw AppError.unprocessable(`the request body must be JSON (Content-Type application/json), not ${req.headers['content-type'] ?? 'untyped'}`);
     }
-    const parser = LARGE_BODY_ROUTE.test(path) ? importParser : defaultParser;
-    await new Promise<void>((resolve, reject) => parser(req, res, (err?: Error) => (err ? reject(err) : resolve())));
+    // a zero-byte body (Content-Length: 0, or an empty chunked one) is no body: a route reading one answers 422, as
+    // without a body, instead of taking it for an empty object (an update applying nothing)
+    if (hasBody) {
+      const parser = LARGE_BODY_ROUTE.test(path) ? importParser : defaultParser;
+      await new Promise<void>((resolve, reject) => parser(req, res, (err?: Error) => (err ? reject(err) : resolve())));
+      if (emptyBodies.has(req)) req.body = undefined;
+    }
     checkJsonShape(req.params as unknown, '');
     lowerCaseIds(req.params as Record<string, unknown>);
     checkJsonShape(req.query as unknown, '');
