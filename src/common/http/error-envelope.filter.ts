@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { AppError, ErrorEnvelope } from './app-error.js';
+import { bodyStillArriving, sendWhileDraining } from './drained-answer.js';
 import { allowedMethods } from './route-table.js';
 
 interface BodyParserError {
@@ -40,15 +41,15 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     }
     const { status, body, headers } = this.describe(exception, req);
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    // refused before its body was read (401 on an upload): close rather than drain what is still arriving
-    if (!req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
-      res.setHeader('Connection', 'close');
     if (status >= 500) {
       body.request_id = String(req.id ?? '');
       // logged once, by the request's own log line (with the request id and the stack): see logging.ts
       (res as Response & { err?: unknown }).err = exception instanceof Error ? exception : new Error(String(exception));
     }
-    res.status(status).json(body);
+    // refused before or while its body was read (413 on an upload, 401): answered at once, the rest drained a bounded
+    // amount so the client reads the answer, then the connection is closed
+    if (bodyStillArriving(req)) sendWhileDraining(req, res, status, body);
+    else res.status(status).json(body);
   }
 
   private describe(exception: unknown, req: Request): { status: number; body: ErrorEnvelope; headers: Record<string, string> } {
