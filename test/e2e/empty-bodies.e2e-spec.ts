@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { register, signIn } from './customers.helpers.js';
@@ -60,6 +62,32 @@ describe('zero-byte JSON bodies', () => {
     const res = await shop.admin.put(`/admin/themes/${themes[0].id}`).set('Content-Type', 'application/json').send('').expect(422);
     expect(res.body).toEqual({ errors: 'a JSON request body is required' });
     expect((await shop.admin.get(`/admin/themes/${themes[0].id}`).expect(200)).body.theme).toEqual(before);
+    // an empty chunked body too (no Content-Length, zero bytes)
+    const server = t.server as http.Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'PUT',
+          path: `${API}/admin/themes/${themes[0].id}`,
+          headers: { Authorization: `Bearer ${shop.admin_token}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+          agent: false,
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(chunked.status).toBe(422);
+    expect(JSON.parse(chunked.body)).toEqual({ errors: 'a JSON request body is required' });
     // an explicit empty object is still an update applying nothing
     await shop.admin.put(`/admin/themes/${themes[0].id}`, {}).expect(200);
   });

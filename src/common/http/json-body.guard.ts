@@ -26,8 +26,9 @@ const LARGE_BODY_ROUTE = /\/admin\/catalogue\/import\/?$/;
  * of another type with 422; parse errors reach the error filter as `{errors}` envelopes. It is the last global guard:
  * no byte of a body is read before the API guard has verified the token, so an anonymous upload to an admin route is
  * answered 401 while it is still arriving. A parsed body too deep or holding NUL characters is 422 (json-shape.ts);
- * UUID path parameters are lower-cased. A zero-byte body is no body (422 where one is read, as without one). The catalogue import also reads NDJSON (application/x-ndjson, application/jsonl):
- * the body becomes the array of its lines' values, each checked like a JSON body.
+ * UUID path parameters are lower-cased. A zero-byte body is no body (422 where one is read, as without one). The
+ * catalogue import also reads NDJSON (application/x-ndjson, application/jsonl): the body becomes the array of its
+ * lines' values, each checked like a JSON body.
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
