@@ -1,3 +1,5 @@
+import type { ShopClient } from '../helpers/test-app.js';
+
 /**
  * A small deterministic wine catalogue (CONTRACT 6 format) and a plain-JS reading of CONTRACT 7 over it, so the
  * catalogue tests compute their expectations from the fixture itself.
@@ -529,4 +531,41 @@ export function facetCounts(f: F, rows: Row[] = ROWS): Record<string, Record<str
 export function priceRange(f: F, rows: Row[] = ROWS): { min: number; max: number } {
   const prices = rows.filter((r) => rowMatches(r, f, 'price')).map((r) => r.price);
   return prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : { min: 0, max: 0 };
+}
+
+/** The query string of fixture-key filters, with the import report's `ids` (and `extra` parameters). */
+export function filterQuery(ids: Record<string, any>, f: F, extra: Record<string, string> = {}): string {
+  const p = new URLSearchParams();
+  const list = (name: string, kind: string, keys?: string[]) =>
+    keys && keys.length && p.set(name, keys.map((k) => (kind.startsWith('facets.') ? ids.facets[kind.slice(7)][k] : ids[kind][k])).join(','));
+  list('vendor', 'manufacturers', f.vendor);
+  list('category_id', 'categories', f.categories);
+  list('color_id', 'facets.colors', f.colors);
+  list('region_id', 'facets.regions', f.regions);
+  list('size_id', 'facets.sizes', f.sizes);
+  list('year_id', 'facets.years', f.years);
+  list('country_id', 'facets.countries', f.countries);
+  list('custom_field_id', 'custom_field_options', f.grapes);
+  if (f.priceMin !== undefined) p.set('price_min', String(f.priceMin));
+  if (f.priceMax !== undefined) p.set('price_max', String(f.priceMax));
+  if (f.available) p.set('available', 'true');
+  if (f.onSale) p.set('on_sale', 'true');
+  if (f.words) p.set('q', f.words.join(' '));
+  for (const [k, v] of Object.entries(extra)) p.set(k, v);
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Every product of a cursored list, following the Link header. */
+export async function walkProducts(client: ShopClient, path: string): Promise<any[]> {
+  const out: any[] = [];
+  let res = await client.get(path).expect(200);
+  out.push(...res.body.products);
+  for (let guard = 0; res.headers.link && guard < 100; guard++) {
+    const next = /<([^>]+)>; rel="next"/.exec(res.headers.link)![1];
+    const u = new URL(next);
+    res = await client.get(u.pathname.replace('/api/2026-04-01', '') + u.search).expect(200);
+    out.push(...res.body.products);
+  }
+  return out;
 }

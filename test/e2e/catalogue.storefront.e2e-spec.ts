@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
-import { F, facetCounts, fixtureImport, matchingProducts, norm, priceRange, PRODUCTS, ROWS } from './catalogue.fixture.js';
+import { F, facetCounts, filterQuery, fixtureImport, matchingProducts, norm, priceRange, PRODUCTS, ROWS, walkProducts } from './catalogue.fixture.js';
 
 type Ids = Record<string, any>;
 
@@ -23,40 +23,9 @@ describe('storefront catalogue', () => {
   afterAll(() => t.close());
 
   /** Query string of fixture-key filters. */
-  function qs(f: F, extra: Record<string, string> = {}): string {
-    const p = new URLSearchParams();
-    const list = (name: string, kind: string, keys?: string[]) =>
-      keys && keys.length && p.set(name, keys.map((k) => (kind.startsWith('facets.') ? ids.facets[kind.slice(7)][k] : ids[kind][k])).join(','));
-    list('vendor', 'manufacturers', f.vendor);
-    list('category_id', 'categories', f.categories);
-    list('color_id', 'facets.colors', f.colors);
-    list('region_id', 'facets.regions', f.regions);
-    list('size_id', 'facets.sizes', f.sizes);
-    list('year_id', 'facets.years', f.years);
-    list('country_id', 'facets.countries', f.countries);
-    list('custom_field_id', 'custom_field_options', f.grapes);
-    if (f.priceMin !== undefined) p.set('price_min', String(f.priceMin));
-    if (f.priceMax !== undefined) p.set('price_max', String(f.priceMax));
-    if (f.available) p.set('available', 'true');
-    if (f.onSale) p.set('on_sale', 'true');
-    for (const [k, v] of Object.entries(extra)) p.set(k, v);
-    const s = p.toString();
-    return s ? `?${s}` : '';
-  }
-
+  const qs = (f: F, extra: Record<string, string> = {}) => filterQuery(ids, f, extra);
   /** Every product of a list, following the Link header. */
-  async function walk(path: string): Promise<any[]> {
-    const out: any[] = [];
-    let res = await shop.storefront.get(path).expect(200);
-    out.push(...res.body.products);
-    for (let guard = 0; res.headers.link && guard < 100; guard++) {
-      const next = /<([^>]+)>; rel="next"/.exec(res.headers.link)![1];
-      const u = new URL(next);
-      res = await shop.storefront.get(u.pathname.replace('/api/2026-04-01', '') + u.search).expect(200);
-      out.push(...res.body.products);
-    }
-    return out;
-  }
+  const walk = (path: string) => walkProducts(shop.storefront, path);
   const keys = (products: Array<{ id: string }>) => products.map((p) => keyOfProduct.get(p.id)!);
 
   const cases: Array<[string, F]> = [

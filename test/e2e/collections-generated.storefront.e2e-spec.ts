@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { FACET_KEYS, FACET_PARAM, type FacetKey } from '../../src/catalogue/catalogue-filters.js';
+import { generateDemoCatalogue, mulberry32 } from '../../src/catalogue/import/demo-catalogue.js';
 import { createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 
 /*
@@ -8,18 +9,9 @@ import { createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-ap
  * computed here over the tenant's visible variants (`variant_search`) restricted to the collection's products.
  */
 
-type Dim = 'manufacturers' | 'categories' | 'colors' | 'sizes' | 'years' | 'countries' | 'regions' | 'custom_fields';
-const PARAM: Record<Dim, string> = {
-  manufacturers: 'vendor',
-  categories: 'category_id',
-  colors: 'color_id',
-  sizes: 'size_id',
-  years: 'year_id',
-  countries: 'country_id',
-  regions: 'region_id',
-  custom_fields: 'custom_field_id',
-};
-const DIMS = Object.keys(PARAM) as Dim[];
+type Dim = FacetKey;
+const PARAM = FACET_PARAM;
+const DIMS = FACET_KEYS;
 
 interface VRow {
   product: string;
@@ -81,17 +73,6 @@ function model(rows: VRow[], f: FilterSet) {
   const prices = rows.filter((r) => matches(r, f, 'price')).map((r) => r.price);
   const range = prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : { min: 0, max: 0 };
   return { ids, counts, range };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('collections on a generated catalogue: random filter sets against a brute-force model (issue 29)', () => {
@@ -174,10 +155,10 @@ describe('collections on a generated catalogue: random filter sets against a bru
     let first: Record<string, any> | null = null;
     let url: string | null = path;
     while (url) {
-      const res = await client.get(url).expect(200);
+      const res: { body: Record<string, any>; headers: Record<string, string | undefined> } = await client.get(url).expect(200);
       first ??= res.body;
       ids.push(...res.body.products.map((p: { id: string }) => p.id));
-      url = res.headers.link ? (res.headers.link as string).replace(/^<[^>]*\/api\/2026-04-01([^>]*)>.*$/, '$1') : null;
+      url = res.headers.link ? res.headers.link.replace(/^<[^>]*\/api\/2026-04-01([^>]*)>.*$/, '$1') : null;
       if (ids.length > 400) throw new Error(`${path}: paging does not end`);
     }
     return { ids, first: first! };
@@ -217,7 +198,7 @@ describe('collections on a generated catalogue: random filter sets against a bru
       }
       const values = Object.fromEntries(DIMS.map((d) => [d, [...new Set(scoped.flatMap((r) => r.values[d]))]])) as Record<Dim, string[]>;
       const rnd = mulberry32(key.length * 7919 + 29);
-      const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)];
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
       const orders: FilterSet['order'][] = ['price asc', 'price desc', 'created asc', 'created desc', 'title asc', 'title desc', 'rating desc'];
       let nonEmpty = 0;
       for (let i = 0; i < 25; i++) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
-import { F, facetCounts, fixtureImport, matchingProducts, priceRange, Row, ROWS } from './catalogue.fixture.js';
+import { F, facetCounts, filterQuery, fixtureImport, matchingProducts, priceRange, Row, ROWS, walkProducts } from './catalogue.fixture.js';
 
 /*
  * Issue 29: the catalogue filters, facets and price range inside a collection (manual, smart "all", smart "any"),
@@ -116,40 +116,9 @@ describe('collections: filters, facets and price range inside a collection (issu
   });
   afterAll(() => t.close());
 
-  function qs(f: F, extra: Record<string, string> = {}): string {
-    const p = new URLSearchParams();
-    const list = (name: string, kind: string, keys?: string[]) =>
-      keys && keys.length && p.set(name, keys.map((k) => (kind.startsWith('facets.') ? ids.facets[kind.slice(7)][k] : ids[kind][k])).join(','));
-    list('vendor', 'manufacturers', f.vendor);
-    list('category_id', 'categories', f.categories);
-    list('color_id', 'facets.colors', f.colors);
-    list('region_id', 'facets.regions', f.regions);
-    list('size_id', 'facets.sizes', f.sizes);
-    list('year_id', 'facets.years', f.years);
-    list('country_id', 'facets.countries', f.countries);
-    list('custom_field_id', 'custom_field_options', f.grapes);
-    if (f.priceMin !== undefined) p.set('price_min', String(f.priceMin));
-    if (f.priceMax !== undefined) p.set('price_max', String(f.priceMax));
-    if (f.available) p.set('available', 'true');
-    if (f.onSale) p.set('on_sale', 'true');
-    if (f.words) p.set('q', f.words.join(' '));
-    for (const [k, v] of Object.entries(extra)) p.set(k, v);
-    const s = p.toString();
-    return s ? `?${s}` : '';
-  }
-
-  /** Every product of a list, following the Link header. */
-  async function walk(client: ShopClient, path: string): Promise<string[]> {
-    const out: string[] = [];
-    let res = await client.get(path).expect(200);
-    out.push(...res.body.products.map((p: { id: string }) => keyOfProduct.get(p.id)!));
-    for (let guard = 0; res.headers.link && guard < 100; guard++) {
-      const u = new URL(/<([^>]+)>; rel="next"/.exec(res.headers.link)![1]);
-      res = await client.get(u.pathname.replace('/api/2026-04-01', '') + u.search).expect(200);
-      out.push(...res.body.products.map((p: { id: string }) => keyOfProduct.get(p.id)!));
-    }
-    return out;
-  }
+  const qs = (f: F, extra: Record<string, string> = {}) => filterQuery(ids, f, extra);
+  /** Every product of a list (fixture keys), following the Link header. */
+  const walk = async (client: ShopClient, path: string) => (await walkProducts(client, path)).map((p: { id: string }) => keyOfProduct.get(p.id)!);
 
   /** The facets of an answer by fixture key, in the answer's key order. */
   const facetsByKey = (facets: Array<{ key: string; values: Array<{ id: string; count: number }> }>) =>
