@@ -9158,6 +9158,38 @@ export interface operations {
     AdminCatalogueController_collectionProducts: {
         parameters: {
             query?: {
+                /** @description Manufacturer ids. Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                vendor?: string;
+                /** @description Category ids (a category matches its descendants too). Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                category_id?: string;
+                /** @description Colour ids. Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                color_id?: string;
+                /** @description Size ids. Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                size_id?: string;
+                /** @description Vintage (year) ids. Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                year_id?: string;
+                /** @description Country ids. Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                country_id?: string;
+                /** @description Region ids. Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                region_id?: string;
+                /** @description Custom-field option ids. Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7). */
+                custom_field_id?: string;
+                /** @description Search words (typo tolerant, accents ignored) or an exact SKU; at most 200 characters. */
+                q?: string;
+                /** @description Lowest gross price, inclusive, in the active currency. */
+                price_min?: number;
+                /** @description Highest gross price, inclusive, in the active currency. */
+                price_max?: number;
+                /** @description Only products with a variant that can be bought now. */
+                available?: string;
+                /** @description Only products with a variant on offer (compare-at price above the price). */
+                on_sale?: string;
+                /** @description Sort order (`+` or `_` may stand for the space); `relevance` needs `q`. */
+                order?: string;
+                /** @description Page size, 1 to 250 (default 50). */
+                limit?: number;
+                /** @description The opaque cursor of a `Link` header; bound to this list and these filters. */
+                page_info?: string;
                 /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
                 locale?: components["parameters"]["locale"];
                 /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */
@@ -9177,6 +9209,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    Link: components["headers"]["Link"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -14941,7 +14974,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous response's Link header. */
                 page_info?: string;
-                /** @description `Open`, `Shipped` or `Cancelled`. */
+                /** @description `Open`, `Shipped` or `Cancelled`, in any case (`cancelled` too, as the other status filters are lower case). */
                 status?: "Open" | "Shipped" | "Cancelled";
                 financial_status?: "pending" | "paid" | "partially_refunded" | "refunded" | "voided";
                 fulfillment_status?: "unfulfilled" | "partial" | "fulfilled";
