@@ -114,7 +114,7 @@ export class ContentService {
     const article = repo.create({
       tenantId: ctx.tenantId,
       title: text({}, ctx, dto.title.trim()),
-      summaryHtml: text({}, ctx, dto.summary_html ?? undefined),
+      summaryHtml: text({}, ctx, safeHtmlMember(dto.summary_html ?? undefined)),
       bodyHtml: text({}, ctx, safeHtmlMember(dto.body_html ?? undefined)),
       published: dto.published ?? true,
       imageSrc: null,
@@ -129,7 +129,7 @@ export class ContentService {
     const a = await this.findArticle(ctx, id);
     if (dto.title === null) throw AppError.unprocessable('title must not be null');
     if (dto.title !== undefined) a.title = text(a.title, ctx, dto.title.trim());
-    a.summaryHtml = text(a.summaryHtml, ctx, dto.summary_html);
+    a.summaryHtml = text(a.summaryHtml, ctx, safeHtmlMember(dto.summary_html));
     a.bodyHtml = text(a.bodyHtml, ctx, safeHtmlMember(dto.body_html));
     if (dto.published != null) a.published = dto.published;
     return mapArticle(await repoOf(ctx, this.dataSource, BlogArticle).save(a), ctx);
