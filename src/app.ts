@@ -36,7 +36,12 @@ export interface CreateAppOptions extends DataSourceExtras {
 export async function createShopApp(options: CreateAppOptions): Promise<NestExpressApplication> {
   await runMigrations(options.databaseUrl, options);
   const logger = createRootLogger(options.config.LOG_LEVEL, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), { bodyParser: false, logger: new PinoNestLogger(logger) });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    // a failing call on the app rejects (main.ts prints its message and stops what it started) instead of exiting here
+    abortOnError: false,
+  });
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(requestLogger(logger));
   serveStorefrontDemo(app, options.config);

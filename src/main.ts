@@ -28,6 +28,7 @@ async function main(): Promise<void> {
 void main().catch((err: unknown) => {
   // a configuration or start problem the operator can fix: its one line, no stack
   if (err instanceof ConfigError || err instanceof StartError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  else if (err instanceof Error) process.stderr.write(`failed to start: ${err.message || err.name}\n${err.stack ?? ''}\n`);
+  else process.stderr.write(`failed to start: ${String(err)}\n`);
   process.exit(1);
 });

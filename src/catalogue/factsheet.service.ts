@@ -1,21 +1,32 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import PDFDocument from 'pdfkit';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
+import { FACTSHEET_TEXT_MAX, FACTSHEET_VALUE_MAX, pdfText, slices, stripHtml } from './factsheet-text.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_CACHED = 500;
+/** Characters drawn between two yields to the event loop (a few ms of pdfkit each). */
+const SLICE = 400;
+/** Renders waiting for their turn; beyond, 503 with Retry-After. */
+const MAX_WAITING = 50;
 
 /**
  * `GET /storefront/factsheets/{variant_id}.pdf`: a one-page PDF from the variant's data, generated with pdfkit and
  * cached (per variant, language and currency) until the variant or its product changes.
+ *
+ * The render is bounded so it never stalls the event loop (issue 30): its text is stripped in linear time, capped and
+ * its long words broken (`factsheet-text.ts`); it is drawn in slices with a yield between them; one render runs at a
+ * time per process (others wait their turn, at most MAX_WAITING); pdfkit is warmed up once at start.
  */
 @Injectable()
-export class FactsheetService {
+export class FactsheetService implements OnApplicationBootstrap {
   private readonly cache = new Map<string, { stamp: string; pdf: Buffer }>();
+  private turn: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,44 +64,67 @@ export class FactsheetService {
       ['Price', `${variant.price.toFixed(2)} ${product.currency}`],
       ...variant.custom_fields.map((f) => [f.label ?? f.key ?? '', f.value] as [string, string | null]),
     ];
-    const pdf = await render((doc) => {
-      doc.fontSize(20).text(product.title ?? '', { underline: false });
-      doc.moveDown(0.5);
-      if (product.category_path.length)
-        doc
-          .fontSize(10)
-          .fillColor('#666')
-          .text(product.category_path.map((c) => c.name ?? '').join(' / '));
-      doc.moveDown();
-      doc.fillColor('#000').fontSize(12);
-      for (const [label, value] of lines) if (value !== null && value !== '') doc.text(`${label}: ${value}`);
-      const text = stripHtml(variant.description ?? product.summary_html ?? product.body_html ?? '');
-      if (text) {
-        doc.moveDown();
-        doc.fontSize(11).text(text);
-      }
-    });
+    const value = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : pdfText(String(v), FACTSHEET_VALUE_MAX));
+    const page: FactsheetPage = {
+      title: value(product.title),
+      path: value(product.category_path.map((c) => c.name ?? '').join(' / ')),
+      facts: lines.filter(([, v]) => v !== null && v !== '').map(([label, v]) => `${value(label)}: ${value(v)}`),
+      text: pdfText(stripHtml(variant.description ?? product.summary_html ?? product.body_html ?? ''), FACTSHEET_TEXT_MAX),
+    };
+    const pdf = await this.inTurn(() => render(page));
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(cacheKey, { stamp, pdf });
     return { pdf, etag };
   }
+
+  /** Runs renders one after another; a full queue is 503. */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.waiting >= MAX_WAITING) throw new AppError(503, 'factsheets are busy, retry shortly', 'factsheets_busy', { 'Retry-After': '1' });
+    this.waiting++;
+    const run = this.turn.then(fn).finally(() => this.waiting--);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /** pdfkit's first document parses its font metrics and compiles its code paths (~100 ms): done once at start. */
+  async onApplicationBootstrap(): Promise<void> {
+    await render({ title: 'warm-up', path: '', facts: ['a: b'], text: 'warm up '.repeat(100) });
+  }
 }
 
-function stripHtml(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+interface FactsheetPage {
+  title: string;
+  path: string;
+  facts: string[];
+  text: string;
 }
 
-function render(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: 'Factsheet' } });
-    const chunks: Buffer[] = [];
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function render(page: FactsheetPage): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: 'Factsheet' } });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    draw(doc);
-    doc.end();
   });
+  doc.fontSize(20).text(page.title, { underline: false });
+  doc.moveDown(0.5);
+  if (page.path) doc.fontSize(10).fillColor('#666').text(page.path);
+  doc.moveDown();
+  doc.fillColor('#000').fontSize(12);
+  for (const fact of page.facts) doc.text(fact);
+  if (page.text) {
+    doc.moveDown();
+    doc.fontSize(11);
+    const parts = slices(page.text, SLICE);
+    for (let i = 0; i < parts.length; i++) {
+      await nextTurn();
+      doc.text(parts[i]!, { continued: i < parts.length - 1 });
+    }
+  }
+  await nextTurn();
+  doc.end();
+  return done;
 }

@@ -14,6 +14,7 @@ import { CatalogueFacetFiltersQuery, CatalogueListQuery, ProductFacetsQuery, Pro
 import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from './dto/catalogue.dto.js';
 import { FactsheetService } from './factsheet.service.js';
 import { spliceJson } from './preserialized-json.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 import {
   FacetDto,
   PriceRangeDto,
@@ -131,6 +132,7 @@ export class FactsheetController {
     headers: { ETag: { schema: { type: 'string' } }, Vary: { schema: { type: 'string' } } },
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
+  @ApiErrors({ 503: ['factsheets_busy'] })
   async factsheet(@Ctx() ctx: RequestContext, @Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const { pdf, etag } = await this.factsheets.factsheet(ctx, file.replace(/\.pdf$/i, ''));
     res.setHeader('ETag', etag);

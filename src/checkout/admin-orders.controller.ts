@@ -78,12 +78,12 @@ export class AdminOrdersController {
     return this.orders.present(ctx, order);
   }
 
-  /** Partial or full refund through the payment provider; 422 `refund_exceeds_paid` beyond paid minus refunded. */
+  /** Partial or full refund through the payment provider; 422 `refund_exceeds_paid` beyond paid minus refunded; `currency_mismatch` when `currency` is not the order's. */
   @Post(':id/refunds')
   @HttpCode(201)
   @Auth(WRITE)
   @Envelope('order', AdminOrderDto, 201)
-  @ApiErrors({ 409: [], 422: ['refund_exceeds_paid', 'payment_provider_declined', 'payment_provider_unavailable'] })
+  @ApiErrors({ 409: [], 422: ['refund_exceeds_paid', 'currency_mismatch', 'payment_provider_declined', 'payment_provider_unavailable'] })
   async refund(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() dto: CreateRefundDto): Promise<AdminOrderDto> {
     return this.orders.present(ctx, await this.refunds.create(ctx, id, dto));
   }

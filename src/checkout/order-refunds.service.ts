@@ -61,6 +61,9 @@ export class OrderRefundsService {
   create(ctx: RequestContext, id: string, dto: CreateRefundDto): Promise<Order> {
     return this.lifecycle.run(ctx, async (tx) => {
       const order = await this.lifecycle.lock(tx, id);
+      // unknown members are stripped: without this, {amount: 1, currency: "EUR"} would refund 1 of the order's currency
+      if (dto.currency != null && dto.currency.toUpperCase() !== order.currencyCode.toUpperCase())
+        throw AppError.unprocessable(`currency must be the order's currency (${order.currencyCode})`, 'currency_mismatch');
       const p = order.currencyPrecision;
       const lines = await this.lifecycle.lines(tx, order.id);
       const byId = new Map(lines.map((l) => [l.id, l]));

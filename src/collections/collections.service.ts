@@ -12,6 +12,7 @@ import { Extensions, ProductCountSource } from '../extensions/index.js';
 import { parseCollectionRules } from './collection-rules.js';
 import { CollectionDto, CreateCollectionDto, mapCollection, UpdateCollectionDto } from './dto/collection.dto.js';
 import { Collection, CollectionType } from './entities/collection.entity.js';
+import { safeHtml, safeHtmlMember } from '../common/html/safe-html.js';
 
 export interface CollectionListFilter {
   published?: boolean;
@@ -67,7 +68,7 @@ export class CollectionsService {
         tenantId: ctx.tenantId,
         handle,
         title: withTranslation({}, ctx.language, title),
-        bodyHtml: dto.body_html == null ? {} : withTranslation({}, ctx.language, dto.body_html),
+        bodyHtml: dto.body_html == null ? {} : withTranslation({}, ctx.language, safeHtml(dto.body_html)),
         collectionType: type,
         published: dto.published ?? true,
         sortOrder: dto.sort_order ?? null,
@@ -108,7 +109,7 @@ export class CollectionsService {
       if (dto.handle.toLowerCase() !== c.handle.toLowerCase()) await this.assertHandleFree(ctx, dto.handle);
       c.handle = dto.handle;
     }
-    if (dto.body_html !== undefined) c.bodyHtml = withTranslation(c.bodyHtml, ctx.language, dto.body_html);
+    if (dto.body_html !== undefined) c.bodyHtml = withTranslation(c.bodyHtml, ctx.language, safeHtmlMember(dto.body_html));
     if (dto.published !== undefined && dto.published !== null) c.published = dto.published;
     if (dto.sort_order !== undefined) c.sortOrder = dto.sort_order;
     if (dto.template_name !== undefined) c.templateName = dto.template_name;

@@ -1,8 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
-
-/** `TRUST_PROXY`: empty, a hop count, or addresses/CIDRs (IPv4 or IPv6) separated by commas. */
-const TRUST_PROXY_PATTERN = /^$|^\d{1,2}$|^[0-9A-Fa-f.:]+(\/\d{1,3})?(\s*,\s*[0-9A-Fa-f.:]+(\/\d{1,3})?)*$/;
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
+import { trustProxyProblem } from './trust-proxy.js';
 
 export const DEV_SECRET = 'dev-only-secret-change-me-in-production';
 
@@ -70,11 +68,18 @@ export class AppConfig {
 
   /**
    * Which proxies in front may set X-Forwarded-* (client IP, scheme, host): empty = none; a hop count (`1`) or a
-   * comma-separated list of proxy addresses / CIDRs (`10.0.0.0/8,127.0.0.1`). Never "trust every hop".
+   * comma-separated list of proxy addresses / CIDRs (`10.0.0.0/8,127.0.0.1`), none wider than /8 (IPv4) or /32 (IPv6).
+   * Never "trust every hop".
    */
   @Transform(({ value }: { value: unknown }) => (value === undefined ? undefined : String(value).trim()))
   @IsString()
-  @Matches(TRUST_PROXY_PATTERN, { message: 'TRUST_PROXY must be empty, a hop count (1) or a comma-separated list of addresses/CIDRs (10.0.0.0/8)' })
+  @ValidateBy({
+    name: 'trustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && trustProxyProblem(value) === null,
+      defaultMessage: (args) => trustProxyProblem(String(args?.value)) ?? 'must be a string',
+    },
+  })
   TRUST_PROXY = '';
 
   /** `on` registers the built-in test payment provider for `redirect` payment types (tests, demo); never in production. */
@@ -240,6 +245,11 @@ export class AppConfig {
   @IsBoolean()
   STOREFRONT_DEMO = false;
 
+  /** `on` lets `STOREFRONT_DEMO=on` run with `NODE_ENV=production` (refused otherwise: it is a demo). */
+  @Transform(toBool)
+  @IsBoolean()
+  STOREFRONT_DEMO_IN_PRODUCTION = false;
+
   /** Directory of that build; empty means examples/storefront/dist of this checkout. */
   @IsString()
   STOREFRONT_DEMO_DIR = '';
@@ -256,19 +266,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = plainToInstance(AppConfig, { ...raw, ...overrides });
   const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
   if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    // one line per problem, each naming its variable
+    const lines = errors.map((e) => `Invalid configuration: ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(lines.join('\n'));
   }
   if (config.NODE_ENV === 'production' && config.APP_SECRET === DEV_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  APP_SECRET must be set to a private value when NODE_ENV=production');
+    throw new ConfigError('Invalid configuration: APP_SECRET must be set to a private value when NODE_ENV=production');
   }
   if (config.NODE_ENV === 'production' && !config.SMTP_URL) {
     throw new ConfigError(
-      'Invalid configuration:\n  SMTP_URL must be set when NODE_ENV=production: shopper mail carries sign-in codes, and the log transport is for development only',
+      'Invalid configuration: SMTP_URL must be set when NODE_ENV=production: shopper mail carries sign-in codes, and the log transport is for development only',
     );
   }
   if (config.NODE_ENV === 'production' && config.PAYMENT_TEST_PROVIDER) {
-    throw new ConfigError('Invalid configuration:\n  PAYMENT_TEST_PROVIDER=on is refused when NODE_ENV=production: it lets buyers mark orders paid');
+    throw new ConfigError('Invalid configuration: PAYMENT_TEST_PROVIDER=on is refused when NODE_ENV=production: it lets buyers mark orders paid');
+  }
+  if (config.NODE_ENV === 'production' && config.STOREFRONT_DEMO && !config.STOREFRONT_DEMO_IN_PRODUCTION) {
+    throw new ConfigError(
+      "Invalid configuration: STOREFRONT_DEMO=on is refused when NODE_ENV=production unless STOREFRONT_DEMO_IN_PRODUCTION=on: it is a demo on the API's origin",
+    );
   }
   return config;
 }

@@ -11,6 +11,7 @@ import { ArticleDto, CreateArticleDto, mapArticle, UpdateArticleDto } from './dt
 import { CreatePageDto, mapPage, PageDto, UpdatePageDto } from './dto/page.dto.js';
 import { BlogArticle } from './entities/blog-article.entity.js';
 import { ContentPage, PageType } from './entities/content-page.entity.js';
+import { safeHtmlMember } from '../common/html/safe-html.js';
 
 const handleTaken = (handle: string) => AppError.unprocessable(`handle "${handle}" is already taken by another page`);
 
@@ -51,7 +52,7 @@ export class ContentService {
       tenantId: ctx.tenantId,
       handle: dto.handle,
       title: text({}, ctx, dto.title ?? undefined),
-      bodyHtml: text({}, ctx, dto.body_html ?? undefined),
+      bodyHtml: text({}, ctx, safeHtmlMember(dto.body_html ?? undefined)),
       metaDescription: text({}, ctx, dto.meta_description ?? undefined),
       metaKeywords: text({}, ctx, dto.meta_keywords ?? undefined),
       menuTitle: text({}, ctx, dto.menu_title ?? undefined),
@@ -73,7 +74,7 @@ export class ContentService {
       p.handle = dto.handle;
     }
     p.title = text(p.title, ctx, dto.title);
-    p.bodyHtml = text(p.bodyHtml, ctx, dto.body_html);
+    p.bodyHtml = text(p.bodyHtml, ctx, safeHtmlMember(dto.body_html));
     p.metaDescription = text(p.metaDescription, ctx, dto.meta_description);
     p.metaKeywords = text(p.metaKeywords, ctx, dto.meta_keywords);
     p.menuTitle = text(p.menuTitle, ctx, dto.menu_title);
@@ -113,8 +114,8 @@ export class ContentService {
     const article = repo.create({
       tenantId: ctx.tenantId,
       title: text({}, ctx, dto.title.trim()),
-      summaryHtml: text({}, ctx, dto.summary_html ?? undefined),
-      bodyHtml: text({}, ctx, dto.body_html ?? undefined),
+      summaryHtml: text({}, ctx, safeHtmlMember(dto.summary_html ?? undefined)),
+      bodyHtml: text({}, ctx, safeHtmlMember(dto.body_html ?? undefined)),
       published: dto.published ?? true,
       imageSrc: null,
       imageAlt: null,
@@ -128,8 +129,8 @@ export class ContentService {
     const a = await this.findArticle(ctx, id);
     if (dto.title === null) throw AppError.unprocessable('title must not be null');
     if (dto.title !== undefined) a.title = text(a.title, ctx, dto.title.trim());
-    a.summaryHtml = text(a.summaryHtml, ctx, dto.summary_html);
-    a.bodyHtml = text(a.bodyHtml, ctx, dto.body_html);
+    a.summaryHtml = text(a.summaryHtml, ctx, safeHtmlMember(dto.summary_html));
+    a.bodyHtml = text(a.bodyHtml, ctx, safeHtmlMember(dto.body_html));
     if (dto.published != null) a.published = dto.published;
     return mapArticle(await repoOf(ctx, this.dataSource, BlogArticle).save(a), ctx);
   }

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
@@ -27,11 +28,12 @@ export class AdminDiscountCodesController {
     return this.codes.list(ctx, this.pager.request(list, 'admin.discount_codes'));
   }
 
-  /** 422 on a missing or duplicate code, a value not above 0, a percent above 100 or a negative min_value. */
+  /** 422 on a missing or duplicate code, a value not above 0, a percent above 100, a negative min_value or a `currency` other than `currency_id`'s. */
   @Post()
   @HttpCode(201)
   @Auth({ tier: 'admin', scope: 'Shop/discount_codes/write' })
   @Envelope('discount_code', DiscountCodeDto, 201)
+  @ApiErrors({ 422: ['currency_mismatch'] })
   create(@Ctx() ctx: RequestContext, @Body() body: CreateDiscountCodeDto): Promise<DiscountCodeDto> {
     return this.codes.create(ctx, body);
   }
@@ -47,6 +49,7 @@ export class AdminDiscountCodesController {
   @Put(':id')
   @Auth({ tier: 'admin', scope: 'Shop/discount_codes/write' })
   @Envelope('discount_code', DiscountCodeDto)
+  @ApiErrors({ 422: ['currency_mismatch'] })
   update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: UpdateDiscountCodeDto): Promise<DiscountCodeDto> {
     return this.codes.update(ctx, id, body);
   }

@@ -44,7 +44,7 @@ export class DiscountCodesService {
     const code = dto.code.trim();
     const type: DiscountType = (dto.type as DiscountType | null | undefined) ?? 'value';
     checkValue(type, dto.value);
-    const currencyId = type === 'percent' ? null : (dto.currency_id ?? null);
+    const currencyId = type === 'percent' ? null : ((await this.currencyOf(ctx, dto)) ?? null);
     if (currencyId) await this.assertCurrency(ctx, currencyId);
     if (await this.findByCode(ctx, code)) throw codeTaken(code);
     const repo = repoOf(ctx, this.dataSource, DiscountCode);
@@ -78,9 +78,10 @@ export class DiscountCodesService {
     }
     if (dto.is_active != null) d.isActive = dto.is_active;
     if (dto.is_infinite != null) d.isInfinite = dto.is_infinite;
-    if (dto.currency_id !== undefined && d.type === 'value') {
-      if (dto.currency_id !== null) await this.assertCurrency(ctx, dto.currency_id);
-      d.currencyId = dto.currency_id;
+    const currencyId = d.type === 'value' ? await this.currencyOf(ctx, dto) : undefined;
+    if (currencyId !== undefined) {
+      if (currencyId !== null) await this.assertCurrency(ctx, currencyId);
+      d.currencyId = currencyId;
     }
     if (dto.expiry_date !== undefined) d.expiryDate = dto.expiry_date === null ? null : new Date(dto.expiry_date);
     if (dto.min_value != null) d.minValue = String(dto.min_value);
@@ -95,6 +96,18 @@ export class DiscountCodesService {
       .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
       .execute();
     if (!res.affected) throw AppError.notFound('discount code');
+  }
+
+  /** `currency_id`, or the id of the shop currency `currency` names (never silently ignored: 422 when they differ). */
+  private async currencyOf(ctx: RequestContext, dto: { currency_id?: string | null; currency?: string | null }): Promise<string | null | undefined> {
+    if (dto.currency == null) return dto.currency_id;
+    const config = await this.tenancy.config(ctx.tenantId);
+    const named = config.currencies.find((c) => c.code.toUpperCase() === dto.currency!.toUpperCase());
+    if (!named) throw AppError.unprocessable(`currency ${dto.currency} is not a currency of this shop`);
+    if (dto.currency_id != null && dto.currency_id.toLowerCase() !== named.id) {
+      throw AppError.unprocessable('currency and currency_id name different currencies', 'currency_mismatch');
+    }
+    return named.id;
   }
 
   private async assertCurrency(ctx: RequestContext, currencyId: string): Promise<void> {

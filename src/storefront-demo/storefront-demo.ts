@@ -7,6 +7,30 @@ import type { AppConfig } from '../config/app-config.js';
 
 export const STOREFRONT_DEMO_PATH = '/storefront-demo';
 
+/**
+ * The demo's Content-Security-Policy: scripts only from its own files (no inline script, no eval), so HTML that got
+ * into catalogue text cannot run; images from anywhere over https (catalogue images live on CDNs); no frames, plugins
+ * or foreign form targets.
+ */
+export const STOREFRONT_DEMO_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+function secure(res: Response): void {
+  res.setHeader('Content-Security-Policy', STOREFRONT_DEMO_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'same-origin');
+}
+
 /** examples/storefront/dist of this checkout (from src/ under ts-jest, from dist/src/ when built). */
 function defaultBuildDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -20,7 +44,8 @@ function defaultBuildDir(): string {
 /**
  * STOREFRONT_DEMO=on: the reference storefront's static build (examples/storefront, `npm run storefront:build`) at
  * /storefront-demo/, same origin as the API so the visitor cookie just works. Hashed assets are cached for good,
- * index.html never; any other path under it is the single-page app's own route and gets index.html.
+ * index.html never; any other path under it is the single-page app's own route and gets index.html. Every answer
+ * carries STOREFRONT_DEMO_CSP.
  */
 export function serveStorefrontDemo(app: NestExpressApplication, config: AppConfig): void {
   if (!config.STOREFRONT_DEMO) return;
@@ -36,6 +61,7 @@ export function serveStorefrontDemo(app: NestExpressApplication, config: AppConf
     prefix: `${STOREFRONT_DEMO_PATH}/`,
     index: false,
     setHeaders: (res: Response, path: string) => {
+      secure(res);
       res.setHeader('Cache-Control', path.includes(join(dir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
@@ -44,6 +70,7 @@ export function serveStorefrontDemo(app: NestExpressApplication, config: AppConf
     if (req.originalUrl === STOREFRONT_DEMO_PATH) return res.redirect(301, `${STOREFRONT_DEMO_PATH}/`);
     // a missing asset is a 404, not the app
     if (req.path.startsWith('/assets/')) return next();
+    secure(res);
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);
   });

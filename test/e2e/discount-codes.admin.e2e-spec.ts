@@ -108,6 +108,28 @@ describe('admin discount codes', () => {
     expect(res.body).toEqual({ errors: expect.any(String) });
   });
 
+  it('issue 30: currency by ISO code is honoured or refused, never ignored', async () => {
+    const imported = await shop.admin
+      .post('/admin/catalogue/import', { currencies: [{ key: 'EUR', code: 'EUR', name: 'Euro', symbol: '€', rate: 1.06, published: true }] })
+      .expect(200);
+    const eur = imported.body.import.ids.currencies.EUR as string;
+    const byCode = await shop.admin.post('/admin/discount_codes', { code: 'EURO5', value: 5, currency: 'eur' }).expect(201);
+    expect(byCode.body.discount_code).toMatchObject({ value: 5, currency_id: eur });
+    const both = await shop.admin.post('/admin/discount_codes', { code: 'BOTH5', value: 5, currency: 'CHF', currency_id: chf }).expect(201);
+    expect(both.body.discount_code.currency_id).toBe(chf);
+    const mismatch = await shop.admin.post('/admin/discount_codes', { code: 'MIX5', value: 5, currency: 'CHF', currency_id: eur }).expect(422);
+    expect(mismatch.body).toMatchObject({ code: 'currency_mismatch', errors: expect.stringContaining('currency') });
+    expect((await shop.admin.post('/admin/discount_codes', { code: 'USD5', value: 5, currency: 'USD' }).expect(422)).body.errors).toContain('currency USD');
+    expect((await shop.admin.post('/admin/discount_codes', { code: 'BAD5', value: 5, currency: 'euro' }).expect(422)).body.errors).toContain('currency');
+    const rows = await t.db.query(`SELECT code FROM discount_codes WHERE tenant_id = $1 AND code IN ('MIX5', 'USD5', 'BAD5')`, [shop.tenant.id]);
+    expect(rows).toEqual([]);
+
+    const id = byCode.body.discount_code.id as string;
+    expect((await shop.admin.put(`/admin/discount_codes/${id}`, { currency: 'CHF' }).expect(200)).body.discount_code.currency_id).toBe(chf);
+    expect((await shop.admin.put(`/admin/discount_codes/${id}`, { currency: 'EUR', currency_id: chf }).expect(422)).body.code).toBe('currency_mismatch');
+    expect((await shop.admin.get(`/admin/discount_codes/${id}`).expect(200)).body.discount_code.currency_id).toBe(chf);
+  });
+
   it('names value in the 422s of value', async () => {
     expect((await shop.admin.post('/admin/discount_codes', { code: 'Z', value: 0 }).expect(422)).body.errors).toContain('value');
     expect((await shop.admin.post('/admin/discount_codes', { code: 'P', type: 'percent', value: 150 }).expect(422)).body.errors).toContain('value');

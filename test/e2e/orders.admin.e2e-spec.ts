@@ -395,6 +395,22 @@ describe('admin orders', () => {
       expect((await order(p.order_id)).refunded_amount).toBe(3);
     });
 
+    it("issue 30: a refund names its currency or gets the order's; another currency is 422 and refunds nothing", async () => {
+      const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 2]], { paid: true });
+      const before = await order(p.order_id);
+      expect(before.currency).toBe('CHF');
+      const eur = await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1, currency: 'EUR' }).expect(422);
+      expect(eur.body).toMatchObject({ code: 'currency_mismatch', errors: expect.stringContaining('currency') });
+      const malformed = await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1, currency: 'EURO' }).expect(422);
+      expect(malformed.body.errors).toContain('currency');
+      await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1, currency: 42 }).expect(422);
+      expect((await order(p.order_id)).refunded_amount).toBe(0);
+      const chf = await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1, currency: 'chf' }).expect(201);
+      expect(chf.body.order).toMatchObject({ refunded_amount: 1 });
+      await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1, currency: null }).expect(201);
+      expect((await order(p.order_id)).refunded_amount).toBe(2);
+    });
+
     it('an unpaid order has nothing to refund (422 refund_exceeds_paid); an explicit amount refunds part; events per refund', async () => {
       const p = await placeOrder(t, shop, ids, [[ids.variants['v-juice'], 2]]);
       expect((await shop.admin.post(`/admin/orders/${p.order_id}/refunds`, { amount: 1 }).expect(422)).body.code).toBe('refund_exceeds_paid');

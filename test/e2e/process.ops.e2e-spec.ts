@@ -191,6 +191,16 @@ describe('operations: the server process', () => {
     240_000,
   );
 
+  it('issue 30: a TRUST_PROXY wider than /8 or /32 stops the start with one line naming the variable', async () => {
+    for (const wide of ['0.0.0.0/0', '0.0.0.0/1,128.0.0.0/1,::/1,8000::/1']) {
+      const server = startServer(ROOT, serverEnv({ TRUST_PROXY: wide, PORT: String(await freePort()) }));
+      expect(await server.exited).toBe(1);
+      const lines = server.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Invalid configuration: TRUST_PROXY=".*": "0\.0\.0\.0\/[01]" is wider than \/8/);
+    }
+  }, 60_000);
+
   it('parallel builds from one checkout: one compiles, the others wait and reuse it; dist is never half-written', async () => {
     const root = mkdtempSync(join(tmpdir(), 'shop-build-'));
     try {

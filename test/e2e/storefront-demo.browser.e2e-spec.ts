@@ -15,12 +15,16 @@ import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 const OUT = join(process.cwd(), 'test-results', 'storefront');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const COUPON = 'WELCOME10';
+const HOSTILE_HTML =
+  '<p class="hostile">Catalogue text</p><img src=x onerror="window.__xss = (window.__xss || 0) + 1"><script>window.__xss = 99</script>' +
+  '<a href="javascript:window.__xss=7">link</a><svg onload="window.__xss = 5"></svg>';
 
 describe('reference storefront in a browser (examples/storefront at /storefront-demo/)', () => {
   let t: TestApp;
   let shop: TestShop;
   let browser: Browser;
   let base: string;
+  let hostileProductId: string;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -31,6 +35,15 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     shop = await t.createShop({ name: 'Demo Wine Shop' });
     await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(400)).expect(200);
     await shop.admin.post('/admin/discount_codes', { code: COUPON, type: 'percent', value: 10, is_infinite: true }).expect(201);
+    // HTML stored before the API sanitised it on write (or by another writer): straight into the row
+    const [row] = (await t.db.query(`SELECT id FROM products WHERE tenant_id = $1 AND published ORDER BY key LIMIT 1`, [shop.tenant.id])) as Array<{
+      id: string;
+    }>;
+    hostileProductId = row!.id;
+    await t.db.query(
+      `UPDATE products SET body_html = jsonb_build_object('en', $2::text), summary_html = jsonb_build_object('en', $2::text), updated_at = now() WHERE id = $1`,
+      [hostileProductId, HOSTILE_HTML],
+    );
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -209,6 +222,8 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.getByRole('button', { name: 'Sign in' }).last().click();
     await page.getByTestId('profile-email').filter({ hasText: email }).waitFor();
     await page.getByText('No orders yet.').waitFor();
+    // the shopper's token is held in memory, not in localStorage where an injected script would find it
+    expect(await page.evaluate<string>('JSON.stringify({ ...localStorage })')).not.toMatch(/vnscat_/);
 
     // a saved address
     await page.getByRole('button', { name: 'Add address' }).click();
@@ -272,5 +287,29 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
       .map((el) => el.outerHTML.slice(0, 80))`);
     expect(unlabelled).toEqual([]);
     await shot(page, 'phone-de');
+  }, 120_000);
+
+  it('catalogue HTML cannot run script: an injected onerror never runs (sanitised in the page, and a CSP without inline script)', async () => {
+    const page = await visitor();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => void dialogs.push(d.message()));
+    const res = await page.goto(`${base}/storefront-demo/products/${hostileProductId}?token=${shop.storefront_token}`);
+    const csp = res!.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    await page.locator('.description .hostile').waitFor();
+    await page.locator('.summary .hostile').waitFor();
+    // give a broken image every chance to fire its handler
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate<unknown>('window.__xss')).toBeUndefined();
+    expect(await page.locator('[onerror], [onload], script:not([src])').count()).toBe(0);
+    expect(await page.locator('.description a[href^="javascript:"]').count()).toBe(0);
+    // the policy alone stops an inline handler that got into the page by any other way
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<img src="x-missing" onerror="window.__csp = 1">')`);
+    await page.waitForTimeout(500);
+    expect(await page.evaluate<unknown>('window.__csp')).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    await shot(page, 'hostile-html');
   }, 120_000);
 });

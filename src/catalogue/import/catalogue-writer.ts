@@ -5,6 +5,8 @@ import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 export { chunks, insertMany, upsert, type UpsertResult, type UpsertSpec } from '../../common/db/keyed-upsert.js';
 import { insertMany, upsert } from '../../common/db/keyed-upsert.js';
 import { arr, bad, bool, date, dec, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans } from './import-input.js';
+import { safeHtmlTranslations } from '../../common/html/safe-html.js';
+import { TRANSLATED_MAX_LENGTH } from './import-schema.js';
 
 /** The catalogue's batched SQL writers (multi-row upsert by key) and the product writer, shared by the import and the admin API. */
 
@@ -81,8 +83,8 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
       pkey,
       str(c.handle, `${p}.handle`, 255) ?? slugify(title[lang] ?? Object.values(title)[0] ?? pkey),
       JSON.stringify(title),
-      JSON.stringify(trans(c.body_html, `${p}.body_html`, lang)),
-      JSON.stringify(trans(c.summary_html, `${p}.summary_html`, lang)),
+      JSON.stringify(safeHtmlTranslations(trans(c.body_html, `${p}.body_html`, lang, TRANSLATED_MAX_LENGTH.text))),
+      JSON.stringify(safeHtmlTranslations(trans(c.summary_html, `${p}.summary_html`, lang, TRANSLATED_MAX_LENGTH.text))),
       ref(lookups.manufacturers, c.manufacturer, `${p}.manufacturer`, 'manufacturer'),
       [...new Set(categoryIds)],
       ref(lookups.flags, c.flag, `${p}.flag`, 'flag'),
@@ -154,8 +156,8 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
         dec(num(v.alcohol_volume, `${q}.alcohol_volume`, { min: 0, max: 100 }), 2),
         num(v.grams, `${q}.grams`, { min: 0, integer: true, max: 1e7 }),
         str(v.option_group, `${q}.option_group`, 255),
-        JSON.stringify(trans(v.description, `${q}.description`, lang)),
-        JSON.stringify(trans(v.description_additional, `${q}.description_additional`, lang)),
+        JSON.stringify(trans(v.description, `${q}.description`, lang, TRANSLATED_MAX_LENGTH.text)),
+        JSON.stringify(trans(v.description_additional, `${q}.description_additional`, lang, TRANSLATED_MAX_LENGTH.text)),
         str(v.area, `${q}.area`, 255),
         dec(num(qr.min, `${q}.quantity_rule.min`, { min: 0, max: 1e6 }) ?? 1, 3),
         dec(num(qr.max, `${q}.quantity_rule.max`, { min: 0, max: 1e6 }), 3),

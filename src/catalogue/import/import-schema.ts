@@ -22,6 +22,10 @@ const nbool: Schema = { type: ['boolean', 'null'] };
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const list = (name: string): Schema => ({ type: ['array', 'null'], items: ref(name) });
 const T = ref('ImportTranslated');
+/** Descriptions and HTML: longer text, still bounded (a factsheet, an index and a page render it). */
+const TEXT = ref('ImportTranslatedText');
+/** Characters per language of a name or title, and of a description or HTML member (README, Security). */
+export const TRANSLATED_MAX_LENGTH = { name: 1_000, text: 20_000 } as const;
 const MONEY = nnum(0, 1e9, { description: 'Default currency; gross when prices_include_tax, net otherwise.' });
 const PRICE: Schema = { type: 'number', minimum: 0, maximum: 1e9, description: 'Default currency; gross when prices_include_tax, net otherwise.' };
 const LANGUAGE_CODE = '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$';
@@ -40,10 +44,18 @@ const IMPORT_PRODUCT: Schema = {
 /** The parts, published as components (`Import<Part>`); the document itself is `CatalogueImportDocument`. */
 export const IMPORT_SCHEMAS: Record<string, Schema> = {
   ImportTranslated: {
-    description: 'Text keyed by language code, or a plain string in the default language. On PUT it merges per language: `{"de": null}` removes one.',
+    description: `Text keyed by language code, or a plain string in the default language; at most ${TRANSLATED_MAX_LENGTH.name} characters per language. On PUT it merges per language: \`{"de": null}\` removes one.`,
     type: ['string', 'object', 'null'],
+    maxLength: TRANSLATED_MAX_LENGTH.name,
     propertyNames: { pattern: LANGUAGE_CODE },
-    additionalProperties: { type: ['string', 'null'] },
+    additionalProperties: { type: ['string', 'null'], maxLength: TRANSLATED_MAX_LENGTH.name },
+  },
+  ImportTranslatedText: {
+    description: `A description or HTML member: as \`ImportTranslated\`, at most ${TRANSLATED_MAX_LENGTH.text} characters per language. HTML is sanitised on write (README, Security).`,
+    type: ['string', 'object', 'null'],
+    maxLength: TRANSLATED_MAX_LENGTH.text,
+    propertyNames: { pattern: LANGUAGE_CODE },
+    additionalProperties: { type: ['string', 'null'], maxLength: TRANSLATED_MAX_LENGTH.text },
   },
   ImportSettings: {
     type: ['object', 'null'],
@@ -161,8 +173,8 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       alcohol_volume: nnum(0, 100),
       grams: nint(0, 1e7),
       option_group: nstr(255),
-      description: T,
-      description_additional: T,
+      description: TEXT,
+      description_additional: TEXT,
       area: nstr(255),
       quantity_rule: { type: ['object', 'null'], properties: { min: nnum(0, 1e6), max: nnum(0, 1e6), increment: nnum(0.001, 1e6) } },
       custom_fields: { type: ['object', 'null'], description: 'Custom-field key → option key(s).', additionalProperties: { anyOf: [KEY, KEYS] } },
@@ -183,8 +195,8 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       key: { ...NKEY, description: 'Unique per shop; the upsert key.' },
       handle: nstr(255),
       title: T,
-      body_html: T,
-      summary_html: T,
+      body_html: TEXT,
+      summary_html: TEXT,
       manufacturer: { ...NKEY, description: 'Manufacturer key.' },
       categories: { type: ['array', 'null'], items: KEY, description: 'Category keys.' },
       flag: { ...NKEY, description: 'Flag key.' },
@@ -203,7 +215,7 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       key: KEY,
       title: T,
       handle: nstr(255),
-      body_html: T,
+      body_html: TEXT,
       collection_type: { type: ['string', 'null'], enum: ['manual', 'smart', null] },
       published: nbool,
       products: { type: ['array', 'null'], items: KEY, description: 'Product keys of this import (manual collections).' },

@@ -5,6 +5,8 @@ import { slugify, type CountryUpsertRow, type CurrencyUpsertRow } from '../../te
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { hash } from './catalogue-writer.js';
 import { arr, bad, bool, dec, Json, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans, uniqueKeys } from './import-input.js';
+import { safeHtmlTranslations } from '../../common/html/safe-html.js';
+import { TRANSLATED_MAX_LENGTH } from './import-schema.js';
 
 /**
  * The import's per-kind parsers (CONTRACT 6): each reads its member of the document into typed rows, in the column
@@ -267,7 +269,7 @@ export function parseCollections(list: unknown, lang: string): CollectionRows {
       ckey,
       str(c.handle, `${p}.handle`, 255) ?? slugify(title[lang] ?? Object.values(title)[0] ?? ckey),
       JSON.stringify(title),
-      JSON.stringify(trans(c.body_html, `${p}.body_html`, lang)),
+      JSON.stringify(safeHtmlTranslations(trans(c.body_html, `${p}.body_html`, lang, TRANSLATED_MAX_LENGTH.text))),
       type,
       bool(c.published, `${p}.published`, true),
       str(c.sort_order, `${p}.sort_order`, 50) ?? (type === 'manual' ? 'manual' : 'created-desc'),

@@ -66,7 +66,7 @@ const typeWords = (types: string[]): string => [...new Set(types.filter((x) => x
 function messageOf(e: ErrorObject, all: ErrorObject[], root: string): string {
   const path = pathOf(e.instancePath, root);
   const at = (p: string) => (p ? `${p} ` : 'the body ');
-  const translated = e.schemaPath.includes('/ImportTranslated/');
+  const translated = /\/ImportTranslated(Text)?\//.test(e.schemaPath);
   if (e.propertyName !== undefined)
     return translated ? `${path}.${e.propertyName} is not a language code` : `${path}.${e.propertyName} is not an accepted member name`;
   switch (e.keyword) {

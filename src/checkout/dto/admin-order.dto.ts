@@ -10,6 +10,7 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -197,6 +198,12 @@ export class CreateRefundDto {
   @Min(0.01)
   @Max(1_000_000_000)
   amount?: number | null;
+
+  /** ISO 4217 code of `amount` and `shipping`: the order's currency (422 `currency_mismatch` otherwise); the order's when omitted. */
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be an ISO 4217 code of 3 letters' })
+  currency?: string | null;
 
   @OptionalText(2000)
   note?: string | null;

@@ -65,7 +65,9 @@ export class PinoNestLogger implements LoggerService {
     this.write('trace', message, context);
   }
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, context?: string, trace?: string): void {
-    if (message && typeof message === 'object') this.logger[level]({ context, trace, ...(message as object) });
+    // an Error's message and stack are not enumerable: spread, they would leave an empty line (Nest logs start errors so)
+    if (message instanceof Error) this.logger[level]({ context, trace: trace ?? message.stack }, message.message || message.name);
+    else if (message && typeof message === 'object') this.logger[level]({ context, trace, ...(message as object) });
     else this.logger[level]({ context, trace }, String(message));
   }
 }

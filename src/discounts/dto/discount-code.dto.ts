@@ -1,5 +1,5 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsNumber, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsDateString, IsIn, IsNumber, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import type { DiscountCode } from '../entities/discount-code.entity.js';
 import { NonBlankText, OptionalBoolean } from '../../common/http/dto-fields.js';
 
@@ -35,6 +35,14 @@ export class CreateDiscountCodeDto {
   @IsOptional()
   @IsUUID('all', { message: 'currency_id must be a UUID' })
   currency_id?: string | null;
+
+  /**
+   * The same currency by ISO 4217 code (`CHF`), instead of or with `currency_id`: one of the shop's (422 otherwise);
+   * naming another currency than `currency_id` is 422 `currency_mismatch`. Ignored, like `currency_id`, for percent codes.
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be an ISO 4217 code of 3 letters' })
+  currency?: string | null;
 
   /** ISO 8601 date-time after which the code is refused; null never expires. */
   @IsOptional()

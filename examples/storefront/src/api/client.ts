@@ -26,7 +26,7 @@ export const API_BASE = (import.meta.env.VITE_API_URL ?? '').replace(/\/$/, '');
 export const SIGNED_OUT_EVENT = 'vinoshop:signed-out';
 
 const STOREFRONT_TOKEN_KEY = 'vinoshop.storefront_token';
-const CUSTOMER_TOKEN_KEY = 'vinoshop.customer_token';
+const LEGACY_CUSTOMER_TOKEN_KEY = 'vinoshop.customer_token';
 const LOCALE_KEY = 'vinoshop.locale';
 
 function stored(key: string): string | null {
@@ -47,12 +47,16 @@ function store(key: string, value: string | null): void {
 
 /**
  * The identity the API sees. A public `vnstss_` token names the shop (given once as `?token=` on the demo URL that
- * `npm run shop -- demo` prints, or VITE_STOREFRONT_TOKEN at build time); a signed-in shopper's `vnscat_` token
- * replaces it. Without either, the API picks the shop by host (or the only shop).
+ * `npm run shop -- demo` prints, or VITE_STOREFRONT_TOKEN at build time; public, so kept in localStorage); a signed-in
+ * shopper's `vnscat_` token (in memory only) replaces it. Without either, the API picks the shop by host (or the only shop).
  */
+// a shopper's token is a credential: held in memory only (a reload signs out), never where a script could find it
+// later; a token an earlier version left in localStorage is removed
+store(LEGACY_CUSTOMER_TOKEN_KEY, null);
+
 export const session = {
   storefrontToken: stored(STOREFRONT_TOKEN_KEY) ?? (import.meta.env.VITE_STOREFRONT_TOKEN as string | undefined) ?? null,
-  customerToken: stored(CUSTOMER_TOKEN_KEY),
+  customerToken: null as string | null,
   locale: stored(LOCALE_KEY) ?? (navigator.language?.toLowerCase().startsWith('de') ? 'de' : 'en'),
   setStorefrontToken(token: string) {
     this.storefrontToken = token;
@@ -60,7 +64,6 @@ export const session = {
   },
   setCustomerToken(token: string | null) {
     this.customerToken = token;
-    store(CUSTOMER_TOKEN_KEY, token);
   },
   setLocale(locale: string) {
     this.locale = locale;

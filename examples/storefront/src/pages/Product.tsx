@@ -3,6 +3,7 @@ import { Link, useParams } from 'wouter';
 import { api, apiUrl, ok, type Variant } from '../api/client';
 import { useLoad, useShop } from '../store';
 import { ErrorNote, hideImage, Loading } from '../ui';
+import { safeHtml } from '../safe-html';
 
 /** A quantity obeys the variant's rule: at least min, at most max, min + a multiple of increment. */
 export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolean {
@@ -74,8 +75,8 @@ export function ProductPage() {
               {'☆'.repeat(5 - Math.round(product.rating))} <small>({product.rating_count})</small>
             </p>
           )}
-          {/* the shop's own catalogue HTML, from its import */}
-          {product.summary_html && <div className="summary" dangerouslySetInnerHTML={{ __html: product.summary_html }} />}
+          {/* the shop's own catalogue HTML, sanitised again here before it is rendered */}
+          {product.summary_html && <div className="summary" dangerouslySetInnerHTML={{ __html: safeHtml(product.summary_html) }} />}
           <form onSubmit={(e) => void add(e)} className="buy">
             <fieldset className="variants">
               <legend>{t('variant')}</legend>
@@ -180,7 +181,7 @@ export function ProductPage() {
       {product.body_html && (
         <section className="description" aria-label={t('details')}>
           <h2>{t('details')}</h2>
-          <div dangerouslySetInnerHTML={{ __html: product.body_html }} />
+          <div dangerouslySetInnerHTML={{ __html: safeHtml(product.body_html) }} />
         </section>
       )}
     </article>

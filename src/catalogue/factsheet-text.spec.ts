@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { FACTSHEET_WORD_MAX, pdfText, slices, stripHtml } from './factsheet-text.js';
+
+describe('factsheet text', () => {
+  it('strips tags, decodes common entities and collapses whitespace', () => {
+    expect(stripHtml('<p>Deep <b>red</b>,\n  ripe &amp; round.</p><img src=x onerror=alert(1)>')).toBe('Deep red , ripe & round.');
+    expect(stripHtml('a < b and c')).toBe('a b and c');
+    expect(stripHtml('<p>open <br')).toBe('open br');
+    expect(stripHtml('')).toBe('');
+  });
+
+  it('is linear on adversarial input (200,000 `<` and no `>`; many tags; one huge word)', () => {
+    const inputs = ['<'.repeat(200_000), '<a'.repeat(100_000), '<>'.repeat(100_000), `${'<p>'.repeat(50_000)}x`, 'x'.repeat(200_000)];
+    for (const input of inputs) {
+      const started = performance.now();
+      stripHtml(input);
+      pdfText(stripHtml(input), 4_000);
+      // linear: a few ms (2 s leaves room for a loaded machine); the quadratic regex takes minutes on the first of these
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    expect(stripHtml('<'.repeat(10))).toBe('<'.repeat(9));
+  });
+
+  it('caps the text and breaks long words', () => {
+    const text = pdfText('y'.repeat(1_000), 100);
+    expect(text.length).toBeLessThanOrEqual(100 + 100 / FACTSHEET_WORD_MAX);
+    expect(text.endsWith('…')).toBe(true);
+    expect(Math.max(...text.split(' ').map((w) => w.length))).toBeLessThanOrEqual(FACTSHEET_WORD_MAX);
+    expect(pdfText('short words stay', 100)).toBe('short words stay');
+  });
+
+  it('slices at spaces into pieces of about the size, losing nothing', () => {
+    const text = 'lorem ipsum dolor sit amet '.repeat(100).trim();
+    const parts = slices(text, 50);
+    expect(parts.join('')).toBe(text);
+    for (const p of parts) expect(p.length).toBeLessThanOrEqual(50);
+    expect(slices('z'.repeat(120), 50)).toEqual(['z'.repeat(50), 'z'.repeat(50), 'z'.repeat(20)]);
+  });
+});
