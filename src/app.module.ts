@@ -69,7 +69,15 @@ export class AppModule {
         ConfigModule.forRoot(options.config),
         TypeOrmModule.forRootAsync({
           useFactory: () =>
-            withReplicas(dataSourceOptions(options.databaseUrl, options, options.config.SLOW_QUERY_MS), replicaUrls(options.config.DATABASE_REPLICA_URLS)),
+            withReplicas(
+              dataSourceOptions(options.databaseUrl, options, {
+                slowQueryMs: options.config.SLOW_QUERY_MS,
+                poolSize: options.config.DATABASE_POOL_SIZE,
+                acquireTimeoutMs: options.config.DATABASE_ACQUIRE_TIMEOUT_MS,
+                idleInTransactionMs: options.config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+              }),
+              replicaUrls(options.config.DATABASE_REPLICA_URLS),
+            ),
           dataSourceFactory: async (o) => initializeDataSource(o!),
         }),
         CommonModule,

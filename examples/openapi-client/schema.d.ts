@@ -2931,7 +2931,7 @@ export interface components {
         "X-RateLimit-Limit": number;
         /** @description Requests left in the bucket now. */
         "X-RateLimit-Remaining": number;
-        /** @description Seconds until the bucket allows a request again. */
+        /** @description Seconds to wait before retrying (429: until the bucket allows a request again; 503: the service is busy). */
         "Retry-After": number;
         /** @description RFC 8288 links of a cursored list: `<url>; rel="next"` and `<url>; rel="previous"` when those pages exist. */
         Link: string;
@@ -3040,6 +3040,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminAccessTokensController_list: {
@@ -3130,6 +3144,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -3273,6 +3301,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminAccessTokensController_revoke: {
@@ -3380,6 +3422,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     HealthController_live: {
@@ -3424,6 +3480,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3531,6 +3600,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,6 +3760,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCollectionsController_create: {
@@ -3826,6 +3910,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCollectionsController_get: {
@@ -3931,6 +4029,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -4067,6 +4179,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCollectionsController_delete: {
@@ -4174,6 +4300,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCustomersController_list: {
@@ -4269,6 +4409,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -4412,6 +4566,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCustomersController_get: {
@@ -4517,6 +4685,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -4653,6 +4835,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCustomersController_delete: {
@@ -4753,6 +4949,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -4877,6 +5087,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCustomersController_recover: {
@@ -4982,6 +5206,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -5104,6 +5342,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCustomersController_confirmEmail: {
@@ -5212,6 +5464,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -5339,6 +5605,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     CustomerAuthController_signOut: {
@@ -5427,6 +5707,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -5534,6 +5828,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     CustomerAccountController_list: {
@@ -5627,6 +5935,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -5744,6 +6066,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -5883,6 +6219,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     CustomerAccountController_delete: {
@@ -5993,6 +6343,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminContentController_listPages: {
@@ -6088,6 +6452,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -6231,6 +6609,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminContentController_getPage: {
@@ -6336,6 +6728,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -6472,6 +6878,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminContentController_deletePage: {
@@ -6579,6 +6999,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminContentController_listArticles: {
@@ -6674,6 +7108,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -6817,6 +7265,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminContentController_getArticle: {
@@ -6922,6 +7384,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -7058,6 +7534,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminContentController_deleteArticle: {
@@ -7165,6 +7655,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminDiscountCodesController_list: {
@@ -7260,6 +7764,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -7403,6 +7921,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminDiscountCodesController_get: {
@@ -7508,6 +8040,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -7644,6 +8190,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminDiscountCodesController_delete: {
@@ -7751,6 +8311,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminThemesController_list: {
@@ -7841,6 +8415,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -7953,6 +8541,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -8089,6 +8691,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminThemesController_remove: {
@@ -8189,6 +8805,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -8304,6 +8934,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -8440,6 +9084,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminThemesController_deleteTextAsset: {
@@ -8541,6 +9199,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -8667,6 +9339,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -8807,6 +9493,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminThemesController_deleteBinaryAsset: {
@@ -8915,6 +9615,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontThemesController_asset: {
@@ -8996,6 +9710,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9153,6 +9880,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCatalogueController_collectionProducts: {
@@ -9296,6 +10037,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminProductsController_list: {
@@ -9406,6 +10161,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -9550,6 +10319,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminProductsController_get: {
@@ -9655,6 +10438,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -9792,6 +10589,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminProductsController_delete: {
@@ -9892,6 +10703,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -10051,6 +10876,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminProductsController_updateVariant: {
@@ -10182,6 +11021,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminProductsController_deleteVariant: {
@@ -10290,6 +11143,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminProductsController_export: {
@@ -10380,6 +11247,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -10523,6 +11404,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCatalogueController_facets: {
@@ -10648,6 +11543,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCatalogueController_product: {
@@ -10756,6 +11665,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -10875,6 +11798,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCatalogueController_collections: {
@@ -10968,6 +11905,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -11083,6 +12034,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -11237,6 +12202,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCatalogueController_collectionFacets: {
@@ -11375,6 +12354,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     FactsheetController_factsheet: {
@@ -11501,6 +12494,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCartController_get: {
@@ -11601,6 +12608,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCartController_clear: {
@@ -11694,6 +12715,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -11811,6 +12846,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -11950,6 +12999,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCartController_remove: {
@@ -12058,6 +13121,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -12175,6 +13252,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -12302,6 +13393,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCartController_removeDiscountCode: {
@@ -12395,6 +13500,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -12506,6 +13625,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontWishlistController_clear: {
@@ -12599,6 +13732,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -12723,6 +13870,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontWishlistController_remove: {
@@ -12838,6 +13999,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminWebhooksController_list: {
@@ -12935,6 +14110,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -13078,6 +14267,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminWebhooksController_get: {
@@ -13183,6 +14386,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -13322,6 +14539,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminWebhooksController_delete: {
@@ -13422,6 +14653,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -13546,6 +14791,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminInventoryController_list: {
@@ -13640,6 +14899,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -13796,6 +15069,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminInventoryController_adjust: {
@@ -13945,6 +15232,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCheckoutController_create: {
@@ -14070,6 +15371,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontCheckoutController_get: {
@@ -14178,6 +15493,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -14329,6 +15658,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -14493,6 +15836,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     StorefrontOrdersController_get: {
@@ -14609,6 +15966,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminCheckoutsController_list: {
@@ -14704,6 +16075,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -14816,6 +16201,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -14965,6 +16364,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminOrdersController_list: {
@@ -15080,6 +16493,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminOrdersController_get: {
@@ -15185,6 +16612,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -15314,6 +16755,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -15472,6 +16927,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminOrdersController_refund: {
@@ -15616,6 +17085,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -15774,6 +17257,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     AdminOrdersController_ship: {
@@ -15925,6 +17422,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     CustomerOrdersController_list: {
@@ -16022,6 +17533,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
@@ -16137,6 +17662,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };

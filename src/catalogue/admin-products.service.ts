@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
@@ -9,17 +9,20 @@ import type { PageRequest } from '../common/paging/pager.service.js';
 import { Pager } from '../common/paging/pager.service.js';
 import { DomainEvents } from '../events/index.js';
 import { Extensions, OrderHistory } from '../extensions/index.js';
+import { AppConfig } from '../config/app-config.js';
 import { tenantSettingsOf, TenantSettings } from '../tenancy/index.js';
 import { AdminProductFilters, isUuid } from './admin-product-filters.js';
 import { mergeProduct, mergeVariant, sameDocument } from './admin-product-merge.js';
 import { mapAdminProduct } from './admin-product.mapper.js';
 import { collectionsOfProduct, listAdminProducts, shopCurrencies } from './admin-product-reads.js';
+import { productCount } from './catalogue.repository.js';
 import { CatalogueChanges } from './catalogue-changes.service.js';
 import type { AdminProductDto, AdminProductRowDto, AdminVariantDto } from './dto/admin-product.dto.js';
 import { ProductDoc, ProductMeta, readProductDocuments, VariantDoc } from './export/catalogue-document.js';
 import { loadLookups, ProductWriteState, writeProducts } from './import/catalogue-writer.js';
 import { bad, isObj, Json } from './import/import-input.js';
 import { CatalogueSchema, checkCatalogueBody } from './import/schema-check.js';
+import { enforceProductQuota } from './product-quota.js';
 
 /**
  * The admin catalogue API (issue 18): products and variants read as CONTRACT 6 members plus read-only facts, and
@@ -37,6 +40,7 @@ export class AdminProductsService {
     private readonly events: DomainEvents,
     private readonly pager: Pager,
     private readonly extensions: Extensions,
+    @Optional() private readonly config?: AppConfig,
   ) {}
 
   // ---- reads
@@ -65,6 +69,7 @@ export class AdminProductsService {
       for (const [i, v] of (doc.variants as Json[]).entries())
         await this.claimKey(m, tenantId, 'variants', v.key as string, null, `product.variants[${i}].key`);
       const id = await this.writeDoc(m, tenantId, settings, doc, { product: () => 'product', variant: (p, j) => `${p}.variants[${j}]` });
+      await enforceProductQuota(() => productCount(m, tenantId), this.config?.TENANT_MAX_PRODUCTS ?? 1_000_000, 'product');
       return { id, topic: 'product.created' as const };
     }).then((r) => r.product);
   }

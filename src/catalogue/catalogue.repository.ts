@@ -257,3 +257,9 @@ export async function paymentTypeOf(m: EntityManager, tenantId: string, id: stri
   const rows: PaymentTypeRow[] = await m.query(`SELECT id, key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
   return rows[0] ?? null;
 }
+
+/** Products the shop holds, archived ones included: what `TENANT_MAX_PRODUCTS` bounds. */
+export async function productCount(m: EntityManager, tenantId: string): Promise<number> {
+  const [row]: Array<{ n: number }> = await m.query(`SELECT count(*)::int AS n FROM products WHERE tenant_id = $1`, [tenantId]);
+  return row.n;
+}

@@ -11,6 +11,7 @@ import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { readNdjson } from '../common/http/ndjson-body.js';
+import { ndjsonImportLimits } from '../common/http/json-body.guard.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { STOREFRONT_DEMO_PATH } from '../storefront-demo/index.js';
@@ -137,9 +138,11 @@ export const commands: CliCommand[] = [
       const importer = app.get(CatalogueImportService);
       // FILE.ndjson / FILE.jsonl: the NDJSON form (the export's ?format=ndjson), read line by line
       if (/\.(ndjson|jsonl)$/i.test(file)) {
-        const lines = await readNdjson(createReadStream(file), Number.MAX_SAFE_INTEGER).catch((err: unknown) => {
-          throw err instanceof AppError ? err : new CliError(`cannot read ${file}: ${(err as Error).message}`);
-        });
+        const lines = await readNdjson(createReadStream(file), { ...ndjsonImportLimits(app.get(AppConfig)), bodyBytes: Number.MAX_SAFE_INTEGER }).catch(
+          (err: unknown) => {
+            throw err instanceof AppError ? err : new CliError(`cannot read ${file}: ${(err as Error).message}`);
+          },
+        );
         const report = await importer.importLines(ctx, lines);
         return { json: { import: report }, text: importSummary(report) };
       }

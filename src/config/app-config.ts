@@ -213,6 +213,54 @@ export class AppConfig {
   @Min(1)
   CATALOGUE_PRODUCT_CACHE_MB = 64;
 
+  /** Products one shop may hold (archived ones included); the import and `POST /admin/products` refuse more with 422. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TENANT_MAX_PRODUCTS = 1_000_000;
+
+  /** Catalogue exports one shop may run at once (per instance); one more is 429 with `Retry-After`. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_CONCURRENCY_PER_TENANT = 2;
+
+  /** An export whose client reads nothing (or whose snapshot read makes no progress) for this long (ms) is aborted. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  EXPORT_STALL_TIMEOUT_MS = 30_000;
+
+  /** Connections in the service's PostgreSQL pool (per instance; replicas get as many each). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DATABASE_POOL_SIZE = 20;
+
+  /** A request that cannot get a database connection from the pool within this (ms) answers 503 with `Retry-After`. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  DATABASE_ACQUIRE_TIMEOUT_MS = 5_000;
+
+  /** PostgreSQL's `idle_in_transaction_session_timeout` for the service's sessions (ms): a transaction left idle this long is ended by the server. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
+  /** The longest line of an NDJSON import (bytes); a longer one is 413 naming its line number. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_024)
+  IMPORT_NDJSON_MAX_LINE_BYTES = 2 * 1024 * 1024;
+
+  /** The most lines one NDJSON import may have; more is 413. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  IMPORT_NDJSON_MAX_LINES = 1_000_000;
+
   /** Bearer token that opens GET /metrics on the API port; empty = /metrics is not served there (404). */
   @IsString()
   METRICS_TOKEN = '';

@@ -10,8 +10,20 @@ export interface DataSourceExtras {
   migrations?: DataSourceOptions['migrations'];
 }
 
-/** `slowQueryMs`: queries slower than this write one `slow query` log line (SlowQueryLogger); 0 = none (migrations). */
-export function dataSourceOptions(url: string, extras: DataSourceExtras = {}, slowQueryMs = 0): DataSourceOptions {
+/** How the service's sessions behave (AppConfig); all optional so migrations and the CLI's ormconfig need none. */
+export interface SessionSettings {
+  /** Queries slower than this write one `slow query` log line (SlowQueryLogger); 0 = none (migrations). */
+  slowQueryMs?: number;
+  /** Connections in the pool (20). */
+  poolSize?: number;
+  /** Waiting longer than this for a pool connection fails (`isPoolTimeout` in common/db: 503 with Retry-After); 0 = wait forever. */
+  acquireTimeoutMs?: number;
+  /** PostgreSQL ends a session idle inside a transaction this long (ms); 0 = the server's default. */
+  idleInTransactionMs?: number;
+}
+
+export function dataSourceOptions(url: string, extras: DataSourceExtras = {}, session: SessionSettings = {}): DataSourceOptions {
+  const { slowQueryMs = 0, poolSize = 20, acquireTimeoutMs = 0, idleInTransactionMs = 0 } = session;
   return {
     type: 'postgres',
     url,
@@ -23,7 +35,12 @@ export function dataSourceOptions(url: string, extras: DataSourceExtras = {}, sl
     migrationsTransactionMode: 'each',
     logger: new SlowQueryLogger(),
     maxQueryExecutionTime: slowQueryMs || undefined,
-    extra: { max: 20, application_name: 'vinoshop' },
+    extra: {
+      max: poolSize,
+      application_name: 'vinoshop',
+      ...(acquireTimeoutMs > 0 ? { connectionTimeoutMillis: acquireTimeoutMs } : {}),
+      ...(idleInTransactionMs > 0 ? { idle_in_transaction_session_timeout: idleInTransactionMs } : {}),
+    },
   } as DataSourceOptions;
 }
 

@@ -8,6 +8,8 @@ export interface CatalogueIndexSnapshot {
   reservedBytes: number;
   /** Full (re)builds since start. */
   rebuilds: number;
+  /** Catalogue reads refused since start because the tenant's index alone does not fit the memory budget. */
+  overBudgetRefusals: number;
   /** How far behind the committed changes the index is (ms); 0 when current. */
   deltaLagMs: number;
   /** Questions answered from the engine's answer memo since start (a repeated question, provably current). */

@@ -119,6 +119,11 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
     index('catalogue_index_tenants', 'Tenants whose storefront catalogue is loaded in this process', (s) => s.tenants);
     index('catalogue_index_bytes', 'Approximate memory held by the storefront catalogue index (bytes)', (s) => s.bytes + s.reservedBytes);
     index('catalogue_index_rebuilds', 'Catalogue index (re)builds since start', (s) => s.rebuilds);
+    index(
+      'catalogue_index_over_budget_refusals',
+      'Catalogue reads refused (503) since start because the shop index alone does not fit CATALOGUE_INDEX_MEMORY_MB',
+      (s) => s.overBudgetRefusals,
+    );
     index('catalogue_index_answer_hits', 'Catalogue questions answered from the answer memo since start (repeated, provably current)', (s) => s.answerHits);
     index('catalogue_index_answer_misses', 'Catalogue questions computed by the index since start', (s) => s.answerMisses);
     index('catalogue_index_delta_lag_seconds', 'How far the catalogue index is behind committed changes (seconds)', (s) => s.deltaLagMs / 1000);

@@ -10,6 +10,8 @@ import { createShopApp } from '../../src/app.js';
 import { FacetNameSnapshot } from '../../src/catalogue/facet-name-snapshot.service.js';
 import { CatalogueIndexService } from '../../src/catalogue/index/catalogue-index.service.js';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { CatalogueImportService } from '../../src/catalogue/import/catalogue-import.service.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
 import { CacheBus } from '../../src/common/cluster/cache-bus.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
@@ -447,12 +449,11 @@ describe('catalogue engine', () => {
     const [a, b, c] = await fixtureShops(3);
     const saved = index.budgetBytes;
     try {
-      // only a in memory: a budget of one byte keeps just the tenant being read (each question asked twice, so that its
-      // answer is kept now and a later ask does not grow the tenant)
-      index.budgetBytes = 1;
+      // only a in memory (each question asked twice, so that its answer is kept now and a later ask does not grow the tenant)
+      index.dropAll('the test starts clean');
+      index.budgetBytes = Number.MAX_SAFE_INTEGER;
       await askTwice(a);
       expect(index.stats().tenants).toBe(1);
-      index.budgetBytes = Number.MAX_SAFE_INTEGER;
       await askTwice(b);
       expect(index.has(a.tenant.id) && index.has(b.tenant.id)).toBe(true);
       // room for a and b, not for a third tenant of the same size
@@ -470,6 +471,46 @@ describe('catalogue engine', () => {
       index.budgetBytes = saved;
     }
   });
+
+  it('the budget is a limit: with 1 MB, a shop whose index alone does not fit is refused (503) and never evicts the small one', async () => {
+    const index = t.get(CatalogueIndexService);
+    const [small] = await fixtureShops(1);
+    const large = await t.createShop();
+    await t.get(CatalogueImportService).import(RequestContext.forTenant(large.tenant.id), generateDemoCatalogue(2_500, 2614));
+    const saved = { budget: index.budgetBytes, delay: index.layoutDelayMs };
+    index.layoutDelayMs = 3_600_000; // the layout's swap would recount the small tenant: not during this test
+    try {
+      index.dropAll('the test starts clean');
+      index.budgetBytes = 1024 * 1024;
+      await askTwice(small);
+      expect(index.has(small.tenant.id)).toBe(true);
+      const smallBytes = index.bytesOf(small.tenant.id);
+      const refusals = index.stats().overBudgetRefusals;
+      for (const path of ['/products', '/products?include=facets', '/products/facets', '/products?order=price%20asc', '/products']) {
+        const res = await large.storefront.get(path).expect(503);
+        expect(res.body).toEqual({
+          errors: expect.stringContaining('CATALOGUE_INDEX_MEMORY_MB'),
+          code: 'catalogue_over_memory_budget',
+          request_id: expect.any(String),
+        });
+        expect(res.headers['retry-after']).toMatch(/^\d+$/);
+        expect([index.has(small.tenant.id), index.has(large.tenant.id)]).toEqual([true, false]);
+        expect(index.stats().reservedBytes).toBe(0);
+      }
+      expect(index.stats().overBudgetRefusals).toBe(refusals + 5);
+      expect(index.bytesOf(small.tenant.id)).toBe(smallBytes);
+      expect(index.stats().bytes).toBeLessThanOrEqual(index.budgetBytes);
+      await small.storefront.get('/products').expect(200);
+      // with room again (after the recount delay), the large shop is served and kept
+      index.budgetBytes = Number.MAX_SAFE_INTEGER;
+      index.overBudget.forget(large.tenant.id);
+      expect((await large.storefront.get('/products').expect(200)).body.products.length).toBeGreaterThan(0);
+      expect(index.has(large.tenant.id)).toBe(true);
+    } finally {
+      index.budgetBytes = saved.budget;
+      index.layoutDelayMs = saved.delay;
+    }
+  }, 120_000);
 
   it('counts the engine’s memory as it grows (product sets made on first use), not only at the next build', async () => {
     const index = t.get(CatalogueIndexService);
@@ -508,13 +549,13 @@ describe('catalogue engine', () => {
     const saved = { budget: index.budgetBytes, delay: index.layoutDelayMs };
     index.layoutDelayMs = 3_600_000; // laid out below, not on its own
     try {
-      // only a and b in memory (a budget of one byte keeps just the tenant being read; each question asked twice, so
-      // that its answer is kept now and a later ask does not grow the tenant)
-      index.budgetBytes = 1;
+      // only a and b in memory (each question asked twice, so that its answer is kept now and a later ask does not
+      // grow the tenant)
+      index.dropAll('the test starts clean');
+      index.budgetBytes = Number.MAX_SAFE_INTEGER;
       await askTwice(a);
       expect(index.stats().tenants).toBe(1);
       const aBytes = index.stats().bytes;
-      index.budgetBytes = Number.MAX_SAFE_INTEGER;
       await askTwice(b);
       expect(index.stats()).toMatchObject({ tenants: 2, reservedBytes: 0 });
       // room for the two indexes and nothing more

@@ -85,6 +85,7 @@ describe('operations: metrics, logs and readiness', () => {
         'catalogue_index_tenants',
         'catalogue_index_bytes',
         'catalogue_index_rebuilds',
+        'catalogue_index_over_budget_refusals',
         'catalogue_index_delta_lag_seconds',
         'outbox_backlog',
         'outbox_oldest_age_seconds',

@@ -86,6 +86,9 @@ export async function createTestApp(
       RATE_LIMIT: 'off',
       PAYMENT_TEST_PROVIDER: 'on',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on',
+      // a loaded test machine: bursts of concurrent requests (100 stock adjusts on one row) may wait longer for a pool
+      // connection than the production default of 5 s; slow-readers.ops.e2e-spec.ts tests the 503 with its own value
+      DATABASE_ACQUIRE_TIMEOUT_MS: '30000',
     },
     options.config ?? {},
   );

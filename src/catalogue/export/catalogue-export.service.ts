@@ -1,12 +1,15 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger, Optional } from '@nestjs/common';
 import type { Writable } from 'node:stream';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { AppConfig } from '../../config/app-config.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
 import { collectionRecordsOf } from '../../collections/index.js';
 import { countryRecordsOf, currencyRecordsOf, tenantSettingsOf } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { readProductDocuments } from './catalogue-document.js';
+import { ExportSlots } from './export-slots.js';
+import { ExportSpool, ExportStalled } from './export-spool.js';
 
 export type ExportFormat = 'json' | 'ndjson';
 
@@ -14,52 +17,83 @@ export type ExportFormat = 'json' | 'ndjson';
 const PRODUCT_BATCH = 200;
 
 /**
- * `GET /admin/catalogue/export`: the whole catalogue as the CONTRACT 6 import document, streamed, from one
- * consistent snapshot (a read-only REPEATABLE READ transaction). `json` is the document itself; `ndjson` is one
- * fragment per line (`{"settings": …}`, `{"currencies": […]}`, …, then `{"products": [one product]}` per product and
+ * `GET /admin/catalogue/export`: the whole catalogue as the CONTRACT 6 import document, from one consistent snapshot
+ * (a read-only REPEATABLE READ transaction). `json` is the document itself; `ndjson` is one fragment per line
+ * (`{"settings": …}`, `{"currencies": […]}`, …, then `{"products": [one product]}` per product and
  * `{"collections": [one]}` per collection): concatenating the fragments' arrays gives the document. Archived
  * products and variants are left out. Importing the document into another shop copies the catalogue.
+ *
+ * The snapshot is read batch by batch into a spool file (`export-spool.ts`), and the connection goes back to the pool
+ * before the first byte is sent: a client that stops reading holds a file, never a connection or a transaction. At most
+ * `EXPORT_CONCURRENCY_PER_TENANT` exports per shop run at once (429 beyond); `EXPORT_STALL_TIMEOUT_MS` bounds each
+ * statement of the read and each wait on the client.
  */
 @Injectable()
 export class CatalogueExportService {
   private readonly logger = new Logger('CatalogueExport');
+  readonly slots: ExportSlots;
+  /** `EXPORT_STALL_TIMEOUT_MS` (tests may change it). */
+  stallMs: number;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() config?: AppConfig,
+  ) {
+    this.slots = new ExportSlots(config?.EXPORT_CONCURRENCY_PER_TENANT ?? 2);
+    this.stallMs = config?.EXPORT_STALL_TIMEOUT_MS ?? 30_000;
+  }
 
-  /** Opens the snapshot, then calls `start` (headers) once the first statement succeeded, then streams. */
+  /** Reads the snapshot into a spool, then calls `start` (headers) and sends it; errors before `start` are thrown. */
   async export(ctx: RequestContext, format: ExportFormat, out: Writable, start: () => void): Promise<void> {
+    const release = this.slots.take(ctx.tenantId);
+    let spool: ExportSpool | null = null;
+    try {
+      spool = await ExportSpool.open();
+      await this.read(ctx.tenantId, format, spool);
+      start();
+      try {
+        await spool.send(out, this.stallMs);
+      } catch (err) {
+        // the status line is gone: the body ends short, so the client sees a broken transfer rather than a document
+        if (err instanceof ExportStalled) this.logger.warn(`export of ${ctx.tenantId} aborted: the client read nothing for ${this.stallMs} ms`);
+        if (!out.destroyed) out.destroy();
+      }
+    } finally {
+      await spool?.close();
+      release();
+    }
+  }
+
+  /** The document, read from one snapshot in short statements into the spool; the connection is released at the end. */
+  private async read(tenantId: string, format: ExportFormat, spool: ExportSpool): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
-    let started = false;
     try {
       await runner.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await runner.query(`SET LOCAL statement_timeout = ${Math.trunc(this.stallMs)}`);
       const m = runner.manager;
-      const head = await this.head(m, ctx.tenantId);
-      start();
-      started = true;
-      const writer = new ChunkWriter(out);
-      const members = Object.entries(head);
+      const members = Object.entries(await this.head(m, tenantId));
       if (format === 'json') {
-        await writer.write(`{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')},"products":[`);
+        await spool.write(`{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')},"products":[`);
         let first = true;
-        for await (const product of this.products(m, ctx.tenantId)) {
-          await writer.write((first ? '' : ',') + JSON.stringify(product));
+        for await (const product of this.products(m, tenantId)) {
+          await spool.write((first ? '' : ',') + JSON.stringify(product));
           first = false;
         }
-        await writer.write(`],"collections":${JSON.stringify(await this.collections(m, ctx.tenantId))}}`);
+        await spool.write(`],"collections":${JSON.stringify(await this.collections(m, tenantId))}}`);
       } else {
-        for (const [k, v] of members) await writer.write(`${JSON.stringify({ [k]: v })}\n`);
-        for await (const product of this.products(m, ctx.tenantId)) await writer.write(`${JSON.stringify({ products: [product] })}\n`);
-        for (const c of await this.collections(m, ctx.tenantId)) await writer.write(`${JSON.stringify({ collections: [c] })}\n`);
+        for (const [k, v] of members) await spool.write(`${JSON.stringify({ [k]: v })}\n`);
+        for await (const product of this.products(m, tenantId)) await spool.write(`${JSON.stringify({ products: [product] })}\n`);
+        for (const c of await this.collections(m, tenantId)) await spool.write(`${JSON.stringify({ collections: [c] })}\n`);
       }
       await runner.query('COMMIT');
-      out.end();
     } catch (err) {
       await rollback(runner);
-      if (!started) throw err;
-      // the status line is gone: end the body short, so the client sees a broken transfer rather than a document
-      if (!(err instanceof ClientGone)) this.logger.error(`export of ${ctx.tenantId} failed: ${(err as Error).message}`);
-      out.destroy();
+      if ((err as { driverError?: { code?: string } }).driverError?.code === '57014')
+        throw new AppError(HttpStatus.SERVICE_UNAVAILABLE, `the export made no progress for ${this.stallMs} ms: retry later`, undefined, {
+          'Retry-After': '5',
+        });
+      throw err;
     } finally {
       await runner.release();
     }
@@ -176,30 +210,6 @@ export class CatalogueExportService {
       image: c.image_src ? { src: c.image_src, alt: c.image_alt, width: c.image_width, height: c.image_height } : null,
       ...(c.collection_type === 'smart' ? { rules_json: c.rules_json } : { products: productsOf.get(c.id) ?? [] }),
     }));
-  }
-}
-
-class ClientGone extends Error {}
-
-/** Writes with backpressure: waits for `drain` when the socket's buffer is full; fails when the client went away. */
-class ChunkWriter {
-  constructor(private readonly out: Writable) {}
-
-  async write(chunk: string): Promise<void> {
-    if (this.out.destroyed || this.out.writableEnded) throw new ClientGone('client gone');
-    if (this.out.write(chunk)) return;
-    await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => {
-        this.out.off('drain', onDrain);
-        this.out.off('close', onClose);
-        if (err) reject(err);
-        else resolve();
-      };
-      const onDrain = () => done();
-      const onClose = () => done(new ClientGone('client gone'));
-      this.out.on('drain', onDrain);
-      this.out.on('close', onClose);
-    });
   }
 }
 

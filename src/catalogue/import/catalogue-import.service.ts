@@ -1,10 +1,11 @@
 import { DomainEvents } from '../../events/index.js';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from '../../common/context/request-context.js';
 import type { Translations } from '../../common/db/base.entity.js';
 import { isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
+import { AppConfig } from '../../config/app-config.js';
 import { tenantSettingsOf, TenantSettings } from '../../tenancy/index.js';
 import { setDefaultCurrency, TenancyService, upsertCountries, upsertCurrencies } from '../../tenancy/index.js';
 import { documentFromLines, withLine } from './ndjson-document.js';
@@ -15,6 +16,8 @@ import { chunks, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult
 import { ImportPlan, planImport } from './import-plan.js';
 import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
+import { productCount } from '../catalogue.repository.js';
+import { checkProductsWanted, enforceProductQuota } from '../product-quota.js';
 
 export type { KindCounts };
 
@@ -39,7 +42,12 @@ export class CatalogueImportService {
     private readonly tenancy: TenancyService,
     private readonly changes: CatalogueChanges,
     private readonly events: DomainEvents,
+    @Optional() private readonly config?: AppConfig,
   ) {}
+
+  private get maxProducts(): number {
+    return this.config?.TENANT_MAX_PRODUCTS ?? 1_000_000;
+  }
 
   async import(ctx: RequestContext, body: unknown): Promise<ImportReport> {
     if (!isObj(body)) throw AppError.unprocessable('the import body must be a JSON object');
@@ -176,6 +184,7 @@ export class CatalogueImportService {
     const variantIds: Record<string, string> = {};
     const touched = new Set<string>();
     const productsIn = plan.products;
+    checkProductsWanted(productsIn.length, this.maxProducts, 'products');
     const seenProducts = new Set<string>();
     const seenVariants = new Set<string>();
     for (let start = 0; start < productsIn.length; start += PRODUCT_BATCH) {
@@ -193,6 +202,7 @@ export class CatalogueImportService {
         updated,
       });
     }
+    if (productsIn.length > 0) await enforceProductQuota(() => productCount(m, tenantId), this.maxProducts, 'products');
     ids.products = productIds;
     ids.variants = variantIds;
 

@@ -5,7 +5,8 @@ import type { RequestContext } from '../../common/context/request-context.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { CatalogueIndexSnapshot } from '../../observability/index.js';
 import type { CatalogueSearch, CatalogueSearchRequest, CatalogueSearchResult, VariantStock } from './catalogue-search.js';
-import { buildIndex, reloadProducts } from './index-build.js';
+import { buildIndex, countIndexRows, reloadProducts } from './index-build.js';
+import { estimateIndexBytes, OverBudgetTenants } from './index-budget.js';
 import { IndexQueries } from './index-queries.js';
 import { TenantIndex } from './tenant-index.js';
 import { ProductJsonCache } from './product-json-cache.js';
@@ -58,6 +59,8 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   private readonly tenants = new Map<string, Entry>();
   /** Memory budget in bytes (tests may lower it). */
   budgetBytes: number;
+  /** Tenants whose index alone does not fit the budget: never kept, their reads refused (503). */
+  readonly overBudget = new OverBudgetTenants();
   /**
    * How long after a build its index is laid out by category (`layOut`, `TenantIndex.layout`): not on the path of the read
    * that waited for the build (tests may change it).
@@ -153,6 +156,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     for (let attempt = 0; ; attempt++) {
       let e = this.tenants.get(tenantId);
       if (!e) {
+        this.overBudget.check(tenantId, this.budgetBytes);
         e = {
           index: null,
           building: null,
@@ -186,14 +190,24 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     return this.tenants.get(tenantId)?.index != null;
   }
 
+  /**
+   * Builds the tenant's index with its estimated size reserved in the budget first (others evicted to make room); an
+   * index whose estimate or built size alone exceeds the budget is not kept (`tooLarge`).
+   */
   private async build(tenantId: string, e: Entry): Promise<TenantIndex> {
     const started = Date.now();
     let idx: TenantIndex;
     try {
+      const estimate = estimateIndexBytes(await countIndexRows(this.dataSource, tenantId));
+      if (estimate > this.budgetBytes) throw this.tooLarge(tenantId, estimate, 'estimated');
+      e.reserved = estimate;
+      this.evict(tenantId);
       idx = await buildIndex(this.dataSource, tenantId);
     } catch (err) {
       if (this.tenants.get(tenantId) === e) this.tenants.delete(tenantId);
       throw err;
+    } finally {
+      e.reserved = 0;
     }
     this.builds += 1;
     const bytes = idx.bytes();
@@ -201,6 +215,10 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       `catalogue index of ${tenantId}: ${idx.alive} products, ${idx.vCount} variants, ${bytes} bytes (${Math.round(bytes / Math.max(1, idx.alive))} per product) in ${Date.now() - started} ms`,
     );
     if (this.tenants.get(tenantId) !== e) return idx; // dropped meanwhile: the next read builds again
+    if (bytes > this.budgetBytes) {
+      this.tenants.delete(tenantId);
+      throw this.tooLarge(tenantId, bytes, 'built');
+    }
     e.index = idx;
     e.building = null;
     this.products.dropTenant(tenantId);
@@ -278,6 +296,13 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
    */
   private evict(keep: string, extra = 0, olderOnly = false): boolean {
     const size = (e: Entry) => counted(e) + e.reserved;
+    const own = this.tenants.get(keep);
+    if (own?.index && counted(own) > this.budgetBytes) {
+      // grown past the budget alone (deltas, kept answers): it goes, not the others
+      this.tooLarge(keep, counted(own), 'grown');
+      this.drop(keep);
+      return false;
+    }
     let total = extra;
     let evictable = 0;
     let older = true;
@@ -309,6 +334,14 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     return lsn;
   }
 
+  /** Marks the tenant as too large for the budget, with one warning line; the refusal for the read that found it. */
+  private tooLarge(tenantId: string, bytes: number, how: 'estimated' | 'built' | 'grown'): Error {
+    this.logger.warn(
+      `catalogue index of ${tenantId} not kept: ${how} at ${bytes} bytes, over CATALOGUE_INDEX_MEMORY_MB (${this.budgetBytes} bytes); its catalogue reads are refused (503)`,
+    );
+    return this.overBudget.mark(tenantId, bytes, this.budgetBytes);
+  }
+
   private drop(tenantId: string): void {
     const e = this.tenants.get(tenantId);
     if (!e) return;
@@ -318,7 +351,8 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     this.products.dropTenant(tenantId);
   }
 
-  private dropAll(reason: string): void {
+  /** Drops every tenant's index (rebuilt on their next reads): the cache bus reconnected, or a test starts clean. */
+  dropAll(reason: string): void {
     if (this.tenants.size > 0) this.logger.warn(`dropping every catalogue index: ${reason}`);
     for (const id of [...this.tenants.keys()]) this.drop(id);
   }
@@ -440,6 +474,15 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       tenants += 1;
       bytes += counted(e);
     }
-    return { tenants, bytes, reservedBytes, rebuilds: this.builds, deltaLagMs: this.lagMs, answerHits: this.queries.hits, answerMisses: this.queries.misses };
+    return {
+      tenants,
+      bytes,
+      reservedBytes,
+      rebuilds: this.builds,
+      overBudgetRefusals: this.overBudget.refusals,
+      deltaLagMs: this.lagMs,
+      answerHits: this.queries.hits,
+      answerMisses: this.queries.misses,
+    };
   }
 }

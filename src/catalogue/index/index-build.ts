@@ -162,3 +162,22 @@ export async function reloadProducts(dataSource: DataSource, idx: TenantIndex, p
   for (const r of raw) byProduct.get(r.product_id as string)?.push(indexRow(r, Number(r.on_hand)));
   for (const [id, list] of byProduct) idx.putProduct(id, list, lsn);
 }
+
+/** What a tenant's index will hold, counted before it is built (for `estimateIndexBytes`). */
+export interface IndexRowCounts {
+  products: number;
+  variants: number;
+  /** Characters of the titles (one per variant row) and SKUs. */
+  textChars: number;
+}
+
+/** Counts the rows a build of the tenant's index would read (one indexed scan of `variant_search`). */
+export async function countIndexRows(dataSource: DataSource, tenantId: string): Promise<IndexRowCounts> {
+  const [row]: Array<{ products: number; variants: number; text_chars: number }> = await dataSource.query(
+    `SELECT count(DISTINCT vs.product_id)::int AS products, count(*)::int AS variants,
+            coalesce(sum(length(vs.title_sort) + coalesce(length(v.sku), 0)), 0)::float8 AS text_chars
+       ${ROW_FROM} WHERE vs.tenant_id = $1`,
+    [tenantId],
+  );
+  return { products: row.products, variants: row.variants, textChars: row.text_chars };
+}

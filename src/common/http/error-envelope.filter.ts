@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { isPoolTimeout, POOL_RETRY_AFTER_SECONDS } from '../db/pool-timeout.js';
 import { AppError, ErrorEnvelope } from './app-error.js';
 import { bodyStillArriving, sendWhileDraining } from './drained-answer.js';
 import { allowedMethods } from './route-table.js';
@@ -95,6 +96,12 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const status = code ? CLIENT_SQLSTATES[code] : undefined;
       if (status) return { status, body: { errors: status === 409 ? 'concurrent update, retry' : 'the request conflicts with stored data' }, headers: {} };
     }
+    if (isPoolTimeout(exception))
+      return {
+        status: 503,
+        body: { errors: 'the service is busy: no database connection was free in time' },
+        headers: { 'Retry-After': String(POOL_RETRY_AFTER_SECONDS) },
+      };
     return { status: 500, body: { errors: 'internal error' }, headers: {} };
   }
 }

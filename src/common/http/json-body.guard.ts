@@ -1,8 +1,9 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import express, { Request, Response } from 'express';
+import { AppConfig } from '../../config/app-config.js';
 import { AppError } from './app-error.js';
 import { checkJsonShape } from './json-shape.js';
-import { NDJSON_TYPES, readNdjson } from './ndjson-body.js';
+import { NDJSON_TYPES, NdjsonLimits, readNdjson } from './ndjson-body.js';
 
 /** A UUID path parameter (optionally with a file suffix: `{id}.pdf`). */
 const UUID_PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]+)?$/i;
@@ -28,10 +29,17 @@ const LARGE_BODY_ROUTE = /\/admin\/catalogue\/import\/?$/;
  * answered 401 while it is still arriving. A parsed body too deep or holding NUL characters is 422 (json-shape.ts);
  * UUID path parameters are lower-cased. A zero-byte body is no body (422 where one is read, as without one). The
  * catalogue import also reads NDJSON (application/x-ndjson, application/jsonl): the body becomes the array of its
- * lines' values, each checked like a JSON body.
+ * lines' values, each checked like a JSON body; a line over IMPORT_NDJSON_MAX_LINE_BYTES or more than
+ * IMPORT_NDJSON_MAX_LINES lines is 413.
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
+  private readonly ndjson: NdjsonLimits;
+
+  constructor(@Optional() config?: AppConfig) {
+    this.ndjson = ndjsonImportLimits(config);
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
@@ -39,7 +47,7 @@ export class JsonBodyGuard implements CanActivate {
     if (RAW_BODY_ROUTE.test(path)) return true;
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (hasBody && LARGE_BODY_ROUTE.test(path) && req.is(NDJSON_TYPES)) {
-      const lines = await readNdjson(req, IMPORT_LIMIT, req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']));
+      const lines = await readNdjson(req, this.ndjson, req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']));
       lines.forEach((value, i) => checkJsonShape(value, `line ${i + 1}`));
       req.body = lines;
       checkJsonShape(req.params as unknown, '');
@@ -63,6 +71,11 @@ export class JsonBodyGuard implements CanActivate {
     if (hasBody) checkJsonShape(req.body);
     return true;
   }
+}
+
+/** The NDJSON import's bounds: the import's 50 MB, and the configured line size and line count. */
+export function ndjsonImportLimits(config?: Pick<AppConfig, 'IMPORT_NDJSON_MAX_LINE_BYTES' | 'IMPORT_NDJSON_MAX_LINES'>): NdjsonLimits {
+  return { bodyBytes: IMPORT_LIMIT, lineBytes: config?.IMPORT_NDJSON_MAX_LINE_BYTES ?? 2 * 1024 * 1024, lines: config?.IMPORT_NDJSON_MAX_LINES ?? 1_000_000 };
 }
 
 /** Ids are case-insensitive: `/products/{ID}` is the same resource as in lower case (ids are compared in code too). */

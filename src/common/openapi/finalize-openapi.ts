@@ -18,6 +18,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'Invalid input: the message names the member.',
   429: 'Rate limit exceeded: wait `Retry-After` seconds.',
   500: 'Unexpected fault; the envelope carries `request_id` for the logs.',
+  503: 'Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds.',
 };
 
 /** Response headers, as components. */
@@ -25,7 +26,11 @@ const HEADERS: Json = {
   'X-Request-Id': { description: "Echoes the request's `X-Request-Id`, or a generated one.", schema: { type: 'string' } },
   'X-RateLimit-Limit': { description: "Burst size of the caller's token bucket (absent when rate limiting is off).", schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the bucket now.', schema: { type: 'integer' } },
-  'Retry-After': { description: 'Seconds until the bucket allows a request again.', required: true, schema: { type: 'integer' } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (429: until the bucket allows a request again; 503: the service is busy).',
+    required: true,
+    schema: { type: 'integer' },
+  },
   Link: {
     description: 'RFC 8288 links of a cursored list: `<url>; rel="next"` and `<url>; rel="previous"` when those pages exist.',
     schema: { type: 'string' },
@@ -180,6 +185,7 @@ function finalizeOperation(path: string, method: string, op: Json): void {
   }
   add(429);
   add(500);
+  add(503);
   for (const [status, codes] of Object.entries(declared)) add(Number(status), codes);
 
   const responses: Json = (op.responses ??= {});
@@ -209,7 +215,7 @@ function headersFor(status: number, link: boolean, localized: boolean): Json {
     'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
     'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   };
-  if (status === 429) h['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+  if (status === 429 || status === 503) h['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   if (link) h.Link = { $ref: '#/components/headers/Link' };
   if (localized) h['Content-Language'] = { $ref: '#/components/headers/Content-Language' };
   return h;

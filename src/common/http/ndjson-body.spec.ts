@@ -1,0 +1,101 @@
+import { describe, expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
+import { AppError } from './app-error.js';
+import { LineSplitter, readNdjson } from './ndjson-body.js';
+
+/** The lines LineSplitter reports for `body` pushed in chunks of the given sizes (cycled). */
+function split(body: Buffer, sizes: number[], maxLineBytes = Number.MAX_SAFE_INTEGER): Array<[string, number, boolean]> {
+  const out: Array<[string, number, boolean]> = [];
+  const splitter = new LineSplitter(maxLineBytes, (text, line, last) => out.push([text, line, last]));
+  let at = 0;
+  for (let i = 0; at < body.length; i++) {
+    const n = sizes[i % sizes.length];
+    splitter.push(body.subarray(at, at + n));
+    at += n;
+  }
+  splitter.end();
+  return out;
+}
+
+/** The brute-force model: the whole body decoded, then split on newlines. */
+const model = (body: Buffer): Array<[string, number, boolean]> => {
+  const parts = body.toString('utf8').split('\n');
+  return parts.map((text, i) => [text, i + 1, i === parts.length - 1]);
+};
+
+const limits = { bodyBytes: 1_000_000, lineBytes: 1_000, lines: 100 };
+const caught = async (p: Promise<unknown>): Promise<AppError> => {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('no error');
+};
+
+describe('LineSplitter', () => {
+  it('gives the lines of the body whatever the chunking, multi-byte characters cut across chunks included', () => {
+    const body = Buffer.from('{"a":1}\n{"t":"Grüner Veltliner — 🍷"}\n\n{"b":[1,2]}\nlast without newline', 'utf8');
+    for (const sizes of [[1], [2], [3], [5, 1, 7], [body.length], [1000]]) expect(split(body, sizes)).toEqual(model(body));
+    const trailing = Buffer.from('{"a":1}\n{"b":2}\n');
+    expect(split(trailing, [4])).toEqual(model(trailing));
+    expect(split(Buffer.alloc(0), [1])).toEqual([['', 1, true]]);
+  });
+
+  it('agrees with the model on random bodies and random chunkings', () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const alphabet = ['a', 'é', '\n', '€', '{', '"', '🍇', ' '];
+    for (let round = 0; round < 200; round++) {
+      const text = Array.from({ length: rnd(60) }, () => alphabet[rnd(alphabet.length)]).join('');
+      const body = Buffer.from(text, 'utf8');
+      const sizes = Array.from({ length: 1 + rnd(4) }, () => 1 + rnd(9));
+      expect(split(body, sizes)).toEqual(model(body));
+    }
+  });
+
+  it('refuses a line over the limit with 413 naming its number, also when it spans chunks', () => {
+    const body = Buffer.from(`{"a":1}\n{"b":"${'x'.repeat(50)}"}\n{"c":3}\n`);
+    expect(() => split(body, [7], 40)).toThrow(/^line 2 is longer than 40 bytes \(IMPORT_NDJSON_MAX_LINE_BYTES\)$/);
+    try {
+      split(body, [1000], 40);
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).status).toBe(413);
+    }
+    // exactly at the limit is fine; the newline does not count
+    expect(split(Buffer.from(`${'y'.repeat(40)}\n`), [3], 40)[0][0]).toHaveLength(40);
+  });
+
+  it('is linear: one 8 MB line in 1 KB chunks is cut at once (re-joining per chunk would copy gigabytes)', () => {
+    const line = Buffer.alloc(8 * 1024 * 1024, 0x61);
+    const started = Date.now();
+    const out = split(Buffer.concat([line, Buffer.from('\n{}')]), [1024]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(out.map(([t]) => t.length)).toEqual([line.length, 2]);
+  });
+});
+
+describe('readNdjson', () => {
+  it('parses line by line; the last line may end with a newline or not', async () => {
+    expect(await readNdjson(Readable.from([Buffer.from('{"a":1}\n[2]\n'), Buffer.from('3')]), limits)).toEqual([{ a: 1 }, [2], 3]);
+    expect(await readNdjson(Readable.from([Buffer.from('{"a":1}\n')]), limits)).toEqual([{ a: 1 }]);
+  });
+
+  it('422 names an empty or non-JSON line; 413 past the body, a line or the line count', async () => {
+    expect((await caught(readNdjson(Readable.from([Buffer.from('1\n\n2')]), limits))).message).toBe('line 2 is empty: each line must hold one JSON value');
+    const notJson = await caught(readNdjson(Readable.from([Buffer.from('1\n{oops\n')]), limits));
+    expect([notJson.status, notJson.message.startsWith('line 2 is not JSON')]).toEqual([422, true]);
+    const tooMany = await caught(readNdjson(Readable.from([Buffer.from('1\n'.repeat(101))]), limits));
+    expect([tooMany.status, tooMany.message]).toEqual([413, 'the body has more than 100 lines (IMPORT_NDJSON_MAX_LINES)']);
+    expect((await readNdjson(Readable.from([Buffer.from('1\n'.repeat(100))]), limits)).length).toBe(100);
+    const longLine = await caught(readNdjson(Readable.from([Buffer.from(`1\n2\n"${'z'.repeat(2000)}"\n`)]), limits));
+    expect([longLine.status, longLine.message]).toEqual([413, 'line 3 is longer than 1000 bytes (IMPORT_NDJSON_MAX_LINE_BYTES)']);
+    expect((await caught(readNdjson(Readable.from([Buffer.from('1\n')]), limits, 2_000_000))).status).toBe(413);
+    expect((await caught(readNdjson(Readable.from([Buffer.from('1\n')]), { ...limits, bodyBytes: 1 }))).status).toBe(413);
+  });
+});
