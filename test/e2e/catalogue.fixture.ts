@@ -569,3 +569,24 @@ export async function walkProducts(client: ShopClient, path: string): Promise<an
   }
   return out;
 }
+
+/** Filter combinations over the fixture (the catalogue and collection specs compare each with the model). */
+export const FILTER_CASES: Array<[string, F]> = [
+  ['no filter', {}],
+  ['color', { colors: ['red'] }],
+  ['two colors (OR)', { colors: ['white', 'rose'] }],
+  ['region', { regions: ['mosel'] }],
+  ['size', { sizes: ['150cl'] }],
+  ['year', { years: ['2019', '2020'] }],
+  ['country', { countries: ['IT'] }],
+  ['custom field', { grapes: ['merlot'] }],
+  ['vendor', { vendor: ['chateau', 'dupont'] }],
+  ['category with descendants', { categories: ['wine'] }],
+  ['two categories (AND)', { categories: ['red', 'sparkling'] }],
+  ['price bounds inclusive', { priceMin: 24.9, priceMax: 32 }],
+  ['available', { available: true }],
+  ['on sale', { onSale: true }],
+  ['one variant together: 150 cl under 30', { sizes: ['150cl'], priceMax: 30 }],
+  ['combined across dimensions', { colors: ['red'], countries: ['FR', 'IT'], years: ['2018'], available: true }],
+  ['nothing matches', { colors: ['rose'], countries: ['DE'] }],
+];

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
-import { F, facetCounts, filterQuery, fixtureImport, matchingProducts, norm, priceRange, PRODUCTS, ROWS, walkProducts } from './catalogue.fixture.js';
+import {
+  F,
+  facetCounts,
+  FILTER_CASES,
+  filterQuery,
+  fixtureImport,
+  matchingProducts,
+  norm,
+  priceRange,
+  PRODUCTS,
+  ROWS,
+  walkProducts,
+} from './catalogue.fixture.js';
 
 type Ids = Record<string, any>;
 
@@ -28,25 +40,7 @@ describe('storefront catalogue', () => {
   const walk = (path: string) => walkProducts(shop.storefront, path);
   const keys = (products: Array<{ id: string }>) => products.map((p) => keyOfProduct.get(p.id)!);
 
-  const cases: Array<[string, F]> = [
-    ['no filter', {}],
-    ['color', { colors: ['red'] }],
-    ['two colors (OR)', { colors: ['white', 'rose'] }],
-    ['region', { regions: ['mosel'] }],
-    ['size', { sizes: ['150cl'] }],
-    ['year', { years: ['2019', '2020'] }],
-    ['country', { countries: ['IT'] }],
-    ['custom field', { grapes: ['merlot'] }],
-    ['vendor', { vendor: ['chateau', 'dupont'] }],
-    ['category with descendants', { categories: ['wine'] }],
-    ['two categories (AND)', { categories: ['red', 'sparkling'] }],
-    ['price bounds inclusive', { priceMin: 24.9, priceMax: 32 }],
-    ['available', { available: true }],
-    ['on sale', { onSale: true }],
-    ['one variant together: 150 cl under 30', { sizes: ['150cl'], priceMax: 30 }],
-    ['combined across dimensions', { colors: ['red'], countries: ['FR', 'IT'], years: ['2018'], available: true }],
-    ['nothing matches', { colors: ['rose'], countries: ['DE'] }],
-  ];
+  const cases = FILTER_CASES;
 
   it.each(cases)('filters: %s', async (_name, f) => {
     const products = await walk(`/products${qs(f, { limit: '3' })}`);

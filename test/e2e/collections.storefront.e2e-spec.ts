@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
-import { F, facetCounts, filterQuery, fixtureImport, matchingProducts, priceRange, Row, ROWS, walkProducts } from './catalogue.fixture.js';
+import { F, facetCounts, FILTER_CASES, filterQuery, fixtureImport, matchingProducts, priceRange, Row, ROWS, walkProducts } from './catalogue.fixture.js';
 
 /*
  * Issue 29: the catalogue filters, facets and price range inside a collection (manual, smart "all", smart "any"),
@@ -60,32 +60,16 @@ const COLLECTIONS: Coll[] = [
 ];
 
 const CASES: Array<[string, F]> = [
-  ['no filter', {}],
-  ['color', { colors: ['red'] }],
-  ['two colors (OR)', { colors: ['white', 'rose'] }],
-  ['region', { regions: ['mosel'] }],
-  ['size', { sizes: ['150cl'] }],
-  ['years', { years: ['2019', '2020'] }],
-  ['country', { countries: ['IT'] }],
-  ['custom field', { grapes: ['merlot'] }],
+  ...FILTER_CASES,
   ['two custom field options', { grapes: ['riesling', 'sangiovese'] }],
-  ['vendor', { vendor: ['chateau', 'dupont'] }],
-  ['parent category (descendants too)', { categories: ['wine'] }],
   ['child category', { categories: ['white'] }],
-  ['two categories (AND)', { categories: ['red', 'sparkling'] }],
-  ['price bounds inclusive', { priceMin: 24.9, priceMax: 32 }],
   ['price floor', { priceMin: 30 }],
-  ['available', { available: true }],
-  ['on sale', { onSale: true }],
   ['available and size (one variant)', { available: true, sizes: ['75cl'] }],
-  ['150 cl under 30 (one variant)', { sizes: ['150cl'], priceMax: 30 }],
   ['on sale and color', { onSale: true, colors: ['white'] }],
-  ['combined across dimensions', { colors: ['red'], countries: ['FR', 'IT'], years: ['2018'], available: true }],
   ['q', { words: ['riesling'] }],
   ['q manufacturer', { words: ['rossi'] }],
   ['q and color', { words: ['chateau'], colors: ['red'] }],
   ['category and vendor', { categories: ['red'], vendor: ['rossi'] }],
-  ['nothing matches', { colors: ['rose'], countries: ['DE'] }],
 ];
 
 const FACET_ORDER = ['manufacturers', 'categories', 'colors', 'sizes', 'years', 'countries', 'regions', 'custom_fields'];
