@@ -1,0 +1,2 @@
+/** The public surface of `promotions` for other modules (feature -> feature imports go through this file only). */
+export * from './engine/index.js';
