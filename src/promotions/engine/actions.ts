@@ -19,9 +19,10 @@ import type { EngineHooks, EngineLine, PromotionAction } from './types.js';
 import { fullGroups, groupValue, spreadOverGroup, unitRuns, unitsOf, type UnitRun } from './units.js';
 
 export interface ProductEffect {
-  /** Minor units off each canonical line (0 for the lines it does not touch). */
-  perLine: number[];
-  /** Gift units missing for a buy-X-get-Y (0: none). */
+  /** The canonical lines it reduces (ascending) and what it takes off each (> 0, at most the line). */
+  touched: number[];
+  parts: number[];
+  /** Gift units missing for a buy-X-get-Y. */
   missingGifts: Array<{ actionIndex: number; quantity: number }>;
 }
 
@@ -32,21 +33,40 @@ export function productEffect(
   matching: readonly number[],
   hooks: EngineHooks,
 ): ProductEffect {
-  const perLine = lines.map(() => 0);
+  const only = p.def.actions.length === 1 ? p.def.actions[0] : null;
+  if (only && (only.type === 'percent_off_lines' || only.type === 'fixed_off_lines')) {
+    // the common catalogue case: straight from the matching lines, no per-cart arrays
+    const touched: number[] = [];
+    const parts: number[] = [];
+    for (const i of matching) {
+      const l = lines[i];
+      const d = Math.min(l.amount, only.type === 'percent_off_lines' ? percentOfMinor(l.amount, only.percent) : only.amount * Math.floor(l.quantity));
+      if (d > 0) {
+        touched.push(i);
+        parts.push(d);
+      }
+    }
+    return { touched, parts, missingGifts: [] };
+  }
+  const perLine = new Array<number>(lines.length).fill(0);
   const missingGifts: ProductEffect['missingGifts'] = [];
   p.def.actions.forEach((action, actionIndex) => {
-    const part = lines.map(() => 0);
+    const part = new Array<number>(lines.length).fill(0);
     const missing = applyAction(action, actionIndex, p, lines, keys, matching, part, hooks);
     if (missing > 0) missingGifts.push({ actionIndex, quantity: missing });
-    for (const i of allTouched(part)) perLine[i] = Math.min(lines[i].amount, perLine[i] + part[i]);
+    part.forEach((v, i) => {
+      if (v > 0) perLine[i] = Math.min(lines[i].amount, perLine[i] + v);
+    });
   });
-  return { perLine, missingGifts };
-}
-
-function allTouched(part: readonly number[]): number[] {
-  const out: number[] = [];
-  part.forEach((v, i) => v > 0 && out.push(i));
-  return out;
+  const touched: number[] = [];
+  const parts: number[] = [];
+  perLine.forEach((v, i) => {
+    if (v > 0) {
+      touched.push(i);
+      parts.push(v);
+    }
+  });
+  return { touched, parts, missingGifts };
 }
 
 /** Fills `part` (per canonical line); returns the missing gift units of a buy-X-get-Y. */

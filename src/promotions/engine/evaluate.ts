@@ -24,10 +24,20 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
   const subtotal = amounts.reduce((s, v) => s + v, 0);
   const codes = new Set(cart.codes.map((c) => c.toUpperCase()));
 
-  // candidates: the unanchored promotions and those anchored on a key of some line
+  // candidates: the unanchored promotions and those anchored on a key of some line (with the lines that hit it)
   const isCandidate = new Uint8Array(compiled.list.length);
+  const anchorHits = new Map<number, number[]>();
   for (const r of compiled.unanchored) isCandidate[r] = 1;
-  for (const ks of keys) for (const k of ks) for (const r of compiled.byKey.get(k) ?? []) isCandidate[r] = 1;
+  keys.forEach((ks, line) => {
+    for (const k of ks) {
+      for (const r of compiled.byKey.get(k) ?? []) {
+        isCandidate[r] = 1;
+        const hits = anchorHits.get(r);
+        if (!hits) anchorHits.set(r, [line]);
+        else if (hits[hits.length - 1] !== line) hits.push(line);
+      }
+    }
+  });
 
   const cands: Candidate[] = [];
   const available: AvailablePromotion[] = [];
@@ -38,7 +48,7 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
     if (cart.hasDiscountCode && !p.def.combinesWith.discount_codes) continue;
     if (!p.codes.every((c) => codes.has(c))) continue;
     if (!p.otherConditions.every((c) => conditionHolds(c, cart, hooks))) continue;
-    const matching = matchingLines(p, keys);
+    const matching = matchingLines(p, keys, anchorHits.get(r));
     if (p.lineSelectors.length && !matching.length) continue;
     const quantity = matching.reduce((s, i) => s + lines[i].quantity, 0);
     const missingQuantity = p.minQuantity !== null && quantity < p.minQuantity ? p.minQuantity - quantity : null;
@@ -81,10 +91,11 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
   };
 }
 
-function matchingLines(p: CompiledPromotion, keys: readonly string[][]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < keys.length; i++) if (p.lineSelectors.every((s) => selectorMatches(s, keys[i]))) out.push(i);
-  return out;
+/** The lines matching every `lines` selector: found through the index when the first one is the anchor. */
+function matchingLines(p: CompiledPromotion, keys: readonly string[][], hits: number[] | undefined): number[] {
+  if (!p.lineSelectors.length) return keys.map((_, i) => i);
+  const from = hits && p.anchor === p.lineSelectors[0] ? hits : keys.map((_, i) => i);
+  return from.filter((i) => p.lineSelectors.every((s) => selectorMatches(s, keys[i])));
 }
 
 function conditionHolds(c: PromotionCondition, cart: EngineCart, hooks: EngineHooks): boolean {
@@ -122,9 +133,7 @@ function candidate(
       const action = p.def.actions[m.actionIndex];
       if (action.type === 'buy_x_get_y') gifts.push({ promotionId: p.def.id, name: p.def.name, selector: action.get, quantity: m.quantity, rank: p.rank });
     }
-    const touched: number[] = [];
-    effect.perLine.forEach((v, i) => v > 0 && touched.push(i));
-    return { p, own: touched.reduce((s, i) => s + effect.perLine[i], 0), perLine: effect.perLine, touched };
+    return { p, own: effect.parts.reduce((s, v) => s + v, 0), parts: effect.parts, touched: effect.touched };
   }
   let own = 0;
   for (const a of p.def.actions) {
@@ -134,5 +143,5 @@ function candidate(
       own += a.amount !== null ? Math.min(a.amount, cart.shipping.amount) : percentOfMinor(cart.shipping.amount, a.percent ?? 100);
   }
   const cap = p.promotionClass === 'order' ? subtotal : (cart.shipping?.amount ?? 0);
-  return { p, own: Math.min(own, cap), perLine: null, touched: [] };
+  return { p, own: Math.min(own, cap), parts: null, touched: [] };
 }
