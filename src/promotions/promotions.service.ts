@@ -6,8 +6,9 @@ import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
 import type { PageRequest } from '../common/paging/pager.service.js';
 import { DomainEvents } from '../events/index.js';
+import { Extensions, PromotionAction, PromotionCondition, type PromotionCartView } from '../extensions/index.js';
 import { promotionClass } from './engine/compile.js';
-import type { CombinesWith } from './engine/types.js';
+import type { CombinesWith, EngineHooks, EngineLine } from './engine/types.js';
 import { CreatePromotionDto, mapPromotion, PromotionDto, UpdatePromotionDto } from './dto/promotion.dto.js';
 import type { Promotion } from './entities/promotion.entity.js';
 import { parseActions, parseConditions, RuleError } from './promotion-rules.js';
@@ -22,7 +23,20 @@ export class PromotionsService {
     private readonly dataSource: DataSource,
     private readonly promotions: PromotionsRepository,
     private readonly events: DomainEvents,
+    private readonly extensions: Extensions,
   ) {}
+
+  /**
+   * The engine's hooks for one cart from the `PromotionCondition` / `PromotionAction` extensions: each loads what it
+   * needs now, so evaluation stays synchronous. The last registered implementation of a name wins.
+   */
+  async hooks(ctx: RequestContext, cart: PromotionCartView): Promise<EngineHooks> {
+    const conditions = new Map<string, (params: Record<string, unknown>) => boolean>();
+    for (const c of this.extensions.all(PromotionCondition)) conditions.set(c.name, await c.forCart(ctx, cart));
+    const actions = new Map<string, (params: Record<string, unknown>, lines: readonly EngineLine[]) => number[]>();
+    for (const a of this.extensions.all(PromotionAction)) actions.set(a.name, await a.forCart(ctx, cart));
+    return { conditions, actions };
+  }
 
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<PromotionDto>> {
     return (await this.promotions.list(ctx, page)).map(present);
@@ -33,7 +47,7 @@ export class PromotionsService {
   }
 
   async create(ctx: RequestContext, dto: CreatePromotionDto): Promise<PromotionDto> {
-    const rules = checkedRules(dto.conditions, dto.actions);
+    const rules = this.checkedRules(dto.conditions, dto.actions);
     const row = this.promotions.create(ctx, {
       name: dto.name.trim(),
       enabled: dto.enabled ?? true,
@@ -64,7 +78,7 @@ export class PromotionsService {
     if (dto.usage_limit_per_customer !== undefined) p.usageLimitPerCustomer = dto.usage_limit_per_customer;
     if (dto.code !== undefined) p.code = code(dto.code);
     if (dto.conditions !== undefined || dto.actions != null) {
-      Object.assign(p, checkedRules(dto.conditions === undefined ? p.conditions : dto.conditions, dto.actions ?? p.actions));
+      Object.assign(p, this.checkedRules(dto.conditions === undefined ? p.conditions : dto.conditions, dto.actions ?? p.actions));
     }
     return this.persist(ctx, p, 'promotion.updated');
   }
@@ -74,6 +88,20 @@ export class PromotionsService {
       if (!(await this.promotions.delete(tx, id))) throw AppError.notFound('promotion');
       await this.events.emit(tx, 'promotion.deleted', { promotion: { id } });
     });
+  }
+
+  /** The rules checked member by member, custom ones against the registered extensions. */
+  private checkedRules(conditions: unknown, actions: unknown): Pick<Promotion, 'conditions' | 'actions'> {
+    const rules = checkedRules(conditions, actions);
+    const known = (point: typeof PromotionCondition | typeof PromotionAction, name: string) =>
+      this.extensions.all<{ name: string }>(point).some((e) => e.name === name);
+    rules.conditions.forEach((c, i) => {
+      if (c.type === 'custom' && !known(PromotionCondition, c.name)) throw AppError.unprocessable(`conditions[${i}].name: no extension provides "${c.name}"`);
+    });
+    rules.actions.forEach((a, i) => {
+      if (a.type === 'custom' && !known(PromotionAction, a.name)) throw AppError.unprocessable(`actions[${i}].name: no extension provides "${a.name}"`);
+    });
+    return rules;
   }
 
   private async persist(ctx: RequestContext, p: Promotion, topic: 'promotion.created' | 'promotion.updated'): Promise<PromotionDto> {

@@ -122,6 +122,7 @@ describe('admin promotions', () => {
     [{ ...SIX_FOR_FIVE, combines_with: { everything: true } }, /combines_with\.everything is not a member/],
     [{ ...SIX_FOR_FIVE, starts_at: '2026-12-02T00:00:00Z', ends_at: '2026-12-01T00:00:00Z' }, /ends_at must be after starts_at/],
     [{ ...SIX_FOR_FIVE, usage_limit: 0 }, /usage_limit/],
+    [{ ...SIX_FOR_FIVE, conditions: [{ type: 'custom', name: 'wine_club_member' }] }, /conditions\[0\]\.name: no extension provides "wine_club_member"/],
   ])('refuses %j with a 422 naming the member, and stores nothing', async (body, message) => {
     const before = (await t.db.query(`SELECT count(*)::int AS n FROM promotions WHERE tenant_id = $1`, [shop.tenant.id]))[0].n;
     const res = await shop.admin.post('/admin/promotions', body).expect(422);
