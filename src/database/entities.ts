@@ -21,6 +21,7 @@ import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 import { Promotion } from '../promotions/entities/promotion.entity.js';
+import { CustomerGroup, CustomerGroupMember } from '../promotions/entities/customer-group.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
 export const entities = [
@@ -47,4 +48,6 @@ export const entities = [
   ...webhookEntities,
   ...checkoutEntities,
   Promotion,
+  CustomerGroup,
+  CustomerGroupMember,
 ];

@@ -2,3 +2,4 @@
 export * from './engine/index.js';
 export { PromotionsService } from './promotions.service.js';
 export type { PromotionDto } from './dto/promotion.dto.js';
+export { CustomerGroupsService } from './customer-groups.service.js';

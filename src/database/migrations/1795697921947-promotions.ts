@@ -9,7 +9,7 @@ export class Promotions1795697921947 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE promotions (
-        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        id uuid NOT NULL DEFAULT gen_random_uuid(),
         tenant_id uuid NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
         name text NOT NULL,
         enabled boolean NOT NULL DEFAULT true,
@@ -25,6 +25,7 @@ export class Promotions1795697921947 implements MigrationInterface {
         actions jsonb NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         updated_at timestamptz(3),
+        PRIMARY KEY (tenant_id, id),
         CHECK (starts_at IS NULL OR ends_at IS NULL OR ends_at > starts_at)
       )`);
     await q.query(`CREATE UNIQUE INDEX promotions_tenant_code_key ON promotions (tenant_id, upper(code)) WHERE code IS NOT NULL`);
