@@ -22,6 +22,8 @@ export {
   PaymentProvider,
   PriceAdjuster,
   ProductCountSource,
+  PromotionAction,
+  PromotionCondition,
   TenantCreatedHook,
   TokenResolver,
   VisitorCarryOverParticipant,
@@ -37,10 +39,15 @@ export type {
   PriceAdjustmentRequest,
   PriceLine,
   PriceOverride,
+  PromotionCartView,
+  PromotionLineView,
 } from './extensions/extension-points.js';
 export { Extensions } from './extensions/extensions.service.js';
 export type { ExtensionPoint } from './extensions/extensions.service.js';
 export type { Principal } from './auth/auth.service.js';
+
+// ---------------------------------------------------------------------------- promotions
+export { PromotionsService } from './promotions/index.js';
 
 // ---------------------------------------------------------------------------- domain events
 export type * from './events/event-map.js';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PromotionsService, RequestContext } from '../../src/index.js';
 import { createTestApp, ShopClient, TestApp, TestShop } from '../../test/helpers/testing.js';
 import { WineClubAllocationJob } from './wine-club-allocation.job.js';
 import { wineClubExtension } from './wine-club.module.js';
@@ -146,6 +147,37 @@ describe('example extension: wine club', () => {
     expect((await shop.admin.get('/admin/wine_club/prices').expect(200)).body.club_prices.map((p: { variant_id: string }) => p.variant_id)).toEqual([wine()]);
     expect((await shop.admin.get('/admin/wine_club/members').expect(200)).body.members.map((m: { customer_id: string }) => m.customer_id)).toEqual([ana.id]);
     expect((await other.admin.get('/admin/wine_club/members').expect(200)).body.members).toEqual([]);
+  });
+
+  it('offers the wine_club_member promotion condition: members only, optionally from a number of bottles', async () => {
+    const body = {
+      name: 'Club members: 15% on the 2019 vintage',
+      conditions: [
+        { type: 'custom', name: 'wine_club_member', params: {} },
+        { type: 'lines', selector: [{ type: 'facet', facet: 'vintage', values: ['2019'] }] },
+      ],
+      actions: [{ type: 'percent_off_lines', percent: 15 }],
+    };
+    const created = (await shop.admin.post('/admin/promotions', body).expect(201)).body.promotion;
+    expect(created.conditions[0]).toEqual({ type: 'custom', name: 'wine_club_member', params: {} });
+    const unknown = { ...body, conditions: [{ type: 'custom', name: 'wine_club_patron' }] };
+    expect((await shop.admin.post('/admin/promotions', unknown).expect(422)).body.errors).toMatch(
+      /conditions\[0\]\.name: no extension provides "wine_club_patron"/,
+    );
+    const promotions = t.get(PromotionsService);
+    const ctx = RequestContext.forTenant(shop.tenant.id);
+    const member = (customerId: string | null, params: Record<string, unknown> = {}) =>
+      promotions.hooks(ctx, { customerId }).then((h) => h.conditions!.get('wine_club_member')!(params, null as never));
+    expect(await member(ana.id)).toBe(true); // 6 bottles a month
+    expect(await member(ana.id, { min_bottles_per_month: 12 })).toBe(false);
+    expect(await member(ben.id)).toBe(false);
+    expect(await member(null)).toBe(false);
+    // another shop's membership does not count
+    expect(
+      await promotions
+        .hooks(RequestContext.forTenant(other.tenant.id), { customerId: ana.id })
+        .then((h) => h.conditions!.get('wine_club_member')!({}, null as never)),
+    ).toBe(false);
   });
 
   it("a member's cart is priced with the club price; a guest and a non-member pay the catalogue price", async () => {

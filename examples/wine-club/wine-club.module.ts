@@ -5,12 +5,14 @@ import { AdminWineClubController } from './admin-wine-club.controller.js';
 import { WINE_CLUB_OPTIONS, WineClubAllocationJob, WineClubOptions } from './wine-club-allocation.job.js';
 import { WineClubAllocation, WineClubMember, WineClubPrice } from './wine-club.entities.js';
 import { WineClubPricing } from './wine-club.pricing.js';
+import { WineClubMemberCondition } from './wine-club.promotions.js';
 import { WineClubService } from './wine-club.service.js';
 
 /**
  * Example extension: a subscription wine club, built only on the public surface (`src/index.ts`). Its extension
  * points are plain providers: `WineClubPricing` (a `PriceAdjuster`: members' club prices in the cart, the checkout
- * and the order) and `adminResource('wine_club')` (scopes `Shop/wine_club/read|write`).
+ * and the order), `WineClubMemberCondition` (a `PromotionCondition`: `wine_club_member` for promotions) and
+ * `adminResource('wine_club')` (scopes `Shop/wine_club/read|write`).
  */
 @Module({})
 export class WineClubModule {
@@ -18,7 +20,14 @@ export class WineClubModule {
     return {
       module: WineClubModule,
       controllers: [AdminWineClubController],
-      providers: [{ provide: WINE_CLUB_OPTIONS, useValue: options }, WineClubService, WineClubAllocationJob, WineClubPricing, adminResource('wine_club')],
+      providers: [
+        { provide: WINE_CLUB_OPTIONS, useValue: options },
+        WineClubService,
+        WineClubAllocationJob,
+        WineClubPricing,
+        WineClubMemberCondition,
+        adminResource('wine_club'),
+      ],
       exports: [WineClubAllocationJob],
     };
   }

@@ -20,6 +20,8 @@ import { checkoutEntities } from '../checkout/entities/checkout.entities.js';
 import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
+import { Promotion } from '../promotions/entities/promotion.entity.js';
+import { CustomerGroup, CustomerGroupMember } from '../promotions/entities/customer-group.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
 export const entities = [
@@ -45,4 +47,7 @@ export const entities = [
   ...eventEntities,
   ...webhookEntities,
   ...checkoutEntities,
+  Promotion,
+  CustomerGroup,
+  CustomerGroupMember,
 ];

@@ -122,6 +122,26 @@ export interface ProductDeletedPayload {
   product: { id: string; key: string; archived: boolean };
 }
 
+/** The admin promotion (declared here: the event map imports nothing from the promotions module). */
+export interface PromotionPayload {
+  promotion: {
+    id: string;
+    name: string;
+    enabled: boolean;
+    starts_at: string | null;
+    ends_at: string | null;
+    priority: number;
+    kind: string;
+    code: string | null;
+    conditions: unknown[];
+    actions: unknown[];
+  };
+}
+
+export interface PromotionDeletedPayload {
+  promotion: { id: string };
+}
+
 /** Topic → payload of every domain event. */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
@@ -143,6 +163,9 @@ export interface DomainEventMap {
   'product.created': ProductPayload;
   'product.updated': ProductPayload;
   'product.deleted': ProductDeletedPayload;
+  'promotion.created': PromotionPayload;
+  'promotion.updated': PromotionPayload;
+  'promotion.deleted': PromotionDeletedPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -175,4 +198,7 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'product.created': '{product: <admin product>}',
   'product.updated': "{product: <admin product>} (a variant's change updates its product)",
   'product.deleted': '{product: {id, key, archived}}',
+  'promotion.created': '{promotion: <admin promotion>}',
+  'promotion.updated': '{promotion: <admin promotion>}',
+  'promotion.deleted': '{promotion: {id}}',
 };

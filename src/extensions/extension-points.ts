@@ -254,6 +254,45 @@ export abstract class PriceAdjuster {
   abstract adjust(ctx: RequestContext, request: PriceAdjustmentRequest): Promise<ReadonlyArray<PriceOverride | null>>;
 }
 
+// ------------------------------------------------------------------------------------------ promotions
+
+/** What a promotion extension sees of the cart it evaluates (loaded once per evaluation). */
+export interface PromotionCartView {
+  /** The signed-in shopper; null for a guest or visitor. */
+  customerId: string | null;
+}
+
+/** A cart line as a promotion action sees it: money in minor units of the cart's currency. */
+export interface PromotionLineView {
+  variantId: string;
+  productId: string;
+  quantity: number;
+  /** Unit price and the line's amount (before promotions). */
+  unit: number;
+  amount: number;
+}
+
+/**
+ * **Promotion condition** (several, one per `name`). Makes `{"type": "custom", "name": <name>, "params": {...}}` a
+ * valid promotion condition (README "Promotions"). `forCart` loads what it needs for one cart (in the caller's
+ * transaction, `ctx.manager` when open) and returns the test, called synchronously for each promotion using it; an
+ * unknown name never holds. The built-in example: `examples/wine-club/` (`wine_club_member`).
+ */
+export abstract class PromotionCondition {
+  abstract readonly name: string;
+  abstract forCart(ctx: RequestContext, cart: PromotionCartView): Promise<(params: Record<string, unknown>) => boolean>;
+}
+
+/**
+ * **Promotion action** (several, one per `name`): `{"type": "custom", "name": <name>, "params": {...}}` as a product
+ * action. The returned function gets the promotion's matching lines and answers the minor units off each (same order;
+ * each is clamped to 0..amount of its line).
+ */
+export abstract class PromotionAction {
+  abstract readonly name: string;
+  abstract forCart(ctx: RequestContext, cart: PromotionCartView): Promise<(params: Record<string, unknown>, lines: readonly PromotionLineView[]) => number[]>;
+}
+
 // ------------------------------------------------------------------------------------------ replaceable services
 
 /**

@@ -1,0 +1,5 @@
+/** The public surface of `promotions` for other modules (feature -> feature imports go through this file only). */
+export * from './engine/index.js';
+export { PromotionsService } from './promotions.service.js';
+export type { PromotionDto } from './dto/promotion.dto.js';
+export { CustomerGroupsService } from './customer-groups.service.js';
