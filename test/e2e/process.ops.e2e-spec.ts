@@ -74,6 +74,47 @@ describe('operations: the server process', () => {
     await ensureBuilt({ root: ROOT, log: () => undefined });
   }, 600_000);
 
+  describe('the built server (nest build output, not ts-jest)', () => {
+    let t: TestApp;
+    let shop: TestShop;
+    beforeAll(async () => {
+      t = await createTestApp();
+      shop = await t.createShop();
+      await importShop(shop.admin);
+    });
+    afterAll(() => t?.close());
+
+    it('applies the filters and refuses a bad order inside a collection, as the test app does (issue 29)', async () => {
+      // `nest build` emitted `Function` as the collection query's design type, and the global validation pipe stripped
+      // every filter: the built server ignored them while every in-process test passed
+      const created = await shop.admin.post('/admin/collections', { title: 'Any under 100', rules_json: '{"any":[{"field":"price","lt":100}]}' }).expect(201);
+      const id = (created.body as { collection: { id: string } }).collection.id;
+      const port = await freePort();
+      const server = startServer(ROOT, serverEnv({ DATABASE_URL: t.databaseUrl, PORT: String(port) }));
+      try {
+        await waitReady(port, server, 60_000);
+        const ask = async (query: string) => {
+          const res = await fetch(`http://127.0.0.1:${port}/api/2026-04-01/collections/${id}/products?${query}`, {
+            headers: { Authorization: `Bearer ${shop.storefront_token}` },
+          });
+          return { status: res.status, body: (await res.json()) as { products?: Array<{ title: string }> } };
+        };
+        const all = await ask('');
+        expect(all.body.products?.map((p) => p.title).sort()).toEqual(['Backorder wine', 'Grape juice', 'Last bottles', 'Merlot 2019']);
+        for (const query of ['price_max=10', 'price_max=10&include=facets']) {
+          const built = await ask(query);
+          expect(built.body.products?.map((p) => p.title)).toEqual(['Grape juice']);
+          const inProcess = await shop.storefront.get(`/collections/${id}/products?${query}`).expect(200);
+          expect(built.body).toEqual(inProcess.body);
+        }
+        expect((await ask('order=bogus')).status).toBe(422);
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+    }, 120_000);
+  });
+
   describe('SIGTERM', () => {
     let t: TestApp;
     let shop: TestShop;

@@ -16,6 +16,11 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A parameter typed by a type-only import (e.g. `CollectionQuery`, parsed by its own pipe) has `Function` as its
+    // metatype in the `nest build` output (ts-jest emits `Object`): there is no DTO to check, and validating against
+    // `Function` would strip every member before the parameter's own pipe sees them (issue 29: every filter of the
+    // collection lists ignored by the built server while the tests passed).
+    if (metadata.metatype === Function) return value;
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && !isPlainObject(value)) {
       throw AppError.unprocessable(value === undefined ? 'a JSON request body is required' : 'the request body must be a JSON object');
     }
