@@ -31,6 +31,7 @@ function childCpuSeconds() {
 }
 
 const running = new Map();
+let cpuReaped = childCpuSeconds();
 const results = [];
 let failed = false;
 
@@ -48,17 +49,19 @@ function run(script, { nice = 0, stream = false } = {}) {
     const out = [];
     child.stdout?.on('data', (d) => out.push(d));
     child.stderr?.on('data', (d) => out.push(d));
-    const cpuBefore = childCpuSeconds();
     running.set(script, child);
     child.on('close', (code, signal) => {
       running.delete(script);
-      const cpuAfter = childCpuSeconds();
+      // the children's CPU time grows when one is reaped, by that one's whole tree: the growth since the last reap is its own
+      const cpuNow = childCpuSeconds();
+      const cpu = cpuNow === null || cpuReaped === null ? null : cpuNow - cpuReaped;
+      cpuReaped = cpuNow;
       const result = {
         script,
         ok: code === 0,
         stopped: failed && signal !== null,
         wall: (Date.now() - started) / 1000,
-        cpu: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+        cpu,
       };
       results.push(result);
       if (!stream && !result.stopped) {
