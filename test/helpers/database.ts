@@ -12,9 +12,12 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/** Set on the template once it is migrated (global-setup.mjs creates it afresh, without it, for every run). */
+const MIGRATED = 'migrated by the test run';
+
 /**
- * A fresh database for one test file: under an advisory lock, bring the template up to date (a no-op after the
- * first file) and clone it, which takes a fraction of a second.
+ * A fresh database for one test file: under an advisory lock, migrate the template (the first file only: later ones
+ * find it marked and skip building a data source for it) and clone it, which takes a fraction of a second.
  */
 export async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `shop_test_${randomBytes(6).toString('hex')}`;
@@ -22,7 +25,11 @@ export async function createTestDatabase(serverUrl: string): Promise<{ url: stri
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK]);
-    await runMigrations(withDatabase(serverUrl, TEMPLATE_DB));
+    const [mark] = (await client.query(`SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = $1`, [TEMPLATE_DB])).rows;
+    if (mark?.note !== MIGRATED) {
+      await runMigrations(withDatabase(serverUrl, TEMPLATE_DB));
+      await client.query(`COMMENT ON DATABASE ${TEMPLATE_DB} IS '${MIGRATED}'`);
+    }
     await client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK]).catch(() => undefined);

@@ -33,7 +33,8 @@ export default async function globalSetup() {
       user: 'postgres',
       password: 'postgres',
       persistent: false,
-      flags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      // a throw-away server: no durability, and no autovacuum workers visiting each of the run's short-lived databases
+      flags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'autovacuum=off'],
     });
     globalThis.__EMBEDDED_PG__ = { server, dir };
     serverUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm test`: every check of the project, the long e2e run overlapped with the short ones (README "Development and tests").
+//
+// - `storefront:prepare` runs first (the browser e2e test needs its build and Chromium), then `test:e2e` at once;
+// - `typecheck`, `lint`, `lint:deps`, `format:check` and `test:unit` start at the same time, at a lower CPU priority
+//   (nice 10): they fill the CPU the e2e run leaves idle (its workers waiting on PostgreSQL, the server or timers)
+//   instead of adding their minutes before it, and take little from its timing-sensitive tests;
+// - the first phase that fails stops the others (their whole process groups) and the run exits 1 with its output;
+// - each short phase's output is printed in one block when it ends; the e2e run's output streams as it comes;
+// - a summary gives each phase's wall time and, on Linux, its CPU time (children's user+system time).
+//
+// `node bin/test.mjs --serial` runs the phases one after another in the old order, at normal priority.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+const SERIAL = process.argv.includes('--serial');
+const CHECKS = ['typecheck', 'lint', 'lint:deps', 'format:check', 'test:unit'];
+const NICE = 10;
+
+/** CPU seconds of the waited-for children of this process so far (Linux), else null. */
+function childCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state): cutime and cstime are fields 16 and 17, in clock ticks (USER_HZ, 100 on Linux)
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+const running = new Map();
+let cpuReaped = childCpuSeconds();
+const results = [];
+let failed = false;
+
+function run(script, { nice = 0, stream = false } = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn('npm', ['run', '--silent', script], { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: true });
+    if (nice) {
+      try {
+        setPriority(child.pid, nice);
+      } catch {
+        // not allowed here: run at normal priority
+      }
+    }
+    const out = [];
+    child.stdout?.on('data', (d) => out.push(d));
+    child.stderr?.on('data', (d) => out.push(d));
+    running.set(script, child);
+    child.on('close', (code, signal) => {
+      running.delete(script);
+      // the children's CPU time grows when one is reaped, by that one's whole tree: the growth since the last reap is its own
+      const cpuNow = childCpuSeconds();
+      const cpu = cpuNow === null || cpuReaped === null ? null : cpuNow - cpuReaped;
+      cpuReaped = cpuNow;
+      const result = {
+        script,
+        ok: code === 0,
+        stopped: failed && signal !== null,
+        wall: (Date.now() - started) / 1000,
+        cpu,
+      };
+      results.push(result);
+      if (!stream && !result.stopped) {
+        process.stdout.write(`\n── npm run ${script} (${result.ok ? 'ok' : 'FAILED'}, ${result.wall.toFixed(1)} s)\n`);
+        process.stdout.write(Buffer.concat(out));
+      }
+      if (!result.ok && !failed) stop(script);
+      resolve(result);
+    });
+  });
+}
+
+/** The first failure: ends every other phase still running (its npm process and everything it started). */
+function stop(script) {
+  failed = true;
+  process.stderr.write(`\nnpm run ${script} failed: stopping ${[...running.keys()].join(', ') || 'nothing else'}\n`);
+  for (const child of running.values()) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function summary() {
+  const order = [...CHECKS, 'storefront:prepare', 'test:e2e'];
+  const rows = results.sort((a, b) => order.indexOf(a.script) - order.indexOf(b.script));
+  process.stdout.write('\nphase                 wall s   cpu s   result\n');
+  for (const r of rows) {
+    const cpu = r.cpu === null ? '-' : r.cpu.toFixed(1);
+    process.stdout.write(`${r.script.padEnd(20)} ${r.wall.toFixed(1).padStart(7)} ${cpu.padStart(7)}   ${r.stopped ? 'stopped' : r.ok ? 'ok' : 'FAILED'}\n`);
+  }
+  process.stdout.write(`total wall ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    failed = true;
+    for (const child of running.values()) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(130);
+  });
+}
+
+const t0 = Date.now();
+if (SERIAL) {
+  for (const script of [...CHECKS, 'storefront:prepare', 'test:e2e']) {
+    const r = await run(script, { stream: script === 'test:e2e' });
+    if (!r.ok) break;
+  }
+} else {
+  const checks = CHECKS.map((script) => run(script, { nice: NICE }));
+  const e2e = run('storefront:prepare').then((r) => (r.ok && !failed ? run('test:e2e', { stream: true }) : r));
+  await Promise.all([...checks, e2e]);
+}
+summary();
+process.exit(failed || results.some((r) => !r.ok) ? 1 : 0);
