@@ -11,6 +11,7 @@ import { AdminOrdersService } from './admin-orders.service.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 import { OrderRefundsService } from './order-refunds.service.js';
+import { OrderPaymentsService } from './order-payments.service.js';
 import { OrderShippingMail } from './order-shipping-mail.handler.js';
 import { PaymentExpiryJob } from './payments/payment-expiry.job.js';
 import { CheckoutStateService } from './checkout-state.service.js';
@@ -48,6 +49,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     OrdersService,
     OrderLifecycleService,
     OrderRefundsService,
+    OrderPaymentsService,
     OrderFulfillmentsService,
     AdminOrdersService,
     PaymentExpiryJob,

@@ -28,7 +28,10 @@ export interface OrderPlacedPayload {
 }
 
 export interface OrderPaidPayload {
-  order: { id: string; number: string; total: number; currency: string };
+  /** `financial_status` is `paid` once the total is paid, `partially_paid` before (issue 33). */
+  order: { id: string; number: string; total: number; currency: string; financial_status: string; paid_amount: number };
+  /** The payment that was received: a provider `capture` or a `manual` one recorded by staff. */
+  payment: { id: string; kind: 'capture' | 'manual'; amount: number; reference: string | null };
 }
 
 export interface OrderShippedPayload {
@@ -154,7 +157,7 @@ export type EventTopic = keyof DomainEventMap;
  */
 export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'order.placed': '{order: {id, number, customer_id, email, total, currency, payment_type, checkout_token}}',
-  'order.paid': '{order: {id, number, total, currency}}',
+  'order.paid': '{order: {id, number, total, currency, financial_status, paid_amount}, payment: {id, kind, amount, reference}}',
   'order.shipped': '{order: {id, number, tracking_url}}',
   'order.cancelled':
     '{order: {id, number, reason, note, cancelled_at, financial_status, refunded_amount, currency, restocked_quantity, discount_code_released}, refund: {id, amount} | null}',
