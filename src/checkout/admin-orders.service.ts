@@ -136,6 +136,7 @@ export class AdminOrdersService {
       customer_id: order.customerId,
       note: order.note,
       tags: order.tags,
+      replacement_for: order.replacementFor,
     };
   }
 }

@@ -7,6 +7,7 @@ import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { openMovementsByLocation, StockService } from '../catalogue/index.js';
 import { releaseDiscountCode } from '../discounts/index.js';
 import { DomainEvents } from '../events/index.js';
+import { BalancePayments } from '../gift-cards/index.js';
 import { FinancialStatus, Order, OrderLine, OrderRefund, RefundLineData } from './entities/checkout.entities.js';
 import { PaymentOperation, PaymentOperationResult, PaymentProvider, PaymentProviders } from './payments/payment-provider.js';
 import { returning } from '../common/db/returning.js';
@@ -24,6 +25,8 @@ export interface RefundRecord {
   shipping: number;
   lines: RefundLineData[];
   note: string | null;
+  /** Refund as store credit of this customer instead of through the provider (returns, claims; issue 33). */
+  storeCreditCustomerId?: string | null;
 }
 
 /** A payment received on an order (issue 33). */
@@ -62,6 +65,7 @@ export class OrderLifecycleService {
     private readonly stock: StockService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
+    private readonly balances: BalancePayments,
   ) {}
 
   /** Loads the order and holds its row lock until the transaction ends. */
@@ -106,8 +110,9 @@ export class OrderLifecycleService {
     const released = await this.releaseCode(tx, order);
     const remaining = toMinor(order.paidAmount, p) - toMinor(order.refundedAmount, p);
     let refund: OrderRefund | null = null;
-    if (toMinor(order.paidAmount, p) === 0) await this.voidPayment(tx, order);
-    else if (input.refund && remaining > 0) refund = await this.refundMoney(tx, order, { amount: remaining, shipping: 0, lines: [], note: input.note });
+    // nothing captured by the provider: its authorization is voided (what gift cards paid is returned below)
+    if (toMinor(order.paidAmount, p) === toMinor(order.balancePaid, p) && order.paymentProvider !== 'balance') await this.voidPayment(tx, order);
+    if (input.refund && remaining > 0) refund = await this.refundMoney(tx, order, { amount: remaining, shipping: 0, lines: [], note: input.note });
     const [row] = await returning<{ cancelled_at: Date }>(
       managerOf(tx, this.dataSource),
       `UPDATE orders SET status = 'Cancelled', cancelled_at = now(), cancel_reason = $3, payment_expires_at = NULL,
@@ -180,10 +185,24 @@ export class OrderLifecycleService {
   async refundMoney(tx: RequestContext, order: Order, r: RefundRecord): Promise<OrderRefund> {
     const p = order.currencyPrecision;
     const m = managerOf(tx, this.dataSource);
-    const provider = this.provider(order);
-    const result = await provider.refund(tx, this.operation(order, r.amount));
+    // the provider's money first, then what gift cards and store credit paid goes back to them
+    const m4 = (x: string) => toMinor(x, p);
+    const providerLeft = m4(order.paidAmount) - m4(order.balancePaid) - (m4(order.refundedAmount) - m4(order.balanceRefunded));
+    const credit = r.storeCreditCustomerId ?? null;
+    const toProvider = credit ? 0 : Math.min(r.amount, Math.max(0, providerLeft));
+    const toBalances = credit ? 0 : r.amount - toProvider;
+    let result: PaymentOperationResult = { status: 'succeeded', reference: null };
+    let providerName = credit ? 'store_credit' : 'balance';
+    if (toProvider > 0) {
+      const provider = this.provider(order);
+      providerName = provider.name;
+      result = await provider.refund(tx, this.operation(order, toProvider));
+    }
     if (result.status !== 'succeeded')
       throw AppError.unprocessable(`the payment provider declined the refund${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+    if (toBalances > 0 && (await this.balances.returnToAccounts(tx, order.id, toBalances, p, r.note)) !== toBalances)
+      throw new Error(`order ${order.id}: the gift cards and store credit cannot take back ${toBalances}`);
+    if (credit) await this.balances.issueStoreCredit(tx, credit, order.currencyCode, p, r.amount, order.id, r.note);
     const dec = (minor: number) => minorToDecimalString(minor, p);
     const refund = await m
       .getRepository(OrderRefund)
@@ -192,18 +211,25 @@ export class OrderLifecycleService {
           .getRepository(OrderRefund)
           .create({ tenantId: tx.tenantId, orderId: order.id, amount: dec(r.amount), shipping: dec(r.shipping), lines: r.lines, note: r.note }),
       );
-    await m.query(
-      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, refund_id) VALUES ($1, $2, 'refund', $3, 'succeeded', $4, $5, $6)`,
-      [tx.tenantId, order.id, dec(r.amount), provider.name, result.reference, refund.id],
-    );
-    const [row] = await returning<{ financial_status: FinancialStatus; refunded_amount: string }>(
+    for (const [amount, name, reference] of [
+      [credit ? r.amount : toProvider, providerName, result.reference],
+      [toBalances, 'balance', null],
+    ] as const) {
+      if (amount <= 0) continue;
+      await m.query(
+        `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, refund_id) VALUES ($1, $2, 'refund', $3, 'succeeded', $4, $5, $6)`,
+        [tx.tenantId, order.id, dec(amount), name, reference, refund.id],
+      );
+    }
+    const [row] = await returning<{ financial_status: FinancialStatus; refunded_amount: string; balance_refunded: string }>(
       m,
-      `UPDATE orders SET refunded_amount = refunded_amount + $3, refunded_shipping = refunded_shipping + $4,
+      `UPDATE orders SET refunded_amount = refunded_amount + $3, refunded_shipping = refunded_shipping + $4, balance_refunded = balance_refunded + $5,
          financial_status = CASE WHEN refunded_amount + $3 >= paid_amount THEN 'refunded' ELSE 'partially_refunded' END, updated_at = now()
-       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, refunded_amount`,
-      [order.id, tx.tenantId, dec(r.amount), dec(r.shipping)],
+       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, refunded_amount, balance_refunded`,
+      [order.id, tx.tenantId, dec(r.amount), dec(r.shipping), dec(toBalances)],
     );
     order.refundedAmount = row.refunded_amount;
+    order.balanceRefunded = row.balance_refunded;
     order.financialStatus = row.financial_status;
     await this.events.emit(tx, 'order.refunded', {
       order: {

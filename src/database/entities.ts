@@ -20,6 +20,7 @@ import { checkoutEntities } from '../checkout/entities/checkout.entities.js';
 import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
+import { BalanceAccount } from '../gift-cards/entities/balance-account.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
 export const entities = [
@@ -45,4 +46,5 @@ export const entities = [
   ...eventEntities,
   ...webhookEntities,
   ...checkoutEntities,
+  BalanceAccount,
 ];

@@ -125,6 +125,20 @@ export interface ProductDeletedPayload {
   product: { id: string; key: string; archived: boolean };
 }
 
+/** A return (RMA) at each step (issue 33); money in the order's currency. */
+export interface ReturnPayload {
+  return: {
+    id: string;
+    order_id: string;
+    /** `requested`, `approved`, `received`, `refunded`, `rejected`. */
+    status: string;
+    requested_by: string;
+    lines: Array<{ line_id: string; quantity: number; reason: string | null; quantity_received: number; quantity_damaged: number; location_id: string | null }>;
+    refund_to: string | null;
+    refunded_amount: number;
+  };
+}
+
 /** Topic → payload of every domain event. */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
@@ -146,6 +160,10 @@ export interface DomainEventMap {
   'product.created': ProductPayload;
   'product.updated': ProductPayload;
   'product.deleted': ProductDeletedPayload;
+  'return.requested': ReturnPayload;
+  'return.received': ReturnPayload;
+  'return.refunded': ReturnPayload;
+  'return.rejected': ReturnPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -155,6 +173,9 @@ export type EventTopic = keyof DomainEventMap;
  * map, so a topic without a description does not compile. Served as `x-webhook-payloads` in the OpenAPI document
  * and listed in README.
  */
+const RETURN_PAYLOAD =
+  '{return: {id, order_id, status, requested_by, lines: [{line_id, quantity, reason, quantity_received, quantity_damaged, location_id}], refund_to, refunded_amount}}';
+
 export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'order.placed': '{order: {id, number, customer_id, email, total, currency, payment_type, checkout_token}}',
   'order.paid': '{order: {id, number, total, currency, financial_status, paid_amount}, payment: {id, kind, amount, reference}}',
@@ -178,4 +199,8 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'product.created': '{product: <admin product>}',
   'product.updated': "{product: <admin product>} (a variant's change updates its product)",
   'product.deleted': '{product: {id, key, archived}}',
+  'return.requested': RETURN_PAYLOAD,
+  'return.received': RETURN_PAYLOAD,
+  'return.refunded': RETURN_PAYLOAD,
+  'return.rejected': RETURN_PAYLOAD,
 };

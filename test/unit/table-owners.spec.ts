@@ -49,6 +49,8 @@ const OWNERS: Record<string, string[]> = {
     'idempotency_keys',
   ],
   wishlist: ['wishlist_items'],
+  returns: ['order_returns', 'order_claims'],
+  'gift-cards': ['balance_accounts', 'balance_transactions', 'checkout_balance_accounts'],
   content: ['content_pages', 'blog_articles'],
   themes: ['themes', 'theme_assets', 'theme_asset_blob_chunks'],
   events: ['outbox_events', 'event_handler_jobs'],

@@ -142,6 +142,8 @@ export class AdminOrderDto extends OrderReceiptBaseDto {
   note: string | null;
   @ApiProperty({ type: [String] })
   tags: string[];
+  /** A claim's zero-priced replacement order names the order it replaces (issue 33); null otherwise. */
+  replacement_for: string | null;
 }
 
 /** POST /admin/orders/{id}/cancel. */

@@ -105,6 +105,11 @@ export class Order extends TenantEntity {
   @Column({ type: 'numeric', precision: 18, scale: 4 }) paidAmount: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) refundedAmount: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) refundedShipping: string;
+  /** Of `paidAmount`, what gift cards and store credit paid (issue 33), and of `refundedAmount`, what went back to them. */
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) balancePaid: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) balanceRefunded: string;
+  /** A claim's replacement order names the order it replaces (issue 33). */
+  @Column({ type: 'uuid', nullable: true }) replacementFor: string | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) cancelledAt: Date | null;
   @Column({ type: 'text', nullable: true }) cancelReason: string | null;
   /** Staff's internal note. */

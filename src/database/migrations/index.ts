@@ -15,6 +15,8 @@ import { AdminCatalogue1764000118000 } from './1764000118000-admin-catalogue.js'
 import { OutboxTraceContext1764000190000 } from './1764000190000-outbox-trace-context.js';
 import { AuthNotify1764000200000 } from './1764000200000-auth-notify.js';
 import { StaffPayments1795695708360 } from './1795695708360-staff-payments.js';
+import { GiftCards1795696337323 } from './1795696337323-gift-cards.js';
+import { Returns1795698104874 } from './1795698104874-returns.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -35,4 +37,6 @@ export const migrations = [
   OutboxTraceContext1764000190000,
   AuthNotify1764000200000,
   StaffPayments1795695708360,
+  GiftCards1795696337323,
+  Returns1795698104874,
 ];
