@@ -19,6 +19,8 @@ import {
   UpdateGiftCardDto,
 } from './dto/gift-card.dto.js';
 import { GiftCardsService } from './gift-cards.service.js';
+import { GiftCardsTransfer } from './gift-cards-transfer.js';
+import { GiftCardExportDto, GiftCardImportDto, GiftCardImportResultDto } from './dto/gift-card-transfer.dto.js';
 
 const READ = { tier: 'admin' as const, scope: 'Shop/gift_cards/read' };
 const WRITE = { tier: 'admin' as const, scope: 'Shop/gift_cards/write' };
@@ -30,6 +32,7 @@ export class AdminGiftCardsController {
   constructor(
     private readonly cards: GiftCardsService,
     private readonly pager: Pager,
+    private readonly transfer: GiftCardsTransfer,
   ) {}
 
   /** Newest first, cursored; disabled cards included. */
@@ -47,6 +50,23 @@ export class AdminGiftCardsController {
   @Envelope('gift_card', CreatedGiftCardDto, 201)
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateGiftCardDto): Promise<CreatedGiftCardDto> {
     return this.cards.create(ctx, dto);
+  }
+
+  /** Every card with its ledger; codes only as their keyed hashes. */
+  @Get('export')
+  @Auth(READ)
+  @Envelope('gift_cards', [GiftCardExportDto])
+  export(@Ctx() ctx: RequestContext): Promise<GiftCardExportDto[]> {
+    return this.transfer.export(ctx);
+  }
+
+  /** Cards of an export (same APP_SECRET), created with their ledger; a hash the shop holds is left unchanged. */
+  @Post('import')
+  @HttpCode(200)
+  @Auth(WRITE)
+  @Envelope('import', GiftCardImportResultDto)
+  import(@Ctx() ctx: RequestContext, @Body() dto: GiftCardImportDto): Promise<GiftCardImportResultDto> {
+    return this.transfer.import(ctx, dto);
   }
 
   @Get(':id')

@@ -6,6 +6,7 @@ import { BalancePayments } from './balance-payments.service.js';
 import { GiftCardCodes } from './gift-card-codes.js';
 import { GiftCardsRepository } from './gift-cards.repository.js';
 import { GiftCardsService } from './gift-cards.service.js';
+import { GiftCardsTransfer } from './gift-cards-transfer.js';
 import { CustomerStoreCreditController, StorefrontGiftCardsController } from './storefront-gift-cards.controller.js';
 
 /**
@@ -15,7 +16,7 @@ import { CustomerStoreCreditController, StorefrontGiftCardsController } from './
 @Module({
   imports: [CustomersModule],
   controllers: [AdminGiftCardsController, AdminStoreCreditController, StorefrontGiftCardsController, CustomerStoreCreditController],
-  providers: [GiftCardsRepository, GiftCardCodes, GiftCardsService, BalancePayments, adminResource('gift_cards')],
+  providers: [GiftCardsRepository, GiftCardCodes, GiftCardsService, GiftCardsTransfer, BalancePayments, adminResource('gift_cards')],
   exports: [BalancePayments, GiftCardsService],
 })
 export class GiftCardsModule {}

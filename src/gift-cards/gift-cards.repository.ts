@@ -152,6 +152,22 @@ export class GiftCardsRepository {
     );
   }
 
+  /** Every gift card of the shop with its code hash (export). */
+  async exportRows(m: EntityManager, tenantId: string): Promise<Array<AccountRow & { code_hash: Buffer }>> {
+    return m.query(`SELECT ${ACCOUNT}, a.code_hash FROM balance_accounts a WHERE a.tenant_id = $1 AND a.kind = 'gift_card' ORDER BY a.created_at, a.id`, [
+      tenantId,
+    ]);
+  }
+
+  /** The ledger rows of every account of a kind, oldest first (export). */
+  async ledgerOfKind(m: EntityManager, tenantId: string, kind: 'gift_card' | 'store_credit'): Promise<LedgerTransactionRow[]> {
+    return m.query(
+      `SELECT t.id, t.account_id, t.amount, t.currency_code, t.order_id, t.kind, t.staff_id, t.note, t.created_at FROM balance_transactions t
+       JOIN balance_accounts a ON a.tenant_id = t.tenant_id AND a.id = t.account_id WHERE t.tenant_id = $1 AND a.kind = $2 ORDER BY t.created_at, t.id`,
+      [tenantId, kind],
+    );
+  }
+
   /** The accounts applied to a checkout, in the order they were applied. */
   async applied(m: EntityManager, tenantId: string, checkoutId: string): Promise<AccountRow[]> {
     return m.query(

@@ -42,6 +42,17 @@ export interface ClaimRow {
   created_at: Date;
 }
 
+/** The changeable part of a return. */
+export interface ReturnPatch {
+  status: ReturnStatus;
+  lines: ReturnLineData[];
+  rejectedReason: string | null;
+  shippingFee: string;
+  refundTo: string | null;
+  refundedAmount: string;
+  refundId: string | null;
+}
+
 const RETURN = `id, order_id, status, requested_by, lines, note, rejected_reason, shipping_fee, refund_to, refunded_amount, refund_id, created_at, received_at, refunded_at`;
 const CLAIM = `id, order_id, type, lines, reason, note, refund_id, replacement_order_id, created_at`;
 
@@ -71,20 +82,7 @@ export class ReturnsRepository {
     return rows[0] ?? null;
   }
 
-  async update(
-    m: EntityManager,
-    tenantId: string,
-    id: string,
-    patch: {
-      status: ReturnStatus;
-      lines: ReturnLineData[];
-      rejectedReason: string | null;
-      shippingFee: string;
-      refundTo: string | null;
-      refundedAmount: string;
-      refundId: string | null;
-    },
-  ): Promise<ReturnRow> {
+  async update(m: EntityManager, tenantId: string, id: string, patch: ReturnPatch): Promise<ReturnRow> {
     const [row] = await returning<ReturnRow>(
       m,
       `UPDATE order_returns SET status = $3, lines = $4::jsonb, rejected_reason = $5, shipping_fee = $6, refund_to = $7, refunded_amount = $8, refund_id = $9,

@@ -10,7 +10,7 @@ import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import type { CreateReturnDto, ReceiveReturnDto, RefundReturnDto, ReturnDto } from './dto/return.dto.js';
 import { backMilli, CAN, milli, returnableMilli, withinWindow } from './return-rules.js';
-import { ReturnLineData, ReturnRow, ReturnsRepository, ReturnStatus } from './returns.repository.js';
+import { ReturnLineData, ReturnPatch, ReturnRow, ReturnsRepository, ReturnStatus } from './returns.repository.js';
 
 const DONE = { approve: 'approved', reject: 'rejected', receive: 'received', refund: 'refunded' } as const;
 const NOT_ALLOWED = {
@@ -200,19 +200,7 @@ export class ReturnsService {
     });
   }
 
-  private save(
-    tx: RequestContext,
-    r: ReturnRow,
-    patch: Partial<{
-      status: ReturnStatus;
-      lines: ReturnLineData[];
-      rejectedReason: string | null;
-      shippingFee: string;
-      refundTo: string | null;
-      refundedAmount: string;
-      refundId: string | null;
-    }>,
-  ): Promise<ReturnRow> {
+  private save(tx: RequestContext, r: ReturnRow, patch: Partial<ReturnPatch>): Promise<ReturnRow> {
     return this.repo.update(managerOf(tx, this.dataSource), tx.tenantId, r.id, {
       status: patch.status ?? r.status,
       lines: patch.lines ?? r.lines,

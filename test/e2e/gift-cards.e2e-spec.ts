@@ -171,6 +171,30 @@ describe('gift cards and store credit', () => {
     expect((await shop.admin.get(`/admin/customers/${customerId}/store_credit`).expect(200)).body.store_credit).toEqual([{ currency: 'CHF', balance: 0 }]);
   });
 
+  it('export carries codes only as hashes with each ledger; import into another shop recreates the cards, once', async () => {
+    const from = await t.createShop();
+    const to = await t.createShop();
+    await importShop(from.admin);
+    await importShop(to.admin);
+    const g = (await from.admin.post('/admin/gift_cards', { initial_value: 30, note: 'moving' }).expect(201)).body.gift_card;
+    await from.admin.post(`/admin/gift_cards/${g.id}/adjustments`, { amount: -4.5 }).expect(201);
+    const exported = (await from.admin.get('/admin/gift_cards/export').expect(200)).body.gift_cards;
+    expect(exported).toHaveLength(1);
+    expect(JSON.stringify(exported)).not.toContain(g.code.replace(/-/g, '').slice(0, 8));
+    expect(exported[0]).toMatchObject({ last_characters: g.last_characters, currency: 'CHF', initial_value: 30, note: 'moving', disabled: false });
+    expect(exported[0].transactions.map((x: Row) => [x.kind, x.amount])).toEqual([
+      ['issue', 30],
+      ['adjust', -4.5],
+    ]);
+    const first = await to.admin.post('/admin/gift_cards/import', { gift_cards: exported }).expect(200);
+    expect(first.body.import).toEqual({ created: 1, unchanged: 0 });
+    expect((await to.admin.post('/admin/gift_cards/import', { gift_cards: exported }).expect(200)).body.import).toEqual({ created: 0, unchanged: 1 });
+    expect((await to.storefront.post('/gift_cards/balance', { code: g.code }).expect(200)).body.gift_card).toMatchObject({ balance: 25.5, currency: 'CHF' });
+    const bad = await to.admin.post('/admin/gift_cards/import', { gift_cards: [{ ...exported[0], code_hash: 'A'.repeat(44) }] }).expect(422);
+    expect(bad.body.errors).toContain('gift_cards[0].code_hash');
+    await to.admin.post('/admin/gift_cards/import', { gift_cards: [{ ...exported[0], transactions: [{ kind: 'steal', amount: 1 }] }] }).expect(422);
+  });
+
   it("one customer's store credit spent from two sessions at once: exactly as many orders as it covers, never below zero", async () => {
     const s = await t.createShop();
     const doc = checkoutImport({ juice: 10 });
