@@ -29,6 +29,8 @@ import { ThemesModule } from './themes/themes.module.js';
 import { CatalogueModule } from './catalogue/catalogue.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
 import { CheckoutModule } from './checkout/checkout.module.js';
+import { GiftCardsModule } from './gift-cards/gift-cards.module.js';
+import { ReturnsModule } from './returns/returns.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
@@ -50,7 +52,9 @@ export const FEATURE_MODULES: Type[] = [
   EventsModule,
   WebhooksModule,
   InventoryModule,
+  GiftCardsModule,
   CheckoutModule,
+  ReturnsModule,
   MaintenanceModule,
   PromotionsModule,
 ];

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { OrderPaymentsService } from './order-payments.service.js';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
@@ -15,6 +16,7 @@ import {
   CancelOrderDto,
   CreateFulfillmentDto,
   CreateRefundDto,
+  RecordPaymentDto,
   UpdateOrderDto,
 } from './dto/admin-order.dto.js';
 import { FulfillOrderDto } from './dto/order.dto.js';
@@ -35,6 +37,7 @@ export class AdminOrdersController {
     private readonly lifecycle: OrderLifecycleService,
     private readonly refunds: OrderRefundsService,
     private readonly fulfillments: OrderFulfillmentsService,
+    private readonly payments: OrderPaymentsService,
     private readonly pager: Pager,
   ) {}
 
@@ -86,6 +89,32 @@ export class AdminOrdersController {
   @ApiErrors({ 409: [], 422: ['refund_exceeds_paid', 'currency_mismatch', 'payment_provider_declined', 'payment_provider_unavailable'] })
   async refund(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() dto: CreateRefundDto): Promise<AdminOrderDto> {
     return this.orders.present(ctx, await this.refunds.create(ctx, id, dto));
+  }
+
+  /**
+   * Money received (`manual`) or an authorization captured through the provider (`capture`), in parts, at most what
+   * is unpaid: `financial_status` `partially_paid` or `paid`, event `order.paid`.
+   */
+  @Post(':id/payments')
+  @HttpCode(201)
+  @Auth(WRITE)
+  @Envelope('order', AdminOrderDto, 201)
+  @ApiErrors({
+    409: ['order_cancelled', 'order_already_paid', 'no_pending_authorization'],
+    422: ['payment_exceeds_unpaid', 'payment_provider_declined', 'payment_provider_unavailable'],
+  })
+  async pay(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() dto: RecordPaymentDto): Promise<AdminOrderDto> {
+    return this.orders.present(ctx, await this.payments.record(ctx, id, dto));
+  }
+
+  /** Drops a pending authorization through the provider (`financial_status` `voided` when nothing was paid). */
+  @Post(':id/payments/:pid/void')
+  @HttpCode(200)
+  @Auth(WRITE)
+  @Envelope('order', AdminOrderDto)
+  @ApiErrors({ 409: ['payment_not_voidable', 'order_cancelled'], 422: ['payment_provider_declined'] })
+  async voidPayment(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @UuidParam('pid') pid: string): Promise<AdminOrderDto> {
+    return this.orders.present(ctx, await this.payments.void(ctx, id, pid));
   }
 
   /** A (partial) shipment; every line's remaining quantity when `lines` is omitted. */

@@ -4,7 +4,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
-import { countriesOf } from '../tenancy/index.js';
+import { countriesOf, TenancyService } from '../tenancy/index.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CountryNames, mapReceiptBase } from './checkout-mappers.js';
@@ -35,6 +35,7 @@ export class AdminOrdersService {
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
     private readonly lifecycle: OrderLifecycleService,
+    private readonly tenancy: TenancyService,
   ) {}
 
   /** Newest first (created_at, id), cursored; every filter is AND-combined. */
@@ -47,6 +48,13 @@ export class AdminOrdersService {
     if (f.created_at_max) qb.andWhere('o.created_at <= :max', { max: new Date(f.created_at_max) });
     if (f.customer_id) qb.andWhere('o.customer_id = :customer', { customer: f.customer_id });
     if (f.email) qb.andWhere('lower(o.email) = :email', { email: f.email.trim().toLowerCase() });
+    if (f.overdue === 'true') {
+      const { settings } = await this.tenancy.config(ctx.tenantId);
+      qb.andWhere(
+        `o.payment_kind = 'invoice' AND o.financial_status IN ('pending', 'partially_paid') AND o.cancelled_at IS NULL AND o.placed_at < now() - make_interval(days => :due)`,
+        { due: settings.invoice_due_days },
+      );
+    }
     const q = f.q?.trim().toLowerCase();
     if (q) {
       const prefix = q.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
@@ -121,11 +129,14 @@ export class AdminOrdersService {
         status: x.status,
         provider: x.provider,
         reference: x.reference,
+        recorded_by: x.recordedBy,
+        note: x.note,
       })),
       email: order.email,
       customer_id: order.customerId,
       note: order.note,
       tags: order.tags,
+      replacement_for: order.replacementFor,
     };
   }
 }

@@ -4,6 +4,7 @@ import { CartModule } from '../cart/cart.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
+import { GiftCardsModule } from '../gift-cards/gift-cards.module.js';
 import { adminResource } from '../extensions/index.js';
 import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
@@ -11,6 +12,9 @@ import { AdminOrdersService } from './admin-orders.service.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 import { OrderRefundsService } from './order-refunds.service.js';
+import { OrderPaymentsService } from './order-payments.service.js';
+import { OrderStock } from './order-stock.js';
+import { ReplacementOrders } from './replacement-orders.service.js';
 import { OrderShippingMail } from './order-shipping-mail.handler.js';
 import { PaymentExpiryJob } from './payments/payment-expiry.job.js';
 import { CheckoutStateService } from './checkout-state.service.js';
@@ -31,7 +35,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
  * extension providers (src/extensions/extension-points.ts); the offline and test ones are built in.
  */
 @Module({
-  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule],
+  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, GiftCardsModule],
   controllers: [
     StorefrontCheckoutController,
     StorefrontOrdersController,
@@ -45,9 +49,12 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     CheckoutStateService,
     ShippingService,
     OrderPlacementService,
+    OrderStock,
+    ReplacementOrders,
     OrdersService,
     OrderLifecycleService,
     OrderRefundsService,
+    OrderPaymentsService,
     OrderFulfillmentsService,
     AdminOrdersService,
     PaymentExpiryJob,
@@ -60,6 +67,6 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     IdempotencyInterceptor,
     { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
   ],
-  exports: [OrdersService, OrderLifecycleService, AdminOrdersService, PaymentProviders, CheckoutService],
+  exports: [OrdersService, OrderLifecycleService, AdminOrdersService, OrderRefundsService, ReplacementOrders, PaymentProviders, CheckoutService],
 })
 export class CheckoutModule {}

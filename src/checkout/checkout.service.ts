@@ -9,6 +9,8 @@ import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CartService } from '../cart/index.js';
 import { customerEmail, defaultAddressName } from '../customers/index.js';
 import { TenancyService } from '../tenancy/index.js';
+import { AppliedBalance, BalancePayments } from '../gift-cards/index.js';
+import { fromMinor } from '../pricing/index.js';
 import {
   adminTotals,
   ADDRESS_FIELDS,
@@ -41,6 +43,7 @@ export class CheckoutService {
     private readonly states: CheckoutStateService,
     private readonly shipping: ShippingService,
     private readonly pager: Pager,
+    private readonly balances: BalancePayments,
   ) {}
 
   // ------------------------------------------------------------------ storefront
@@ -202,7 +205,41 @@ export class CheckoutService {
       billing_same_as_shipping: c.billingSameAsShipping,
       available_countries: this.shipping.mapCountries(ctx, countries),
       compliance: state.compliance,
+      ...(await this.balanceView(ctx, c, state)),
     };
+  }
+
+  /** What the applied gift cards and store credit pay of an open checkout, and what is left to pay. */
+  private async balanceView(ctx: RequestContext, c: Checkout, state: CheckoutState): Promise<{ gift_cards: AppliedBalance[]; amount_due: number }> {
+    if (c.status === 'Completed') return { gift_cards: [], amount_due: 0 };
+    const { code, precision } = state.currency;
+    const cover = await this.balances.coverage(ctx, c.id, code, precision, state.totals.total);
+    return { gift_cards: cover.accounts, amount_due: fromMinor(state.totals.total - cover.covered, precision) };
+  }
+
+  /** POST /checkouts/{token}/gift_cards {code}, or (`code` null) the signed-in shopper's store credit. */
+  async applyBalance(ctx: RequestContext, token: string, code: string | null): Promise<StorefrontCheckoutDto> {
+    const c = await this.openCheckout(ctx, token);
+    const { currency } = await this.states.state(ctx, c);
+    if (code !== null) await this.balances.applyGiftCard(ctx, c.id, code, currency.code, currency.precision);
+    else {
+      if (ctx.actor.type !== 'customer') throw AppError.unauthorized('sign in to spend store credit');
+      await this.balances.applyStoreCredit(ctx, c.id, ctx.actor.customerId, currency.code, currency.precision);
+    }
+    return this.get(ctx, token);
+  }
+
+  /** DELETE /checkouts/{token}/gift_cards/{id}: 404 when that card (or credit) is not applied. */
+  async removeBalance(ctx: RequestContext, token: string, accountId: string): Promise<StorefrontCheckoutDto> {
+    const c = await this.openCheckout(ctx, token);
+    await this.balances.remove(ctx, c.id, accountId);
+    return this.get(ctx, token);
+  }
+
+  private async openCheckout(ctx: RequestContext, token: string): Promise<Checkout> {
+    const c = await this.find(ctx, token);
+    if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
+    return c;
   }
 
   private async adminView(ctx: RequestContext, c: Checkout): Promise<AdminCheckoutDto> {

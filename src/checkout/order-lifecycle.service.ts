@@ -7,8 +7,9 @@ import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { openMovementsByLocation, StockService } from '../catalogue/index.js';
 import { releaseDiscountCode } from '../discounts/index.js';
 import { DomainEvents } from '../events/index.js';
+import { BalancePayments } from '../gift-cards/index.js';
 import { FinancialStatus, Order, OrderLine, OrderRefund, RefundLineData } from './entities/checkout.entities.js';
-import { PaymentOperation, PaymentProvider, PaymentProviders } from './payments/payment-provider.js';
+import { PaymentOperation, PaymentOperationResult, PaymentProvider, PaymentProviders } from './payments/payment-provider.js';
 import { returning } from '../common/db/returning.js';
 
 export interface CancelInput {
@@ -24,6 +25,20 @@ export interface RefundRecord {
   shipping: number;
   lines: RefundLineData[];
   note: string | null;
+  /** Refund as store credit of this customer instead of through the provider (returns, claims; issue 33). */
+  storeCreditCustomerId?: string | null;
+}
+
+/** A payment received on an order (issue 33). */
+export interface PaymentRecord {
+  /** Minor units of the order's currency. */
+  amount: number;
+  /** `capture` through the order's provider, or `manual` (received outside it). */
+  kind: 'capture' | 'manual';
+  reference: string | null;
+  note: string | null;
+  /** The staff user who recorded it. */
+  recordedBy: string | null;
 }
 
 const milli = (q: string | number) => toMinor(q, 3);
@@ -50,6 +65,7 @@ export class OrderLifecycleService {
     private readonly stock: StockService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
+    private readonly balances: BalancePayments,
   ) {}
 
   /** Loads the order and holds its row lock until the transaction ends. */
@@ -94,8 +110,9 @@ export class OrderLifecycleService {
     const released = await this.releaseCode(tx, order);
     const remaining = toMinor(order.paidAmount, p) - toMinor(order.refundedAmount, p);
     let refund: OrderRefund | null = null;
-    if (toMinor(order.paidAmount, p) === 0) await this.voidPayment(tx, order);
-    else if (input.refund && remaining > 0) refund = await this.refundMoney(tx, order, { amount: remaining, shipping: 0, lines: [], note: input.note });
+    // nothing captured by the provider: its authorization is voided (what gift cards paid is returned below)
+    if (toMinor(order.paidAmount, p) === toMinor(order.balancePaid, p) && order.paymentProvider !== 'balance') await this.voidPayment(tx, order);
+    if (input.refund && remaining > 0) refund = await this.refundMoney(tx, order, { amount: remaining, shipping: 0, lines: [], note: input.note });
     const [row] = await returning<{ cancelled_at: Date }>(
       managerOf(tx, this.dataSource),
       `UPDATE orders SET status = 'Cancelled', cancelled_at = now(), cancel_reason = $3, payment_expires_at = NULL,
@@ -168,10 +185,24 @@ export class OrderLifecycleService {
   async refundMoney(tx: RequestContext, order: Order, r: RefundRecord): Promise<OrderRefund> {
     const p = order.currencyPrecision;
     const m = managerOf(tx, this.dataSource);
-    const provider = this.provider(order);
-    const result = await provider.refund(tx, this.operation(order, r.amount));
+    // the provider's money first, then what gift cards and store credit paid goes back to them
+    const m4 = (x: string) => toMinor(x, p);
+    const providerLeft = m4(order.paidAmount) - m4(order.balancePaid) - (m4(order.refundedAmount) - m4(order.balanceRefunded));
+    const credit = r.storeCreditCustomerId ?? null;
+    const toProvider = credit ? 0 : Math.min(r.amount, Math.max(0, providerLeft));
+    const toBalances = credit ? 0 : r.amount - toProvider;
+    let result: PaymentOperationResult = { status: 'succeeded', reference: null };
+    let providerName = credit ? 'store_credit' : 'balance';
+    if (toProvider > 0) {
+      const provider = this.provider(order);
+      providerName = provider.name;
+      result = await provider.refund(tx, this.operation(order, toProvider));
+    }
     if (result.status !== 'succeeded')
       throw AppError.unprocessable(`the payment provider declined the refund${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
+    if (toBalances > 0 && (await this.balances.returnToAccounts(tx, order.id, toBalances, p, r.note)) !== toBalances)
+      throw new Error(`order ${order.id}: the gift cards and store credit cannot take back ${toBalances}`);
+    if (credit) await this.balances.issueStoreCredit(tx, credit, order.currencyCode, p, r.amount, order.id, r.note);
     const dec = (minor: number) => minorToDecimalString(minor, p);
     const refund = await m
       .getRepository(OrderRefund)
@@ -180,18 +211,25 @@ export class OrderLifecycleService {
           .getRepository(OrderRefund)
           .create({ tenantId: tx.tenantId, orderId: order.id, amount: dec(r.amount), shipping: dec(r.shipping), lines: r.lines, note: r.note }),
       );
-    await m.query(
-      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, refund_id) VALUES ($1, $2, 'refund', $3, 'succeeded', $4, $5, $6)`,
-      [tx.tenantId, order.id, dec(r.amount), provider.name, result.reference, refund.id],
-    );
-    const [row] = await returning<{ financial_status: FinancialStatus; refunded_amount: string }>(
+    for (const [amount, name, reference] of [
+      [credit ? r.amount : toProvider, providerName, result.reference],
+      [toBalances, 'balance', null],
+    ] as const) {
+      if (amount <= 0) continue;
+      await m.query(
+        `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, refund_id) VALUES ($1, $2, 'refund', $3, 'succeeded', $4, $5, $6)`,
+        [tx.tenantId, order.id, dec(amount), name, reference, refund.id],
+      );
+    }
+    const [row] = await returning<{ financial_status: FinancialStatus; refunded_amount: string; balance_refunded: string }>(
       m,
-      `UPDATE orders SET refunded_amount = refunded_amount + $3, refunded_shipping = refunded_shipping + $4,
+      `UPDATE orders SET refunded_amount = refunded_amount + $3, refunded_shipping = refunded_shipping + $4, balance_refunded = balance_refunded + $5,
          financial_status = CASE WHEN refunded_amount + $3 >= paid_amount THEN 'refunded' ELSE 'partially_refunded' END, updated_at = now()
-       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, refunded_amount`,
-      [order.id, tx.tenantId, dec(r.amount), dec(r.shipping)],
+       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, refunded_amount, balance_refunded`,
+      [order.id, tx.tenantId, dec(r.amount), dec(r.shipping), dec(toBalances)],
     );
     order.refundedAmount = row.refunded_amount;
+    order.balanceRefunded = row.balance_refunded;
     order.financialStatus = row.financial_status;
     await this.events.emit(tx, 'order.refunded', {
       order: {
@@ -218,13 +256,14 @@ export class OrderLifecycleService {
    * took the authorization is no longer registered (configuration changed since), no money moved: the void is
    * recorded without a provider call (reference null) so the order can still be cancelled or expire.
    */
-  private async voidPayment(tx: RequestContext, order: Order): Promise<void> {
+  async voidPayment(tx: RequestContext, order: Order): Promise<void> {
     if (order.financialStatus === 'voided') return;
     const provider = this.findProvider(order);
     let reference: string | null = null;
+    const p = order.currencyPrecision;
+    const unpaid = toMinor(order.total, p) - toMinor(order.paidAmount, p);
     if (provider) {
-      const total = toMinor(order.total, order.currencyPrecision);
-      const result = await provider.void(tx, this.operation(order, total));
+      const result = await provider.void(tx, this.operation(order, unpaid));
       if (result.status !== 'succeeded')
         throw AppError.unprocessable(`the payment provider declined the void${result.message ? `: ${result.message}` : ''}`, 'payment_provider_declined');
       reference = result.reference;
@@ -236,44 +275,88 @@ export class OrderLifecycleService {
     const m = managerOf(tx, this.dataSource);
     await m.query(
       `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'void', $3, 'succeeded', $4, $5)`,
-      [tx.tenantId, order.id, order.total, provider?.name ?? order.paymentProvider, reference],
+      [tx.tenantId, order.id, minorToDecimalString(unpaid, p), provider?.name ?? order.paymentProvider, reference],
     );
     await m.query(
       `UPDATE order_transactions SET status = 'failed', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`,
       [tx.tenantId, order.id],
     );
-    await m.query(`UPDATE orders SET financial_status = 'voided', updated_at = now() WHERE id = $1 AND tenant_id = $2`, [order.id, tx.tenantId]);
-    order.financialStatus = 'voided';
+    // a partly paid order keeps what it was paid; only an unpaid one is `voided`
+    const [row] = await returning<{ financial_status: FinancialStatus }>(
+      m,
+      `UPDATE orders SET financial_status = CASE WHEN paid_amount = 0 THEN 'voided' ELSE financial_status END, payment_expires_at = NULL, updated_at = now()
+       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status`,
+      [order.id, tx.tenantId],
+    );
+    order.financialStatus = row.financial_status;
   }
 
   /**
-   * A confirmed payment on a locked order: captured through the provider unless the order was cancelled or is no
-   * longer pending (then nothing changes and false is returned: the expiry job or staff got there first).
+   * A confirmed payment on a locked order: what is still unpaid captured through the provider unless the order was
+   * cancelled or is no longer pending (then nothing changes and false is returned: the expiry job or staff got there
+   * first).
    */
   async capture(tx: RequestContext, order: Order): Promise<boolean> {
     if (order.cancelledAt || order.financialStatus !== 'pending') return false;
-    const provider = this.provider(order);
-    const total = toMinor(order.total, order.currencyPrecision);
-    const result = await provider.capture(tx, this.operation(order, total));
+    const p = order.currencyPrecision;
+    const due = toMinor(order.total, p) - toMinor(order.paidAmount, p);
+    return (await this.receive(tx, order, { amount: due, kind: 'capture', reference: null, note: null, recordedBy: null })).succeeded;
+  }
+
+  /**
+   * Money received on a locked order (the caller checked it against what is unpaid): a `capture` goes through the
+   * order's provider (a failed answer is recorded and changes nothing else), a `manual` payment is only recorded.
+   * The order's paid amount grows; `financial_status` becomes `paid` once the total is paid, else `partially_paid`;
+   * the pending authorization succeeds with the last part; `order.paid` names the payment.
+   */
+  async receive(tx: RequestContext, order: Order, r: PaymentRecord): Promise<{ succeeded: boolean; transactionId: string }> {
+    const p = order.currencyPrecision;
     const m = managerOf(tx, this.dataSource);
-    await m.query(
-      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'capture', $3, $4, $5, $6)`,
-      [tx.tenantId, order.id, order.total, result.status, provider.name, result.reference],
+    let provider: string | null = 'manual';
+    let result: PaymentOperationResult = { status: 'succeeded', reference: r.reference };
+    if (r.kind === 'capture') {
+      const psp = this.provider(order);
+      provider = psp.name;
+      result = await psp.capture(tx, this.operation(order, r.amount));
+    }
+    const amount = minorToDecimalString(r.amount, p);
+    const [txRow] = await returning<{ id: string }>(
+      m,
+      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, recorded_by, note)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [tx.tenantId, order.id, r.kind, amount, result.status, provider, r.reference ?? result.reference, r.recordedBy, r.note],
     );
-    if (result.status !== 'succeeded') return false;
-    await m.query(
-      `UPDATE order_transactions SET status = 'succeeded', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`,
-      [tx.tenantId, order.id],
+    if (result.status !== 'succeeded') return { succeeded: false, transactionId: txRow.id };
+    const [row] = await returning<{ financial_status: FinancialStatus; paid_amount: string }>(
+      m,
+      `UPDATE orders SET paid_amount = paid_amount + $3,
+         financial_status = CASE WHEN paid_amount + $3 >= total THEN 'paid' ELSE 'partially_paid' END,
+         payment_status = CASE WHEN paid_amount + $3 >= total THEN 'paid' ELSE payment_status END,
+         paid_at = CASE WHEN paid_amount + $3 >= total THEN now() ELSE paid_at END,
+         payment_expires_at = NULL, updated_at = now()
+       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, paid_amount`,
+      [order.id, tx.tenantId, amount],
     );
-    await m.query(
-      `UPDATE orders SET payment_status = 'paid', paid_at = now(), financial_status = 'paid', paid_amount = total, payment_expires_at = NULL, updated_at = now()
-       WHERE id = $1 AND tenant_id = $2`,
-      [order.id, tx.tenantId],
-    );
+    if (row.financial_status === 'paid') {
+      await m.query(
+        `UPDATE order_transactions SET status = 'succeeded', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`,
+        [tx.tenantId, order.id],
+      );
+    }
+    order.paidAmount = row.paid_amount;
+    order.financialStatus = row.financial_status;
     await this.events.emit(tx, 'order.paid', {
-      order: { id: order.id, number: String(order.number), total: Number(order.total), currency: order.currencyCode },
+      order: {
+        id: order.id,
+        number: String(order.number),
+        total: Number(order.total),
+        currency: order.currencyCode,
+        financial_status: row.financial_status,
+        paid_amount: Number(row.paid_amount),
+      },
+      payment: { id: txRow.id, kind: r.kind, amount: fromMinor(r.amount, p), reference: r.reference ?? result.reference },
     });
-    return true;
+    return { succeeded: true, transactionId: txRow.id };
   }
 
   private findProvider(order: Order): PaymentProvider | null {

@@ -6,29 +6,23 @@ import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
+import { fromMinor, minorToDecimalString } from '../pricing/index.js';
 import { CartService } from '../cart/index.js';
 import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
-import { firstStockLocationId, lockVariants, StockService, stockLevelsFullestFirst } from '../catalogue/index.js';
 import { saveAddressUnlessKnown } from '../customers/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { DomainEvents } from '../events/index.js';
+import { BalancePayments } from '../gift-cards/index.js';
 import { Metrics } from '../observability/index.js';
 import { inSpan } from '../observability/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
-import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
+import { CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
-
-interface Movement {
-  variantId: string;
-  locationId: string;
-  delta: number;
-  onHand: number;
-}
+import { OrderStock } from './order-stock.js';
 
 /**
  * POST /checkouts/{token}/complete (SPEC, CONTRACT 5): everything in ONE transaction, taking its locks in one order
@@ -51,12 +45,13 @@ export class OrderPlacementService {
     private readonly tenancy: TenancyService,
     private readonly states: CheckoutStateService,
     private readonly shipping: ShippingService,
-    private readonly stock: StockService,
+    private readonly orderStock: OrderStock,
     private readonly cart: CartService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly balances: BalancePayments,
   ) {}
 
   async complete(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string): Promise<CompleteResultDto> {
@@ -83,17 +78,25 @@ export class OrderPlacementService {
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
 
-      const paymentType = await this.shipping.paymentType(tx, dto.payment_type_id);
-      if (!paymentType) throw AppError.unprocessable('payment_type_id names no payment type of this shop');
-      const provider = this.providers.forKind(paymentType.kind);
-      if (!provider) throw AppError.unprocessable(`no payment provider serves payment type kind "${paymentType.kind}"`, 'payment_type_unavailable');
-      const offline = (OFFLINE_KINDS as readonly string[]).includes(paymentType.kind.toLowerCase());
+      const state = await this.states.state(tx, c, config);
+      // gift cards and store credit pay first: a checkout they cover needs no payment type (re-checked after redeeming)
+      const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total);
+      const paymentType = dto.payment_type_id ? await this.shipping.paymentType(tx, dto.payment_type_id) : null;
+      if (!paymentType && (dto.payment_type_id || preview.covered < state.totals.total)) {
+        throw AppError.unprocessable(
+          dto.payment_type_id ? 'payment_type_id names no payment type of this shop' : 'payment_type_id is required',
+          'payment_required',
+        );
+      }
+      const provider = paymentType ? this.providers.forKind(paymentType.kind) : null;
+      if (paymentType && !provider)
+        throw AppError.unprocessable(`no payment provider serves payment type kind "${paymentType.kind}"`, 'payment_type_unavailable');
+      const offline = !paymentType || (OFFLINE_KINDS as readonly string[]).includes(paymentType.kind.toLowerCase());
       const returnUrl = dto.return_url?.trim() || null;
       if (!offline && !returnUrl) throw AppError.unprocessable('return_url is required for this payment type', 'return_url_required');
       if (returnUrl && !isHttpUrl(returnUrl)) throw AppError.unprocessable('return_url must be an absolute http(s) URL');
       if (dto.comments !== undefined) c.comments = dto.comments;
 
-      const state = await this.states.state(tx, c, config);
       if (state.lines.length === 0) throw AppError.unprocessable('the checkout has no line that can still be bought', 'checkout_empty');
       if (state.compliance.terms.required && dto.accepted_terms !== true)
         throw AppError.unprocessable('the terms must be accepted (accepted_terms: true)', 'terms_acceptance_required');
@@ -109,22 +112,30 @@ export class OrderPlacementService {
         throw AppError.unprocessable(state.totals.couponRefusalMessage ?? 'the discount code no longer applies', state.totals.couponRefusal);
 
       const orderId = randomUUID();
-      await this.decrementStock(tx, state, orderId); // each movement emits its inventory_level.updated
+      await this.orderStock.take(tx, state.lines, orderId); // each movement emits its inventory_level.updated
       const redeemed = state.totals.couponCode ? await this.redeem(tx, state.totals.couponCode) : null;
-
-      const hash = randomBytes(24).toString('base64url');
       const t = state.totals;
       const precision = state.currency.precision;
-      const payment = await provider.initiate(tx, {
-        orderId,
-        hash,
-        amount: t.total,
-        currency: state.currency.code,
-        precision,
-        paymentType: { id: paymentType.id, key: paymentType.key, kind: paymentType.kind },
-        returnUrl,
-        baseUrl,
-      });
+      // under the accounts' row locks: the balances are re-read, each pays at most what it holds
+      const fromBalances = await this.balances.redeem(tx, c.id, orderId, state.currency.code, precision, t.total);
+      const due = t.total - fromBalances.paid;
+      if (due > 0 && !provider)
+        throw AppError.unprocessable('the gift cards and store credit no longer cover the total: choose a payment type', 'payment_required');
+
+      const hash = randomBytes(24).toString('base64url');
+      const payment =
+        !provider || !paymentType
+          ? { paymentUrl: null, reference: null }
+          : await provider.initiate(tx, {
+              orderId,
+              hash,
+              amount: due,
+              currency: state.currency.code,
+              precision,
+              paymentType: { id: paymentType.id, key: paymentType.key, kind: paymentType.kind },
+              returnUrl,
+              baseUrl,
+            });
 
       // the counter row is locked from here to commit: every placement of this shop waits here, so it comes last
       const [counter] = await m.query(
@@ -143,9 +154,11 @@ export class OrderPlacementService {
       await m.query(
         `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
            payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
-           shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'Open', 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
-           now() + $31::float8 * interval '1 second')`,
+           shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at,
+           balance_paid, paid_amount, financial_status, paid_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'Open', CASE WHEN $33::boolean THEN 'paid' ELSE 'pending' END, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
+           now() + $31::float8 * interval '1 second', $32, $32,
+           CASE WHEN $33::boolean THEN 'paid' WHEN $32::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $33::boolean THEN now() END)`,
         [
           orderId,
           tx.tenantId,
@@ -153,10 +166,10 @@ export class OrderPlacementService {
           customerId,
           number,
           hash,
-          paymentType.id,
-          translate(paymentType.name, tx),
-          paymentType.kind,
-          provider.name,
+          paymentType?.id ?? null,
+          paymentType ? translate(paymentType.name, tx) : null,
+          paymentType?.kind ?? null,
+          due > 0 && provider ? provider.name : 'balance',
           payment.reference,
           returnUrl,
           state.currency.code,
@@ -178,13 +191,23 @@ export class OrderPlacementService {
           JSON.stringify(withName(c.shippingAddress)),
           JSON.stringify(withName(billing)),
           // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
-          provider.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
+          due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
+          dec(fromBalances.paid),
+          due === 0,
         ],
       );
-      await m.query(
-        `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'authorization', $3, 'pending', $4, $5)`,
-        [tx.tenantId, orderId, dec(t.total), provider.name, payment.reference],
-      );
+      for (const part of fromBalances.parts) {
+        await m.query(
+          `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'capture', $3, 'succeeded', $4, $5)`,
+          [tx.tenantId, orderId, dec(part.amount), part.kind, part.lastCharacters ? `…${part.lastCharacters}` : null],
+        );
+      }
+      if (due > 0 && provider) {
+        await m.query(
+          `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'authorization', $3, 'pending', $4, $5)`,
+          [tx.tenantId, orderId, dec(due), provider.name, payment.reference],
+        );
+      }
       const rows = state.lines;
       await m.query(
         `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)
@@ -211,7 +234,7 @@ export class OrderPlacementService {
       );
       await m.query(
         `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
-        [c.id, tx.tenantId, orderId, paymentType.id, c.comments],
+        [c.id, tx.tenantId, orderId, paymentType?.id ?? null, c.comments],
       );
       await this.emptyOwnersCart(tx, c);
       if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
@@ -223,70 +246,27 @@ export class OrderPlacementService {
         email,
         total: fromMinor(t.total, precision),
         currency: state.currency.code,
-        payment_type: translate(paymentType.name, tx),
+        payment_type: paymentType ? translate(paymentType.name, tx) : null,
         checkout_token: c.id,
       };
       await this.events.emit(tx, 'order.placed', { order: orderPayload });
       await this.events.emit(tx, 'checkout.completed', { checkout: { token: c.id, order_id: orderId, order_number: number } });
       if (redeemed) await this.events.emit(tx, 'discount_code.redeemed', { discount_code: redeemed, order_id: orderId });
+      if (due === 0) {
+        await this.events.emit(tx, 'order.paid', {
+          order: {
+            id: orderId,
+            number,
+            total: fromMinor(t.total, precision),
+            currency: state.currency.code,
+            financial_status: 'paid',
+            paid_amount: fromMinor(t.total, precision),
+          },
+          payment: { id: orderId, kind: 'capture', amount: fromMinor(fromBalances.paid, precision), reference: 'gift cards and store credit' },
+        });
+      }
       return { success: true, payment_url: payment.paymentUrl, order_id: orderId, order_number: number, hash };
     });
-  }
-
-  /**
-   * Locks the tracked variants (sorted by id), re-reads their on-hand and writes one negative movement per location
-   * drawn from (fullest location first). Without backorder a shortfall is 422 `insufficient_stock`; with backorder the
-   * remainder is drawn from the fullest (else the shop's first) location, going below zero.
-   */
-  private async decrementStock(tx: RequestContext, state: CheckoutState, orderId: string): Promise<Movement[]> {
-    const m = managerOf(tx, this.dataSource);
-    const need = new Map<string, number>();
-    for (const r of state.lines) if (r.track_inventory) need.set(r.variant_id, (need.get(r.variant_id) ?? 0) + toMinor(r.quantity, 3));
-    if (need.size === 0) return [];
-    const ids = [...need.keys()].sort();
-    const locked = await lockVariants(m, tx.tenantId, ids);
-    const levels = await stockLevelsFullestFirst(m, tx.tenantId, ids);
-    const plan: Array<{ variantId: string; locationId: string; milli: number }> = [];
-    let fallbackLocation: string | null | undefined;
-    for (const v of locked) {
-      if (!v.track_inventory) continue;
-      const wanted = need.get(v.id)!;
-      const mine = levels.filter((l) => l.variant_id === v.id).map((l) => ({ locationId: l.location_id, milli: toMinor(l.on_hand, 3) }));
-      const onHand = mine.reduce((a, l) => a + l.milli, 0);
-      if (onHand < wanted && !v.allow_backorder) {
-        throw AppError.unprocessable(`not enough stock of ${v.sku ?? v.id}: ${Math.max(0, onHand) / 1000} left, ${wanted / 1000} wanted`, 'insufficient_stock');
-      }
-      let left = wanted;
-      for (const l of mine) {
-        if (left <= 0) break;
-        const take = Math.min(left, Math.max(0, l.milli));
-        if (take > 0) {
-          plan.push({ variantId: v.id, locationId: l.locationId, milli: take });
-          left -= take;
-        }
-      }
-      if (left > 0) {
-        // backorder: the remainder goes below zero at the fullest location, else at the shop's first location
-        let loc: string | null = mine[0]?.locationId ?? null;
-        if (!loc) {
-          if (fallbackLocation === undefined) {
-            fallbackLocation = await firstStockLocationId(m, tx.tenantId);
-          }
-          loc = fallbackLocation ?? null;
-        }
-        if (loc) {
-          const same = plan.find((p) => p.variantId === v.id && p.locationId === loc);
-          if (same) same.milli += left;
-          else plan.push({ variantId: v.id, locationId: loc, milli: left });
-        }
-      }
-    }
-    const out: Movement[] = [];
-    for (const p of plan) {
-      const onHand = await this.stock.recordMovement(tx, p.variantId, p.locationId, -p.milli / 1000, `order ${orderId}`);
-      out.push({ variantId: p.variantId, locationId: p.locationId, delta: -p.milli / 1000, onHand });
-    }
-    return out;
   }
 
   /** Redeems the coupon: single-use codes only while unused (a conditional UPDATE: exactly one concurrent winner). */

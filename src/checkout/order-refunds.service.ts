@@ -58,7 +58,7 @@ export class OrderRefundsService {
    * shipping unless given, never more than paid minus refunded (422 `refund_exceeds_paid`), restock per line, then
    * the provider's refund and `order.refunded`.
    */
-  create(ctx: RequestContext, id: string, dto: CreateRefundDto): Promise<Order> {
+  create(ctx: RequestContext, id: string, dto: CreateRefundDto, opts: { storeCreditCustomerId?: string | null } = {}): Promise<Order> {
     return this.lifecycle.run(ctx, async (tx) => {
       const order = await this.lifecycle.lock(tx, id);
       // unknown members are stripped: without this, {amount: 1, currency: "EUR"} would refund 1 of the order's currency
@@ -108,7 +108,13 @@ export class OrderRefundsService {
         ]);
       }
       for (const x of parts) recorded.push({ line_id: x.line.id, quantity: x.quantity / 1000, restock: x.restock, amount: fromMinor(x.amount, p) });
-      await this.lifecycle.refundMoney(tx, order, { amount, shipping, lines: recorded, note: dto.note ?? null });
+      await this.lifecycle.refundMoney(tx, order, {
+        amount,
+        shipping,
+        lines: recorded,
+        note: dto.note ?? null,
+        storeCreditCustomerId: opts.storeCreditCustomerId ?? null,
+      });
       // units returned to stock are not shipped any more: the rest may now be the whole shipment
       if (parts.some((x) => x.restock)) await this.fulfillments.settleAfterRestock(tx, order);
       return this.lifecycle.lock(tx, order.id);

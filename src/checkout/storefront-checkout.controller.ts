@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
@@ -8,7 +8,7 @@ import { publicBaseUrl } from '../common/http/url.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { AppConfig } from '../config/app-config.js';
 import { CheckoutService } from './checkout.service.js';
-import { CompleteCheckoutDto, CompleteResultDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
+import { ApplyGiftCardDto, CompleteCheckoutDto, CompleteResultDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { OrderReceiptDto } from './dto/order.dto.js';
 import { Idempotent } from './idempotency/idempotency.interceptor.js';
 import { OrderPlacementService } from './order-placement.service.js';
@@ -58,6 +58,35 @@ export class StorefrontCheckoutController {
     return this.checkouts.update(ctx, token, dto);
   }
 
+  /** Applies a gift card (several may be applied); it pays after discounts, before the payment provider. */
+  @Post(':token/gift_cards')
+  @HttpCode(200)
+  @Envelope('checkout', StorefrontCheckoutDto)
+  @ApiErrors({
+    409: [],
+    422: ['gift_card_not_found', 'gift_card_disabled', 'gift_card_expired', 'gift_card_empty', 'gift_card_currency_mismatch'],
+  })
+  applyGiftCard(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: ApplyGiftCardDto): Promise<StorefrontCheckoutDto> {
+    return this.checkouts.applyBalance(ctx, token, dto.code);
+  }
+
+  /** Removes an applied gift card or store credit (its id in `gift_cards`); 404 when not applied. */
+  @Delete(':token/gift_cards/:id')
+  @Envelope('checkout', StorefrontCheckoutDto)
+  @ApiErrors({ 409: [] })
+  removeGiftCard(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @UuidParam('id') id: string): Promise<StorefrontCheckoutDto> {
+    return this.checkouts.removeBalance(ctx, token, id);
+  }
+
+  /** Applies the signed-in shopper's store credit in the checkout's currency (401 for guests). */
+  @Post(':token/store_credit')
+  @HttpCode(200)
+  @Envelope('checkout', StorefrontCheckoutDto)
+  @ApiErrors({ 409: [], 422: ['store_credit_empty'] })
+  applyStoreCredit(@Ctx() ctx: RequestContext, @UuidParam('token') token: string): Promise<StorefrontCheckoutDto> {
+    return this.checkouts.applyBalance(ctx, token, null);
+  }
+
   /** Places the order in one transaction; 409 once completed; 422 with a `code` for consent, stock and coupon. */
   @Post(':token/complete')
   @HttpCode(200)
@@ -76,6 +105,10 @@ export class StorefrontCheckoutController {
       'shipping_method_required',
       'shipping_method_not_offered',
       'insufficient_stock',
+      'payment_required',
+      'gift_card_disabled',
+      'gift_card_expired',
+      'gift_card_currency_mismatch',
       ...COUPON_REFUSALS,
     ],
   })

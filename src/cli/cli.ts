@@ -6,6 +6,7 @@ import { createShopContext } from '../app.js';
 import { AuthService } from '../auth/index.js';
 import { CatalogueImportService } from '../catalogue/index.js';
 import { ordersListCommand } from '../checkout/index.js';
+import { giftCardsIssueCommand } from '../gift-cards/index.js';
 import { generateDemoCatalogue } from '../catalogue/index.js';
 import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
@@ -195,6 +196,7 @@ export const commands: CliCommand[] = [
     },
   },
   ordersListCommand,
+  giftCardsIssueCommand,
 ];
 
 /** The reference storefront on this API (README: Reference storefront); the public token names the shop. */

@@ -22,6 +22,7 @@ import { Cart } from '../cart/entities/cart.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 import { Promotion } from '../promotions/entities/promotion.entity.js';
 import { CustomerGroup, CustomerGroupMember } from '../promotions/entities/customer-group.entity.js';
+import { BalanceAccount } from '../gift-cards/entities/balance-account.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
 export const entities = [
@@ -50,4 +51,5 @@ export const entities = [
   Promotion,
   CustomerGroup,
   CustomerGroupMember,
+  BalanceAccount,
 ];

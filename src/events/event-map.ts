@@ -28,7 +28,10 @@ export interface OrderPlacedPayload {
 }
 
 export interface OrderPaidPayload {
-  order: { id: string; number: string; total: number; currency: string };
+  /** `financial_status` is `paid` once the total is paid, `partially_paid` before (issue 33). */
+  order: { id: string; number: string; total: number; currency: string; financial_status: string; paid_amount: number };
+  /** The payment that was received: a provider `capture` or a `manual` one recorded by staff. */
+  payment: { id: string; kind: 'capture' | 'manual'; amount: number; reference: string | null };
 }
 
 export interface OrderShippedPayload {
@@ -142,6 +145,20 @@ export interface PromotionDeletedPayload {
   promotion: { id: string };
 }
 
+/** A return (RMA) at each step (issue 33); money in the order's currency. */
+export interface ReturnPayload {
+  return: {
+    id: string;
+    order_id: string;
+    /** `requested`, `approved`, `received`, `refunded`, `rejected`. */
+    status: string;
+    requested_by: string;
+    lines: Array<{ line_id: string; quantity: number; reason: string | null; quantity_received: number; quantity_damaged: number; location_id: string | null }>;
+    refund_to: string | null;
+    refunded_amount: number;
+  };
+}
+
 /** Topic → payload of every domain event. */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
@@ -166,6 +183,10 @@ export interface DomainEventMap {
   'promotion.created': PromotionPayload;
   'promotion.updated': PromotionPayload;
   'promotion.deleted': PromotionDeletedPayload;
+  'return.requested': ReturnPayload;
+  'return.received': ReturnPayload;
+  'return.refunded': ReturnPayload;
+  'return.rejected': ReturnPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -175,9 +196,12 @@ export type EventTopic = keyof DomainEventMap;
  * map, so a topic without a description does not compile. Served as `x-webhook-payloads` in the OpenAPI document
  * and listed in README.
  */
+const RETURN_PAYLOAD =
+  '{return: {id, order_id, status, requested_by, lines: [{line_id, quantity, reason, quantity_received, quantity_damaged, location_id}], refund_to, refunded_amount}}';
+
 export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'order.placed': '{order: {id, number, customer_id, email, total, currency, payment_type, checkout_token}}',
-  'order.paid': '{order: {id, number, total, currency}}',
+  'order.paid': '{order: {id, number, total, currency, financial_status, paid_amount}, payment: {id, kind, amount, reference}}',
   'order.shipped': '{order: {id, number, tracking_url}}',
   'order.cancelled':
     '{order: {id, number, reason, note, cancelled_at, financial_status, refunded_amount, currency, restocked_quantity, discount_code_released}, refund: {id, amount} | null}',
@@ -201,4 +225,8 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'promotion.created': '{promotion: <admin promotion>}',
   'promotion.updated': '{promotion: <admin promotion>}',
   'promotion.deleted': '{promotion: {id}}',
+  'return.requested': RETURN_PAYLOAD,
+  'return.received': RETURN_PAYLOAD,
+  'return.refunded': RETURN_PAYLOAD,
+  'return.rejected': RETURN_PAYLOAD,
 };

@@ -204,6 +204,24 @@ describe('CLI (CONTRACT 2)', () => {
     await t.client(second.admin_token).get('/admin/access_tokens').expect(200);
   });
 
+  it('gift-cards issue prints a new card with its code, once (issue 33)', async () => {
+    const shop = await t.createShop();
+    const res = await cli(t, 'gift-cards', 'issue', '--tenant', shop.tenant.handle, '--value', '25', '--note', 'raffle', '--json');
+    expect(res.code).toBe(0);
+    const { gift_card: card } = JSON.parse(res.out[0]);
+    expect(card).toMatchObject({
+      currency: 'CHF',
+      initial_value: 25,
+      balance: 25,
+      note: 'raffle',
+      code: expect.stringMatching(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/),
+    });
+    const seen = await shop.storefront.post('/gift_cards/balance', { code: card.code }).expect(200);
+    expect(seen.body.gift_card.balance).toBe(25);
+    const bad = await cli(t, 'gift-cards', 'issue', '--tenant', shop.tenant.id, '--value', '0', '--json');
+    expect([bad.code, JSON.parse(bad.out[0]).errors]).toEqual([1, expect.stringContaining('--value')]);
+  });
+
   it('orders list prints the newest orders of a shop (issue 17)', async () => {
     const shop = await t.createShop();
     const ids = await importShop(shop.admin);

@@ -127,6 +127,8 @@ export class CatalogueExportService {
         show_net_prices: s.show_net_prices,
         require_email_confirmation: s.require_email_confirmation,
         guest_checkout_enabled: s.guest_checkout_enabled,
+        invoice_due_days: s.invoice_due_days,
+        return_window_days: s.return_window_days,
         terms: s.terms,
         age_verification: s.age_verification,
       },

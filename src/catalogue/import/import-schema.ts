@@ -67,6 +67,8 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       show_net_prices: nbool,
       require_email_confirmation: nbool,
       guest_checkout_enabled: nbool,
+      invoice_due_days: nint(0, 3650),
+      return_window_days: nint(0, 3650),
       terms: { type: ['object', 'null'], properties: { required: nbool, terms_url: nstr(2000), privacy_url: nstr(2000) } },
       age_verification: {
         type: ['object', 'null'],

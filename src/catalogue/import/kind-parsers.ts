@@ -69,6 +69,9 @@ export function parseSettings(s: Json, current: TenantSettings): Partial<TenantS
   for (const k of ['prices_include_tax', 'show_net_prices', 'require_email_confirmation', 'guest_checkout_enabled'] as const) {
     if (s[k] !== undefined) patch[k] = bool(s[k], `settings.${k}`, current[k]);
   }
+  for (const k of ['invoice_due_days', 'return_window_days'] as const) {
+    if (s[k] !== undefined && s[k] !== null) patch[k] = reqNum(s[k], `settings.${k}`, { min: 0, max: 3650, integer: true });
+  }
   if (s.terms !== undefined) {
     const t = obj(s.terms, 'settings.terms');
     patch.terms = {

@@ -66,6 +66,14 @@ export class AdminOrderListQueryDto extends PageQueryDto {
   /** Order number or email, exact or prefix (case-insensitive). */
   @OptionalText(320)
   q?: string;
+
+  /**
+   * `true`: only unpaid (`pending` or `partially_paid`), not cancelled invoice orders placed more than the shop's
+   * `invoice_due_days` ago; `false` or omitted: no such filter.
+   */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  overdue?: string;
 }
 
 /** A row of GET /admin/orders. */
@@ -117,14 +125,17 @@ export class AdminOrderFulfillmentDto {
 export class AdminOrderTransactionDto {
   id: string;
   created_at: string;
-  /** `authorization`, `capture`, `refund` or `void`. */
+  /** `authorization`, `capture`, `manual` (money staff received outside any provider), `refund` or `void`. */
   kind: string;
   amount: number;
   /** `pending`, `succeeded` or `failed`. */
   status: string;
   provider: string | null;
-  /** The payment provider's reference. */
+  /** The payment provider's reference (or the one staff gave a payment they recorded). */
   reference: string | null;
+  /** The staff user who recorded it; null for the service's own. */
+  recorded_by: string | null;
+  note: string | null;
 }
 
 /** GET /admin/orders/{id}: the receipt plus what staff need. */
@@ -140,6 +151,8 @@ export class AdminOrderDto extends OrderReceiptBaseDto {
   note: string | null;
   @ApiProperty({ type: [String] })
   tags: string[];
+  /** A claim's zero-priced replacement order names the order it replaces (issue 33); null otherwise. */
+  replacement_for: string | null;
 }
 
 /** POST /admin/orders/{id}/cancel. */
@@ -260,4 +273,27 @@ export class UpdateOrderDto {
   @ValidateIf((_o, v) => v !== null)
   @IsEmail()
   email?: string | null;
+}
+
+/** POST /admin/orders/{id}/payments. */
+export class RecordPaymentDto {
+  /** The amount received, at most what is unpaid; all that is unpaid when omitted or null. */
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsNumber({ maxDecimalPlaces: 4 })
+  @Min(0.01)
+  @Max(1_000_000_000)
+  amount?: number | null;
+
+  /** `manual` (default): money received outside any provider (bank transfer, cash); `capture`: the pending authorization, through the order's payment provider. */
+  @IsOptional()
+  @IsIn(['capture', 'manual'])
+  kind?: 'capture' | 'manual';
+
+  /** The bank or provider reference. */
+  @OptionalText(255)
+  reference?: string | null;
+
+  @OptionalText(2000)
+  note?: string | null;
 }

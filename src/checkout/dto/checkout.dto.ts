@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsEmail, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEmail, IsObject, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
 
 const TEXT = 200;
@@ -63,8 +63,10 @@ export class UpdateCheckoutDto {
 
 /** POST /checkouts/{token}/complete. Consent is never stored: send it on every call. */
 export class CompleteCheckoutDto {
+  /** Required unless gift cards and store credit pay the whole total (`amount_due` 0). */
+  @ValidateIf((_, v) => v !== undefined && v !== null)
   @IsUUID()
-  payment_type_id: string;
+  payment_type_id?: string | null;
   @OptionalText(5000)
   comments?: string | null;
   /** Required for every payment type except prepayment and invoice; the buyer returns here with order_id and hash. */
@@ -158,6 +160,21 @@ export class ComplianceDto {
   age_verification: AgeComplianceDto;
 }
 
+/** A gift card or store credit applied to a checkout (issue 33). */
+export class AppliedBalanceDto {
+  /** The account's id (DELETE /checkouts/{token}/gift_cards/{id} removes it). */
+  id: string;
+  /** `gift_card` or `store_credit`. */
+  kind: string;
+  /** A gift card's last four code characters; null for store credit. */
+  last_characters: string | null;
+  currency: string;
+  /** The balance now. */
+  balance: number;
+  /** What it pays of this checkout's total (after discounts, before the payment provider). */
+  amount: number;
+}
+
 /** SPEC "Storefront checkout". */
 export class StorefrontCheckoutDto {
   /** The opaque token addressing the checkout. */
@@ -185,6 +202,11 @@ export class StorefrontCheckoutDto {
   available_countries: CountryOptionDto[];
   @ApiProperty({ type: () => ComplianceDto })
   compliance: ComplianceDto;
+  /** Gift cards and store credit applied, in the order they pay (issue 33); empty once completed. */
+  @ApiProperty({ type: () => [AppliedBalanceDto] })
+  gift_cards: AppliedBalanceDto[];
+  /** What is left for the payment provider: `totals.total` less what the gift cards and credit pay. */
+  amount_due: number;
 }
 
 /** SPEC "Complete result" (under the `checkout` key). */
@@ -196,4 +218,11 @@ export class CompleteResultDto {
   order_number: string;
   /** Keep with order_id: the guest receipt read needs both. */
   hash: string;
+}
+
+/** POST /checkouts/{token}/gift_cards. */
+export class ApplyGiftCardDto {
+  @IsString()
+  @Length(1, 64)
+  code: string;
 }

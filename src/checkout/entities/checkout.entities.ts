@@ -97,7 +97,7 @@ export class Order extends TenantEntity {
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) shippedAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) paidAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3 }) placedAt: Date;
-  /** `pending`, `paid`, `partially_refunded`, `refunded`, `voided` (issue 17). */
+  /** `pending`, `partially_paid` (issue 33), `paid`, `partially_refunded`, `refunded`, `voided` (issue 17). */
   @Column({ type: 'text' }) financialStatus: FinancialStatus;
   /** `unfulfilled`, `partial`, `fulfilled`. */
   @Column({ type: 'text' }) fulfillmentStatus: FulfillmentStatus;
@@ -105,6 +105,11 @@ export class Order extends TenantEntity {
   @Column({ type: 'numeric', precision: 18, scale: 4 }) paidAmount: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) refundedAmount: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) refundedShipping: string;
+  /** Of `paidAmount`, what gift cards and store credit paid (issue 33), and of `refundedAmount`, what went back to them. */
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) balancePaid: string;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) balanceRefunded: string;
+  /** A claim's replacement order names the order it replaces (issue 33). */
+  @Column({ type: 'uuid', nullable: true }) replacementFor: string | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) cancelledAt: Date | null;
   @Column({ type: 'text', nullable: true }) cancelReason: string | null;
   /** Staff's internal note. */
@@ -135,9 +140,9 @@ export class OrderLine extends TenantEntity {
   @Column({ type: 'numeric', precision: 14, scale: 3 }) restockedQuantity: string;
 }
 
-export type FinancialStatus = 'pending' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
+export type FinancialStatus = 'pending' | 'partially_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
 export type FulfillmentStatus = 'unfulfilled' | 'partial' | 'fulfilled';
-export const FINANCIAL_STATUSES: FinancialStatus[] = ['pending', 'paid', 'partially_refunded', 'refunded', 'voided'];
+export const FINANCIAL_STATUSES: FinancialStatus[] = ['pending', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'];
 export const FULFILLMENT_STATUSES: FulfillmentStatus[] = ['unfulfilled', 'partial', 'fulfilled'];
 export const ORDER_STATUSES = ['Open', 'Shipped', 'Cancelled'] as const;
 
@@ -175,7 +180,8 @@ export class OrderFulfillment extends TenantEntity {
   @Column({ type: 'boolean' }) notifyCustomer: boolean;
 }
 
-export type TransactionKind = 'authorization' | 'capture' | 'refund' | 'void';
+/** `manual`: money staff received outside any provider (bank transfer, cash), recorded by them (issue 33). */
+export type TransactionKind = 'authorization' | 'capture' | 'manual' | 'refund' | 'void';
 export type TransactionStatus = 'pending' | 'succeeded' | 'failed';
 
 /** One exchange with the payment provider. */
@@ -188,6 +194,9 @@ export class OrderTransaction extends TenantEntity {
   @Column({ type: 'text', nullable: true }) provider: string | null;
   @Column({ type: 'text', nullable: true }) reference: string | null;
   @Column({ type: 'uuid', nullable: true }) refundId: string | null;
+  /** The staff user who recorded it (payments recorded by staff); null for the service's own. */
+  @Column({ type: 'uuid', nullable: true }) recordedBy: string | null;
+  @Column({ type: 'text', nullable: true }) note: string | null;
 }
 
 export const checkoutEntities = [Checkout, CheckoutLine, Order, OrderLine, OrderRefund, OrderFulfillment, OrderTransaction];

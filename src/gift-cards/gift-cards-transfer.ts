@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
+import { AppError } from '../common/http/app-error.js';
+import type { GiftCardExportDto, GiftCardImportDto } from './dto/gift-card-transfer.dto.js';
+import { GiftCardsRepository } from './gift-cards.repository.js';
+
+/**
+ * Export and import of gift cards (issue 33): codes leave the service only as their keyed hashes (base64), so an
+ * export moves cards between shops of installations that share `APP_SECRET`; each card carries its whole ledger.
+ * Import is an upsert by hash: a card already present is left as it is (its ledger is never rewritten).
+ */
+@Injectable()
+export class GiftCardsTransfer {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly repo: GiftCardsRepository,
+  ) {}
+
+  async export(ctx: RequestContext): Promise<GiftCardExportDto[]> {
+    const m = managerOf(ctx, this.dataSource);
+    const cards = await this.repo.exportRows(m, ctx.tenantId);
+    const rows = await this.repo.ledgerOfKind(m, ctx.tenantId, 'gift_card');
+    return cards.map((c) => ({
+      code_hash: c.code_hash.toString('base64'),
+      last_characters: c.last_characters ?? '',
+      currency: c.currency_code,
+      initial_value: Number(c.initial_value),
+      customer_id: c.customer_id,
+      expires_at: c.expires_at ? new Date(c.expires_at).toISOString() : null,
+      note: c.note,
+      disabled: c.disabled_at !== null,
+      created_at: new Date(c.created_at).toISOString(),
+      transactions: rows
+        .filter((r) => r.account_id === c.id)
+        .map((r) => ({ kind: r.kind, amount: Number(r.amount), order_id: r.order_id, note: r.note, created_at: new Date(r.created_at).toISOString() })),
+    }));
+  }
+
+  /** One transaction; 422 naming the member of the first bad card. Returns how many cards were created. */
+  async import(ctx: RequestContext, dto: GiftCardImportDto): Promise<{ created: number; unchanged: number }> {
+    return inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      let created = 0;
+      for (const [i, c] of dto.gift_cards.entries()) {
+        const hash = Buffer.from(c.code_hash, 'base64');
+        if (hash.length !== 32) throw AppError.unprocessable(`gift_cards[${i}].code_hash must be a base64 SHA-256 hash`);
+        const sum = c.transactions.reduce((a, t) => a + Math.round(t.amount * 10_000), 0);
+        if (sum < 0) throw AppError.unprocessable(`gift_cards[${i}].transactions sum below zero`);
+        if (await this.repo.accountByCodeHash(m, tx.tenantId, hash)) continue;
+        const id = await this.repo.insertAccount(m, tx.tenantId, {
+          kind: 'gift_card',
+          codeHash: hash,
+          lastCharacters: c.last_characters,
+          currency: c.currency.toUpperCase(),
+          initialValue: String(c.initial_value),
+          customerId: null,
+          expiresAt: c.expires_at ? new Date(c.expires_at) : null,
+          note: c.note ?? null,
+        });
+        if (c.disabled)
+          await this.repo.updateAccount(m, tx.tenantId, id, {
+            note: c.note ?? null,
+            expiresAt: c.expires_at ? new Date(c.expires_at) : null,
+            customerId: null,
+            disabledAt: new Date(),
+          });
+        for (const t of c.transactions) {
+          await this.repo.append(m, tx.tenantId, {
+            accountId: id,
+            amount: String(t.amount),
+            currency: c.currency.toUpperCase(),
+            orderId: null,
+            kind: t.kind,
+            staffId: null,
+            note: t.note ?? null,
+          });
+        }
+        created++;
+      }
+      return { created, unchanged: dto.gift_cards.length - created };
+    });
+  }
+}

@@ -1,0 +1,196 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { returning } from '../common/db/returning.js';
+import type { LedgerKind } from './ledger.js';
+
+/** An account with its balance (decimal string: the sum of its ledger rows). */
+export interface AccountRow {
+  id: string;
+  kind: 'gift_card' | 'store_credit';
+  last_characters: string | null;
+  currency_code: string;
+  initial_value: string;
+  customer_id: string | null;
+  expires_at: Date | null;
+  note: string | null;
+  disabled_at: Date | null;
+  created_at: Date;
+  updated_at: Date | null;
+  balance: string;
+}
+
+export interface LedgerTransactionRow {
+  id: string;
+  account_id: string;
+  amount: string;
+  currency_code: string;
+  order_id: string | null;
+  kind: LedgerKind;
+  staff_id: string | null;
+  note: string | null;
+  created_at: Date;
+}
+
+export interface NewAccount {
+  kind: 'gift_card' | 'store_credit';
+  codeHash: Buffer | null;
+  lastCharacters: string | null;
+  currency: string;
+  initialValue: string;
+  customerId: string | null;
+  expiresAt: Date | null;
+  note: string | null;
+}
+
+export interface NewLedgerRow {
+  accountId: string;
+  /** Decimal string; negative takes money off. */
+  amount: string;
+  currency: string;
+  orderId: string | null;
+  kind: LedgerKind;
+  staffId: string | null;
+  note: string | null;
+}
+
+const ACCOUNT = `a.id, a.kind, a.last_characters, a.currency_code, a.initial_value, a.customer_id, a.expires_at, a.note, a.disabled_at, a.created_at, a.updated_at,
+  COALESCE((SELECT sum(t.amount) FROM balance_transactions t WHERE t.tenant_id = a.tenant_id AND t.account_id = a.id), 0)::text AS balance`;
+
+/**
+ * Every statement of the gift-cards module (it owns `balance_accounts`, `balance_transactions` and
+ * `checkout_balance_accounts`). Each runs on the caller's manager, so inside its transaction.
+ */
+@Injectable()
+export class GiftCardsRepository {
+  async insertAccount(m: EntityManager, tenantId: string, a: NewAccount): Promise<string> {
+    const [row] = await returning<{ id: string }>(
+      m,
+      `INSERT INTO balance_accounts (tenant_id, kind, code_hash, last_characters, currency_code, initial_value, customer_id, expires_at, note)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [tenantId, a.kind, a.codeHash, a.lastCharacters, a.currency, a.initialValue, a.customerId, a.expiresAt, a.note],
+    );
+    return row.id;
+  }
+
+  /** The customer's store-credit account in a currency, created when missing (race-safe). */
+  async storeCreditAccount(m: EntityManager, tenantId: string, customerId: string, currency: string): Promise<string> {
+    const [row] = await returning<{ id: string }>(
+      m,
+      `INSERT INTO balance_accounts (tenant_id, kind, currency_code, customer_id) VALUES ($1, 'store_credit', $3, $2)
+       ON CONFLICT (tenant_id, customer_id, currency_code) WHERE kind = 'store_credit' DO UPDATE SET updated_at = balance_accounts.updated_at
+       RETURNING id`,
+      [tenantId, customerId, currency],
+    );
+    return row.id;
+  }
+
+  async account(m: EntityManager, tenantId: string, id: string, kind?: 'gift_card' | 'store_credit'): Promise<AccountRow | null> {
+    const rows: AccountRow[] = await m.query(
+      `SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.id = $2 AND ($3::text IS NULL OR a.kind = $3)`,
+      [tenantId, id, kind ?? null],
+    );
+    return rows[0] ?? null;
+  }
+
+  async accountByCodeHash(m: EntityManager, tenantId: string, hash: Buffer): Promise<AccountRow | null> {
+    const rows: AccountRow[] = await m.query(`SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.code_hash = $2`, [tenantId, hash]);
+    return rows[0] ?? null;
+  }
+
+  async customerAccounts(m: EntityManager, tenantId: string, customerId: string): Promise<AccountRow[]> {
+    return m.query(
+      `SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.customer_id = $2 AND a.kind = 'store_credit' ORDER BY a.currency_code`,
+      [tenantId, customerId],
+    );
+  }
+
+  async accountsByIds(m: EntityManager, tenantId: string, ids: string[]): Promise<AccountRow[]> {
+    return m.query(`SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.id = ANY($2::uuid[])`, [tenantId, ids]);
+  }
+
+  /** Row locks on the accounts, sorted by id (one lock order everywhere: no deadlock), until the transaction ends. */
+  async lock(m: EntityManager, tenantId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await m.query(`SELECT id FROM balance_accounts WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [tenantId, ids]);
+  }
+
+  async updateAccount(
+    m: EntityManager,
+    tenantId: string,
+    id: string,
+    patch: { note: string | null; expiresAt: Date | null; customerId: string | null; disabledAt: Date | null },
+  ) {
+    await m.query(
+      `UPDATE balance_accounts SET note = $3, expires_at = $4, customer_id = $5, disabled_at = $6, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, patch.note, patch.expiresAt, patch.customerId, patch.disabledAt],
+    );
+  }
+
+  async append(m: EntityManager, tenantId: string, r: NewLedgerRow): Promise<LedgerTransactionRow> {
+    const [row] = await returning<LedgerTransactionRow>(
+      m,
+      `INSERT INTO balance_transactions (tenant_id, account_id, amount, currency_code, order_id, kind, staff_id, note)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at`,
+      [tenantId, r.accountId, r.amount, r.currency, r.orderId, r.kind, r.staffId, r.note],
+    );
+    return row;
+  }
+
+  async history(m: EntityManager, tenantId: string, accountId: string): Promise<LedgerTransactionRow[]> {
+    return m.query(
+      `SELECT id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at FROM balance_transactions
+       WHERE tenant_id = $1 AND account_id = $2 ORDER BY created_at, id`,
+      [tenantId, accountId],
+    );
+  }
+
+  async orderRows(m: EntityManager, tenantId: string, orderId: string): Promise<LedgerTransactionRow[]> {
+    return m.query(
+      `SELECT id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at FROM balance_transactions
+       WHERE tenant_id = $1 AND order_id = $2 ORDER BY created_at, id`,
+      [tenantId, orderId],
+    );
+  }
+
+  /** Every gift card of the shop with its code hash (export). */
+  async exportRows(m: EntityManager, tenantId: string): Promise<Array<AccountRow & { code_hash: Buffer }>> {
+    return m.query(`SELECT ${ACCOUNT}, a.code_hash FROM balance_accounts a WHERE a.tenant_id = $1 AND a.kind = 'gift_card' ORDER BY a.created_at, a.id`, [
+      tenantId,
+    ]);
+  }
+
+  /** The ledger rows of every account of a kind, oldest first (export). */
+  async ledgerOfKind(m: EntityManager, tenantId: string, kind: 'gift_card' | 'store_credit'): Promise<LedgerTransactionRow[]> {
+    return m.query(
+      `SELECT t.id, t.account_id, t.amount, t.currency_code, t.order_id, t.kind, t.staff_id, t.note, t.created_at FROM balance_transactions t
+       JOIN balance_accounts a ON a.tenant_id = t.tenant_id AND a.id = t.account_id WHERE t.tenant_id = $1 AND a.kind = $2 ORDER BY t.created_at, t.id`,
+      [tenantId, kind],
+    );
+  }
+
+  /** The accounts applied to a checkout, in the order they were applied. */
+  async applied(m: EntityManager, tenantId: string, checkoutId: string): Promise<AccountRow[]> {
+    return m.query(
+      `SELECT ${ACCOUNT} FROM checkout_balance_accounts c JOIN balance_accounts a ON a.tenant_id = c.tenant_id AND a.id = c.account_id
+       WHERE c.tenant_id = $1 AND c.checkout_id = $2 ORDER BY c.created_at, a.id`,
+      [tenantId, checkoutId],
+    );
+  }
+
+  async apply(m: EntityManager, tenantId: string, checkoutId: string, accountId: string): Promise<void> {
+    await m.query(`INSERT INTO checkout_balance_accounts (tenant_id, checkout_id, account_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+      tenantId,
+      checkoutId,
+      accountId,
+    ]);
+  }
+
+  async unapply(m: EntityManager, tenantId: string, checkoutId: string, accountId: string): Promise<boolean> {
+    const rows = await returning<{ account_id: string }>(
+      m,
+      `DELETE FROM checkout_balance_accounts WHERE tenant_id = $1 AND checkout_id = $2 AND account_id = $3 RETURNING account_id`,
+      [tenantId, checkoutId, accountId],
+    );
+    return rows.length > 0;
+  }
+}
