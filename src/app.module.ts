@@ -32,6 +32,7 @@ import { CheckoutModule } from './checkout/checkout.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
+import { TaxModule } from './tax/tax.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
 export const FEATURE_MODULES: Type[] = [
@@ -50,6 +51,7 @@ export const FEATURE_MODULES: Type[] = [
   WebhooksModule,
   InventoryModule,
   CheckoutModule,
+  TaxModule,
   MaintenanceModule,
 ];
 

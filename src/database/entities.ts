@@ -19,6 +19,7 @@ import { catalogueEntities } from '../catalogue/entities/catalogue.entities.js';
 import { checkoutEntities } from '../checkout/entities/checkout.entities.js';
 import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
+import { TaxZone } from '../tax/entities/tax-zone.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
@@ -45,4 +46,5 @@ export const entities = [
   ...eventEntities,
   ...webhookEntities,
   ...checkoutEntities,
+  TaxZone,
 ];

@@ -122,6 +122,24 @@ export interface ProductDeletedPayload {
   product: { id: string; key: string; archived: boolean };
 }
 
+/** A zone of the shop (taxes and shipping), as the admin API shows it (issue 31). */
+export interface TaxZonePayload {
+  tax_zone: {
+    id: string;
+    key: string | null;
+    name: string;
+    countries: string[];
+    regions: string[];
+    postcodes: Array<{ country: string; pattern: string }>;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface TaxZoneDeletedPayload {
+  tax_zone: { id: string };
+}
+
 /** Topic → payload of every domain event. */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
@@ -143,6 +161,9 @@ export interface DomainEventMap {
   'product.created': ProductPayload;
   'product.updated': ProductPayload;
   'product.deleted': ProductDeletedPayload;
+  'tax_zone.created': TaxZonePayload;
+  'tax_zone.updated': TaxZonePayload;
+  'tax_zone.deleted': TaxZoneDeletedPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -175,4 +196,7 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'product.created': '{product: <admin product>}',
   'product.updated': "{product: <admin product>} (a variant's change updates its product)",
   'product.deleted': '{product: {id, key, archived}}',
+  'tax_zone.created': '{tax_zone: <admin tax zone>}',
+  'tax_zone.updated': '{tax_zone: <admin tax zone>}',
+  'tax_zone.deleted': '{tax_zone: {id}}',
 };
