@@ -49,7 +49,7 @@ const OWNERS: Record<string, string[]> = {
     'idempotency_keys',
   ],
   wishlist: ['wishlist_items'],
-  tax: ['tax_zones'],
+  tax: ['tax_zones', 'tax_categories', 'tax_rates', 'tax_settings', 'tax_variants'],
   content: ['content_pages', 'blog_articles'],
   themes: ['themes', 'theme_assets', 'theme_asset_blob_chunks'],
   events: ['outbox_events', 'event_handler_jobs'],

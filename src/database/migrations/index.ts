@@ -15,6 +15,7 @@ import { AdminCatalogue1764000118000 } from './1764000118000-admin-catalogue.js'
 import { OutboxTraceContext1764000190000 } from './1764000190000-outbox-trace-context.js';
 import { AuthNotify1764000200000 } from './1764000200000-auth-notify.js';
 import { TaxZones1795695774008 } from './1795695774008-tax-zones.js';
+import { TaxRates1795696655966 } from './1795696655966-tax-rates.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   OutboxTraceContext1764000190000,
   AuthNotify1764000200000,
   TaxZones1795695774008,
+  TaxRates1795696655966,
 ];
