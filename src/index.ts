@@ -22,6 +22,7 @@ export {
   PaymentProvider,
   PriceAdjuster,
   ProductCountSource,
+  TaxProvider,
   TenantCreatedHook,
   TokenResolver,
   VisitorCarryOverParticipant,
@@ -37,6 +38,8 @@ export type {
   PriceAdjustmentRequest,
   PriceLine,
   PriceOverride,
+  TaxProviderAnswer,
+  TaxProviderRequest,
 } from './extensions/extension-points.js';
 export { Extensions } from './extensions/extensions.service.js';
 export type { ExtensionPoint } from './extensions/extensions.service.js';

@@ -153,6 +153,8 @@ export interface TaxedTotalsInput extends TotalsInput {
   destination: ZoneAddress | null;
   /** Per variant id. */
   variants: ReadonlyMap<string, VariantTax>;
+  /** Rates given by a `TaxProvider` (by variant id; shipping), in place of the shop's tables; excise stays the shop's. */
+  provided?: { lines: ReadonlyMap<string, number>; shipping: number | null };
 }
 
 /** The checkout totals under the shop's tax rules (steps 1-6). */
@@ -167,15 +169,18 @@ export function computeTaxedTotals(rules: TaxRules, input: TaxedTotalsInput): Ta
     const v = input.variants.get(line.variantId);
     const category = v?.categoryId ? (categories.get(v.categoryId) ?? null) : null;
     const rate = zone && category ? rateOn(rules.rates, category.id, zone.id, input.day) : null;
-    const charged = rate ? Number(rate.rate) : Number(line.taxRate);
+    const provided = input.provided?.lines.get(line.variantId);
+    const zoned = provided !== undefined || rate !== null;
+    const charged = provided ?? (rate ? Number(rate.rate) : Number(line.taxRate));
     const excise = rate && v ? exciseOf(rate.excise_per_hl, category?.excise_class ?? null, line.quantity, v, input.currency) : 0;
     exciseAmount += excise;
-    lineTaxes.push({ variantId: line.variantId, rate: charged, category: category?.key ?? null, zone: rate ? zone!.name : null, excise });
-    return rate ? repriceLine(line, charged, input.pricesIncludeTax, policy) : line;
+    lineTaxes.push({ variantId: line.variantId, rate: charged, category: category?.key ?? null, zone: zoned ? (zone?.name ?? null) : null, excise });
+    return zoned ? repriceLine(line, charged, input.pricesIncludeTax, policy) : line;
   });
 
   let shipping = input.shipping;
-  if (shipping && zone) {
+  if (shipping && input.provided?.shipping != null) shipping = { ...shipping, taxRate: input.provided.shipping };
+  else if (shipping && zone) {
     const shippingCategory = rules.categories.find((c) => c.key === SHIPPING_CATEGORY_KEY);
     const own = shippingCategory ? rateOn(rules.rates, shippingCategory.id, zone.id, input.day) : null;
     const zoned = lineTaxes.filter((l) => l.zone !== null);

@@ -9,10 +9,13 @@ export class TaxRates1795696655966 implements MigrationInterface {
   name = 'TaxRates1795696655966';
 
   async up(q: QueryRunner): Promise<void> {
-    const base = `id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    // every key leads with tenant_id (the sharding path, migration 1764000099000), tax_zones' too
+    await q.query(`ALTER TABLE tax_zones DROP CONSTRAINT tax_zones_pkey, ADD PRIMARY KEY (tenant_id, id)`);
+    const base = `id uuid NOT NULL DEFAULT gen_random_uuid(),
         tenant_id uuid NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
-        updated_at timestamptz(3)`;
+        updated_at timestamptz(3),
+        PRIMARY KEY (tenant_id, id)`;
     await q.query(`
       CREATE TABLE tax_categories (${base},
         key text NOT NULL,
@@ -23,13 +26,15 @@ export class TaxRates1795696655966 implements MigrationInterface {
 
     await q.query(`
       CREATE TABLE tax_rates (${base},
-        category_id uuid NOT NULL REFERENCES tax_categories(id) ON DELETE CASCADE,
-        zone_id uuid NOT NULL REFERENCES tax_zones(id) ON DELETE CASCADE,
+        category_id uuid NOT NULL,
+        zone_id uuid NOT NULL,
         rate numeric(6,3) NOT NULL CHECK (rate >= 0 AND rate <= 100),
         excise_per_hl numeric(14,4) NOT NULL DEFAULT 0 CHECK (excise_per_hl >= 0),
         valid_from date,
         valid_to date,
-        CHECK (valid_from IS NULL OR valid_to IS NULL OR valid_from <= valid_to))`);
+        CHECK (valid_from IS NULL OR valid_to IS NULL OR valid_from <= valid_to),
+        FOREIGN KEY (tenant_id, category_id) REFERENCES tax_categories (tenant_id, id) ON DELETE CASCADE,
+        FOREIGN KEY (tenant_id, zone_id) REFERENCES tax_zones (tenant_id, id) ON DELETE CASCADE)`);
     await q.query(`CREATE INDEX tax_rates_tenant_created_idx ON tax_rates (tenant_id, created_at, id)`);
     await q.query(`CREATE INDEX tax_rates_tenant_category_zone_idx ON tax_rates (tenant_id, category_id, zone_id)`);
 
@@ -43,11 +48,13 @@ export class TaxRates1795696655966 implements MigrationInterface {
 
     await q.query(`
       CREATE TABLE tax_variants (
-        variant_id uuid PRIMARY KEY REFERENCES variants(id) ON DELETE CASCADE,
         tenant_id uuid NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
-        category_id uuid REFERENCES tax_categories(id) ON DELETE SET NULL,
-        volume_ml numeric(10,1) CHECK (volume_ml IS NULL OR volume_ml > 0))`);
-    await q.query(`CREATE INDEX tax_variants_tenant_idx ON tax_variants (tenant_id)`);
+        variant_id uuid NOT NULL,
+        category_id uuid,
+        volume_ml numeric(10,1) CHECK (volume_ml IS NULL OR volume_ml > 0),
+        PRIMARY KEY (tenant_id, variant_id),
+        FOREIGN KEY (tenant_id, variant_id) REFERENCES variants (tenant_id, id) ON DELETE CASCADE,
+        FOREIGN KEY (tenant_id, category_id) REFERENCES tax_categories (tenant_id, id) ON DELETE SET NULL (category_id))`);
 
     await q.query(`ALTER TABLE order_lines
       ADD COLUMN tax_category text,
@@ -58,5 +65,6 @@ export class TaxRates1795696655966 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE order_lines DROP COLUMN tax_category, DROP COLUMN tax_zone, DROP COLUMN excise_amount`);
     for (const t of ['tax_variants', 'tax_settings', 'tax_rates', 'tax_categories']) await q.query(`DROP TABLE IF EXISTS ${t}`);
+    await q.query(`ALTER TABLE tax_zones DROP CONSTRAINT tax_zones_pkey, ADD PRIMARY KEY (id)`);
   }
 }
