@@ -5,6 +5,7 @@ import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
 import { TaxModule } from '../tax/tax.module.js';
+import { AdminTaxReportController } from './admin-tax-report.controller.js';
 import { adminResource } from '../extensions/index.js';
 import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
@@ -34,6 +35,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
 @Module({
   imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, TaxModule],
   controllers: [
+    AdminTaxReportController,
     StorefrontCheckoutController,
     StorefrontOrdersController,
     AdminCheckoutsController,

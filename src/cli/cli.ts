@@ -6,6 +6,7 @@ import { createShopContext } from '../app.js';
 import { AuthService } from '../auth/index.js';
 import { CatalogueImportService } from '../catalogue/index.js';
 import { ordersListCommand } from '../checkout/index.js';
+import { taxLoadEuCommand } from '../tax/index.js';
 import { generateDemoCatalogue } from '../catalogue/index.js';
 import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
@@ -192,6 +193,7 @@ export const commands: CliCommand[] = [
     },
   },
   ordersListCommand,
+  taxLoadEuCommand,
 ];
 
 /** The reference storefront on this API (README: Reference storefront); the public token names the shop. */

@@ -14,3 +14,4 @@ export type { LineTax, TaxedTotals, TaxRules, TaxSettings, VariantTax } from './
 export { exportTax, exportVariantTaxes, importTax, importVariantTaxes, presetDocument } from './tax-import.js';
 export type { TaxDocument, TaxImportCounts } from './tax-import.js';
 export { EU_VAT_2026, TAX_PRESETS } from './data/eu-vat-2026.js';
+export { taxLoadEuCommand } from './tax.cli.js';

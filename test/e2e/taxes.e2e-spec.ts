@@ -1,4 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import passport from 'passport';
+import type { Strategy } from 'passport';
+import { BearerStrategy } from '../../src/auth/bearer.strategy.js';
+import { OrdersService } from '../../src/checkout/orders.service.js';
+import { runCli } from '../../src/cli/cli.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
 import { createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 import { checkoutWith } from './checkout.fixture.js';
 
@@ -298,5 +304,56 @@ describe('taxes by destination', () => {
     const zones = (await other.admin.get('/admin/tax_zones?limit=250').expect(200)).body.tax_zones as Array<{ key: string; countries: string[] }>;
     expect(zones.map((z) => z.key).sort()).toContain('NO');
     await other.admin.post('/admin/catalogue/import', { tax: { preset: 'eu-1999' } }).expect(422);
+  });
+
+  async function paidOrder(country: string): Promise<string> {
+    const client = visitor();
+    const c = await checkout(client, country);
+    const done = await client
+      .post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true })
+      .expect(200);
+    const orderId = done.body.checkout.order_id as string;
+    await t.get(OrdersService).recordPayment(RequestContext.forTenant(shop.tenant.id), orderId, 'paid');
+    return orderId;
+  }
+
+  it('the tax report: by country and rate over paid orders less refunds, JSON and CSV (hand-computed)', async () => {
+    const it_ = await paidOrder('IT');
+    await paidOrder('CH');
+    await shop.admin.post(`/admin/orders/${it_}/refunds`, { amount: 93.75 }).expect(201);
+    const res = await shop.admin.get(`/admin/reports/tax?from=${day(-1)}&to=${day(0)}`).expect(200);
+    // CH: 8.1 %: 166.80 + 10.00 - 13.25 = 163.55; 2.6 %: 10.70 - 0.27 = 10.43
+    // IT, half refunded: 22 %: (166.80 + 10.00 - 31.88) / 2 = 72.46, tax 15.94; 10 %: (10.70 - 0.97) / 2 = 4.865 -> 4.87, tax 0.485 -> 0.49
+    expect(res.body.tax_report.rows).toEqual([
+      { country: 'CH', currency: 'EUR', rate: 2.6, taxable_amount: 10.43, tax_amount: 0.27, excise_amount: 0, orders: 1 },
+      { country: 'CH', currency: 'EUR', rate: 8.1, taxable_amount: 163.55, tax_amount: 13.25, excise_amount: 0, orders: 1 },
+      { country: 'IT', currency: 'EUR', rate: 10, taxable_amount: 4.87, tax_amount: 0.49, excise_amount: 0, orders: 1 },
+      { country: 'IT', currency: 'EUR', rate: 22, taxable_amount: 72.46, tax_amount: 15.94, excise_amount: 0, orders: 1 },
+    ]);
+    const csv = await shop.admin.get(`/admin/reports/tax?from=${day(-1)}&to=${day(0)}&format=csv`).expect(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.text.split('\r\n')[0]).toBe('country,currency,rate,taxable_amount,tax_amount,excise_amount,orders');
+    expect(csv.text).toContain('IT,EUR,22,72.46,15.94,0,1');
+    expect((await shop.admin.get(`/admin/reports/tax?from=${day(1)}&to=${day(2)}`).expect(200)).body.tax_report.rows).toEqual([]);
+    expect((await shop.admin.get('/admin/reports/tax?from=2026-13-01&to=2026-12-31').expect(422)).body.errors).toMatch(/from/);
+    expect((await shop.admin.get(`/admin/reports/tax?from=${day(0)}&to=${day(-1)}`).expect(422)).body.errors).toMatch(/to/);
+    await shop.admin.get(`/admin/reports/tax?from=${day(0)}&to=${day(0)}&format=xml`).expect(422);
+  });
+
+  it('npm run shop -- tax load-eu --tenant T loads the eu-2026 preset, idempotently', async () => {
+    const other = await t.createShop();
+    const run = async (...argv: string[]) => {
+      const out: string[] = [];
+      const code = await runCli(argv, { out: (x) => out.push(x), err: () => undefined }, { config: t.config, databaseUrl: t.databaseUrl });
+      passport.use('bearer', t.get(BearerStrategy) as unknown as Strategy);
+      return { code, out };
+    };
+    const first = await run('tax', 'load-eu', '--tenant', other.tenant.handle, '--mode', 'destination', '--json');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.out[0]).tax.created).toEqual({ tax_categories: 2, tax_zones: 30, tax_rates: 59 });
+    const again = await run('tax', 'load-eu', '--tenant', other.tenant.id, '--json');
+    expect(JSON.parse(again.out[0]).tax.created).toEqual({ tax_categories: 0, tax_zones: 0, tax_rates: 0 });
+    expect((await other.admin.get('/admin/tax_settings').expect(200)).body.tax_settings.mode).toBe('destination');
+    expect((await run('tax', 'load-eu', '--json')).code).toBe(1);
   });
 });
