@@ -236,20 +236,24 @@ export async function exportTax(m: EntityManager, tenantId: string): Promise<Tax
   const s = settings ?? DEFAULT_TAX_SETTINGS;
   const categoryKey = new Map(categories.map((c) => [c.id, c.key]));
   const zoneKey = new Map(zones.map((z) => [z.id, z.key ?? z.id]));
+  const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const rateKey = (r: { category: string; zone: string; valid_from: string | null }) => `${r.category}\u0000${r.zone}\u0000${r.valid_from ?? ''}`;
   return {
     mode: s.mode,
     gross_price_policy: s.gross_price_policy,
     excise_display: s.excise_display,
-    categories: categories.map((c) => ({ key: c.key, name: c.name, excise_class: c.excise_class })),
-    zones: zones.map((z) => ({ key: z.key ?? z.id, name: z.name, countries: z.countries, regions: z.regions, postcodes: z.postcodes })),
-    rates: rates.map((r) => ({
-      category: categoryKey.get(r.category_id)!,
-      zone: zoneKey.get(r.zone_id)!,
-      rate: Number(r.rate),
-      excise_per_hl: Number(r.excise_per_hl),
-      valid_from: r.valid_from,
-      valid_to: r.valid_to,
-    })),
+    categories: categories.map((c) => ({ key: c.key, name: c.name, excise_class: c.excise_class })).sort(byKey),
+    zones: zones.map((z) => ({ key: z.key ?? z.id, name: z.name, countries: z.countries, regions: z.regions, postcodes: z.postcodes })).sort(byKey),
+    rates: rates
+      .map((r) => ({
+        category: categoryKey.get(r.category_id)!,
+        zone: zoneKey.get(r.zone_id)!,
+        rate: Number(r.rate),
+        excise_per_hl: Number(r.excise_per_hl),
+        valid_from: r.valid_from,
+        valid_to: r.valid_to,
+      }))
+      .sort((a, b) => (rateKey(a) < rateKey(b) ? -1 : rateKey(a) > rateKey(b) ? 1 : 0)),
   };
 }
 

@@ -356,4 +356,36 @@ describe('taxes by destination', () => {
     expect((await other.admin.get('/admin/tax_settings').expect(200)).body.tax_settings.mode).toBe('destination');
     expect((await run('tax', 'load-eu', '--json')).code).toBe(1);
   });
+
+  it("the export writes the tax member and the variants' tax_category and volume_ml; importing it elsewhere round-trips", async () => {
+    const exported = await shop.admin
+      .get('/admin/catalogue/export')
+      .buffer(true)
+      .parse((res, cb) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => cb(null, text));
+      });
+    expect(exported.status).toBe(200);
+    const doc = JSON.parse(exported.body as string);
+    expect(doc.tax.mode).toBe('destination');
+    expect(doc.tax.categories.map((c: { key: string }) => c.key)).toEqual(expect.arrayContaining(['wine', 'sparkling', 'food']));
+    const spk = doc.products.flatMap((p: { variants: Array<{ key: string }> }) => p.variants).find((v: { key: string }) => v.key === 'v-spk');
+    expect(spk).toMatchObject({ tax_category: 'sparkling', volume_ml: 750 });
+    const copy = await t.createShop();
+    await copy.admin.post('/admin/catalogue/import', doc).expect(200);
+    const again = await copy.admin
+      .get('/admin/catalogue/export')
+      .buffer(true)
+      .parse((res, cb) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => cb(null, text));
+      });
+    const second = JSON.parse(again.body as string);
+    expect(second.tax).toEqual(doc.tax);
+    // products created in one import share a created_at (their order is by id): compare by key
+    const byKey = (ps: Array<{ key: string }>) => [...ps].sort((a, b) => a.key.localeCompare(b.key));
+    expect(byKey(second.products)).toEqual(byKey(doc.products));
+  });
 });
