@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/http/app-error.js';
+import type { TaxReportRowDto } from './dto/tax-report.dto.js';
 
 /**
  * The OSS-style tax report (issue 31): taxable amount, tax and excise by destination country, currency and rate,
@@ -12,17 +13,7 @@ import { AppError } from '../common/http/app-error.js';
  * the end of each row.
  */
 
-export interface TaxReportRow {
-  /** ISO country of the shipping address (the billing address when nothing shipped); `??` when neither has one. */
-  country: string;
-  currency: string;
-  rate: number;
-  taxable_amount: number;
-  tax_amount: number;
-  excise_amount: number;
-  /** Orders contributing to the row. */
-  orders: number;
-}
+export type TaxReportRow = TaxReportRowDto;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { mulberry32 } from '../catalogue/import/demo-catalogue.js';
 import type { CatalogueLine, CouponInput } from '../pricing/index.js';
 import type { ZoneRow } from './tax.repository.js';
 import {
@@ -218,21 +219,9 @@ describe('computeTaxedTotals', () => {
   });
 });
 
-/** A small seeded generator (mulberry32), so a failure names a reproducible case. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('property: 10,000 random carts', () => {
   it('tax lines sum to tax_amount, total is the sum of its parts, nothing negative, rounding within a unit per line, constant gross is the same everywhere', () => {
-    const rand = rng(31);
+    const rand = mulberry32(31);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
     const failures: string[] = [];
     const destinations = ['DE', 'FR', 'IT', 'CH', 'US'];

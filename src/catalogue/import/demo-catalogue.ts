@@ -4,7 +4,8 @@
  */
 import { REGIONS, COUNTRIES, COLORS, CATEGORY_OF_COLOR, SIZES, PREFIX, NAMES, CUVEES } from './demo-catalogue-data.js';
 
-function mulberry32(seed: number): () => number {
+/** A small seeded generator (mulberry32): the same seed gives the same sequence (also used by property tests). */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
