@@ -35,6 +35,7 @@ import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
 import { PromotionsModule } from './promotions/promotions.module.js';
+import { TaxModule } from './tax/tax.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
 export const FEATURE_MODULES: Type[] = [
@@ -55,6 +56,7 @@ export const FEATURE_MODULES: Type[] = [
   GiftCardsModule,
   CheckoutModule,
   ReturnsModule,
+  TaxModule,
   MaintenanceModule,
   PromotionsModule,
 ];

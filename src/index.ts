@@ -24,6 +24,7 @@ export {
   ProductCountSource,
   PromotionAction,
   PromotionCondition,
+  TaxProvider,
   TenantCreatedHook,
   TokenResolver,
   VisitorCarryOverParticipant,
@@ -41,6 +42,8 @@ export type {
   PriceOverride,
   PromotionCartView,
   PromotionLineView,
+  TaxProviderAnswer,
+  TaxProviderRequest,
 } from './extensions/extension-points.js';
 export { Extensions } from './extensions/extensions.service.js';
 export type { ExtensionPoint } from './extensions/extensions.service.js';

@@ -1,3 +1,4 @@
+import type { TaxedTotals } from '../tax/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor } from '../pricing/index.js';
@@ -89,6 +90,18 @@ export function mapLiveTotals(t: CheckoutTotals): CheckoutTotalsDto {
     currency: t.currency.code,
     price_includes_tax: t.priceIncludesTax,
     tax_lines: t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, p) })),
+    ...destinationTaxes(t),
+  };
+}
+
+/** The members a destination-taxed shop adds to the totals (none for any other shop: its answers stay as they were). */
+function destinationTaxes(t: CheckoutTotals): Pick<CheckoutTotalsDto, 'excise_amount' | 'tax_zone' | 'gross_price_policy'> {
+  if (!('lineTaxes' in t)) return {};
+  const taxed = t as TaxedTotals;
+  return {
+    excise_amount: fromMinor(taxed.exciseAmount, t.currency.precision),
+    tax_zone: taxed.taxZone?.name ?? null,
+    gross_price_policy: taxed.grossPricePolicy,
   };
 }
 

@@ -13,6 +13,13 @@ import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 import { PriceAdjustments } from '../extensions/index.js';
+import { TaxService } from '../tax/index.js';
+
+/** Where the goods go: the shipping address, else the billing address (nothing ships), else none. */
+function destinationOf(c: Checkout): { country: string | null; postcode: string | null } | null {
+  const a = c.shippingAddress?.country_code ? c.shippingAddress : c.billingSameAsShipping ? null : c.billingAddress;
+  return a?.country_code ? { country: a.country_code, postcode: a.zip_code ?? null } : null;
+}
 
 /** A checkout line (its id and quantity) with the catalogue's row of its variant as it is now. */
 export type CheckoutLineRow = SellableVariantRow & { id: string; quantity: string };
@@ -45,6 +52,7 @@ export class CheckoutStateService {
     private readonly discounts: DiscountCodesService,
     private readonly shipping: ShippingService,
     private readonly prices: PriceAdjustments,
+    private readonly taxes: TaxService,
   ) {}
 
   /** `config`: pass it when calling inside a transaction (loading it then would need a second pool connection). */
@@ -64,7 +72,7 @@ export class CheckoutStateService {
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
     const customerId = checkout.customerId ?? (ctx.actor.type === 'customer' ? ctx.actor.customerId : null);
     const catalogueLines = await this.prices.apply(ctx, customerId, lines.map(catalogueLineOf));
-    const totals = computeTotals({
+    const totalsInput = {
       lines: catalogueLines,
       currency: { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault },
       pricesIncludeTax: config.settings.prices_include_tax,
@@ -74,7 +82,17 @@ export class CheckoutStateService {
       shipping: selectedMethod
         ? { name: translate(selectedMethod.name, ctx), price: selectedMethod.price, taxRate: selectedMethod.tax_rate, freeOver: selectedMethod.free_over }
         : null,
-    });
+    };
+    // a shop taxing by destination (issue 31) re-prices for the shipping address's zone; every other shop as before
+    const taxRules = await this.taxes.rules(ctx);
+    const totals = taxRules
+      ? await this.taxes.totals(ctx, taxRules, {
+          ...totalsInput,
+          day: new Date().toISOString().slice(0, 10),
+          destination: destinationOf(checkout),
+          variants: await this.taxes.variantTaxes(ctx, lines),
+        })
+      : computeTotals(totalsInput);
     return {
       checkout,
       currency,

@@ -5,6 +5,8 @@ import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
 import { GiftCardsModule } from '../gift-cards/gift-cards.module.js';
+import { TaxModule } from '../tax/tax.module.js';
+import { AdminTaxReportController } from './admin-tax-report.controller.js';
 import { adminResource } from '../extensions/index.js';
 import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
@@ -35,8 +37,9 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
  * extension providers (src/extensions/extension-points.ts); the offline and test ones are built in.
  */
 @Module({
-  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, GiftCardsModule],
+  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, GiftCardsModule, TaxModule],
   controllers: [
+    AdminTaxReportController,
     StorefrontCheckoutController,
     StorefrontOrdersController,
     AdminCheckoutsController,

@@ -28,3 +28,20 @@ export const CHECKOUT_SWEEPS: CleanupSweep[] = [
     select: `SELECT ctid FROM idempotency_keys WHERE created_at < now() - $2::interval`,
   },
 ];
+
+/** What a taxed line was charged beyond its rate (issue 31): its tax category, zone and excise (decimal). */
+export interface OrderLineTax {
+  category: string | null;
+  zone: string | null;
+  excise: string;
+}
+
+/** Records the tax category, zone and excise of an order's lines, by position (a shop taxing by destination). */
+export async function setOrderLineTaxes(m: EntityManager, tenantId: string, orderId: string, taxes: OrderLineTax[]): Promise<void> {
+  await m.query(
+    `UPDATE order_lines ol SET tax_category = x.category, tax_zone = x.zone, excise_amount = x.excise
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::numeric[]) AS x(position, category, zone, excise)
+      WHERE ol.tenant_id = $1 AND ol.order_id = $2 AND ol.position = x.position`,
+    [tenantId, orderId, taxes.map((_, i) => i), taxes.map((t) => t.category), taxes.map((t) => t.zone), taxes.map((t) => t.excise)],
+  );
+}

@@ -20,6 +20,8 @@ import { CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
+import { setOrderLineTaxes } from './checkout.repository.js';
+import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
 import { OrderStock } from './order-stock.js';
@@ -232,6 +234,15 @@ export class OrderPlacementService {
           t.lines.map((l) => dec(l.lineGross)),
         ],
       );
+      if ('lineTaxes' in t) {
+        const taxed = t as TaxedTotals;
+        await setOrderLineTaxes(
+          m,
+          tx.tenantId,
+          orderId,
+          taxed.lineTaxes.map((l) => ({ category: l.category, zone: l.zone, excise: dec(l.excise) })),
+        );
+      }
       await m.query(
         `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
         [c.id, tx.tenantId, orderId, paymentType?.id ?? null, c.comments],

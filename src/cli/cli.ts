@@ -7,6 +7,7 @@ import { AuthService } from '../auth/index.js';
 import { CatalogueImportService } from '../catalogue/index.js';
 import { ordersListCommand } from '../checkout/index.js';
 import { giftCardsIssueCommand } from '../gift-cards/index.js';
+import { taxLoadEuCommand } from '../tax/index.js';
 import { generateDemoCatalogue } from '../catalogue/index.js';
 import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
@@ -197,6 +198,7 @@ export const commands: CliCommand[] = [
   },
   ordersListCommand,
   giftCardsIssueCommand,
+  taxLoadEuCommand,
 ];
 
 /** The reference storefront on this API (README: Reference storefront); the public token names the shop. */

@@ -107,6 +107,12 @@ export class AppConfig {
   @Min(10)
   WEBHOOK_POLL_MS = 1000;
 
+  /** Time a `TaxProvider` may take before the shop's own tax tables answer instead (warning logged, metric counted). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TAX_PROVIDER_TIMEOUT_MS = 2000;
+
   /** Timeout of one webhook delivery attempt in ms. */
   @Transform(toInt)
   @IsInt()

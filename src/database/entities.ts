@@ -19,6 +19,8 @@ import { catalogueEntities } from '../catalogue/entities/catalogue.entities.js';
 import { checkoutEntities } from '../checkout/entities/checkout.entities.js';
 import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
+import { TaxZone } from '../tax/entities/tax-zone.entity.js';
+import { TaxCategory, TaxRate } from '../tax/entities/tax.entities.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 import { Promotion } from '../promotions/entities/promotion.entity.js';
 import { CustomerGroup, CustomerGroupMember } from '../promotions/entities/customer-group.entity.js';
@@ -52,4 +54,7 @@ export const entities = [
   CustomerGroup,
   CustomerGroupMember,
   BalanceAccount,
+  TaxZone,
+  TaxCategory,
+  TaxRate,
 ];

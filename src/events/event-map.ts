@@ -159,6 +159,46 @@ export interface ReturnPayload {
   };
 }
 
+/** A zone of the shop (taxes and shipping), as the admin API shows it (issue 31). */
+export interface TaxZonePayload {
+  tax_zone: {
+    id: string;
+    key: string | null;
+    name: string;
+    countries: string[];
+    regions: string[];
+    postcodes: Array<{ country: string; pattern: string }>;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface TaxZoneDeletedPayload {
+  tax_zone: { id: string };
+}
+
+export interface TaxCategoryPayload {
+  tax_category: { id: string; key: string; name: string; excise_class: string | null; created_at: string; updated_at: string | null };
+}
+
+export interface TaxRatePayload {
+  tax_rate: {
+    id: string;
+    category_id: string;
+    zone_id: string;
+    rate: number;
+    excise_per_hl: number;
+    valid_from: string | null;
+    valid_to: string | null;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface TaxSettingsPayload {
+  tax_settings: { mode: string; gross_price_policy: string; excise_display: string };
+}
+
 /** Topic → payload of every domain event. */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
@@ -187,6 +227,16 @@ export interface DomainEventMap {
   'return.received': ReturnPayload;
   'return.refunded': ReturnPayload;
   'return.rejected': ReturnPayload;
+  'tax_zone.created': TaxZonePayload;
+  'tax_zone.updated': TaxZonePayload;
+  'tax_zone.deleted': TaxZoneDeletedPayload;
+  'tax_category.created': TaxCategoryPayload;
+  'tax_category.updated': TaxCategoryPayload;
+  'tax_category.deleted': { tax_category: { id: string } };
+  'tax_rate.created': TaxRatePayload;
+  'tax_rate.updated': TaxRatePayload;
+  'tax_rate.deleted': { tax_rate: { id: string } };
+  'tax_settings.updated': TaxSettingsPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -229,4 +279,14 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'return.received': RETURN_PAYLOAD,
   'return.refunded': RETURN_PAYLOAD,
   'return.rejected': RETURN_PAYLOAD,
+  'tax_zone.created': '{tax_zone: <admin tax zone>}',
+  'tax_zone.updated': '{tax_zone: <admin tax zone>}',
+  'tax_zone.deleted': '{tax_zone: {id}}',
+  'tax_category.created': '{tax_category: <admin tax category>}',
+  'tax_category.updated': '{tax_category: <admin tax category>}',
+  'tax_category.deleted': '{tax_category: {id}}',
+  'tax_rate.created': '{tax_rate: <admin tax rate>}',
+  'tax_rate.updated': '{tax_rate: <admin tax rate>}',
+  'tax_rate.deleted': '{tax_rate: {id}}',
+  'tax_settings.updated': '{tax_settings: {mode, gross_price_policy, excise_display}}',
 };

@@ -291,6 +291,42 @@ export abstract class PromotionCondition {
 export abstract class PromotionAction {
   abstract readonly name: string;
   abstract forCart(ctx: RequestContext, cart: PromotionCartView): Promise<(params: Record<string, unknown>, lines: readonly PromotionLineView[]) => number[]>;
+// ------------------------------------------------------------------------------------------ taxes
+
+/** What a tax provider is asked: the checkout's lines, its destination and the shop's basis (issue 31). */
+export interface TaxProviderRequest {
+  currency: { code: string; precision: number };
+  pricesIncludeTax: boolean;
+  /** The shipping address (the billing one when nothing ships); null when none is known yet. */
+  destination: { country: string | null; region: string | null; postcode: string | null } | null;
+  lines: ReadonlyArray<{
+    variantId: string;
+    quantity: number;
+    /** The variant's own (origin) rate, and the key of its tax category (null: none). */
+    originRate: number;
+    category: string | null;
+    /** Unit price in the shop's default currency, in the shop's basis (decimal string). */
+    unitPrice: string;
+  }>;
+  /** The chosen shipping method's price (default currency, shop basis), or null. */
+  shipping: { price: string; originRate: number } | null;
+}
+
+/** The provider's answer: the rate (percent) of each line, by variant, and of shipping; excise stays the shop's. */
+export interface TaxProviderAnswer {
+  lines: ReadonlyArray<{ variantId: string; rate: number }>;
+  shippingRate: number | null;
+}
+
+/**
+ * **Tax provider** (one; the last registered wins). For a shop that delegates tax to an outside service: asked on
+ * every checkout pricing of a shop in `destination` mode; it returns the rates, the service prices with them (one
+ * totals formula). An answer later than `TAX_PROVIDER_TIMEOUT_MS` (default 2000), an error, or an answer missing a
+ * line falls back to the shop's own tables, with a warning logged and `tax_provider_fallbacks_total` counted.
+ */
+export abstract class TaxProvider {
+  abstract readonly name: string;
+  abstract rates(ctx: RequestContext, request: TaxProviderRequest): Promise<TaxProviderAnswer>;
 }
 
 // ------------------------------------------------------------------------------------------ replaceable services

@@ -49,6 +49,13 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
     registers: [this.registry],
   });
 
+  readonly taxProviderFallbacks = new Counter({
+    name: 'tax_provider_fallbacks_total',
+    help: "Checkout pricings where the TaxProvider failed or timed out and the shop's own tax tables answered",
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly ordersPlaced = new Counter({
     name: 'orders_placed_total',
     help: 'Orders placed (checkout completions that committed)',

@@ -4,4 +4,4 @@ export { COUPON_REFUSALS, evaluateCoupon, priceLines, quantityRuleViolation, uni
 export type { CatalogueLine, CouponRefusal, PricedLine, PricedTotals } from './cart-pricing.js';
 export type { CouponInput } from './cart-pricing.js';
 export { computeTotals } from './checkout-totals.js';
-export type { CheckoutTotals } from './checkout-totals.js';
+export type { CheckoutTotals, ShippingInput, TaxLine, TotalsInput } from './checkout-totals.js';

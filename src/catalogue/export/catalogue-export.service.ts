@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
 import { collectionRecordsOf } from '../../collections/index.js';
+import { exportTax, exportVariantTaxes } from '../../tax/index.js';
 import { countryRecordsOf, currencyRecordsOf, tenantSettingsOf } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { readProductDocuments } from './catalogue-document.js';
@@ -118,6 +119,7 @@ export class CatalogueExportService {
     const options = await q<{ field_id: string; key: string; name: unknown; value: string | null }>(
       `SELECT field_id, key, name, value FROM custom_field_options WHERE tenant_id = $1 ORDER BY position, key`,
     );
+    const tax = await exportTax(m, tenantId);
     return {
       settings: {
         default_language: s.default_language,
@@ -162,11 +164,14 @@ export class CatalogueExportService {
         )
       ).map((r) => ({ ...r, price: Number(r.price), tax_rate: Number(r.tax_rate), free_over: r.free_over === null ? null : Number(r.free_over) })),
       payment_types: await q(`SELECT key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 ORDER BY key`),
+      // taxes by destination (issue 31): only for a shop that has any, so every other export stays as it was
+      ...(tax ? { tax } : {}),
     };
   }
 
   /** Live products, oldest first, one batch in memory at a time. */
   private async *products(m: EntityManager, tenantId: string): AsyncGenerator {
+    const taxes = await exportVariantTaxes(m, tenantId);
     let after: [string, string] | null = null;
     for (;;) {
       const rows: Array<{ id: string; created_at: Date }> = await m.query(
@@ -175,12 +180,17 @@ export class CatalogueExportService {
         after ? [tenantId, ...after] : [tenantId],
       );
       if (rows.length === 0) return;
-      for (const { doc } of await readProductDocuments(
+      for (const { doc, meta } of await readProductDocuments(
         m,
         tenantId,
         rows.map((r) => r.id),
-      ))
+      )) {
+        meta.variants.forEach((v, i) => {
+          const tax = taxes.get(v.id);
+          if (tax) Object.assign(doc.variants[i], tax);
+        });
         yield doc;
+      }
       const last = rows[rows.length - 1];
       after = [new Date(last.created_at).toISOString(), last.id];
       if (rows.length < PRODUCT_BATCH) return;

@@ -18,6 +18,7 @@ import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
 import { productCount } from '../catalogue.repository.js';
 import { checkProductsWanted, enforceProductQuota } from '../product-quota.js';
+import { importTax, importVariantTaxes } from '../../tax/index.js';
 
 export type { KindCounts };
 
@@ -97,6 +98,16 @@ export class CatalogueImportService {
       await this.tenancy.updateSettings(m, tenantId, patch);
       updated.settings = 1;
       fullRefresh = fullRefresh || (patch.default_language !== undefined && patch.default_language !== current.default_language);
+    }
+
+    // ---- taxes (issue 31): settings, categories, zones, rates (before the variants that name a category)
+    if (body.tax !== undefined && body.tax !== null) {
+      const tax = await importTax(m, tenantId, body.tax);
+      for (const [kind, n] of Object.entries(tax.created)) created[kind] = n;
+      for (const [kind, n] of Object.entries(tax.updated)) if (kind !== 'tax_settings') updated[kind] = n;
+      if (tax.updated.tax_settings) updated.settings = 1;
+      ids.tax_categories = tax.ids.tax_categories;
+      ids.tax_zones = tax.ids.tax_zones;
     }
 
     // ---- currencies (then the default one), countries
@@ -205,6 +216,7 @@ export class CatalogueImportService {
     if (productsIn.length > 0) await enforceProductQuota(() => productCount(m, tenantId), this.maxProducts, 'products');
     ids.products = productIds;
     ids.variants = variantIds;
+    await importVariantTaxes(m, tenantId, variantTaxEntries(productsIn, variantIds));
 
     // ---- collections
     ids.collections = await this.writeCollections(m, tenantId, plan.collections, { productIds, created, updated });
@@ -297,3 +309,24 @@ export class CatalogueImportService {
 }
 
 export type { Translations };
+
+/** The variants' `tax_category` and `volume_ml` members of an import (only where given), with their ids. */
+function variantTaxEntries(
+  products: unknown[],
+  variantIds: Record<string, string>,
+): Array<{ variantId: string; category: string | null | undefined; volumeMl: number | null | undefined; path: string }> {
+  const out: Array<{ variantId: string; category: string | null | undefined; volumeMl: number | null | undefined; path: string }> = [];
+  products.forEach((p, i) => {
+    const variants = isObj(p) && Array.isArray(p.variants) ? p.variants : [];
+    variants.forEach((v: unknown, j: number) => {
+      if (!isObj(v) || typeof v.key !== 'string' || (v.tax_category === undefined && v.volume_ml === undefined)) return;
+      const variantId = variantIds[v.key];
+      if (!variantId) return;
+      const path = `products[${i}].variants[${j}]`;
+      if (v.tax_category !== undefined && v.tax_category !== null && typeof v.tax_category !== 'string')
+        throw bad(`${path}.tax_category`, 'must be a string or null');
+      out.push({ variantId, category: v.tax_category as string | null | undefined, volumeMl: v.volume_ml as number | null | undefined, path });
+    });
+  });
+  return out;
+}

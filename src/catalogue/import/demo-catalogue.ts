@@ -4,7 +4,7 @@
  */
 import { REGIONS, COUNTRIES, COLORS, CATEGORY_OF_COLOR, SIZES, PREFIX, NAMES, CUVEES } from './demo-catalogue-data.js';
 
-/** A seeded pseudo-random generator (also the tests' random filter sets). */
+/** A small seeded generator (mulberry32): the same seed gives the same sequence (also the tests' random filter sets and property tests). */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

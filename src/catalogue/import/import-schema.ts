@@ -173,6 +173,8 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       size: NKEY,
       country: NKEY,
       alcohol_volume: nnum(0, 100),
+      tax_category: { ...NKEY, description: 'Key of a tax category (README "Taxes"); null clears it.' },
+      volume_ml: { ...nnum(0.1, 1e6), description: 'Volume of one unit in ml, for excise (else read from the size).' },
       grams: nint(0, 1e7),
       option_group: nstr(255),
       description: TEXT,
@@ -246,6 +248,11 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       categories: list('ImportCategory'),
       products: { type: ['array', 'null'], items: IMPORT_PRODUCT },
       collections: list('ImportCollection'),
+      tax: {
+        type: ['object', 'null'],
+        description:
+          'Taxes by destination (README "Taxes"): {preset ("eu-2026"), mode, gross_price_policy, excise_display, categories [{key, name, excise_class}], zones [{key, name, countries, regions, postcodes}], rates [{category, zone, rate, excise_per_hl, valid_from, valid_to}]}.',
+      },
     },
   },
   AdminProductCreate: {

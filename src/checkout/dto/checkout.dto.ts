@@ -117,6 +117,12 @@ export class CheckoutTotalsDto {
   price_includes_tax: boolean;
   @ApiProperty({ type: () => [TaxLineDto] })
   tax_lines: TaxLineDto[];
+  /** Only for a shop taxing by destination (README "Taxes"): the excise charged (inside `total`; in `tax_lines` only with `excise_display: included`). */
+  excise_amount?: number;
+  /** Only for a shop taxing by destination: the zone whose rates applied (null: none matched, origin rates). */
+  tax_zone?: string | null;
+  /** Only for a destination-taxed shop whose prices include tax: `constant` (shelf price kept) or `recompute` (net kept). */
+  gross_price_policy?: string | null;
 }
 
 export class ShippingOptionDto {

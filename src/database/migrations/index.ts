@@ -19,6 +19,8 @@ import { CustomerGroups1795699692019 } from './1795699692019-customer-groups.js'
 import { StaffPayments1795695708360 } from './1795695708360-staff-payments.js';
 import { GiftCards1795696337323 } from './1795696337323-gift-cards.js';
 import { Returns1795698104874 } from './1795698104874-returns.js';
+import { TaxZones1795695774008 } from './1795695774008-tax-zones.js';
+import { TaxRates1795696655966 } from './1795696655966-tax-rates.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -43,4 +45,6 @@ export const migrations = [
   StaffPayments1795695708360,
   GiftCards1795696337323,
   Returns1795698104874,
+  TaxZones1795695774008,
+  TaxRates1795696655966,
 ];
