@@ -291,6 +291,8 @@ export abstract class PromotionCondition {
 export abstract class PromotionAction {
   abstract readonly name: string;
   abstract forCart(ctx: RequestContext, cart: PromotionCartView): Promise<(params: Record<string, unknown>, lines: readonly PromotionLineView[]) => number[]>;
+}
+
 // ------------------------------------------------------------------------------------------ taxes
 
 /** What a tax provider is asked: the checkout's lines, its destination and the shop's basis (issue 31). */
