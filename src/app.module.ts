@@ -29,6 +29,7 @@ import { ThemesModule } from './themes/themes.module.js';
 import { CatalogueModule } from './catalogue/catalogue.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
 import { CheckoutModule } from './checkout/checkout.module.js';
+import { ShippingModule } from './shipping/shipping.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
@@ -49,6 +50,7 @@ export const FEATURE_MODULES: Type[] = [
   EventsModule,
   WebhooksModule,
   InventoryModule,
+  ShippingModule,
   CheckoutModule,
   MaintenanceModule,
 ];

@@ -4,6 +4,7 @@ import { CartModule } from '../cart/cart.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
+import { ShippingModule } from '../shipping/shipping.module.js';
 import { adminResource } from '../extensions/index.js';
 import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
@@ -31,7 +32,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
  * extension providers (src/extensions/extension-points.ts); the offline and test ones are built in.
  */
 @Module({
-  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule],
+  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, ShippingModule],
   controllers: [
     StorefrontCheckoutController,
     StorefrontOrdersController,

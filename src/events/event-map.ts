@@ -122,6 +122,47 @@ export interface ProductDeletedPayload {
   product: { id: string; key: string; archived: boolean };
 }
 
+/** A shipping method in its admin representation (README "Shipping"): declared here, filled by the shipping module. */
+export interface ShippingMethodPayload {
+  shipping_method: {
+    id: string;
+    key: string;
+    name: Record<string, string>;
+    price: number;
+    tax_rate: number;
+    countries: string[];
+    free_over: number | null;
+    delivery_days: number | null;
+    rate_table: { basis: string; steps: Array<{ from: number; to: number | null; price: number }>; beyond: { every: number; price: number } | null } | null;
+    zones: Array<{ zone: string; rate_table: unknown; free_over: number | null; delivery_days: number | null; excluded_postcodes: string[] }>;
+    rate_provider: string | null;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface ShippingMethodDeletedPayload {
+  shipping_method: { id: string; key: string };
+}
+
+/** The destination rules of one zone in their admin representation. */
+export interface DestinationRulePayload {
+  destination_rule: {
+    id: string;
+    zone: string;
+    alcohol_shipping: boolean;
+    max_litres_per_order: number | null;
+    max_litres_per_year: number | null;
+    min_age: number | null;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface DestinationRuleDeletedPayload {
+  destination_rule: { id: string; zone: string };
+}
+
 /** Topic → payload of every domain event. */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
@@ -143,6 +184,12 @@ export interface DomainEventMap {
   'product.created': ProductPayload;
   'product.updated': ProductPayload;
   'product.deleted': ProductDeletedPayload;
+  'shipping_method.created': ShippingMethodPayload;
+  'shipping_method.updated': ShippingMethodPayload;
+  'shipping_method.deleted': ShippingMethodDeletedPayload;
+  'destination_rule.created': DestinationRulePayload;
+  'destination_rule.updated': DestinationRulePayload;
+  'destination_rule.deleted': DestinationRuleDeletedPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -175,4 +222,10 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'product.created': '{product: <admin product>}',
   'product.updated': "{product: <admin product>} (a variant's change updates its product)",
   'product.deleted': '{product: {id, key, archived}}',
+  'shipping_method.created': '{shipping_method: <admin shipping method>}',
+  'shipping_method.updated': '{shipping_method: <admin shipping method>}',
+  'shipping_method.deleted': '{shipping_method: {id, key}}',
+  'destination_rule.created': '{destination_rule: <admin destination rule>}',
+  'destination_rule.updated': '{destination_rule: <admin destination rule>}',
+  'destination_rule.deleted': '{destination_rule: {id, zone}}',
 };

@@ -1,3 +1,5 @@
+import { ShippingInputError } from './rate-table.js';
+
 /**
  * Destination rules (README "Shipping"): per zone of the shop, whether alcohol may be shipped there at all, the most
  * litres of alcoholic products per order and per buyer per calendar year, and the buyer's minimum age. A checkout
@@ -90,21 +92,11 @@ export interface DestinationRuleInput {
   min_age: number | null;
 }
 
-/** A rule broken by a written destination rule: the member's path and why. */
-export class DestinationRuleError extends Error {
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(`${path} ${reason}`);
-  }
-}
-
 const RULE_MEMBERS = ['zone', 'alcohol_shipping', 'max_litres_per_order', 'max_litres_per_year', 'min_age'];
 
 function litres(v: unknown, path: string): number | null {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1e6) throw new DestinationRuleError(path, 'must be a number of litres from 0 to 1000000');
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1e6) throw new ShippingInputError(path, 'must be a number of litres from 0 to 1000000');
   return v;
 }
 
@@ -114,25 +106,24 @@ function litres(v: unknown, path: string): number | null {
  */
 export function parseDestinationRule(raw: unknown, path: string, base?: DestinationRuleInput): DestinationRuleInput {
   const at = (m: string) => (path ? `${path}.${m}` : m);
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new DestinationRuleError(path || 'body', 'must be an object');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ShippingInputError(path || 'body', 'must be an object');
   const r = raw as Record<string, unknown>;
-  for (const k of Object.keys(r)) if (!RULE_MEMBERS.includes(k)) throw new DestinationRuleError(at(k), 'is not a destination rule member');
+  for (const k of Object.keys(r)) if (!RULE_MEMBERS.includes(k)) throw new ShippingInputError(at(k), 'is not a destination rule member');
   const has = (k: string) => r[k] !== undefined;
   let zone = base?.zone;
   if (has('zone') || !base) {
-    if (typeof r.zone !== 'string' || !r.zone.trim() || r.zone.length > 255)
-      throw new DestinationRuleError(at('zone'), 'must be the key of a zone of the shop');
+    if (typeof r.zone !== 'string' || !r.zone.trim() || r.zone.length > 255) throw new ShippingInputError(at('zone'), 'must be the key of a zone of the shop');
     zone = r.zone;
   }
   let alcohol = base?.alcohol_shipping ?? true;
   if (has('alcohol_shipping') && r.alcohol_shipping !== null) {
-    if (typeof r.alcohol_shipping !== 'boolean') throw new DestinationRuleError(at('alcohol_shipping'), 'must be a boolean');
+    if (typeof r.alcohol_shipping !== 'boolean') throw new ShippingInputError(at('alcohol_shipping'), 'must be a boolean');
     alcohol = r.alcohol_shipping;
   }
   let minAge = base?.min_age ?? null;
   if (has('min_age')) {
     if (r.min_age !== null && (typeof r.min_age !== 'number' || !Number.isInteger(r.min_age) || r.min_age < 0 || r.min_age > 150))
-      throw new DestinationRuleError(at('min_age'), 'must be an integer from 0 to 150');
+      throw new ShippingInputError(at('min_age'), 'must be an integer from 0 to 150');
     minAge = r.min_age as number | null;
   }
   return {

@@ -1,4 +1,4 @@
-import { minorRateTable, parseRateTable, rateFor, RateTableError, type ParcelMeasures, type RateTable } from './rate-table.js';
+import { minorRateTable, parseRateTable, rateFor, ShippingInputError, type ParcelMeasures, type RateTable } from './rate-table.js';
 
 /**
  * A shipping method's zones (README "Shipping"): per zone of the shop (by its key), an optional rate table replacing
@@ -66,33 +66,33 @@ function matchesNormalized(p: string, code: string): boolean {
 
 function optNumber(v: unknown, path: string, opts: { integer?: boolean; max: number }): number | null {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RateTableError(path, 'must be a number');
-  if (opts.integer && !Number.isInteger(v)) throw new RateTableError(path, 'must be an integer');
-  if (v < 0) throw new RateTableError(path, 'must be at least 0');
-  if (v > opts.max) throw new RateTableError(path, `must be at most ${opts.max}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShippingInputError(path, 'must be a number');
+  if (opts.integer && !Number.isInteger(v)) throw new ShippingInputError(path, 'must be an integer');
+  if (v < 0) throw new ShippingInputError(path, 'must be at least 0');
+  if (v > opts.max) throw new ShippingInputError(path, `must be at most ${opts.max}`);
   return v;
 }
 
-/** Checks a method's `zones` member (admin body or import); throws RateTableError naming the first bad member. */
+/** Checks a method's `zones` member (admin body or import); throws ShippingInputError naming the first bad member. */
 export function parseMethodZones(raw: unknown, path: string): MethodZone[] {
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) throw new RateTableError(path, 'must be an array');
+  if (!Array.isArray(raw)) throw new ShippingInputError(path, 'must be an array');
   const seen = new Set<string>();
   return raw.map((z: unknown, i) => {
     const p = `${path}[${i}]`;
-    if (!isObj(z)) throw new RateTableError(p, 'must be an object');
+    if (!isObj(z)) throw new ShippingInputError(p, 'must be an object');
     for (const k of Object.keys(z))
       if (!['zone', 'rate_table', 'free_over', 'delivery_days', 'excluded_postcodes'].includes(k))
-        throw new RateTableError(`${p}.${k}`, 'is not a zone member');
-    if (typeof z.zone !== 'string' || !z.zone.trim() || z.zone.length > 255) throw new RateTableError(`${p}.zone`, 'must be the key of a zone of the shop');
-    if (seen.has(z.zone)) throw new RateTableError(`${p}.zone`, `names the zone "${z.zone}" twice`);
+        throw new ShippingInputError(`${p}.${k}`, 'is not a zone member');
+    if (typeof z.zone !== 'string' || !z.zone.trim() || z.zone.length > 255) throw new ShippingInputError(`${p}.zone`, 'must be the key of a zone of the shop');
+    if (seen.has(z.zone)) throw new ShippingInputError(`${p}.zone`, `names the zone "${z.zone}" twice`);
     seen.add(z.zone);
     const excluded = z.excluded_postcodes ?? [];
-    if (!Array.isArray(excluded)) throw new RateTableError(`${p}.excluded_postcodes`, 'must be an array');
-    if (excluded.length > MAX_POSTCODE_PATTERNS) throw new RateTableError(`${p}.excluded_postcodes`, `must hold at most ${MAX_POSTCODE_PATTERNS} patterns`);
+    if (!Array.isArray(excluded)) throw new ShippingInputError(`${p}.excluded_postcodes`, 'must be an array');
+    if (excluded.length > MAX_POSTCODE_PATTERNS) throw new ShippingInputError(`${p}.excluded_postcodes`, `must hold at most ${MAX_POSTCODE_PATTERNS} patterns`);
     const patterns = excluded.map((x: unknown, j) => {
       if (typeof x !== 'string' || !PATTERN.test(x.toUpperCase()))
-        throw new RateTableError(`${p}.excluded_postcodes[${j}]`, 'must be a postcode, a prefix ending in * or a range A..B');
+        throw new ShippingInputError(`${p}.excluded_postcodes[${j}]`, 'must be a postcode, a prefix ending in * or a range A..B');
       return normalizePostcode(x);
     });
     return {

@@ -1,4 +1,4 @@
-import { minorRateTable, parcelMeasures, parseRateTable, rateFor, RateTableError } from './rate-table.js';
+import { minorRateTable, parcelMeasures, parseRateTable, rateFor, ShippingInputError } from './rate-table.js';
 
 const cents = (x: number) => Math.round(x * 100);
 const table = (raw: unknown) => minorRateTable(parseRateTable(raw, 'rate_table'), cents);
@@ -6,7 +6,7 @@ const refused = (raw: unknown): string => {
   try {
     parseRateTable(raw, 'rate_table');
   } catch (e) {
-    if (e instanceof RateTableError) return e.message;
+    if (e instanceof ShippingInputError) return e.message;
     throw e;
   }
   throw new Error('accepted');

@@ -1,3 +1,5 @@
+import { AppError } from '../common/http/app-error.js';
+
 /**
  * The shipping rate engine (README "Shipping"): pure functions, no I/O.
  *
@@ -29,13 +31,13 @@ export interface MinorRateTable {
   beyond: { every: number; price: number } | null;
 }
 
-/** A rule broken by a written rate table: the member's path (under the caller's prefix) and why. */
-export class RateTableError extends Error {
+/** A rule broken by written shipping input (a rate table, zones, a rule): 422 naming the member's path and why. */
+export class ShippingInputError extends AppError {
   constructor(
     readonly path: string,
     readonly reason: string,
   ) {
-    super(`${path} ${reason}`);
+    super(422, `${path} ${reason}`);
   }
 }
 
@@ -46,10 +48,10 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 function number(v: unknown, path: string, opts: { min: number; integer?: boolean; positive?: boolean }): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RateTableError(path, 'must be a number');
-  if (opts.integer && !Number.isInteger(v)) throw new RateTableError(path, 'must be a whole number');
-  if (v < opts.min || (opts.positive && v <= 0)) throw new RateTableError(path, opts.positive ? 'must be above 0' : `must be at least ${opts.min}`);
-  if (v > MAX_MONEY) throw new RateTableError(path, `must be at most ${MAX_MONEY}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShippingInputError(path, 'must be a number');
+  if (opts.integer && !Number.isInteger(v)) throw new ShippingInputError(path, 'must be a whole number');
+  if (v < opts.min || (opts.positive && v <= 0)) throw new ShippingInputError(path, opts.positive ? 'must be above 0' : `must be at least ${opts.min}`);
+  if (v > MAX_MONEY) throw new ShippingInputError(path, `must be at most ${MAX_MONEY}`);
   return v;
 }
 
@@ -58,46 +60,46 @@ function money(v: unknown, path: string, positive = false): number {
 }
 
 /**
- * Checks a written rate table (admin body or import member) and returns it in stored form; throws RateTableError
+ * Checks a written rate table (admin body or import member) and returns it in stored form; throws ShippingInputError
  * naming the first bad member (`path` is the table's own path, e.g. `rate_table` or `shipping_methods[0].rate_table`).
  * Gaps and overlaps between steps are refused here, at write time.
  */
 export function parseRateTable(raw: unknown, path: string): RateTable {
-  if (!isObj(raw)) throw new RateTableError(path, 'must be an object');
-  for (const k of Object.keys(raw)) if (!['basis', 'steps', 'beyond'].includes(k)) throw new RateTableError(`${path}.${k}`, 'is not a rate table member');
+  if (!isObj(raw)) throw new ShippingInputError(path, 'must be an object');
+  for (const k of Object.keys(raw)) if (!['basis', 'steps', 'beyond'].includes(k)) throw new ShippingInputError(`${path}.${k}`, 'is not a rate table member');
   const basis = raw.basis;
   if (typeof basis !== 'string' || !(RATE_BASES as readonly string[]).includes(basis))
-    throw new RateTableError(`${path}.basis`, `must be one of ${RATE_BASES.join(', ')}`);
+    throw new ShippingInputError(`${path}.basis`, `must be one of ${RATE_BASES.join(', ')}`);
   const b = basis as RateBasis;
   const whole = b !== 'value';
-  if (!Array.isArray(raw.steps) || raw.steps.length === 0) throw new RateTableError(`${path}.steps`, 'must be a non-empty array');
-  if (raw.steps.length > MAX_STEPS) throw new RateTableError(`${path}.steps`, `must have at most ${MAX_STEPS} steps`);
+  if (!Array.isArray(raw.steps) || raw.steps.length === 0) throw new ShippingInputError(`${path}.steps`, 'must be a non-empty array');
+  if (raw.steps.length > MAX_STEPS) throw new ShippingInputError(`${path}.steps`, `must have at most ${MAX_STEPS} steps`);
   const steps = raw.steps.map((s: unknown, i) => {
     const p = `${path}.steps[${i}]`;
-    if (!isObj(s)) throw new RateTableError(p, 'must be an object');
-    for (const k of Object.keys(s)) if (!['from', 'to', 'price'].includes(k)) throw new RateTableError(`${p}.${k}`, 'is not a step member');
+    if (!isObj(s)) throw new ShippingInputError(p, 'must be an object');
+    for (const k of Object.keys(s)) if (!['from', 'to', 'price'].includes(k)) throw new ShippingInputError(`${p}.${k}`, 'is not a step member');
     const from = whole ? number(s.from, `${p}.from`, { min: 0, integer: true }) : money(s.from, `${p}.from`);
     const to = s.to === null || s.to === undefined ? null : whole ? number(s.to, `${p}.to`, { min: 0, integer: true }) : money(s.to, `${p}.to`);
-    if (to !== null && (whole ? to < from : to <= from)) throw new RateTableError(`${p}.to`, whole ? 'must be at least from' : 'must be above from');
+    if (to !== null && (whole ? to < from : to <= from)) throw new ShippingInputError(`${p}.to`, whole ? 'must be at least from' : 'must be above from');
     return { from, to, price: money(s.price, `${p}.price`) };
   });
   const first = steps[0].from;
   if (whole ? first > 1 : first !== 0)
-    throw new RateTableError(`${path}.steps[0].from`, `leaves a gap: the first step must start at ${whole ? '0 or 1' : '0'}`);
+    throw new ShippingInputError(`${path}.steps[0].from`, `leaves a gap: the first step must start at ${whole ? '0 or 1' : '0'}`);
   for (let i = 1; i < steps.length; i++) {
     const prev = steps[i - 1];
     const p = `${path}.steps[${i}].from`;
-    if (prev.to === null) throw new RateTableError(`${path}.steps[${i - 1}].to`, 'may be null (open-ended) only on the last step');
+    if (prev.to === null) throw new ShippingInputError(`${path}.steps[${i - 1}].to`, 'may be null (open-ended) only on the last step');
     const expected = whole ? prev.to + 1 : prev.to;
-    if (steps[i].from > expected) throw new RateTableError(p, `leaves a gap after step ${i - 1} (expected ${expected})`);
-    if (steps[i].from < expected) throw new RateTableError(p, `overlaps step ${i - 1} (expected ${expected})`);
+    if (steps[i].from > expected) throw new ShippingInputError(p, `leaves a gap after step ${i - 1} (expected ${expected})`);
+    if (steps[i].from < expected) throw new ShippingInputError(p, `overlaps step ${i - 1} (expected ${expected})`);
   }
   let beyond: RateTable['beyond'] = null;
   if (raw.beyond !== undefined && raw.beyond !== null) {
     const p = `${path}.beyond`;
-    if (!isObj(raw.beyond)) throw new RateTableError(p, 'must be an object');
-    for (const k of Object.keys(raw.beyond)) if (!['every', 'price'].includes(k)) throw new RateTableError(`${p}.${k}`, 'is not a beyond member');
-    if (steps[steps.length - 1].to === null) throw new RateTableError(p, 'overlaps the open-ended last step');
+    if (!isObj(raw.beyond)) throw new ShippingInputError(p, 'must be an object');
+    for (const k of Object.keys(raw.beyond)) if (!['every', 'price'].includes(k)) throw new ShippingInputError(`${p}.${k}`, 'is not a beyond member');
+    if (steps[steps.length - 1].to === null) throw new ShippingInputError(p, 'overlaps the open-ended last step');
     const every = whole ? number(raw.beyond.every, `${p}.every`, { min: 1, integer: true }) : money(raw.beyond.every, `${p}.every`, true);
     beyond = { every, price: money(raw.beyond.price, `${p}.price`) };
   }

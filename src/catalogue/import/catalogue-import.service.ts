@@ -15,6 +15,7 @@ import { chunks, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult
 import { ImportPlan, planImport } from './import-plan.js';
 import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
+import { upsertDestinationRules } from '../../shipping/index.js';
 
 export type { KindCounts };
 
@@ -107,10 +108,16 @@ export class CatalogueImportService {
 
     // ---- simple kinds
     for (const kind of plan.simple) {
-      const r = await upsert(m, tenantId, { table: kind.table, cols: kind.cols }, kind.rows);
+      const r = 'write' in kind.target ? await kind.target.write(m, tenantId, kind.rows) : await upsert(m, tenantId, kind.target, kind.rows);
       count(kind.kind, r);
       ids[kind.kind] = idsOf(r);
       if (kind.kind === 'manufacturers' && r.updated > 0) fullRefresh = true;
+    }
+
+    if (plan.destinationRules !== null) {
+      const r = await upsertDestinationRules(m, tenantId, plan.destinationRules);
+      count('destination_rules', r);
+      ids.destination_rules = idsOf(r);
     }
 
     // ---- facets per dimension
