@@ -37,7 +37,8 @@ export class MethodZoneDto {
   free_over: number | null;
   /** Null: the method's. */
   delivery_days: number | null;
-  /** Postcodes the method does not serve in this zone: exact, a prefix ending in `*`, or a range `A..B`. */
+  /** Postcodes the method does not serve in this zone: exact, a prefix ending in an asterisk, or a range `A..B`. */
+  @ApiProperty({ type: [String] })
   excluded_postcodes: string[];
 }
 
@@ -51,6 +52,7 @@ export class ShippingMethodDto {
   price: number;
   tax_rate: number;
   /** ISO country codes it ships to; empty: every country. */
+  @ApiProperty({ type: [String] })
   countries: string[];
   free_over: number | null;
   delivery_days: number | null;
