@@ -33,6 +33,7 @@ import { ShippingModule } from './shipping/shipping.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
+import { TaxModule } from './tax/tax.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
 export const FEATURE_MODULES: Type[] = [
@@ -52,6 +53,7 @@ export const FEATURE_MODULES: Type[] = [
   InventoryModule,
   ShippingModule,
   CheckoutModule,
+  TaxModule,
   MaintenanceModule,
 ];
 

@@ -20,6 +20,7 @@ import { checkoutEntities } from '../checkout/entities/checkout.entities.js';
 import { shippingEntities } from '../shipping/entities/shipping.entities.js';
 import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
+import { TaxZone } from '../tax/entities/tax-zone.entity.js';
 import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
@@ -47,4 +48,5 @@ export const entities = [
   ...eventEntities,
   ...webhookEntities,
   ...checkoutEntities,
+  TaxZone,
 ];

@@ -122,6 +122,24 @@ export interface ProductDeletedPayload {
   product: { id: string; key: string; archived: boolean };
 }
 
+/** A zone of the shop (taxes and shipping), as the admin API shows it (issue 31). */
+export interface TaxZonePayload {
+  tax_zone: {
+    id: string;
+    key: string | null;
+    name: string;
+    countries: string[];
+    regions: string[];
+    postcodes: Array<{ country: string; pattern: string }>;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface TaxZoneDeletedPayload {
+  tax_zone: { id: string };
+}
+
 /** A shipping method in its admin representation (README "Shipping"): declared here, filled by the shipping module. */
 export interface ShippingMethodPayload {
   shipping_method: {
@@ -184,6 +202,9 @@ export interface DomainEventMap {
   'product.created': ProductPayload;
   'product.updated': ProductPayload;
   'product.deleted': ProductDeletedPayload;
+  'tax_zone.created': TaxZonePayload;
+  'tax_zone.updated': TaxZonePayload;
+  'tax_zone.deleted': TaxZoneDeletedPayload;
   'shipping_method.created': ShippingMethodPayload;
   'shipping_method.updated': ShippingMethodPayload;
   'shipping_method.deleted': ShippingMethodDeletedPayload;
@@ -222,6 +243,9 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'product.created': '{product: <admin product>}',
   'product.updated': "{product: <admin product>} (a variant's change updates its product)",
   'product.deleted': '{product: {id, key, archived}}',
+  'tax_zone.created': '{tax_zone: <admin tax zone>}',
+  'tax_zone.updated': '{tax_zone: <admin tax zone>}',
+  'tax_zone.deleted': '{tax_zone: {id}}',
   'shipping_method.created': '{shipping_method: <admin shipping method>}',
   'shipping_method.updated': '{shipping_method: <admin shipping method>}',
   'shipping_method.deleted': '{shipping_method: {id, key}}',

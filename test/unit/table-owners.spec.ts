@@ -49,6 +49,7 @@ const OWNERS: Record<string, string[]> = {
     'idempotency_keys',
   ],
   wishlist: ['wishlist_items'],
+  tax: ['tax_zones'],
   content: ['content_pages', 'blog_articles'],
   themes: ['themes', 'theme_assets', 'theme_asset_blob_chunks'],
   events: ['outbox_events', 'event_handler_jobs'],

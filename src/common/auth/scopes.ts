@@ -12,6 +12,7 @@ export const BUILT_IN_ADMIN_RESOURCES: readonly string[] = [
   'access_tokens',
   'inventory',
   'catalogue',
+  'settings',
 ];
 
 export const STOREFRONT_SCOPES = ['storefront/catalogue', 'storefront/cart', 'storefront/wishlist', 'storefront/checkout', 'storefront/customers'] as const;

@@ -14,6 +14,7 @@ import { OrderLifecycle1764000170000 } from './1764000170000-order-lifecycle.js'
 import { AdminCatalogue1764000118000 } from './1764000118000-admin-catalogue.js';
 import { OutboxTraceContext1764000190000 } from './1764000190000-outbox-trace-context.js';
 import { AuthNotify1764000200000 } from './1764000200000-auth-notify.js';
+import { TaxZones1795695774008 } from './1795695774008-tax-zones.js';
 import { ShippingRates1795696097429 } from './1795696097429-shipping-rates.js';
 
 /** Every migration, in order. A feature adds its own file here. */
@@ -34,5 +35,6 @@ export const migrations = [
   OrderLifecycle1764000170000,
   OutboxTraceContext1764000190000,
   AuthNotify1764000200000,
+  TaxZones1795695774008,
   ShippingRates1795696097429,
 ];
