@@ -6,7 +6,8 @@ import { ShippingInputError } from './rate-table.js';
  * breaking one is refused at completion with 422 naming the rule, and shows it beforehand in
  * `compliance.destination`. Pure: the caller measures the order and the buyer's year.
  */
-export type DestinationRuleCode = 'destination_closed' | 'volume_limit_exceeded' | 'age_requirement';
+export const DESTINATION_RULE_CODES = ['destination_closed', 'volume_limit_exceeded', 'age_requirement'] as const;
+export type DestinationRuleCode = (typeof DESTINATION_RULE_CODES)[number];
 
 export interface DestinationRuleRow {
   id: string;

@@ -6,6 +6,6 @@ export { isConfigured, type Quote, type ShippingMethodRow } from './method-zones
 export type { DestinationReason, DestinationVerdict } from './destination-rules.js';
 export { shippingMethodImportRow } from './method-input.js';
 export { destinationRulesDocument, shippingMethodsDocument } from './shipping-document.js';
-export { parseDestinationRule } from './destination-rules.js';
+export { DESTINATION_RULE_CODES, parseDestinationRule } from './destination-rules.js';
 export { upsertDestinationRules, upsertShippingMethods } from './shipping.repository.js';
 export { ShippingMethodDto, DestinationRuleDto } from './dto/shipping.dto.js';

@@ -1,5 +1,5 @@
 import { judgeDestination, litresOfSize, parseDestinationRule, type DestinationRuleRow } from './destination-rules.js';
-import { parseMethodZones, postcodeMatches, quote, type Destination, type ShippingMethodRow } from './method-zones.js';
+import { parseMethodZones, postcodeExcluded, quote, type Destination, type ShippingMethodRow } from './method-zones.js';
 import { parcelMeasures, ShippingInputError } from './rate-table.js';
 
 const cents = (x: number | string) => Math.round(Number(x) * 100);
@@ -92,14 +92,17 @@ describe('quote', () => {
 });
 
 describe('postcode patterns', () => {
-  it('match exactly, by prefix and by range, ignoring case and spaces', () => {
-    expect(postcodeMatches('20000', '20000')).toBe(true);
-    expect(postcodeMatches('20000', '20001')).toBe(false);
-    expect(postcodeMatches('ze*', 'ZE1 0AA')).toBe(true);
-    expect(postcodeMatches('HS*', 'KW1 4AB')).toBe(false);
-    expect(postcodeMatches('07000..07999', '07500')).toBe(true);
-    expect(postcodeMatches('07000..07999', '08000')).toBe(false);
-    expect(postcodeMatches('07000..07999', '0750')).toBe(false);
+  it('match exactly, by prefix and by range, ignoring case, spaces and dashes', () => {
+    const stored = (p: string) => parseMethodZones([{ zone: 'z', excluded_postcodes: [p] }], 'zones')[0].excluded_postcodes;
+    const excluded = (p: string, code: string) => postcodeExcluded(stored(p), code);
+    expect(excluded('20000', '20000')).toBe(true);
+    expect(excluded('20000', '20001')).toBe(false);
+    expect(excluded('ze*', 'ZE1 0AA')).toBe(true);
+    expect(excluded('HS*', 'KW1 4AB')).toBe(false);
+    expect(excluded('07000..07999', '07500')).toBe(true);
+    expect(excluded('07000..07999', '08000')).toBe(false);
+    expect(excluded('07000..07999', '0750')).toBe(false);
+    expect(excluded('00-950', '00950')).toBe(true);
   });
 
   it('bounds a zone to 10,000 patterns and checks each', () => {

@@ -1,3 +1,4 @@
+import { normalizePostcode, parsePostcodePattern } from '../tax/index.js';
 import { minorRateTable, parseRateTable, rateFor, ShippingInputError, type ParcelMeasures, type RateTable } from './rate-table.js';
 
 /**
@@ -31,37 +32,24 @@ export interface ShippingMethodRow {
 
 /** At most this many postcode patterns per zone of a method (bounded work per checkout read). */
 export const MAX_POSTCODE_PATTERNS = 10_000;
-const PATTERN = /^[A-Z0-9 -]{1,20}\*?$|^[A-Z0-9 -]{1,20}\.\.[A-Z0-9 -]{1,20}$/;
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** A postcode as compared: upper case, without spaces. */
-export function normalizePostcode(p: string): string {
-  return p.toUpperCase().replace(/\s+/g, '');
-}
-
 /**
- * Whether a postcode matches a pattern: exact (`20000`), a prefix (`20*`: every code starting with 20), or an
- * inclusive range of codes of the same length (`07000..07999`). Case and spaces do not count.
+ * Whether any of the stored patterns (normalized by the zone model's `parsePostcodePattern`: exact `20000`, prefix
+ * `20*`, range `07000..07999` of same-length digits; case, spaces and dashes do not count) matches the postcode.
  */
-export function postcodeMatches(pattern: string, postcode: string): boolean {
-  return matchesNormalized(normalizePostcode(pattern), normalizePostcode(postcode));
-}
-
-/** Whether any of the (stored, normalized) patterns matches the postcode. */
 export function postcodeExcluded(patterns: readonly string[], postcode: string): boolean {
   const code = normalizePostcode(postcode);
-  return patterns.some((p) => matchesNormalized(p, code));
-}
-
-function matchesNormalized(p: string, code: string): boolean {
-  const range = p.indexOf('..');
-  if (range >= 0) {
-    const lo = p.slice(0, range);
-    return code.length === lo.length && code >= lo && code <= p.slice(range + 2);
-  }
-  return p.endsWith('*') ? code.startsWith(p.slice(0, -1)) : code === p;
+  return patterns.some((p) => {
+    const range = p.indexOf('..');
+    if (range >= 0) {
+      const lo = p.slice(0, range);
+      return code.length === lo.length && code >= lo && code <= p.slice(range + 2);
+    }
+    return p.endsWith('*') ? code.startsWith(p.slice(0, -1)) : code === p;
+  });
 }
 
 function optNumber(v: unknown, path: string, opts: { integer?: boolean; max: number }): number | null {
@@ -91,9 +79,9 @@ export function parseMethodZones(raw: unknown, path: string): MethodZone[] {
     if (!Array.isArray(excluded)) throw new ShippingInputError(`${p}.excluded_postcodes`, 'must be an array');
     if (excluded.length > MAX_POSTCODE_PATTERNS) throw new ShippingInputError(`${p}.excluded_postcodes`, `must hold at most ${MAX_POSTCODE_PATTERNS} patterns`);
     const patterns = excluded.map((x: unknown, j) => {
-      if (typeof x !== 'string' || !PATTERN.test(x.toUpperCase()))
-        throw new ShippingInputError(`${p}.excluded_postcodes[${j}]`, 'must be a postcode, a prefix ending in * or a range A..B');
-      return normalizePostcode(x);
+      const parsed = typeof x === 'string' ? parsePostcodePattern(x) : null;
+      if (!parsed) throw new ShippingInputError(`${p}.excluded_postcodes[${j}]`, 'must be a postcode, a prefix ending in * or a range A..B of digits');
+      return parsed.kind === 'exact' ? parsed.value : parsed.kind === 'prefix' ? `${parsed.value}*` : `${parsed.from}..${parsed.to}`;
     });
     return {
       zone: z.zone,

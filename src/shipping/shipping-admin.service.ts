@@ -54,7 +54,7 @@ export class ShippingAdminService {
       await this.zones.assertKnown(
         tx,
         (input.zones ?? []).map((z) => z.zone),
-        'zones',
+        (i) => `zones[${i}].zone`,
       );
       const key = input.key ?? `shipping-${randomUUID().slice(0, 8)}`;
       const row = await repo.insertShippingMethod(m, tx.tenantId, shippingMethodValues(null, input, key));
@@ -77,7 +77,7 @@ export class ShippingAdminService {
         await this.zones.assertKnown(
           tx,
           input.zones.map((z) => z.zone),
-          'zones',
+          (i) => `zones[${i}].zone`,
         );
       const key = input.key ?? current.key;
       if (key !== current.key && (await repo.shippingMethodKeyTaken(m, tx.tenantId, key, id))) throw keyTaken(key);
@@ -114,7 +114,7 @@ export class ShippingAdminService {
   async createRule(ctx: RequestContext, body: unknown): Promise<DestinationRuleDto> {
     const input = parseDestinationRule(body, '');
     return inTransaction(ctx, this.dataSource, async (tx) => {
-      await this.zones.assertKnown(tx, [input.zone], 'zone');
+      await this.zones.assertKnown(tx, [input.zone], () => 'zone');
       const row = await repo.insertDestinationRule(managerOf(tx, this.dataSource), tx.tenantId, ruleValues(input));
       if (!row) throw new ShippingInputError('zone', `"${input.zone}" already has destination rules`);
       const dto = mapDestinationRule(row);
@@ -130,7 +130,7 @@ export class ShippingAdminService {
       if (!current) throw AppError.notFound('destination rule');
       const base = { ...current, max_litres_per_order: num(current.max_litres_per_order), max_litres_per_year: num(current.max_litres_per_year) };
       const input = parseDestinationRule(body, '', base);
-      if (input.zone !== current.zone) await this.zones.assertKnown(tx, [input.zone], 'zone');
+      if (input.zone !== current.zone) await this.zones.assertKnown(tx, [input.zone], () => 'zone');
       const row = await repo.updateDestinationRule(m, tx.tenantId, id, ruleValues(input));
       if (!row) throw new ShippingInputError('zone', `"${input.zone}" already has destination rules`);
       const dto = mapDestinationRule(row);

@@ -71,7 +71,8 @@ export async function insertShippingMethod(m: EntityManager, tenantId: string, v
 
 /** Rewrites a method's columns (the import's hash is dropped: the next import writes it again). */
 export async function updateShippingMethod(m: EntityManager, tenantId: string, id: string, v: ShippingMethodValues): Promise<Timestamped<ShippingMethodRow>> {
-  const rows: Timestamped<ShippingMethodRow>[] = await m.query(
+  // an UPDATE answers [rows, count]
+  const [rows]: [Timestamped<ShippingMethodRow>[], number] = await m.query(
     `UPDATE shipping_methods SET ${VALUE_COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ')}, import_hash = NULL, updated_at = now()
      WHERE tenant_id = $1 AND id = $2 RETURNING ${METHOD_COLUMNS}, created_at, updated_at`,
     [tenantId, id, ...valuesOf(v)],
@@ -87,8 +88,8 @@ export async function shippingMethodKeyTaken(m: EntityManager, tenantId: string,
 
 /** Deletes a method (checkouts that chose it lose the choice); false when there is none. */
 export async function deleteShippingMethod(m: EntityManager, tenantId: string, id: string): Promise<boolean> {
-  const rows: unknown[] = await m.query(`DELETE FROM shipping_methods WHERE tenant_id = $1 AND id = $2 RETURNING id`, [tenantId, id]);
-  return rows.length > 0;
+  const [, count]: [unknown[], number] = await m.query(`DELETE FROM shipping_methods WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  return count > 0;
 }
 
 /** The import's columns of a method row (after `key`, before `import_hash`), in `shippingMethodImportRow` order. */
@@ -160,7 +161,7 @@ export async function updateDestinationRule(
 ): Promise<Timestamped<DestinationRuleRow> | null> {
   const taken: unknown[] = await m.query(`SELECT 1 FROM destination_rules WHERE tenant_id = $1 AND key = $2 AND id <> $3`, [tenantId, v[0], id]);
   if (taken.length > 0) return null;
-  const rows: Timestamped<DestinationRuleRow>[] = await m.query(
+  const [rows]: [Timestamped<DestinationRuleRow>[], number] = await m.query(
     `UPDATE destination_rules SET key = $3, alcohol_shipping = $4, max_litres_per_order = $5, max_litres_per_year = $6, min_age = $7,
        import_hash = NULL, updated_at = now()
      WHERE tenant_id = $1 AND id = $2 RETURNING ${RULE_COLUMNS}, created_at, updated_at`,
@@ -170,8 +171,8 @@ export async function updateDestinationRule(
 }
 
 export async function deleteDestinationRule(m: EntityManager, tenantId: string, id: string): Promise<boolean> {
-  const rows: unknown[] = await m.query(`DELETE FROM destination_rules WHERE tenant_id = $1 AND id = $2 RETURNING id`, [tenantId, id]);
-  return rows.length > 0;
+  const [, count]: [unknown[], number] = await m.query(`DELETE FROM destination_rules WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  return count > 0;
 }
 
 /** The import's upsert of rules by zone key (rows: zone, alcohol_shipping, litres per order, per year, min_age, import_hash). */
