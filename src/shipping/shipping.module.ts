@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { adminResource } from '../extensions/index.js';
 import { AdminDestinationRulesController, AdminShippingMethodsController } from './admin-shipping.controller.js';
 import { ShippingAdminService } from './shipping-admin.service.js';
 import { ShippingQuotes } from './shipping-quotes.service.js';
@@ -7,11 +6,11 @@ import { ShippingZones } from './shipping-zones.js';
 
 /**
  * Shipping (issue 31, README "Shipping"): shipping methods with rate tables and zones, destination rules, carrier
- * rate providers. Scopes `Shop/settings/read|write`.
+ * rate providers. Scopes `Shop/settings/read|write` (a built-in admin resource, shared with the tax module).
  */
 @Module({
   controllers: [AdminShippingMethodsController, AdminDestinationRulesController],
-  providers: [ShippingAdminService, ShippingQuotes, ShippingZones, adminResource('settings')],
+  providers: [ShippingAdminService, ShippingQuotes, ShippingZones],
   exports: [ShippingQuotes],
 })
 export class ShippingModule {}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
+import { addr, BOTTLES, inDays, shopImport, ZONES } from './shipping.fixture.js';
 
 /**
  * Shipping (issue 31, README "Shipping"): methods with rate tables and zones, postcode exclusions, shipping_options
@@ -7,68 +8,12 @@ import { createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-ap
  * the fixture by hand (the rate tables are small).
  */
 
-const BOTTLES = {
-  basis: 'bottles',
-  steps: [
-    { from: 1, to: 6, price: 12 },
-    { from: 7, to: 12, price: 18 },
-    { from: 13, to: 18, price: 26 },
-  ],
-  beyond: { every: 6, price: 8 },
-};
-
-function shopImport() {
-  const variant = (key: string, price: number, extra: Record<string, unknown>) => ({
-    key,
-    sku: key.toUpperCase(),
-    price,
-    tax_rate: 8.1,
-    published: true,
-    active: true,
-    track_inventory: false,
-    ...extra,
-  });
-  return {
-    settings: {
-      default_language: 'en',
-      languages: ['en'],
-      default_currency: 'CHF',
-      prices_include_tax: true,
-      guest_checkout_enabled: true,
-      terms: { required: false },
-      age_verification: { min_age: 0, min_age_by_country: {}, applies_to_alcohol_volume_over: 0 },
-    },
-    currencies: [{ key: 'CHF', code: 'CHF', name: 'Swiss franc', symbol: 'CHF', rate: 1, published: true }],
-    countries: ['CH', 'DE', 'FR', 'IT', 'US'].map((code) => ({ key: code, code, name: code, shipping: true })),
-    facets: { sizes: [{ key: '75cl', name: '75 cl' }] },
-    shipping_methods: [
-      { key: 'post', name: 'Swiss Post', price: 9.5, tax_rate: 8.1, countries: ['CH'], free_over: null, delivery_days: 2 },
-      { key: 'usa', name: 'USA freight', price: 40, tax_rate: 0, countries: ['US'], free_over: null, delivery_days: null },
-    ],
-    payment_types: [{ key: 'invoice', name: 'Invoice', kind: 'invoice' }],
-    products: [
-      { key: 'p-wine', title: 'Merlot', published: true, variants: [variant('v-wine', 20, { alcohol_volume: 13.5, grams: 1300, size: '75cl' })] },
-      { key: 'p-juice', title: 'Grape juice', published: true, variants: [variant('v-juice', 5, { alcohol_volume: 0, grams: 1000, size: '75cl' })] },
-    ],
-  };
-}
-
 describe('shipping rates, zones and destination rules', () => {
   let t: TestApp;
   let shop: TestShop;
   let ids: { variants: Record<string, string>; shipping_methods: Record<string, string>; payment_types: Record<string, string> };
   const zone: Record<string, string> = {};
   const method: Record<string, string> = {};
-
-  const addr = (country: string, zip: string, email = 'buyer@example.com') => ({
-    first_name: 'A',
-    last_name: 'B',
-    street: 'S 1',
-    zip_code: zip,
-    location: 'L',
-    email,
-    country_code: country,
-  });
 
   async function checkout(client: ShopClient, lines: Array<[string, number]>, address: object) {
     for (const [id, quantity] of lines) await client.post('/cart/items', { article_id: ids.variants[id], quantity }).expect(200);
@@ -78,7 +23,6 @@ describe('shipping rates, zones and destination rules', () => {
   const visitor = () => t.client(shop.storefront_token);
   const options = (c: { shipping_options: Array<{ id: string; price: string; expected_delivery_date: string }> }) =>
     Object.fromEntries(c.shipping_options.map((o) => [Object.entries(method).find(([, id]) => id === o.id)?.[0] ?? o.id, o.price]));
-  const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -87,14 +31,7 @@ describe('shipping rates, zones and destination rules', () => {
     ids = res.body.import.ids;
     method.post = ids.shipping_methods.post;
     method.usa = ids.shipping_methods.usa;
-    const zones = [
-      { key: 'eu', name: 'EU', countries: ['DE', 'FR', 'IT'] },
-      { key: 'fr', name: 'France', countries: ['FR'] },
-      { key: 'corsica', name: 'Corsica', postcodes: [{ country: 'FR', pattern: '20*' }] },
-      { key: 'ch', name: 'Switzerland', countries: ['CH'] },
-      { key: 'us', name: 'United States', countries: ['US'] },
-    ];
-    for (const z of zones) zone[z.key] = (await shop.admin.post('/admin/tax_zones', z).expect(201)).body.tax_zone.id;
+    for (const z of ZONES) zone[z.key] = (await shop.admin.post('/admin/tax_zones', z).expect(201)).body.tax_zone.id;
   });
   afterAll(() => t.close());
 
