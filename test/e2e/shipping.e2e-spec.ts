@@ -94,7 +94,8 @@ describe('shipping rates, zones and destination rules', () => {
             delivery_days: 4,
             rate_table: BOTTLES,
             zones: [
-              { zone: 'eu', excluded_postcodes: ['20*'] },
+              { zone: 'eu' },
+              { zone: 'fr', excluded_postcodes: ['20*'] },
               { zone: 'ch', rate_table: { basis: 'bottles', steps: [{ from: 1, to: null, price: 9 }] }, free_over: 200, delivery_days: 1 },
             ],
           })
@@ -111,7 +112,8 @@ describe('shipping rates, zones and destination rules', () => {
         delivery_days: 4,
         rate_table: BOTTLES,
         zones: [
-          { zone: 'eu', rate_table: null, free_over: null, delivery_days: null, excluded_postcodes: ['20*'] },
+          { zone: 'eu', rate_table: null, free_over: null, delivery_days: null, excluded_postcodes: [] },
+          { zone: 'fr', rate_table: null, free_over: null, delivery_days: null, excluded_postcodes: ['20*'] },
           {
             zone: 'ch',
             rate_table: { basis: 'bottles', steps: [{ from: 1, to: null, price: 9 }], beyond: null },
@@ -178,11 +180,11 @@ describe('shipping rates, zones and destination rules', () => {
       expect(options(de)).toEqual({ cases: '18.00' });
       expect(de.shipping_options[0].expected_delivery_date).toBe(inDays(4));
 
-      // Paris: eu zone for cases, fr zone for weight (9,100 g > 5,000: 30.00)
+      // Paris: the fr zone of both methods (cases by its own table; weight: 9,100 g > 5,000: 30.00)
       const fr = await checkout(visitor(), [['v-wine', 7]], addr('FR', '75001'));
       expect(options(fr)).toEqual({ cases: '18.00', weight: '30.00' });
 
-      // Corsica is excluded from the cases method's eu zone; weight still serves it through fr
+      // Corsica (a postcode zone inside fr) is excluded from the cases method's fr zone; weight still serves it through fr
       const corsica = await checkout(visitor(), [['v-wine', 7]], addr('FR', '20 000'));
       expect(options(corsica)).toEqual({ weight: '30.00' });
 
@@ -339,10 +341,7 @@ describe('shipping rates, zones and destination rules', () => {
       const cases = doc.shipping_methods.find((m: { key: string }) => m.key === 'cases');
       expect(cases).toMatchObject({
         rate_table: BOTTLES,
-        zones: [
-          { zone: 'eu', excluded_postcodes: ['20*'] },
-          { zone: 'ch', free_over: 200 },
-        ],
+        zones: [{ zone: 'eu' }, { zone: 'fr', excluded_postcodes: ['20*'] }, { zone: 'ch', free_over: 200 }],
       });
       expect(doc.destination_rules).toEqual([
         { zone: 'eu', alcohol_shipping: true, max_litres_per_order: 9, max_litres_per_year: null, min_age: null },
