@@ -20,18 +20,30 @@ export function shippingMethodsOf(m: EntityManager, tenantId: string): Promise<S
   return m.query(`SELECT ${METHOD_COLUMNS} FROM shipping_methods WHERE tenant_id = $1 ORDER BY price, key`, [tenantId]);
 }
 
-/** A page of the shop's methods, newest first (ties by id), after the cursor's (created_at, id); `limit` + 1 rows. */
+/** A page of the shop's rows of `table`, newest first (ties by id), after the cursor's (created_at, id); `limit` + 1 rows. */
+function newestFirst<T>(
+  m: EntityManager,
+  table: 'shipping_methods' | 'destination_rules',
+  columns: string,
+  tenantId: string,
+  after: [string, string] | null,
+  limit: number,
+): Promise<T[]> {
+  return m.query(
+    `SELECT ${columns}, created_at, updated_at FROM ${table} WHERE tenant_id = $1
+     ${after ? 'AND (created_at, id) < ($3::timestamptz, $4::uuid)' : ''} ORDER BY created_at DESC, id DESC LIMIT $2`,
+    after ? [tenantId, limit + 1, ...after] : [tenantId, limit + 1],
+  );
+}
+
+/** A page of the shop's methods, newest first. */
 export function shippingMethodPage(
   m: EntityManager,
   tenantId: string,
   after: [string, string] | null,
   limit: number,
 ): Promise<Timestamped<ShippingMethodRow>[]> {
-  return m.query(
-    `SELECT ${METHOD_COLUMNS}, created_at, updated_at FROM shipping_methods WHERE tenant_id = $1
-     ${after ? 'AND (created_at, id) < ($3::timestamptz, $4::uuid)' : ''} ORDER BY created_at DESC, id DESC LIMIT $2`,
-    after ? [tenantId, limit + 1, ...after] : [tenantId, limit + 1],
-  );
+  return newestFirst(m, 'shipping_methods', METHOD_COLUMNS, tenantId, after, limit);
 }
 
 export async function shippingMethodById(m: EntityManager, tenantId: string, id: string, lock = false): Promise<Timestamped<ShippingMethodRow> | null> {
@@ -112,17 +124,14 @@ export function destinationRulesOf(m: EntityManager, tenantId: string): Promise<
   return m.query(`SELECT ${RULE_COLUMNS} FROM destination_rules WHERE tenant_id = $1 ORDER BY key`, [tenantId]);
 }
 
+/** A page of the shop's rules, newest first. */
 export function destinationRulePage(
   m: EntityManager,
   tenantId: string,
   after: [string, string] | null,
   limit: number,
 ): Promise<Timestamped<DestinationRuleRow>[]> {
-  return m.query(
-    `SELECT ${RULE_COLUMNS}, created_at, updated_at FROM destination_rules WHERE tenant_id = $1
-     ${after ? 'AND (created_at, id) < ($3::timestamptz, $4::uuid)' : ''} ORDER BY created_at DESC, id DESC LIMIT $2`,
-    after ? [tenantId, limit + 1, ...after] : [tenantId, limit + 1],
-  );
+  return newestFirst(m, 'destination_rules', RULE_COLUMNS, tenantId, after, limit);
 }
 
 export async function destinationRuleById(m: EntityManager, tenantId: string, id: string, lock = false): Promise<Timestamped<DestinationRuleRow> | null> {
