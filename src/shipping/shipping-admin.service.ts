@@ -124,6 +124,8 @@ export class ShippingAdminService {
   }
 
   async updateRule(ctx: RequestContext, id: string, body: unknown): Promise<DestinationRuleDto> {
+    // bad input is 422 before the rule is looked up (the members are applied to the stored rule below)
+    parseDestinationRule(body, '', { zone: 'any', alcohol_shipping: true, max_litres_per_order: null, max_litres_per_year: null, min_age: null });
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const current = await repo.destinationRuleById(m, tx.tenantId, id, true);

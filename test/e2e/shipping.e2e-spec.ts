@@ -245,6 +245,9 @@ describe('shipping rates, zones and destination rules', () => {
       });
       const temp = (await shop.admin.post('/admin/destination_rules', { zone: 'ch', min_age: 18 }).expect(201)).body.destination_rule;
       expect((await shop.admin.put(`/admin/destination_rules/${temp.id}`, { min_age: null }).expect(200)).body.destination_rule.min_age).toBeNull();
+      // a PUT without a body is 422 before the rule is looked up
+      await shop.admin.put('/admin/destination_rules/00000000-0000-4000-8000-000000000000').expect(422);
+      await shop.admin.put(`/admin/destination_rules/${temp.id}`, { max_litres_per_year: 'lots' }).expect(422);
       await shop.admin.delete(`/admin/destination_rules/${temp.id}`).expect(204);
       await shop.admin.get(`/admin/destination_rules/${temp.id}`).expect(404);
       const listed = (await shop.admin.get('/admin/destination_rules').expect(200)).body.destination_rules;
