@@ -31,6 +31,7 @@ import { InventoryModule } from './inventory/inventory.module.js';
 import { CheckoutModule } from './checkout/checkout.module.js';
 import { GiftCardsModule } from './gift-cards/gift-cards.module.js';
 import { ReturnsModule } from './returns/returns.module.js';
+import { ShippingModule } from './shipping/shipping.module.js';
 import { CartModule } from './cart/cart.module.js';
 import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
@@ -54,6 +55,7 @@ export const FEATURE_MODULES: Type[] = [
   WebhooksModule,
   InventoryModule,
   GiftCardsModule,
+  ShippingModule,
   CheckoutModule,
   ReturnsModule,
   TaxModule,

@@ -29,6 +29,8 @@ export {
   TokenResolver,
   VisitorCarryOverParticipant,
 } from './extensions/extension-points.js';
+export { ShippingRateProvider } from './extensions/shipping-rate-provider.js';
+export type { ShippingRate, ShippingRateRequest } from './extensions/shipping-rate-provider.js';
 export type {
   AssetStore,
   CatalogueSearch,

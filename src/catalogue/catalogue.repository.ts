@@ -147,6 +147,21 @@ export async function sellableVariants(m: EntityManager, tenantId: string, varia
   return new Map(rows.map((r) => [r.variant_id, r]));
 }
 
+/** What the destination rules measure of a variant (archived or not): its alcohol and its size as written. */
+export interface VariantVolumeRow {
+  variant_id: string;
+  alcohol_volume: string | null;
+  size: Translations | null;
+}
+
+export function variantVolumesOf(m: EntityManager, tenantId: string, variantIds: string[]): Promise<VariantVolumeRow[]> {
+  return m.query(
+    `SELECT v.id AS variant_id, v.alcohol_volume, fs.name AS size FROM variants v LEFT JOIN facet_values fs ON fs.id = v.size_id
+     WHERE v.tenant_id = $1 AND v.id = ANY($2::uuid[])`,
+    [tenantId, variantIds],
+  );
+}
+
 /** Stock flags of a variant, locked for the caller's transaction. */
 export interface LockedVariantRow {
   id: string;
@@ -220,17 +235,6 @@ export function openMovementsByLocation(
   );
 }
 
-/** A shipping method of the shop (imported with the catalogue): default-currency decimals in the shop basis. */
-export interface ShippingMethodRow {
-  id: string;
-  name: Translations;
-  price: string;
-  tax_rate: string;
-  countries: string[];
-  free_over: string | null;
-  delivery_days: number | null;
-}
-
 /** A payment type of the shop (imported with the catalogue). */
 export interface PaymentTypeRow {
   id: string;
@@ -238,13 +242,6 @@ export interface PaymentTypeRow {
   name: Translations;
   kind: string;
   image_url: string | null;
-}
-
-/** The shop's shipping methods, cheapest first. */
-export function shippingMethodsOf(m: EntityManager, tenantId: string): Promise<ShippingMethodRow[]> {
-  return m.query(`SELECT id, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY price, key`, [
-    tenantId,
-  ]);
 }
 
 /** The shop's payment types, by key. */

@@ -20,11 +20,11 @@ export {
   paymentTypeOf,
   paymentTypesOf,
   productIdOfVariant,
+  variantVolumesOf,
   sellableVariantRule,
   sellableVariants,
-  shippingMethodsOf,
   stockLevelsFullestFirst,
   visibleVariantSql,
 } from './catalogue.repository.js';
-export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, ShippingMethodRow, StockLevelRow } from './catalogue.repository.js';
+export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, StockLevelRow } from './catalogue.repository.js';
 export type { AdminProductDto } from './dto/admin-product.dto.js';

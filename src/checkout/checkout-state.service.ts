@@ -4,16 +4,18 @@ import type { CurrencyInfo, RequestContext } from '../common/context/request-con
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
 import type { CouponInput } from '../pricing/index.js';
-import { catalogueLineOf, sellableVariants, type SellableVariantRow } from '../catalogue/index.js';
+import { catalogueLineOf, sellableVariants, variantVolumesOf, type SellableVariantRow } from '../catalogue/index.js';
 import { couponInputOf, DiscountCodesService } from '../discounts/index.js';
 import type { TenantSettings } from '../tenancy/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
-import { CheckoutTotals, computeTotals } from '../pricing/index.js';
+import { CheckoutTotals, computeTotals, type ShippingInput } from '../pricing/index.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 import { PriceAdjustments } from '../extensions/index.js';
 import { TaxService } from '../tax/index.js';
+import { isConfigured, measureOrder, ShippingQuotes, type AddressForZones, type Quote } from '../shipping/index.js';
+import { orderedThisYearByEmail } from './checkout.repository.js';
 
 /** Where the goods go: the shipping address, else the billing address (nothing ships), else none. */
 function destinationOf(c: Checkout): { country: string | null; postcode: string | null } | null {
@@ -35,6 +37,8 @@ export interface CheckoutState {
   /** Methods offered for the shipping country (all when no country is set yet). */
   offered: ShippingMethodRow[];
   selectedMethod: ShippingMethodRow | null;
+  /** Computed prices of the offered methods; null in a shop whose methods are all flat (priced as before issue 31). */
+  quotes: Map<string, Quote> | null;
   shippingCountry: string | null;
   compliance: Compliance;
 }
@@ -53,6 +57,7 @@ export class CheckoutStateService {
     private readonly shipping: ShippingService,
     private readonly prices: PriceAdjustments,
     private readonly taxes: TaxService,
+    private readonly shippingQuotes: ShippingQuotes,
   ) {}
 
   /** `config`: pass it when calling inside a transaction (loading it then would need a second pool connection). */
@@ -62,8 +67,8 @@ export class CheckoutStateService {
     const lines = await this.lineRows(ctx, checkout.id);
     const shippingCountry = checkout.shippingAddress?.country_code?.toUpperCase() ?? null;
     const methods = await this.shipping.methods(ctx);
-    const offered = this.shipping.offeredFor(methods, shippingCountry);
-    const selectedMethod = checkout.shippingMethodId ? (offered.find((m) => m.id === checkout.shippingMethodId) ?? null) : null;
+    let offered = this.shipping.offeredFor(methods, shippingCountry);
+    let selectedMethod = checkout.shippingMethodId ? (offered.find((m) => m.id === checkout.shippingMethodId) ?? null) : null;
     let coupon: CouponInput | null = null;
     if (checkout.discountCode) {
       const row = await this.discounts.findByCode(ctx, checkout.discountCode);
@@ -72,27 +77,61 @@ export class CheckoutStateService {
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
     const customerId = checkout.customerId ?? (ctx.actor.type === 'customer' ? ctx.actor.customerId : null);
     const catalogueLines = await this.prices.apply(ctx, customerId, lines.map(catalogueLineOf));
-    const totalsInput = {
+    const input = {
       lines: catalogueLines,
       currency: { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault },
       pricesIncludeTax: config.settings.prices_include_tax,
       couponCode: checkout.discountCode,
       coupon,
       defaultCurrencyId: config.defaultCurrency.id,
-      shipping: selectedMethod
-        ? { name: translate(selectedMethod.name, ctx), price: selectedMethod.price, taxRate: selectedMethod.tax_rate, freeOver: selectedMethod.free_over }
-        : null,
     };
     // a shop taxing by destination (issue 31) re-prices for the shipping address's zone; every other shop as before
     const taxRules = await this.taxes.rules(ctx);
-    const totals = taxRules
-      ? await this.taxes.totals(ctx, taxRules, {
-          ...totalsInput,
-          day: new Date().toISOString().slice(0, 10),
-          destination: destinationOf(checkout),
-          variants: await this.taxes.variantTaxes(ctx, lines),
-        })
-      : computeTotals(totalsInput);
+    const taxed = taxRules
+      ? { day: new Date().toISOString().slice(0, 10), destination: destinationOf(checkout), variants: await this.taxes.variantTaxes(ctx, lines) }
+      : null;
+    const priced = (shipping: ShippingInput | null): Promise<CheckoutTotals> =>
+      taxRules && taxed ? this.taxes.totals(ctx, taxRules, { ...input, shipping, ...taxed }) : Promise.resolve(computeTotals({ ...input, shipping }));
+    const address: AddressForZones = {
+      country: shippingCountry,
+      region: null,
+      postcode: checkout.shippingAddress?.zip_code ?? null,
+    };
+    let quotes: Map<string, Quote> | null = null;
+    let totals: CheckoutTotals;
+    if (!methods.some(isConfigured)) {
+      // a shop of flat prices: exactly as before rate tables, zones and carrier rates existed
+      totals = await priced(
+        selectedMethod
+          ? { name: translate(selectedMethod.name, ctx), price: selectedMethod.price, taxRate: selectedMethod.tax_rate, freeOver: selectedMethod.free_over }
+          : null,
+      );
+    } else {
+      // the subtotal first (the value a table prices by, and free_over), then the methods' quotes
+      const unshipped = await priced(null);
+      const parcel = catalogueLines.map((l) => ({ variantId: l.variantId, quantity: Number(l.quantity), grams: l.grams }));
+      const q = await this.shippingQuotes.quotes(ctx, methods, { address, lines: parcel, value: unshipped.subtotal, currency });
+      quotes = q;
+      offered = methods.filter((m) => q.has(m.id));
+      selectedMethod = checkout.shippingMethodId ? (offered.find((m) => m.id === checkout.shippingMethodId) ?? null) : null;
+      const chosen = selectedMethod ? q.get(selectedMethod.id) : undefined;
+      totals =
+        selectedMethod && chosen
+          ? await priced({
+              name: translate(selectedMethod.name, ctx),
+              price: selectedMethod.price,
+              taxRate: selectedMethod.tax_rate,
+              freeOver: null,
+              amount: chosen.price,
+            })
+          : unshipped;
+    }
+    const verdict = await this.shippingQuotes.judge(
+      ctx,
+      address,
+      lines.map((l) => ({ quantity: Number(l.quantity), alcohol_volume: l.alcohol_volume, size: l.size })),
+      () => this.litresOrderedThisYear(ctx, checkout.email),
+    );
     return {
       checkout,
       currency,
@@ -102,13 +141,39 @@ export class CheckoutStateService {
       totals,
       offered,
       selectedMethod,
+      quotes,
       shippingCountry,
       compliance: complianceOf(
         config.settings,
         lines.map((l) => l.alcohol_volume),
         shippingCountry,
+        verdict,
       ),
     };
+  }
+
+  /** Litres of alcoholic products the buyer (by email) ordered this calendar year; null without an email. */
+  private async litresOrderedThisYear(ctx: RequestContext, email: string | null): Promise<number | null> {
+    if (!email) return null;
+    const m = managerOf(ctx, this.dataSource);
+    const ordered = await orderedThisYearByEmail(m, ctx.tenantId, email);
+    if (ordered.length === 0) return 0;
+    const volumes = new Map(
+      (
+        await variantVolumesOf(
+          m,
+          ctx.tenantId,
+          ordered.map((o) => o.variant_id),
+        )
+      ).map((v) => [v.variant_id, v]),
+    );
+    return measureOrder(
+      ordered.map((o) => ({
+        quantity: Number(o.quantity),
+        alcohol_volume: volumes.get(o.variant_id)?.alcohol_volume ?? null,
+        size: volumes.get(o.variant_id)?.size ?? null,
+      })),
+    ).litres;
   }
 
   /** The checkout's lines whose variant is still sold (a visible variant, through the catalogue), in order. */

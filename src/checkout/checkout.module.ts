@@ -7,6 +7,7 @@ import { DiscountsModule } from '../discounts/discounts.module.js';
 import { GiftCardsModule } from '../gift-cards/gift-cards.module.js';
 import { TaxModule } from '../tax/tax.module.js';
 import { AdminTaxReportController } from './admin-tax-report.controller.js';
+import { ShippingModule } from '../shipping/shipping.module.js';
 import { adminResource } from '../extensions/index.js';
 import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
@@ -37,7 +38,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
  * extension providers (src/extensions/extension-points.ts); the offline and test ones are built in.
  */
 @Module({
-  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, GiftCardsModule, TaxModule],
+  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, GiftCardsModule, TaxModule, ShippingModule],
   controllers: [
     AdminTaxReportController,
     StorefrontCheckoutController,

@@ -18,6 +18,20 @@ export class OrderLinesHistory extends OrderHistory {
   }
 }
 
+/**
+ * Quantities per variant the buyer (by email, any case) ordered since the start of this calendar year (UTC),
+ * cancelled orders left out: what the destination rules' yearly litres count.
+ */
+export function orderedThisYearByEmail(m: EntityManager, tenantId: string, email: string): Promise<Array<{ variant_id: string; quantity: string }>> {
+  return m.query(
+    `SELECT l.variant_id, sum(l.quantity) AS quantity FROM orders o JOIN order_lines l ON l.tenant_id = o.tenant_id AND l.order_id = o.id
+     WHERE o.tenant_id = $1 AND lower(o.email) = lower($2) AND o.placed_at >= date_trunc('year', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+       AND o.cancelled_at IS NULL AND l.variant_id IS NOT NULL
+     GROUP BY l.variant_id`,
+    [tenantId, email],
+  );
+}
+
 /** Cleanup (maintenance job): idempotency keys past their replay window. */
 export const CHECKOUT_SWEEPS: CleanupSweep[] = [
   {

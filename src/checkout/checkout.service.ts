@@ -11,6 +11,7 @@ import { customerEmail, defaultAddressName } from '../customers/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { AppliedBalance, BalancePayments } from '../gift-cards/index.js';
 import { fromMinor } from '../pricing/index.js';
+import { isConfigured } from '../shipping/index.js';
 import {
   adminTotals,
   ADDRESS_FIELDS,
@@ -89,6 +90,7 @@ export class CheckoutService {
 
   /** PUT /checkouts/{token}: addresses, billing_same_as_shipping, shipping method, payment type, comments. */
   async update(ctx: RequestContext, token: string, dto: UpdateCheckoutDto): Promise<StorefrontCheckoutDto> {
+    const config = await this.tenancy.config(ctx.tenantId);
     const checkout = await inTransaction(ctx, this.dataSource, async (tx) => {
       const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
@@ -112,7 +114,9 @@ export class CheckoutService {
       if (email) c.email = email;
       if (dto.comments !== undefined) c.comments = dto.comments;
       const country = c.shippingAddress?.country_code ?? null;
-      const offered = this.shipping.offeredFor(await this.shipping.methods(tx), country);
+      const methods = await this.shipping.methods(tx);
+      // methods with rate tables, zones or carrier rates are offered when they can serve this address and these lines
+      const offered = methods.some(isConfigured) ? (await this.states.state(tx, c, config)).offered : this.shipping.offeredFor(methods, country);
       if (dto.shipping_method_id !== undefined && dto.shipping_method_id !== null) {
         if (!offered.some((m) => m.id === dto.shipping_method_id)) {
           throw AppError.unprocessable(
@@ -196,7 +200,7 @@ export class CheckoutService {
       comments: c.comments,
       line_items: lines,
       totals,
-      shipping_options: this.shipping.mapOptions(ctx, state.offered, state.currency, state.totals.subtotal),
+      shipping_options: this.shipping.mapOptions(ctx, state.offered, state.currency, state.totals.subtotal, state.quotes),
       selected_shipping_method_id: c.shippingMethodId,
       payment_types: this.shipping.mapPaymentTypes(ctx, paymentTypes),
       selected_payment_type_id: c.paymentTypeId,

@@ -102,10 +102,15 @@ export class OrderPlacementService {
       if (state.lines.length === 0) throw AppError.unprocessable('the checkout has no line that can still be bought', 'checkout_empty');
       if (state.compliance.terms.required && dto.accepted_terms !== true)
         throw AppError.unprocessable('the terms must be accepted (accepted_terms: true)', 'terms_acceptance_required');
+      const destination = state.compliance.destination;
+      const refusal = destination?.allowed === false ? destination.reasons.find((r) => r.code !== 'age_requirement') : undefined;
+      if (refusal) throw AppError.unprocessable(refusal.message, refusal.code);
       if (state.compliance.age_verification.required && dto.age_confirmed !== true) {
+        // a zone's minimum age names its rule; the shop-wide age setting keeps its code
+        const zoneAge = destination?.reasons.some((r) => r.code === 'age_requirement');
         throw AppError.unprocessable(
           `the buyer must confirm being at least ${state.compliance.age_verification.min_age} (age_confirmed: true)`,
-          'age_verification_required',
+          zoneAge ? 'age_requirement' : 'age_verification_required',
         );
       }
       if (state.offered.length > 0 && !state.selectedMethod)

@@ -5,7 +5,8 @@ import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, unitMinor } from '../pricing/index.js';
 import { shippingCountriesOf, type CountryRow } from '../tenancy/index.js';
-import { paymentTypeOf, paymentTypesOf, shippingMethodsOf, type PaymentTypeRow, type ShippingMethodRow } from '../catalogue/index.js';
+import { paymentTypeOf, paymentTypesOf, type PaymentTypeRow } from '../catalogue/index.js';
+import { ShippingQuotes, type Quote, type ShippingMethodRow } from '../shipping/index.js';
 import type { CountryOptionDto, PaymentTypeOptionDto, ShippingOptionDto } from './dto/checkout.dto.js';
 
 export type { CountryRow, PaymentTypeRow, ShippingMethodRow };
@@ -13,10 +14,13 @@ export type { CountryRow, PaymentTypeRow, ShippingMethodRow };
 /** The shop's shipping configuration (imported: shipping_methods, countries) and payment types, as checkout options. */
 @Injectable()
 export class ShippingService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly quotes: ShippingQuotes,
+  ) {}
 
   methods(ctx: RequestContext): Promise<ShippingMethodRow[]> {
-    return shippingMethodsOf(managerOf(ctx, this.dataSource), ctx.tenantId);
+    return this.quotes.methods(ctx);
   }
 
   /** A method serves a country when it lists it (a method listing none serves every country); no country: all. */
@@ -38,15 +42,27 @@ export class ShippingService {
     return paymentTypeOf(managerOf(ctx, this.dataSource), ctx.tenantId, id);
   }
 
-  /** The option list of a checkout: price for this checkout (0 over the free threshold), expected delivery date. */
-  mapOptions(ctx: RequestContext, offered: ShippingMethodRow[], currency: CurrencyInfo, subtotal: number, now = new Date()): ShippingOptionDto[] {
+  /**
+   * The option list of a checkout: price for this checkout (0 over the free threshold), expected delivery date.
+   * `quotes` (shops with rate tables, zones or carrier rates): each offered method's computed price and days.
+   */
+  mapOptions(
+    ctx: RequestContext,
+    offered: ShippingMethodRow[],
+    currency: CurrencyInfo,
+    subtotal: number,
+    quotes: Map<string, Quote> | null = null,
+    now = new Date(),
+  ): ShippingOptionDto[] {
     return offered.map((m) => {
+      const quoted = quotes?.get(m.id);
       const free = m.free_over !== null && subtotal >= unitMinor(m.free_over, currency);
-      const price = free ? 0 : unitMinor(m.price, currency);
+      const price = quoted ? quoted.price : free ? 0 : unitMinor(m.price, currency);
+      const days = quoted ? quoted.deliveryDays : m.delivery_days;
       // SPEC: expected_delivery_date is a string (not nullable): "" when the method names no delivery time
       let expected = '';
-      if (m.delivery_days !== null) {
-        const d = new Date(now.getTime() + m.delivery_days * 86_400_000);
+      if (days !== null) {
+        const d = new Date(now.getTime() + days * 86_400_000);
         expected = d.toISOString().slice(0, 10);
       }
       return {

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
+import { DESTINATION_RULE_CODES } from '../shipping/index.js';
 import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Auth } from '../common/auth/auth.decorator.js';
@@ -110,6 +111,7 @@ export class StorefrontCheckoutController {
       'gift_card_expired',
       'gift_card_currency_mismatch',
       ...COUPON_REFUSALS,
+      ...DESTINATION_RULE_CODES,
     ],
   })
   complete(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: CompleteCheckoutDto, @Req() req: Request): Promise<CompleteResultDto> {

@@ -119,6 +119,12 @@ export class AppConfig {
   @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
+  /** How long a shipping method's carrier rate provider may take (ms) before its own rate table applies. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SHIPPING_RATE_PROVIDER_TIMEOUT_MS = 2000;
+
   /** First retry delay in ms; doubles per attempt (capped at 1 h), with jitter. */
   @Transform(toInt)
   @IsInt()

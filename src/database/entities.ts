@@ -17,6 +17,7 @@ import { ThemeAsset } from '../themes/entities/theme-asset.entity.js';
 import { Theme } from '../themes/entities/theme.entity.js';
 import { catalogueEntities } from '../catalogue/entities/catalogue.entities.js';
 import { checkoutEntities } from '../checkout/entities/checkout.entities.js';
+import { shippingEntities } from '../shipping/entities/shipping.entities.js';
 import { CartItem } from '../cart/entities/cart-item.entity.js';
 import { Cart } from '../cart/entities/cart.entity.js';
 import { TaxZone } from '../tax/entities/tax-zone.entity.js';
@@ -44,6 +45,7 @@ export const entities = [
   Theme,
   ThemeAsset,
   ...catalogueEntities,
+  ...shippingEntities,
   Cart,
   CartItem,
   WishlistItem,

@@ -195,8 +195,49 @@ export interface TaxRatePayload {
   };
 }
 
+/** A shipping method in its admin representation (README "Shipping"): declared here, filled by the shipping module. */
+export interface ShippingMethodPayload {
+  shipping_method: {
+    id: string;
+    key: string;
+    name: Record<string, string>;
+    price: number;
+    tax_rate: number;
+    countries: string[];
+    free_over: number | null;
+    delivery_days: number | null;
+    rate_table: { basis: string; steps: Array<{ from: number; to: number | null; price: number }>; beyond: { every: number; price: number } | null } | null;
+    zones: Array<{ zone: string; rate_table: unknown; free_over: number | null; delivery_days: number | null; excluded_postcodes: string[] }>;
+    rate_provider: string | null;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
 export interface TaxSettingsPayload {
   tax_settings: { mode: string; gross_price_policy: string; excise_display: string };
+}
+
+export interface ShippingMethodDeletedPayload {
+  shipping_method: { id: string; key: string };
+}
+
+/** The destination rules of one zone in their admin representation. */
+export interface DestinationRulePayload {
+  destination_rule: {
+    id: string;
+    zone: string;
+    alcohol_shipping: boolean;
+    max_litres_per_order: number | null;
+    max_litres_per_year: number | null;
+    min_age: number | null;
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface DestinationRuleDeletedPayload {
+  destination_rule: { id: string; zone: string };
 }
 
 /** Topic → payload of every domain event. */
@@ -237,6 +278,12 @@ export interface DomainEventMap {
   'tax_rate.updated': TaxRatePayload;
   'tax_rate.deleted': { tax_rate: { id: string } };
   'tax_settings.updated': TaxSettingsPayload;
+  'shipping_method.created': ShippingMethodPayload;
+  'shipping_method.updated': ShippingMethodPayload;
+  'shipping_method.deleted': ShippingMethodDeletedPayload;
+  'destination_rule.created': DestinationRulePayload;
+  'destination_rule.updated': DestinationRulePayload;
+  'destination_rule.deleted': DestinationRuleDeletedPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -289,4 +336,10 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'tax_rate.updated': '{tax_rate: <admin tax rate>}',
   'tax_rate.deleted': '{tax_rate: {id}}',
   'tax_settings.updated': '{tax_settings: {mode, gross_price_policy, excise_display}}',
+  'shipping_method.created': '{shipping_method: <admin shipping method>}',
+  'shipping_method.updated': '{shipping_method: <admin shipping method>}',
+  'shipping_method.deleted': '{shipping_method: {id, key}}',
+  'destination_rule.created': '{destination_rule: <admin destination rule>}',
+  'destination_rule.updated': '{destination_rule: <admin destination rule>}',
+  'destination_rule.deleted': '{destination_rule: {id, zone}}',
 };

@@ -83,6 +83,13 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
     registers: [this.registry],
   });
 
+  readonly shippingRateFallbacks = new Counter({
+    name: 'shipping_rate_provider_fallbacks_total',
+    help: "Carrier rate requests not used (error, timeout, invalid answer): the method's own table applied instead",
+    labelNames: ['provider', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly slowQueries = new Counter({
     name: 'db_slow_queries_total',
     help: 'Queries slower than SLOW_QUERY_MS',

@@ -22,6 +22,8 @@ export interface ShippingInput {
   price: string;
   taxRate: string | number;
   freeOver: string | null;
+  /** The computed price (minor units of the checkout currency, rate tables and free_over applied); replaces price and freeOver. */
+  amount?: number;
 }
 
 export interface TotalsInput {
@@ -89,9 +91,12 @@ export function computeTotals(input: TotalsInput): CheckoutTotals {
   let shippingTaxRate = 0;
   if (input.shipping) {
     shippingTaxRate = Number(input.shipping.taxRate);
-    const price = unitMinor(input.shipping.price, currency);
-    const free = input.shipping.freeOver !== null && subtotal >= unitMinor(input.shipping.freeOver, currency);
-    shippingAmount = free ? 0 : price;
+    if (input.shipping.amount !== undefined) shippingAmount = input.shipping.amount;
+    else {
+      const price = unitMinor(input.shipping.price, currency);
+      const free = input.shipping.freeOver !== null && subtotal >= unitMinor(input.shipping.freeOver, currency);
+      shippingAmount = free ? 0 : price;
+    }
   }
 
   // tax per rate, the discount spread pro rata over the rates

@@ -140,20 +140,6 @@ export class StockMovement {
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
 }
 
-@Entity('shipping_methods')
-export class ShippingMethod extends TenantEntity {
-  @Column({ type: 'text' }) key: string;
-  @Column({ type: 'jsonb' }) name: Translations;
-  /** Default currency, in the shop's price basis. */
-  @Column({ type: 'numeric', precision: 14, scale: 4 }) price: string;
-  @Column({ type: 'numeric', precision: 6, scale: 3 }) taxRate: string;
-  /** ISO country codes it ships to. */
-  @Column({ type: 'text', array: true }) countries: string[];
-  @Column({ type: 'numeric', precision: 14, scale: 4, nullable: true }) freeOver: string | null;
-  @Column({ type: 'int', nullable: true }) deliveryDays: number | null;
-  @Column({ type: 'text', nullable: true, select: false }) importHash: string | null;
-}
-
 @Entity('payment_types')
 export class PaymentType extends TenantEntity {
   @Column({ type: 'text' }) key: string;
@@ -175,6 +161,5 @@ export const catalogueEntities = [
   Product,
   Variant,
   StockMovement,
-  ShippingMethod,
   PaymentType,
 ];

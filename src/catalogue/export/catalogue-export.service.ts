@@ -7,6 +7,7 @@ import { AppError } from '../../common/http/app-error.js';
 import { collectionRecordsOf } from '../../collections/index.js';
 import { exportTax, exportVariantTaxes } from '../../tax/index.js';
 import { countryRecordsOf, currencyRecordsOf, tenantSettingsOf } from '../../tenancy/index.js';
+import { destinationRulesDocument, shippingMethodsDocument } from '../../shipping/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { readProductDocuments } from './catalogue-document.js';
 import { ExportSlots } from './export-slots.js';
@@ -120,6 +121,7 @@ export class CatalogueExportService {
       `SELECT field_id, key, name, value FROM custom_field_options WHERE tenant_id = $1 ORDER BY position, key`,
     );
     const tax = await exportTax(m, tenantId);
+    const destinationRules = await destinationRulesDocument(m, tenantId);
     return {
       settings: {
         default_language: s.default_language,
@@ -158,14 +160,11 @@ export class CatalogueExportService {
         options: options.filter((o) => o.field_id === f.id).map((o) => ({ key: o.key, name: o.name, value: o.value })),
       })),
       flags: await q(`SELECT key, name, color FROM flags WHERE tenant_id = $1 ORDER BY key`),
-      shipping_methods: (
-        await q<{ key: string; name: unknown; price: string; tax_rate: string; countries: string[]; free_over: string | null; delivery_days: number | null }>(
-          `SELECT key, name, price, tax_rate, countries, free_over, delivery_days FROM shipping_methods WHERE tenant_id = $1 ORDER BY key`,
-        )
-      ).map((r) => ({ ...r, price: Number(r.price), tax_rate: Number(r.tax_rate), free_over: r.free_over === null ? null : Number(r.free_over) })),
+      shipping_methods: await shippingMethodsDocument(m, tenantId),
       payment_types: await q(`SELECT key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 ORDER BY key`),
       // taxes by destination (issue 31): only for a shop that has any, so every other export stays as it was
       ...(tax ? { tax } : {}),
+      ...(destinationRules ? { destination_rules: destinationRules } : {}),
     };
   }
 

@@ -19,6 +19,7 @@ import { upsertCollections } from '../../collections/index.js';
 import { productCount } from '../catalogue.repository.js';
 import { checkProductsWanted, enforceProductQuota } from '../product-quota.js';
 import { importTax, importVariantTaxes } from '../../tax/index.js';
+import { upsertDestinationRules } from '../../shipping/index.js';
 
 export type { KindCounts };
 
@@ -126,10 +127,16 @@ export class CatalogueImportService {
 
     // ---- simple kinds
     for (const kind of plan.simple) {
-      const r = await upsert(m, tenantId, { table: kind.table, cols: kind.cols }, kind.rows);
+      const r = 'write' in kind.target ? await kind.target.write(m, tenantId, kind.rows) : await upsert(m, tenantId, kind.target, kind.rows);
       count(kind.kind, r);
       ids[kind.kind] = idsOf(r);
       if (kind.kind === 'manufacturers' && r.updated > 0) fullRefresh = true;
+    }
+
+    if (plan.destinationRules !== null) {
+      const r = await upsertDestinationRules(m, tenantId, plan.destinationRules);
+      count('destination_rules', r);
+      ids.destination_rules = idsOf(r);
     }
 
     // ---- facets per dimension

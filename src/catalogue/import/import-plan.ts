@@ -12,6 +12,7 @@ import {
   parseCountries,
   parseCurrencies,
   parseCustomFields,
+  parseDestinationRules,
   parseFacets,
   parseSettings,
   parseSimpleKinds,
@@ -32,6 +33,8 @@ export interface ImportPlan {
   currencies: CurrencyRow[];
   countries: CountryRow[];
   simple: SimpleKind[];
+  /** Rows of `destination_rules`; null when the document has no such member. */
+  destinationRules: unknown[][] | null;
   facets: FacetRows[];
   customFields: CustomFieldRows;
   categories: CategoryRow[];
@@ -51,6 +54,7 @@ export function planImport(body: Json, current: TenantSettings): ImportPlan {
     currencies: parseCurrencies(body.currencies),
     countries: parseCountries(body.countries, lang),
     simple: parseSimpleKinds(body, lang),
+    destinationRules: body.destination_rules === undefined ? null : parseDestinationRules(body.destination_rules),
     facets: parseFacets(body.facets, lang),
     customFields: parseCustomFields(body.custom_fields, lang),
     categories: parseCategories(body.categories, lang),

@@ -136,6 +136,61 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       countries: { type: ['array', 'null'], items: KEY },
       free_over: MONEY,
       delivery_days: nint(0, 365),
+      rate_table: { anyOf: [ref('ImportRateTable'), { type: 'null' }] },
+      zones: {
+        type: ['array', 'null'],
+        items: ref('ImportShippingMethodZone'),
+        description: 'Per zone of the shop (by key); the most specific zone containing the address serves it.',
+      },
+      rate_provider: { type: ['string', 'null'], pattern: '^[a-z0-9_-]{1,50}$', description: 'The `ShippingRateProvider` asked first (carrier rates).' },
+    },
+  },
+  ImportRateTable: {
+    type: 'object',
+    description:
+      'Prices by `bottles` (sum of quantities), `grams` or `value` (subtotal after discount). Steps cover the measure without gap or overlap: bottles and grams inclusive (`1–6`, `7–12`), value `from ≤ v < to`; only the last `to` may be null. `beyond`: each started block of `every` units above the last step adds `price`.',
+    required: ['basis', 'steps'],
+    properties: {
+      basis: { type: 'string', enum: ['bottles', 'grams', 'value'] },
+      steps: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 200,
+        items: {
+          type: 'object',
+          required: ['from', 'price'],
+          properties: { from: { type: 'number', minimum: 0 }, to: { type: ['number', 'null'], minimum: 0 }, price: PRICE },
+        },
+      },
+      beyond: { type: ['object', 'null'], required: ['every', 'price'], properties: { every: { type: 'number', exclusiveMinimum: 0 }, price: PRICE } },
+    },
+  },
+  ImportShippingMethodZone: {
+    type: 'object',
+    required: ['zone'],
+    properties: {
+      zone: KEY,
+      rate_table: { anyOf: [ref('ImportRateTable'), { type: 'null' }] },
+      free_over: MONEY,
+      delivery_days: nint(0, 365),
+      excluded_postcodes: {
+        type: ['array', 'null'],
+        maxItems: 10000,
+        items: { type: 'string', maxLength: 42 },
+        description: 'Postcodes not served: exact, a prefix ending in `*`, or a range `A..B` of codes of one length.',
+      },
+    },
+  },
+  ImportDestinationRule: {
+    type: 'object',
+    description: 'The destination rules of one zone of the shop (by key), for alcoholic products.',
+    required: ['zone'],
+    properties: {
+      zone: KEY,
+      alcohol_shipping: { type: ['boolean', 'null'], description: 'false: closed to alcohol (`destination_closed`).' },
+      max_litres_per_order: nnum(0, 1e6),
+      max_litres_per_year: nnum(0, 1e6, { description: 'Per buyer (email) per calendar year, past orders included.' }),
+      min_age: nint(0, 150),
     },
   },
   ImportPaymentType: {
@@ -243,6 +298,7 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       flags: list('ImportFlag'),
       shipping_methods: list('ImportShippingMethod'),
       payment_types: list('ImportPaymentType'),
+      destination_rules: list('ImportDestinationRule'),
       facets: ref('ImportFacets'),
       custom_fields: list('ImportCustomField'),
       categories: list('ImportCategory'),
@@ -278,3 +334,16 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
 
 // a fragment holds one member of the document, described as the document describes it
 (IMPORT_SCHEMAS.CatalogueImportFragment as { properties: unknown }).properties = (IMPORT_SCHEMAS.CatalogueImportDocument as { properties: unknown }).properties;
+
+// the admin API's bodies of shipping methods and destination rules: the import's members, none required (a POST's
+// `name` or `zone` is checked by the shipping module, which names the member)
+IMPORT_SCHEMAS.AdminShippingMethodWrite = {
+  ...IMPORT_SCHEMAS.ImportShippingMethod,
+  required: [],
+  description: 'POST and PUT /admin/shipping_methods: the import members; `name` required on POST, `key` generated when omitted.',
+};
+IMPORT_SCHEMAS.AdminDestinationRuleWrite = {
+  ...IMPORT_SCHEMAS.ImportDestinationRule,
+  required: [],
+  description: 'POST and PUT /admin/destination_rules: the import members; `zone` required on POST.',
+};

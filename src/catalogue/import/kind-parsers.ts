@@ -2,6 +2,9 @@ import { parseCollectionRules } from '../../collections/index.js';
 import { AppError } from '../../common/http/app-error.js';
 import type { TenantSettings } from '../../tenancy/index.js';
 import { slugify, type CountryUpsertRow, type CurrencyUpsertRow } from '../../tenancy/index.js';
+import type { EntityManager } from 'typeorm';
+import type { UpsertResult } from '../../common/db/keyed-upsert.js';
+import { parseDestinationRule, shippingMethodImportRow, upsertShippingMethods } from '../../shipping/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { hash } from './catalogue-writer.js';
 import { arr, bad, bool, dec, Json, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans, uniqueKeys } from './import-input.js';
@@ -21,8 +24,8 @@ export type HashedRow = [key: string, ...values: unknown[]];
 
 export interface SimpleKind {
   kind: 'locations' | 'manufacturers' | 'flags' | 'shipping_methods' | 'payment_types';
-  table: string;
-  cols: string[];
+  /** The catalogue's own table written by the generic upsert, or the owning module's writer of a foreign one. */
+  target: { table: string; cols: string[] } | { write: (m: EntityManager, tenantId: string, rows: HashedRow[]) => Promise<UpsertResult> };
   rows: HashedRow[];
 }
 
@@ -149,26 +152,44 @@ export function parseSimpleKinds(body: Json, lang: string): SimpleKind[] {
       rows.map((r) => r[0]),
       kind,
     );
-    return { kind, table, cols: ['key', ...cols, 'import_hash'], rows };
+    return { kind, target: { table, cols: ['key', ...cols, 'import_hash'] }, rows };
   };
   return [
     simple('locations', 'stock_locations', ['name'], (c, p) => [reqStr(c.name ?? c.key, `${p}.name`, 200)]),
     simple('manufacturers', 'manufacturers', ['name', 'logo_url'], (c, p) => [str(c.name, `${p}.name`, 500), str(c.logo_url, `${p}.logo_url`, 2000)]),
     simple('flags', 'flags', ['name', 'color'], (c, p) => [JSON.stringify(trans(c.name, `${p}.name`, lang, 200)), str(c.color, `${p}.color`, 50)]),
-    simple('shipping_methods', 'shipping_methods', ['name', 'price', 'tax_rate', 'countries', 'free_over', 'delivery_days'], (c, p) => [
-      JSON.stringify(trans(c.name, `${p}.name`, lang, 200)),
-      dec(money(c.price, `${p}.price`) ?? 0),
-      dec(num(c.tax_rate, `${p}.tax_rate`, { min: 0, max: 100 }) ?? 0, 3),
-      strArray(c.countries, `${p}.countries`).map((x) => x.toUpperCase()),
-      dec(money(c.free_over, `${p}.free_over`)),
-      num(c.delivery_days, `${p}.delivery_days`, { min: 0, max: 365, integer: true }),
-    ]),
+    shippingMethodsKind(body, lang),
     simple('payment_types', 'payment_types', ['name', 'kind', 'image_url'], (c, p) => [
       JSON.stringify(trans(c.name, `${p}.name`, lang, 200)),
       reqStr(c.kind, `${p}.kind`, 50),
       str(c.image_url, `${p}.image_url`, 2000),
     ]),
   ];
+}
+
+/** `shipping_methods`: parsed, with their rate tables and zones, by the shipping module (which owns the table). */
+function shippingMethodsKind(body: Json, lang: string): SimpleKind {
+  const rows = arr(body.shipping_methods, 'shipping_methods').map((raw, i) => shippingMethodImportRow(raw, `shipping_methods[${i}]`, lang) as HashedRow);
+  uniqueKeys(
+    rows.map((r) => r[0]),
+    'shipping_methods',
+  );
+  return { kind: 'shipping_methods', target: { write: upsertShippingMethods }, rows };
+}
+
+/** `destination_rules`: one per zone key; rows of `upsertDestinationRules`. */
+export function parseDestinationRules(list: unknown): unknown[][] {
+  const rows = arr(list, 'destination_rules').map((raw, i) => {
+    const r = parseDestinationRule(raw, `destination_rules[${i}]`);
+    const litres = (x: number | null) => (x === null ? null : dec(x, 3));
+    const values = [r.zone, r.alcohol_shipping, litres(r.max_litres_per_order), litres(r.max_litres_per_year), r.min_age];
+    return [...values, hash(values)];
+  });
+  uniqueKeys(
+    rows.map((r) => r[0] as string),
+    'destination_rules',
+  );
+  return rows;
 }
 
 /** `facets`: per dimension, its values. */

@@ -159,11 +159,30 @@ export class AgeComplianceDto {
   min_age: number;
 }
 
+export class DestinationReasonDto {
+  /** `destination_closed`, `volume_limit_exceeded` or `age_requirement` (the 422 code at completion). */
+  @ApiProperty({ enum: ['destination_closed', 'volume_limit_exceeded', 'age_requirement'] })
+  code: string;
+  /** The key of the zone whose rule applies. */
+  zone: string;
+  message: string;
+}
+
+export class DestinationComplianceDto {
+  /** False: completing is refused (an age requirement alone is met by `age_confirmed`). */
+  allowed: boolean;
+  @ApiProperty({ type: () => [DestinationReasonDto] })
+  reasons: DestinationReasonDto[];
+}
+
 export class ComplianceDto {
   @ApiProperty({ type: () => TermsComplianceDto })
   terms: TermsComplianceDto;
   @ApiProperty({ type: () => AgeComplianceDto })
   age_verification: AgeComplianceDto;
+  /** The destination rules' verdict (README "Shipping"); present only in shops with destination rules. */
+  @ApiProperty({ type: () => DestinationComplianceDto, required: false })
+  destination?: DestinationComplianceDto;
 }
 
 /** A gift card or store credit applied to a checkout (issue 33). */

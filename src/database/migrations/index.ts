@@ -21,6 +21,7 @@ import { GiftCards1795696337323 } from './1795696337323-gift-cards.js';
 import { Returns1795698104874 } from './1795698104874-returns.js';
 import { TaxZones1795695774008 } from './1795695774008-tax-zones.js';
 import { TaxRates1795696655966 } from './1795696655966-tax-rates.js';
+import { ShippingRates1795696097429 } from './1795696097429-shipping-rates.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   Returns1795698104874,
   TaxZones1795695774008,
   TaxRates1795696655966,
+  ShippingRates1795696097429,
 ];

@@ -1,0 +1,146 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
+import { managerOf } from '../common/db/tenant-scope.js';
+import { AppConfig } from '../config/app-config.js';
+import { Extensions, ShippingRateProvider, type ShippingRate } from '../extensions/index.js';
+import { Metrics } from '../observability/index.js';
+import { unitMinor } from '../pricing/index.js';
+import { judgeDestination, litresOfSize, type DestinationVerdict, type OrderMeasure } from './destination-rules.js';
+import { quote, type Destination, type Quote, type ShippingMethodRow } from './method-zones.js';
+import { parcelMeasures } from './rate-table.js';
+import { ShippingZones, type AddressForZones } from './shipping-zones.js';
+import { destinationRulesOf, shippingMethodsOf } from './shipping.repository.js';
+
+/** A checkout as shipping sees it: where it goes, what it holds, what it is worth. */
+export interface ShipmentRequest {
+  address: AddressForZones;
+  lines: ReadonlyArray<{ variantId: string; quantity: number; grams: number | null }>;
+  /** Subtotal after discount, minor units of `currency`. */
+  value: number;
+  currency: CurrencyInfo;
+}
+
+/** A line as the destination rules measure it. */
+export interface RuleLine {
+  quantity: number;
+  alcohol_volume: string | number | null;
+  size: Record<string, string> | string | null;
+}
+
+class ProviderTimeout extends Error {}
+
+/**
+ * Prices shipping methods for a checkout and judges its destination (README "Shipping"): the checkout reads and the
+ * order placement ask here, so both always agree.
+ */
+@Injectable()
+export class ShippingQuotes {
+  private readonly logger = new Logger('ShippingQuotes');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly zones: ShippingZones,
+    private readonly extensions: Extensions,
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
+
+  methods(ctx: RequestContext): Promise<ShippingMethodRow[]> {
+    return shippingMethodsOf(managerOf(ctx, this.dataSource), ctx.tenantId);
+  }
+
+  /** Each method that can serve the shipment, with its price; methods that cannot are absent. */
+  async quotes(ctx: RequestContext, methods: ShippingMethodRow[], req: ShipmentRequest): Promise<Map<string, Quote>> {
+    const locate = methods.some((m) => m.zones.length > 0) ? await this.zones.locator(ctx, req.address) : () => null;
+    const dest: Destination = { country: req.address.country, postcode: req.address.postcode, zoneOf: locate };
+    const parcel = parcelMeasures(req.lines, req.value);
+    const toMinor = (d: number | string) => unitMinor(typeof d === 'number' ? d.toFixed(4) : d, req.currency);
+    const out = new Map<string, Quote>();
+    for (const m of methods) {
+      const own = quote(m, dest, parcel, toMinor);
+      if (!own) continue;
+      const provider = m.rate_provider ? this.provider(m.rate_provider) : null;
+      if (!provider) {
+        out.set(m.id, own);
+        continue;
+      }
+      const carrier = await this.askProvider(ctx, provider, m, req, own.zone);
+      if (carrier === undefined) out.set(m.id, own);
+      else if (carrier !== null) out.set(m.id, { price: carrier.amount, zone: own.zone, deliveryDays: carrier.deliveryDays ?? own.deliveryDays });
+    }
+    return out;
+  }
+
+  /**
+   * The destination rules' verdict on a checkout: null when the shop has no rules (the checkout then shows no
+   * `compliance.destination`, as before issue 31). `email` finds the buyer's earlier orders this calendar year;
+   * `litresOrdered` counts them (the checkout module owns orders).
+   */
+  async judge(
+    ctx: RequestContext,
+    address: AddressForZones,
+    lines: readonly RuleLine[],
+    litresOrdered: () => Promise<number | null>,
+  ): Promise<DestinationVerdict | null> {
+    const rules = await destinationRulesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
+    if (rules.length === 0) return null;
+    const order = measureOrder(lines);
+    if (!address.country || !order.alcoholic) return { allowed: true, reasons: [], minAge: null };
+    const zone = (await this.zones.locator(ctx, address))(rules.map((r) => r.zone));
+    const rule = rules.find((r) => r.zone === zone) ?? null;
+    const needsYear = rule?.max_litres_per_year !== null && rule?.max_litres_per_year !== undefined;
+    return judgeDestination(rule, { ...order, litresThisYear: needsYear ? await litresOrdered() : 0 });
+  }
+
+  private provider(name: string): ShippingRateProvider | null {
+    const all = this.extensions.all(ShippingRateProvider).filter((p) => p.name === name);
+    return all[all.length - 1] ?? null;
+  }
+
+  /** The carrier's rate; null: it cannot serve; undefined: not usable (logged and counted), the method's own rate applies. */
+  private async askProvider(
+    ctx: RequestContext,
+    provider: ShippingRateProvider,
+    m: ShippingMethodRow,
+    req: ShipmentRequest,
+    zone: string | null,
+  ): Promise<ShippingRate | null | undefined> {
+    const ms = this.config.SHIPPING_RATE_PROVIDER_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const answer = await Promise.race([
+        provider.rate(ctx, {
+          method: { id: m.id, key: m.key, name: m.name },
+          destination: { country: req.address.country, postcode: req.address.postcode, zone },
+          lines: req.lines,
+          value: req.value,
+          currency: req.currency.code,
+          precision: req.currency.precision,
+        }),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ProviderTimeout(`no answer within ${ms} ms`)), ms))),
+      ]);
+      if (answer !== null && !(Number.isInteger(answer?.amount) && answer.amount >= 0)) throw new Error(`invalid amount ${String(answer?.amount)}`);
+      return answer;
+    } catch (err) {
+      const reason = err instanceof ProviderTimeout ? 'timeout' : 'error';
+      this.metrics.shippingRateFallbacks.inc({ provider: provider.name, reason });
+      this.logger.warn(`shipping rate provider "${provider.name}" not used for method ${m.key} (${reason}: ${(err as Error).message}); its own rates apply`);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Alcoholic lines (alcohol_volume above 0) and their litres. */
+export function measureOrder(lines: readonly RuleLine[]): Omit<OrderMeasure, 'litresThisYear'> {
+  let litres = 0;
+  let alcoholic = false;
+  for (const l of lines) {
+    if (l.alcohol_volume === null || !(Number(l.alcohol_volume) > 0)) continue;
+    alcoholic = true;
+    litres += l.quantity * litresOfSize(l.size);
+  }
+  return { alcoholic, litres };
+}
