@@ -87,7 +87,9 @@ describe('operations: the server process', () => {
     it('applies the filters and refuses a bad order inside a collection, as the test app does (issue 29)', async () => {
       // `nest build` emitted `Function` as the collection query's design type, and the global validation pipe stripped
       // every filter: the built server ignored them while every in-process test passed
-      const created = await shop.admin.post('/admin/collections', { title: 'Any under 100', rules_json: '{"any":[{"field":"price","lt":100}]}' }).expect(201);
+      const created = await shop.admin
+        .post('/admin/collections', { title: 'Any under 100', collection_type: 'smart', published: true, rules_json: '{"any":[{"field":"price","lt":100}]}' })
+        .expect(201);
       const id = (created.body as { collection: { id: string } }).collection.id;
       const port = await freePort();
       const server = startServer(ROOT, serverEnv({ DATABASE_URL: t.databaseUrl, PORT: String(port) }));

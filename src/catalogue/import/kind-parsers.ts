@@ -7,7 +7,7 @@ import type { UpsertResult } from '../../common/db/keyed-upsert.js';
 import { parseDestinationRule, shippingMethodImportRow, upsertShippingMethods } from '../../shipping/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { hash } from './catalogue-writer.js';
-import { arr, bad, bool, dec, Json, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans, uniqueKeys } from './import-input.js';
+import { arr, bad, bool, dec, Json, key, num, obj, optObj, reqNum, reqStr, str, strArray, trans, uniqueKeys } from './import-input.js';
 import { safeHtmlTranslations } from '../../common/html/safe-html.js';
 import { TRANSLATED_MAX_LENGTH } from './import-schema.js';
 
