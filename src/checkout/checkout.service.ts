@@ -213,11 +213,15 @@ export class CheckoutService {
     };
   }
 
-  /** What the applied gift cards and store credit pay of an open checkout, and what is left to pay. */
-  private async balanceView(ctx: RequestContext, c: Checkout, state: CheckoutState): Promise<{ gift_cards: AppliedBalance[]; amount_due: number }> {
-    if (c.status === 'Completed') return { gift_cards: [], amount_due: 0 };
+  /**
+   * What the applied gift cards and store credit pay of an open checkout, and what is left to pay: only while one is
+   * applied, so a checkout without them keeps SPEC's members exactly (CONTRACT conformance).
+   */
+  private async balanceView(ctx: RequestContext, c: Checkout, state: CheckoutState): Promise<{ gift_cards?: AppliedBalance[]; amount_due?: number }> {
+    if (c.status === 'Completed') return {};
     const { code, precision } = state.currency;
     const cover = await this.balances.coverage(ctx, c.id, code, precision, state.totals.total);
+    if (cover.accounts.length === 0) return {};
     return { gift_cards: cover.accounts, amount_due: fromMinor(state.totals.total - cover.covered, precision) };
   }
 

@@ -110,7 +110,7 @@ describe('hostile input on every route', () => {
   /** The client of the route's tier; storefront and customer routes keep the visitor's cookie jar. */
   function clientFor(path: string): ShopClient {
     if (/\/admin(\/|$)/.test(path)) return shop.admin;
-    if (/\/customers\/me|\/customer\/auth/.test(path)) return shopper;
+    if (/\/customers\/me|\/customer\//.test(path)) return shopper;
     return visitor;
   }
 

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsObject, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
@@ -227,11 +227,12 @@ export class StorefrontCheckoutDto {
   available_countries: CountryOptionDto[];
   @ApiProperty({ type: () => ComplianceDto })
   compliance: ComplianceDto;
-  /** Gift cards and store credit applied, in the order they pay (issue 33); empty once completed. */
-  @ApiProperty({ type: () => [AppliedBalanceDto] })
-  gift_cards: AppliedBalanceDto[];
-  /** What is left for the payment provider: `totals.total` less what the gift cards and credit pay. */
-  amount_due: number;
+  /** Gift cards and store credit applied, in the order they pay (issue 33); present only while one is applied to an open checkout. */
+  @ApiPropertyOptional({ type: () => [AppliedBalanceDto] })
+  gift_cards?: AppliedBalanceDto[];
+  /** What is left for the payment provider: `totals.total` less what the gift cards and credit pay; present with `gift_cards`. */
+  @ApiPropertyOptional()
+  amount_due?: number;
 }
 
 /** SPEC "Complete result" (under the `checkout` key). */
