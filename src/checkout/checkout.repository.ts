@@ -59,3 +59,90 @@ export async function setOrderLineTaxes(m: EntityManager, tenantId: string, orde
     [tenantId, orderId, taxes.map((_, i) => i), taxes.map((t) => t.category), taxes.map((t) => t.zone), taxes.map((t) => t.excise)],
   );
 }
+
+/** The shop's next order number; the counter row stays locked until commit, so callers take it last. */
+export async function nextOrderNumber(m: EntityManager, tenantId: string): Promise<string> {
+  const [counter]: Array<{ last_number: number | string }> = await m.query(
+    `INSERT INTO order_counters (tenant_id, last_number) VALUES ($1, 1)
+     ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
+    [tenantId],
+  );
+  return String(counter.last_number);
+}
+
+/** A claim's replacement order (issue 33): the original's buyer and addresses, priced at zero, paid, linked to it. */
+export async function insertReplacementOrder(
+  m: EntityManager,
+  tenantId: string,
+  o: { originalId: string; orderId: string; number: string; hash: string; note: string },
+): Promise<void> {
+  await m.query(
+    `INSERT INTO orders (id, tenant_id, customer_id, number, hash, status, payment_status, payment_provider, currency_code, currency_precision, price_includes_tax,
+       subtotal, total, email, language, shipping_address, billing_address, financial_status, paid_at, note, replacement_for)
+     SELECT $3, tenant_id, customer_id, $4, $5, 'Open', 'paid', 'replacement', currency_code, currency_precision, price_includes_tax,
+       0, 0, email, language, shipping_address, billing_address, 'paid', now(), $6, id
+     FROM orders WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, o.originalId, o.orderId, o.number, o.hash, o.note],
+  );
+}
+
+/** The replacement's lines: copies of the chosen original lines with their quantities, at zero prices. */
+export async function insertReplacementLines(
+  m: EntityManager,
+  tenantId: string,
+  o: { originalId: string; orderId: string; lines: Array<{ lineId: string; quantity: string }> },
+): Promise<void> {
+  await m.query(
+    `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)
+     SELECT l.tenant_id, $3, row_number() OVER (ORDER BY l.position) - 1, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, p.quantity, l.tax_rate, 0, 0, 0, 0
+     FROM order_lines l JOIN unnest($4::uuid[], $5::numeric[]) AS p(line_id, quantity) ON p.line_id = l.id
+     WHERE l.tenant_id = $1 AND l.order_id = $2`,
+    [tenantId, o.originalId, o.orderId, o.lines.map((l) => l.lineId), o.lines.map((l) => l.quantity)],
+  );
+}
+
+/** One row of the tax report as PostgreSQL sums it (decimals as text, rounded to the currency once per row). */
+export interface TaxReportSqlRow {
+  country: string;
+  currency: string;
+  rate: string;
+  taxable: string;
+  tax: string;
+  excise: string;
+  orders: number;
+}
+
+/** The tax report's sums by destination country, currency and rate (README "Taxes"; the rules in tax-report.ts). */
+export function taxReportSums(m: EntityManager, tenantId: string, period: { from: string; to: string }): Promise<TaxReportSqlRow[]> {
+  return m.query(
+    `WITH o AS (
+       SELECT id, currency_code, currency_precision, price_includes_tax AS incl, discount, shipping_amount, shipping_tax_rate, tax_lines,
+              coalesce(shipping_address->>'country_code', billing_address->>'country_code', '??') AS country,
+              CASE WHEN paid_amount > 0 THEN 1 - refunded_amount / paid_amount ELSE 0 END AS kept
+         FROM orders
+        WHERE tenant_id = $1 AND financial_status IN ('paid', 'partially_refunded', 'refunded')
+          AND created_at >= $2::date AND created_at < $3::date + 1),
+     l AS (
+       SELECT o.id, ol.tax_rate AS rate, sum(CASE WHEN o.incl THEN ol.line_total_with_tax ELSE ol.line_total END) AS amount, sum(ol.excise_amount) AS excise
+         FROM o JOIN order_lines ol ON ol.tenant_id = $1 AND ol.order_id = o.id GROUP BY o.id, ol.tax_rate),
+     lt AS (SELECT id, sum(amount) AS all_lines FROM l GROUP BY id),
+     v AS (
+       SELECT o.id, (t->>'rate')::numeric AS rate, sum((t->>'amount')::numeric) AS tax
+         FROM o, jsonb_array_elements(o.tax_lines) t WHERE t->>'name' <> 'Excise duty' GROUP BY 1, 2),
+     r AS (SELECT id, rate FROM l UNION SELECT id, shipping_tax_rate FROM o WHERE shipping_amount > 0),
+     parts AS (
+       SELECT o.id, o.country, o.currency_code, o.currency_precision, r.rate,
+              o.kept * (coalesce(l.amount, 0)
+                        - CASE WHEN lt.all_lines > 0 THEN o.discount * coalesce(l.amount, 0) / lt.all_lines ELSE 0 END
+                        + CASE WHEN r.rate = o.shipping_tax_rate THEN o.shipping_amount ELSE 0 END
+                        - CASE WHEN o.incl THEN coalesce(v.tax, 0) ELSE 0 END) AS taxable,
+              o.kept * coalesce(v.tax, 0) AS tax,
+              o.kept * coalesce(l.excise, 0) AS excise
+         FROM r JOIN o ON o.id = r.id LEFT JOIN l ON l.id = r.id AND l.rate = r.rate LEFT JOIN v ON v.id = r.id AND v.rate = r.rate
+              LEFT JOIN lt ON lt.id = r.id)
+     SELECT country, currency_code AS currency, rate::text AS rate, round(sum(taxable), max(currency_precision))::text AS taxable,
+            round(sum(tax), max(currency_precision))::text AS tax, round(sum(excise), max(currency_precision))::text AS excise, count(DISTINCT id)::int AS orders
+       FROM parts GROUP BY country, currency_code, rate ORDER BY country, currency_code, rate`,
+    [tenantId, period.from, period.to],
+  );
+}

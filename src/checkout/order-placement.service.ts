@@ -20,7 +20,7 @@ import { CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
-import { setOrderLineTaxes } from './checkout.repository.js';
+import { nextOrderNumber, setOrderLineTaxes } from './checkout.repository.js';
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
@@ -145,12 +145,7 @@ export class OrderPlacementService {
             });
 
       // the counter row is locked from here to commit: every placement of this shop waits here, so it comes last
-      const [counter] = await m.query(
-        `INSERT INTO order_counters (tenant_id, last_number) VALUES ($1, 1)
-         ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
-        [tx.tenantId],
-      );
-      const number = String(counter.last_number);
+      const number = await nextOrderNumber(m, tx.tenantId);
       const dec = (minor: number) => minorToDecimalString(minor, precision);
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);

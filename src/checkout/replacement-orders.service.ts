@@ -9,6 +9,7 @@ import { toMinor } from '../pricing/index.js';
 import type { Order, OrderLine } from './entities/checkout.entities.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 import { OrderStock } from './order-stock.js';
+import { insertReplacementLines, insertReplacementOrder, nextOrderNumber } from './checkout.repository.js';
 
 /**
  * A claim's replacement (breakage, wrong item; issue 33): a new order priced at zero, linked to the original
@@ -41,27 +42,19 @@ export class ReplacementOrders {
       orderId,
     );
     const m = managerOf(tx, this.dataSource);
-    const [counter] = await m.query(
-      `INSERT INTO order_counters (tenant_id, last_number) VALUES ($1, 1)
-       ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
-      [tx.tenantId],
-    );
-    const number = String(counter.last_number);
-    await m.query(
-      `INSERT INTO orders (id, tenant_id, customer_id, number, hash, status, payment_status, payment_provider, currency_code, currency_precision, price_includes_tax,
-         subtotal, total, email, language, shipping_address, billing_address, financial_status, paid_at, note, replacement_for)
-       SELECT $3, tenant_id, customer_id, $4, $5, 'Open', 'paid', 'replacement', currency_code, currency_precision, price_includes_tax,
-         0, 0, email, language, shipping_address, billing_address, 'paid', now(), $6, id
-       FROM orders WHERE tenant_id = $1 AND id = $2`,
-      [tx.tenantId, original.id, orderId, number, randomBytes(24).toString('base64url'), `replacement for order #${original.number}`],
-    );
-    await m.query(
-      `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)
-       SELECT l.tenant_id, $3, row_number() OVER (ORDER BY l.position) - 1, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, p.quantity, l.tax_rate, 0, 0, 0, 0
-       FROM order_lines l JOIN unnest($4::uuid[], $5::numeric[]) AS p(line_id, quantity) ON p.line_id = l.id
-       WHERE l.tenant_id = $1 AND l.order_id = $2`,
-      [tx.tenantId, original.id, orderId, chosen.map((c) => c.line.id), chosen.map((c) => c.quantity.toFixed(3))],
-    );
+    const number = await nextOrderNumber(m, tx.tenantId);
+    await insertReplacementOrder(m, tx.tenantId, {
+      originalId: original.id,
+      orderId,
+      number,
+      hash: randomBytes(24).toString('base64url'),
+      note: `replacement for order #${original.number}`,
+    });
+    await insertReplacementLines(m, tx.tenantId, {
+      originalId: original.id,
+      orderId,
+      lines: chosen.map((c) => ({ lineId: c.line.id, quantity: c.quantity.toFixed(3) })),
+    });
     await this.events.emit(tx, 'order.placed', {
       order: {
         id: orderId,

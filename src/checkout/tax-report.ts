@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/http/app-error.js';
 import type { TaxReportRowDto } from './dto/tax-report.dto.js';
+import { taxReportSums } from './checkout.repository.js';
 
 /**
  * The OSS-style tax report (issue 31): taxable amount, tax and excise by destination country, currency and rate,
@@ -34,37 +35,7 @@ export function reportPeriod(from: unknown, to: unknown): { from: string; to: st
 
 /** The report rows, ordered by country, currency and rate. */
 export async function taxReportRows(m: EntityManager, tenantId: string, period: { from: string; to: string }): Promise<TaxReportRow[]> {
-  const rows: Array<{ country: string; currency: string; rate: string; taxable: string; tax: string; excise: string; orders: number }> = await m.query(
-    `WITH o AS (
-       SELECT id, currency_code, currency_precision, price_includes_tax AS incl, discount, shipping_amount, shipping_tax_rate, tax_lines,
-              coalesce(shipping_address->>'country_code', billing_address->>'country_code', '??') AS country,
-              CASE WHEN paid_amount > 0 THEN 1 - refunded_amount / paid_amount ELSE 0 END AS kept
-         FROM orders
-        WHERE tenant_id = $1 AND financial_status IN ('paid', 'partially_refunded', 'refunded')
-          AND created_at >= $2::date AND created_at < $3::date + 1),
-     l AS (
-       SELECT o.id, ol.tax_rate AS rate, sum(CASE WHEN o.incl THEN ol.line_total_with_tax ELSE ol.line_total END) AS amount, sum(ol.excise_amount) AS excise
-         FROM o JOIN order_lines ol ON ol.tenant_id = $1 AND ol.order_id = o.id GROUP BY o.id, ol.tax_rate),
-     lt AS (SELECT id, sum(amount) AS all_lines FROM l GROUP BY id),
-     v AS (
-       SELECT o.id, (t->>'rate')::numeric AS rate, sum((t->>'amount')::numeric) AS tax
-         FROM o, jsonb_array_elements(o.tax_lines) t WHERE t->>'name' <> 'Excise duty' GROUP BY 1, 2),
-     r AS (SELECT id, rate FROM l UNION SELECT id, shipping_tax_rate FROM o WHERE shipping_amount > 0),
-     parts AS (
-       SELECT o.id, o.country, o.currency_code, o.currency_precision, r.rate,
-              o.kept * (coalesce(l.amount, 0)
-                        - CASE WHEN lt.all_lines > 0 THEN o.discount * coalesce(l.amount, 0) / lt.all_lines ELSE 0 END
-                        + CASE WHEN r.rate = o.shipping_tax_rate THEN o.shipping_amount ELSE 0 END
-                        - CASE WHEN o.incl THEN coalesce(v.tax, 0) ELSE 0 END) AS taxable,
-              o.kept * coalesce(v.tax, 0) AS tax,
-              o.kept * coalesce(l.excise, 0) AS excise
-         FROM r JOIN o ON o.id = r.id LEFT JOIN l ON l.id = r.id AND l.rate = r.rate LEFT JOIN v ON v.id = r.id AND v.rate = r.rate
-              LEFT JOIN lt ON lt.id = r.id)
-     SELECT country, currency_code AS currency, rate::text AS rate, round(sum(taxable), max(currency_precision))::text AS taxable,
-            round(sum(tax), max(currency_precision))::text AS tax, round(sum(excise), max(currency_precision))::text AS excise, count(DISTINCT id)::int AS orders
-       FROM parts GROUP BY country, currency_code, rate ORDER BY country, currency_code, rate`,
-    [tenantId, period.from, period.to],
-  );
+  const rows = await taxReportSums(m, tenantId, period);
   return rows.map((r) => ({
     country: r.country,
     currency: r.currency,

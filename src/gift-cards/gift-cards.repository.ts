@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { BalanceAccount } from './entities/balance-account.entity.js';
 import { returning } from '../common/db/returning.js';
 import type { LedgerKind } from './ledger.js';
 
@@ -62,6 +63,11 @@ const ACCOUNT = `a.id, a.kind, a.last_characters, a.currency_code, a.initial_val
  */
 @Injectable()
 export class GiftCardsRepository {
+  /** The shop's gift cards (not store credit) as a query the pager orders and cuts (newest first). */
+  giftCardsQuery(m: EntityManager, tenantId: string): SelectQueryBuilder<BalanceAccount> {
+    return m.getRepository(BalanceAccount).createQueryBuilder('a').where(`a.tenant_id = :tenant AND a.kind = 'gift_card'`, { tenant: tenantId });
+  }
+
   async insertAccount(m: EntityManager, tenantId: string, a: NewAccount): Promise<string> {
     const [row] = await returning<{ id: string }>(
       m,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { isUniqueViolation } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
@@ -19,7 +19,6 @@ import type {
   StoreCreditDto,
   UpdateGiftCardDto,
 } from './dto/gift-card.dto.js';
-import { BalanceAccount } from './entities/balance-account.entity.js';
 import { GiftCardCodes } from './gift-card-codes.js';
 import { AccountRow, GiftCardsRepository, LedgerTransactionRow } from './gift-cards.repository.js';
 import { adjustmentAllowed } from './ledger.js';
@@ -65,9 +64,7 @@ export class GiftCardsService {
   ) {}
 
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<GiftCardDto>> {
-    const qb = repoOf(ctx, this.dataSource, BalanceAccount)
-      .createQueryBuilder('a')
-      .where(`a.tenant_id = :tenant AND a.kind = 'gift_card'`, { tenant: ctx.tenantId });
+    const qb = this.repo.giftCardsQuery(managerOf(ctx, this.dataSource), ctx.tenantId);
     const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
     const full = new Map(
       (
