@@ -22,7 +22,10 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
   override handleRequest<TUser = Principal>(err: unknown, user: TUser | false): TUser {
-    if (err) throw err instanceof AppError ? err : AppError.unauthorized();
+    // only the token's own verdict is a 401: a failure to look it up (no pool connection within
+    // DATABASE_ACQUIRE_TIMEOUT_MS, a database error) goes to the error filter as what it is (503, 500), so a client is
+    // never told its valid token is bad
+    if (err) throw err;
     if (!user) throw AppError.unauthorized('a valid access token is required');
     return user;
   }

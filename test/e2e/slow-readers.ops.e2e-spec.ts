@@ -165,6 +165,9 @@ describe('slow readers, export limits and the pool (issue 30)', () => {
   }, 60_000);
 
   it('a request that cannot get a pool connection within DATABASE_ACQUIRE_TIMEOUT_MS answers 503 with Retry-After, never hangs', async () => {
+    // a token never used yet: its lookup needs the database too, and must answer 503 like the request, never 401
+    const minted = await other.admin.post('/admin/access_tokens', { label: 'fresh', tier: 'admin', scopes: ['Shop/collections/read'] }).expect(201);
+    const fresh = t.client(minted.body.access_token.token as string);
     const held: QueryRunner[] = [];
     try {
       // take every connection of the pool (the same pool the requests use)
@@ -178,6 +181,8 @@ describe('slow readers, export limits and the pool (issue 30)', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
       expect(res.body).toEqual({ errors: expect.stringContaining('busy'), request_id: expect.any(String) });
+      const unseen = await fresh.get('/admin/collections').expect(503);
+      expect(unseen.headers['retry-after']).toMatch(/^\d+$/);
     } finally {
       for (const r of held) await r.release();
     }
