@@ -25,7 +25,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     // only the token's own verdict is a 401: a failure to look it up (no pool connection within
     // DATABASE_ACQUIRE_TIMEOUT_MS, a database error) goes to the error filter as what it is (503, 500), so a client is
     // never told its valid token is bad
-    if (err) throw err;
+    if (err) throw err instanceof Error ? err : AppError.unauthorized();
     if (!user) throw AppError.unauthorized('a valid access token is required');
     return user;
   }
