@@ -30,10 +30,10 @@ describe('staff payments (POST /admin/orders/{id}/payments)', () => {
   const order = async (id: string) => (await shop.admin.get(`/admin/orders/${id}`).expect(200)).body.order;
   const paidEvents = async (id: string) =>
     (
-      await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.paid' AND payload->'order'->>'id' = $2 ORDER BY id`, [
-        shop.tenant.id,
-        id,
-      ])
+      await t.db.query(
+        `SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'order.paid' AND payload->'order'->>'id' = $2 ORDER BY (payload->'order'->>'paid_amount')::numeric`,
+        [shop.tenant.id, id],
+      )
     ).map((r: { payload: unknown }) => r.payload);
 
   it('an invoice order goes pending → partially_paid → paid → partially_refunded through the API alone', async () => {
