@@ -4,6 +4,7 @@ import { api, ok, type AddressBody, type SavedAddress } from '../api/client';
 import { useLoad, useShop } from '../store';
 import { ErrorNote, Field, Loading } from '../ui';
 import { OrderView } from './Order';
+import { ReturnRequest } from './Returns';
 
 export function SignInPage() {
   const { t, signIn } = useShop();
@@ -122,6 +123,7 @@ export function AccountPage() {
           <dd data-testid="profile-email">{p.email}</dd>
         </dl>
       </section>
+      <StoreCredit />
       <section aria-labelledby="orders-h">
         <h2 id="orders-h">{t('orders')}</h2>
         <ErrorNote error={orders.error} />
@@ -155,6 +157,27 @@ export function AccountPage() {
         )}
       </section>
       <Addresses />
+    </section>
+  );
+}
+
+/** The shopper's store credit per currency (issue 33): from returns refunded as credit, claims, or the shop. */
+function StoreCredit() {
+  const { t, money } = useShop();
+  const credit = useLoad(async () => ok(await api.GET('/api/2026-04-01/customers/me/store_credit')).store_credit, []);
+  const balances = (credit.data ?? []).filter((c) => c.balance !== 0);
+  return (
+    <section aria-labelledby="credit-h">
+      <h2 id="credit-h">{t('storeCredit')}</h2>
+      <ErrorNote error={credit.error} />
+      {credit.data && balances.length === 0 && <p>{t('noStoreCredit')}</p>}
+      {balances.length > 0 && (
+        <ul className="credit" data-testid="store-credit">
+          {balances.map((c) => (
+            <li key={c.currency}>{money(c.balance, c.currency)}</li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
@@ -279,6 +302,7 @@ export function OrderDetailPage() {
     <section className="order">
       <Link href="/account">← {t('back')}</Link>
       <OrderView order={data} />
+      <ReturnRequest order={data} />
     </section>
   );
 }

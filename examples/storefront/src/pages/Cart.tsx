@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { api, ok } from '../api/client';
+import { api, ok, type Cart } from '../api/client';
+import { availablePromotions, couponShare, discountsOf, linePromotions, suggestedGifts, type SuggestedGift } from '../promotions';
 import { useShop } from '../store';
+import { LinePromotions, PromotionRows } from '../totals';
 import { ErrorNote, hideImage, Loading } from '../ui';
 
 export function CartPage() {
@@ -38,6 +40,8 @@ export function CartPage() {
   };
   const removeCoupon = () => run(async () => setCart(ok(await api.DELETE('/api/2026-04-01/cart/discount_code')).cart));
   const basis = cart.show_net_prices ? t('exclVat') : t('inclVat');
+  const discounts = discountsOf(cart);
+  const couponDiscount = couponShare(cart.total_discount, discounts);
 
   if (cart.items.length === 0) {
     return (
@@ -75,6 +79,7 @@ export function CartPage() {
               <small>
                 {[line.size, line.year, line.vendor].filter(Boolean).join(' · ')} · {money(line.price, cart.currency)}
               </small>
+              <LinePromotions promotions={linePromotions(line)} currency={cart.currency} />
             </div>
             <label className="line-qty">
               <span className="sr-only">
@@ -97,6 +102,7 @@ export function CartPage() {
           </li>
         ))}
       </ul>
+      <PromotionHints cart={cart} onAdded={setCart} />
       <div className="cart-bottom">
         <form className="coupon" onSubmit={(e) => void applyCoupon(e)}>
           {cart.discount_code ? (
@@ -125,10 +131,11 @@ export function CartPage() {
         <dl className="totals">
           <dt>{t('subtotal')}</dt>
           <dd>{money(cart.items_subtotal_price, cart.currency)}</dd>
-          {cart.total_discount > 0 && (
+          <PromotionRows discounts={discounts} currency={cart.currency} />
+          {couponDiscount > 0.005 && (
             <>
               <dt>{t('discount')}</dt>
-              <dd data-testid="discount">−{money(cart.total_discount, cart.currency)}</dd>
+              <dd data-testid="discount">−{money(couponDiscount, cart.currency)}</dd>
             </>
           )}
           <dt className="grand">
@@ -147,6 +154,60 @@ export function CartPage() {
           {t('toCheckout')}
         </Link>
       </p>
+    </section>
+  );
+}
+
+/** "Add 2 more bottles for 10% off" (`available_promotions`) and buy-X-get-Y gifts to add (`suggested_gifts`). */
+function PromotionHints({ cart, onAdded }: { cart: Cart; onAdded(cart: Cart): void }) {
+  const { t, money } = useShop();
+  const hints = availablePromotions(cart);
+  const gifts = suggestedGifts(cart);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  if (hints.length === 0 && gifts.length === 0 && !status && !error) return null;
+  const addGift = async (gift: SuggestedGift) => {
+    setError(null);
+    try {
+      let variantId = gift.variant_id;
+      if (!variantId && gift.product_id) {
+        const product = ok(await api.GET('/api/2026-04-01/products/{id}', { params: { path: { id: gift.product_id } } })).product;
+        variantId = (product.variants.find((v) => v.available) ?? product.variants[0])?.id ?? null;
+      }
+      if (!variantId) return;
+      onAdded(ok(await api.POST('/api/2026-04-01/cart/items', { body: { article_id: variantId, quantity: gift.quantity } })).cart);
+      setStatus(t('giftAdded'));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section className="promo-hints" aria-label={t('promotions')}>
+      <ul aria-live="polite">
+        {hints.map((h) => (
+          <li key={h.promotion_id} data-testid="promotion-hint">
+            {h.missing_quantity !== null && h.missing_quantity > 0
+              ? t(h.missing_quantity === 1 ? 'addMoreBottle' : 'addMoreBottles', { count: h.missing_quantity, name: h.name })
+              : t('addMoreValue', { amount: money(h.missing_subtotal ?? 0, cart.currency), name: h.name })}
+          </li>
+        ))}
+        {gifts.map((g) => (
+          <li key={g.promotion_id} className="gift" data-testid="suggested-gift">
+            <span>
+              {t('giftFor', { name: g.name })}
+              {g.title && `: ${g.quantity} × ${g.title}`}
+            </span>{' '}
+            {(g.variant_id || g.product_id) && (
+              <button type="button" onClick={() => void addGift(g)}>
+                {t('addGift')}
+                <span className="sr-only"> ({g.name})</span>
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {status && <p role="status">{status}</p>}
+      <ErrorNote error={error} />
     </section>
   );
 }

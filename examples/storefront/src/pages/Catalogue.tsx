@@ -245,6 +245,9 @@ function ProductCard({ product: p, money }: { product: Product; money(a: number,
   // the list's price_min is gross; a shop showing net prices gets its cheapest listed variant's net price
   const net = cart?.show_net_prices && p.variants.length > 0 ? Math.min(...p.variants.map((v) => v.net_price)) : null;
   const onSale = p.variants.some((v) => v.compare_at_price > v.price);
+  // the regular price of the cheapest variant, struck through when it is reduced
+  const cheapest = p.variants.reduce<Product['variants'][number] | null>((a, v) => (a === null || v.price < a.price ? v : a), null);
+  const regular = cheapest && cheapest.price === p.price_min && cheapest.compare_at_price > cheapest.price ? cheapest.compare_at_price : null;
   return (
     <li className="card">
       <Link href={`/products/${p.id}`} className="card-link">
@@ -262,6 +265,12 @@ function ProductCard({ product: p, money }: { product: Product; money(a: number,
       <p className="card-maker">{p.manufacturer.name}</p>
       <p className="card-price">
         {p.price_min !== p.price_max && <span className="from">{t('from')} </span>}
+        {regular !== null && net === null && (
+          <s className="regular">
+            <span className="sr-only">{t('regularPrice')} </span>
+            {money(regular, p.currency)}
+          </s>
+        )}{' '}
         <strong>{money(net ?? p.price_min, p.currency)}</strong>
       </p>
       <p className={p.available ? 'stock in' : 'stock out'}>{p.available ? t('inStock') : t('soldOut')}</p>

@@ -1,8 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { api, ApiError, ok, type Checkout, type CheckoutAddress, type Schemas } from '../api/client';
+import { formatDate } from '../i18n';
 import { useShop } from '../store';
 import { ErrorNote, Field, Loading } from '../ui';
+import { GiftCards } from './checkout/GiftCards';
+import { CheckoutTotals, DestinationVerdict } from './checkout/Summary';
 
 const ADDRESS_FIELDS = ['email', 'first_name', 'last_name', 'street', 'house_number', 'zip_code', 'location', 'phone_number'] as const;
 type AddressForm = Record<(typeof ADDRESS_FIELDS)[number] | 'country_code', string>;
@@ -24,7 +27,7 @@ const toBody = (f: AddressForm): CheckoutAddress => Object.fromEntries(Object.en
 const returnUrl = () => `${location.origin}${import.meta.env.BASE_URL}order`;
 
 export function CheckoutPage() {
-  const { t, money, signedIn, refreshCart } = useShop();
+  const { t, money, locale, signedIn, refreshCart } = useShop();
   const [, navigate] = useLocation();
   const [checkout, setCheckout] = useState<Checkout | null>(null);
   const [address, setAddress] = useState<AddressForm | null>(null);
@@ -95,15 +98,17 @@ export function CheckoutPage() {
       shipping_address: toBody(address),
       billing_same_as_shipping: true,
       shipping_method_id: shippingId || null,
-      payment_type_id: paymentTypeId || null,
+      payment_type_id: paidInFull ? null : paymentTypeId || null,
     });
     if (!updated) return;
+    // gift cards and store credit may cover everything (amount_due 0): then no payment type and no provider
+    const payment = updated.amount_due === 0 ? null : paymentTypeId || null;
     setBusy(true);
     try {
       const result = ok(
         await api.POST('/api/2026-04-01/checkouts/{token}/complete', {
           params: { path: { token: checkout.id } },
-          body: { payment_type_id: paymentTypeId, accepted_terms: terms, age_confirmed: age, return_url: returnUrl() },
+          body: { payment_type_id: payment, accepted_terms: terms, age_confirmed: age, return_url: returnUrl() },
         }),
       ).checkout;
       await refreshCart().catch(() => undefined);
@@ -119,6 +124,8 @@ export function CheckoutPage() {
   };
 
   const totals = checkout.totals;
+  const paidInFull = checkout.amount_due === 0;
+  const refused = checkout.compliance.destination?.allowed === false;
   const { terms: termsRule, age_verification: ageRule } = checkout.compliance;
   if (!checkout.guest_checkout_enabled && !signedIn) {
     return (
@@ -196,59 +203,30 @@ export function CheckoutPage() {
                 />
                 <span>{o.name}</span>
                 <span>{Number(o.price) === 0 ? t('free') : money(Number(o.price), totals.currency)}</span>
-                {o.expected_delivery_date && <small>{t('delivery', { date: o.expected_delivery_date })}</small>}
+                {o.expected_delivery_date && <small>{t('delivery', { date: formatDate(o.expected_delivery_date, locale) })}</small>}
               </label>
             ))}
           </fieldset>
-          <fieldset className="options">
-            <legend>{t('paymentType')}</legend>
-            {checkout.payment_types.map((p) => (
-              <label key={p.id} className="option">
-                <input type="radio" name="payment" required value={p.id} checked={paymentTypeId === p.id} onChange={() => setPaymentTypeId(p.id)} />
-                <span>{p.name}</span>
-              </label>
-            ))}
-          </fieldset>
+          <GiftCards checkout={checkout} onChange={setCheckout} />
+          {paidInFull ? (
+            <p className="notice" data-testid="paid-by-gift-cards">
+              {t('paidByGiftCards')}
+            </p>
+          ) : (
+            <fieldset className="options">
+              <legend>{t('paymentType')}</legend>
+              {checkout.payment_types.map((p) => (
+                <label key={p.id} className="option">
+                  <input type="radio" name="payment" required value={p.id} checked={paymentTypeId === p.id} onChange={() => setPaymentTypeId(p.id)} />
+                  <span>{p.name}</span>
+                </label>
+              ))}
+            </fieldset>
+          )}
         </div>
         <aside className="summary-box" aria-label={t('total')}>
-          <ul className="mini-lines">
-            {checkout.line_items.map((l) => (
-              <li key={l.id}>
-                <span>
-                  {l.quantity} × {l.title}
-                </span>
-                <span>{money(totals.price_includes_tax ? l.line_total_with_tax : l.line_total, totals.currency)}</span>
-              </li>
-            ))}
-          </ul>
-          <dl className="totals">
-            <dt>{t('subtotal')}</dt>
-            <dd>{money(totals.subtotal_before_discount, totals.currency)}</dd>
-            {totals.discount > 0 && (
-              <>
-                <dt>
-                  {t('discount')} {totals.coupon_text && <small>({totals.coupon_text})</small>}
-                </dt>
-                <dd>−{money(totals.discount, totals.currency)}</dd>
-              </>
-            )}
-            <dt>{totals.shipping_method_name ?? t('shipping')}</dt>
-            <dd>{money(totals.shipping_amount, totals.currency)}</dd>
-            {totals.tax_lines.map((l) => (
-              <div key={l.name} className="tax">
-                <dt>
-                  {l.name} {l.rate} %
-                </dt>
-                <dd>{money(l.amount, totals.currency)}</dd>
-              </div>
-            ))}
-            <dt className="grand">
-              {t('total')} <small>({totals.price_includes_tax ? t('inclVat') : t('exclVat')})</small>
-            </dt>
-            <dd className="grand" data-testid="checkout-total">
-              {money(totals.total, totals.currency)}
-            </dd>
-          </dl>
+          <CheckoutTotals checkout={checkout} />
+          <DestinationVerdict checkout={checkout} />
           {termsRule.required && (
             <label className="check">
               <input type="checkbox" name="terms" checked={terms} onChange={(e) => setTerms(e.target.checked)} />
@@ -281,7 +259,7 @@ export function CheckoutPage() {
             </label>
           )}
           <ErrorNote error={error} prefix="checkout" />
-          <button type="submit" className="primary wide" disabled={busy}>
+          <button type="submit" className="primary wide" disabled={busy || refused}>
             {busy ? t('placing') : t('placeOrder')}
           </button>
         </aside>

@@ -1,6 +1,8 @@
 import { Link, useSearch } from 'wouter';
 import { api, ok, type Order } from '../api/client';
+import { couponShare, discountsOf } from '../promotions';
 import { useLoad, useShop } from '../store';
+import { PromotionRows, TaxRows } from '../totals';
 import { ErrorNote, Loading } from '../ui';
 
 /** The confirmation page: the guest receipt read by order id and hash (also where the payment provider returns). */
@@ -24,6 +26,8 @@ export function OrderPage() {
 export function OrderView({ order }: { order: Order }) {
   const { t, money, locale } = useShop();
   const a = order.shipping_address;
+  const discounts = discountsOf(order);
+  const couponDiscount = couponShare(order.discount, discounts);
   return (
     <div className="receipt" data-testid="receipt">
       <h2 data-testid="order-number">{t('orderNumber', { number: order.number ?? order.id })}</h2>
@@ -63,20 +67,23 @@ export function OrderView({ order }: { order: Order }) {
       <dl className="totals">
         <dt>{t('subtotal')}</dt>
         <dd>{money(order.subtotal, order.currency)}</dd>
-        {order.discount > 0 && (
+        <PromotionRows discounts={discounts} currency={order.currency} />
+        {couponDiscount > 0.005 && (
           <>
             <dt>
               {t('discount')} {order.discount_code && <small>({order.discount_code})</small>}
             </dt>
-            <dd>−{money(order.discount, order.currency)}</dd>
+            <dd>−{money(couponDiscount, order.currency)}</dd>
           </>
         )}
         <dt>{order.shipping_method_name ?? t('shipping')}</dt>
         <dd>{money(order.shipping_amount, order.currency)}</dd>
+        {!order.price_includes_tax && <TaxRows lines={order.tax_lines} included={false} currency={order.currency} />}
         <dt className="grand">{t('total')}</dt>
         <dd className="grand" data-testid="order-total">
           {money(order.total, order.currency)}
         </dd>
+        {order.price_includes_tax && <TaxRows lines={order.tax_lines} included currency={order.currency} />}
       </dl>
       <h3>{t('shippingAddress')}</h3>
       <address>

@@ -4,6 +4,7 @@ import { api, apiUrl, ok, type Variant } from '../api/client';
 import { useLoad, useShop } from '../store';
 import { ErrorNote, hideImage, Loading } from '../ui';
 import { safeHtml } from '../safe-html';
+import { lowestPrice30 } from '../promotions';
 
 /** A quantity obeys the variant's rule: at least min, at most max, min + a multiple of increment. */
 export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolean {
@@ -88,8 +89,19 @@ export function ProductPage() {
                     {v.year && ` · ${v.year}`}
                   </span>
                   <span className="variant-price">
-                    {v.compare_at_price > v.price && <s>{money(v.compare_at_price, product.currency)}</s>} {money(net ? v.net_price : v.price, product.currency)}{' '}
-                    <small>{net ? t('exclVat') : t('inclVat')}</small>
+                    {v.compare_at_price > v.price && (
+                      <s>
+                        <span className="sr-only">{t('regularPrice')} </span>
+                        {money(v.compare_at_price, product.currency)}
+                      </s>
+                    )}{' '}
+                    {money(net ? v.net_price : v.price, product.currency)} <small>{net ? t('exclVat') : t('inclVat')}</small>
+                    {/* EU Omnibus: a reduced price names the lowest price of the 30 days before (issue 32; absent: nothing) */}
+                    {v.compare_at_price > v.price && lowestPrice30(v) !== null && (
+                      <small className="omnibus" data-testid="lowest-price-30">
+                        {t('lowestPrice30', { price: money(lowestPrice30(v)!, product.currency) })}
+                      </small>
+                    )}
                   </span>
                   <span className={v.available ? 'stock in' : 'stock out'}>{v.available ? t('inStock') : t('soldOut')}</span>
                 </label>
