@@ -141,7 +141,7 @@ const en = {
   vatIncluded: 'incl. VAT {rate}',
   vatAdded: 'VAT {rate}',
   excise: 'Excise duty',
-  taxZone: 'delivery to {zone}',
+  taxZone: 'Delivery to {zone}',
   'policy.constant': 'Shelf prices stay the same in every country; they include the VAT of the delivery country.',
   'policy.recompute': 'Prices are net prices plus the VAT of the delivery country.',
   'policy.net': 'Prices exclude VAT; the VAT of the delivery country is added.',
