@@ -225,6 +225,10 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     const page = await visitor();
     await open(page);
     await addBottles(page, 1);
+    // no promotion in the shop: the promotion members are empty or absent, and the cart shows none of their parts
+    await page.locator('.cart-link').click();
+    await page.getByRole('heading', { name: 'Cart' }).waitFor();
+    for (const id of ['line-promotions', 'promotion-discount', 'promotion-hint', 'suggested-gift']) await expect(page.getByTestId(id).count()).resolves.toBe(0);
     await toCheckout(page);
     await fillAddress(page, 'gift@example.test', 'CH', '8001', 'Zürich');
     await chooseShipping(page, 'Swiss Post');

@@ -1,13 +1,19 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, Route, Router, Switch, useLocation, useSearch } from 'wouter';
 import { LANGUAGES } from './i18n';
-import { AccountPage, OrderDetailPage, SignInPage, SignUpPage } from './pages/Account';
 import { CartPage } from './pages/Cart';
 import { CataloguePage } from './pages/Catalogue';
-import { CheckoutPage } from './pages/Checkout';
-import { OrderPage } from './pages/Order';
 import { ProductPage } from './pages/Product';
 import { ShopProvider, useShop } from './store';
+import { Loading } from './ui';
+
+// Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
+const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
+const OrderPage = lazy(() => import('./pages/Order').then((m) => ({ default: m.OrderPage })));
+const SignInPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.SignInPage })));
+const SignUpPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.SignUpPage })));
+const AccountPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.AccountPage })));
+const OrderDetailPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.OrderDetailPage })));
 
 /** The build's base path without the trailing slash (`/storefront-demo`). */
 const BASE = import.meta.env.BASE_URL.replace(/\/$/, '');
@@ -31,24 +37,28 @@ function Layout() {
       </a>
       <Header />
       <main id="main" tabIndex={-1}>
-        <Switch>
-          <Route path="/" component={CataloguePage} />
-          <Route path="/collections/:id" component={CataloguePage} />
-          <Route path="/products/:id" component={ProductPage} />
-          <Route path="/cart" component={CartPage} />
-          <Route path="/checkout" component={CheckoutPage} />
-          <Route path="/order" component={OrderPage} />
-          <Route path="/account/sign-in" component={SignInPage} />
-          <Route path="/account/sign-up" component={SignUpPage} />
-          <Route path="/account/orders/:id" component={OrderDetailPage} />
-          <Route path="/account" component={AccountPage} />
-          <Route>
-            <p className="notice">{t('notFound')}</p>
-          </Route>
-        </Switch>
+        <Suspense fallback={<Loading />}>
+          <Switch>
+            <Route path="/" component={CataloguePage} />
+            <Route path="/collections/:id" component={CataloguePage} />
+            <Route path="/products/:id" component={ProductPage} />
+            <Route path="/cart" component={CartPage} />
+            <Route path="/checkout" component={CheckoutPage} />
+            <Route path="/order" component={OrderPage} />
+            <Route path="/account/sign-in" component={SignInPage} />
+            <Route path="/account/sign-up" component={SignUpPage} />
+            <Route path="/account/orders/:id" component={OrderDetailPage} />
+            <Route path="/account" component={AccountPage} />
+            <Route>
+              <p className="notice">{t('notFound')}</p>
+            </Route>
+          </Switch>
+        </Suspense>
       </main>
       <footer className="footer">
-        <p>Vinoshop reference storefront · storefront and customer APIs only · <a href="/api/docs">API docs</a></p>
+        <p>
+          Vinoshop reference storefront · storefront and customer APIs only · <a href="/api/docs">API docs</a>
+        </p>
       </footer>
     </>
   );
@@ -104,7 +114,10 @@ function Header() {
           )}
           <Link href={signedIn ? '/account' : '/account/sign-in'}>{signedIn ? t('account') : t('signIn')}</Link>
           <Link href="/cart" className="cart-link">
-            {t('cart')} <span className="badge" aria-label={`${cart?.item_count ?? 0} ${t('items')}`}>{cart?.item_count ?? 0}</span>
+            {t('cart')}{' '}
+            <span className="badge" aria-label={`${cart?.item_count ?? 0} ${t('items')}`}>
+              {cart?.item_count ?? 0}
+            </span>
           </Link>
         </nav>
       </div>
