@@ -217,6 +217,15 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     await page.getByTestId('destination-refused').filter({ hasText: 'We cannot ship alcoholic drinks to this destination.' }).waitFor();
     await expect(page.getByRole('button', { name: 'Place order' }).isDisabled()).resolves.toBe(true);
     await shot(page, 'checkout-destination-closed');
+
+    // the checkout's controls (gift card field included) are labelled, and the page fits a phone without sideways scrolling
+    const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, button, textarea')]
+      .filter((el) => !el.labels?.length && !el.getAttribute('aria-label') && !el.textContent.trim())
+      .map((el) => el.outerHTML.slice(0, 80))`);
+    expect(unlabelled).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).resolves.toBe(true);
+    await shot(page, 'checkout-phone');
   }, 180_000);
 
   it('a buyer applies two gift cards, removes one, and pays the whole order with the other: no payment method, the order is paid', async () => {
