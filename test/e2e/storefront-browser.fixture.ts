@@ -1,0 +1,119 @@
+import type { Locator, Page } from 'playwright-core';
+import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+
+/**
+ * The shop and the page steps of test/e2e/storefront-money.browser.e2e-spec.ts: the demo catalogue (60 products)
+ * taxed by destination (zones CH 8.1 %, DE 19 %, AT 20 %, FR 20 % with excise on still wine, NO 25 % and closed to
+ * alcohol), DHL priced by bottle count in the European zones.
+ */
+export function shopDocument() {
+  type Rows = Array<Record<string, unknown>>;
+  const demo = generateDemoCatalogue(60) as Record<string, unknown> & { products: Array<{ variants: Rows }>; countries: Rows; shipping_methods: Rows };
+  return {
+    ...demo,
+    products: demo.products.map((p) => ({ ...p, variants: p.variants.map((v) => ({ ...v, tax_category: 'wine' })) })),
+    countries: [...demo.countries, { key: 'NO', code: 'NO', name: { en: 'Norway', de: 'Norwegen' }, shipping: true }],
+    tax: {
+      mode: 'destination',
+      gross_price_policy: 'constant',
+      excise_display: 'included',
+      categories: [{ key: 'wine', name: 'Wine', excise_class: 'still' }],
+      zones: [
+        { key: 'CH', name: 'Switzerland', countries: ['CH'] },
+        { key: 'DE', name: 'Germany', countries: ['DE'] },
+        { key: 'AT', name: 'Austria', countries: ['AT'] },
+        { key: 'FR', name: 'France', countries: ['FR'] },
+        { key: 'NO', name: 'Norway', countries: ['NO'] },
+      ],
+      rates: [
+        { category: 'wine', zone: 'CH', rate: 8.1 },
+        { category: 'wine', zone: 'DE', rate: 19 },
+        { category: 'wine', zone: 'AT', rate: 20 },
+        { category: 'wine', zone: 'FR', rate: 20, excise_per_hl: 4.1 },
+        { category: 'wine', zone: 'NO', rate: 25 },
+      ],
+    },
+    // Europe by bottle count: 1-6 bottles 12.00, 7-12 18.00, then 8.00 per started case of 6
+    shipping_methods: demo.shipping_methods.map((m) =>
+      m.key === 'dhl'
+        ? {
+            ...m,
+            countries: [],
+            rate_table: {
+              basis: 'bottles',
+              steps: [
+                { from: 1, to: 6, price: 12 },
+                { from: 7, to: 12, price: 18 },
+              ],
+              beyond: { every: 6, price: 8 },
+            },
+            zones: [{ zone: 'DE' }, { zone: 'AT' }, { zone: 'FR' }, { zone: 'NO' }],
+          }
+        : m,
+    ),
+    destination_rules: [{ zone: 'NO', alcohol_shipping: false }],
+  };
+}
+
+/** From the listing, opens products until one offers an available 75 cl bottle, selects it and adds `quantity`. */
+export async function addBottles(page: Page, quantity: number): Promise<string> {
+  await page.locator('.brand').click();
+  await page.waitForSelector('.card');
+  const cards = page.locator('.card .card-link');
+  for (let i = 0; i < 20; i += 1) {
+    await cards.nth(i).click();
+    await page.waitForSelector('.product h1');
+    const option = page.locator('label.variant', { hasText: '75 cl' }).filter({ hasText: 'In stock' });
+    if ((await option.count()) > 0) {
+      await option.first().click();
+      await page.getByLabel('Quantity').fill(String(quantity));
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added to your cart.').waitFor();
+      return (await page.locator('.product h1').textContent())!;
+    }
+    await page.goBack();
+    await page.waitForSelector('.card');
+  }
+  throw new Error('no product with an available 75 cl bottle among the first listed');
+}
+
+/** Opens the checkout from the cart. */
+export async function toCheckout(page: Page): Promise<void> {
+  await page.locator('.cart-link').click();
+  await page.getByRole('link', { name: 'Go to checkout' }).click();
+  await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+}
+
+export async function fillAddress(page: Page, email: string, country: string, zip: string, city: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('First name').fill('Anna');
+  await page.getByLabel('Last name').fill('Keller');
+  await page.getByLabel('Street').fill('Bahnhofstrasse');
+  await page.getByLabel('No.').fill('12');
+  await page.getByLabel('Postcode').fill(zip);
+  await page.getByLabel('City').fill(city);
+  await changeCountry(page, country);
+}
+
+/** Picks a shipping method and waits for the totals with its price. */
+export async function chooseShipping(page: Page, name: string): Promise<void> {
+  await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/checkouts/')), page.getByLabel(name).check()]);
+  await page.waitForSelector('form.checkout[aria-busy="false"]');
+}
+
+/** Picks a country and waits until the checkout came back re-priced. */
+export async function changeCountry(page: Page, country: string): Promise<void> {
+  await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/checkouts/')),
+    page.getByLabel('Country').selectOption(country),
+  ]);
+  await page.waitForSelector('form.checkout[aria-busy="false"]');
+}
+
+/** A node's text with every run of white space (the no-break space of formatted money) as one space. */
+export const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+/** Each tax line as "label amount". */
+export const taxLines = (page: Page) =>
+  page
+    .getByTestId('tax-line')
+    .evaluateAll((rows) => rows.map((r) => `${r.querySelector('dt')!.textContent!.trim()} ${r.querySelector('dd')!.textContent!.trim()}`));
