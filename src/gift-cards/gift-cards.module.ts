@@ -7,6 +7,7 @@ import { GiftCardCodes } from './gift-card-codes.js';
 import { GiftCardsRepository } from './gift-cards.repository.js';
 import { GiftCardsService } from './gift-cards.service.js';
 import { GiftCardsTransfer } from './gift-cards-transfer.js';
+import { GiftCardSales } from './gift-card-sales.service.js';
 import { CustomerStoreCreditController, StorefrontGiftCardsController } from './storefront-gift-cards.controller.js';
 
 /**
@@ -16,7 +17,7 @@ import { CustomerStoreCreditController, StorefrontGiftCardsController } from './
 @Module({
   imports: [CustomersModule],
   controllers: [AdminGiftCardsController, AdminStoreCreditController, StorefrontGiftCardsController, CustomerStoreCreditController],
-  providers: [GiftCardsRepository, GiftCardCodes, GiftCardsService, GiftCardsTransfer, BalancePayments, adminResource('gift_cards')],
-  exports: [BalancePayments, GiftCardsService],
+  providers: [GiftCardsRepository, GiftCardCodes, GiftCardsService, GiftCardsTransfer, GiftCardSales, BalancePayments, adminResource('gift_cards')],
+  exports: [BalancePayments, GiftCardsService, GiftCardSales],
 })
 export class GiftCardsModule {}
