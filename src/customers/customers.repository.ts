@@ -45,6 +45,16 @@ export async function customerType(m: EntityManager, tenantId: string, customerI
   return rows[0]?.type ?? null;
 }
 
+/** The shop's customers with these e-mail addresses (compared without case): lower-cased address → id. */
+export async function customerIdsByEmail(m: EntityManager, tenantId: string, emails: string[]): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map();
+  const rows: Array<{ id: string; email: string }> = await m.query(
+    `SELECT id, lower(email) AS email FROM customers WHERE tenant_id = $1 AND lower(email) = ANY($2::text[])`,
+    [tenantId, emails.map((e) => e.toLowerCase())],
+  );
+  return new Map(rows.map((r) => [r.email, r.id]));
+}
+
 /** The shopper's e-mail address, or null. */
 export async function customerEmail(m: EntityManager, tenantId: string, customerId: string): Promise<string | null> {
   const rows: Array<{ email: string | null }> = await m.query(`SELECT email FROM customers WHERE id = $1 AND tenant_id = $2`, [customerId, tenantId]);

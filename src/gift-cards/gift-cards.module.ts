@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module.js';
 import { adminResource } from '../extensions/index.js';
-import { AdminGiftCardsController, AdminStoreCreditController } from './admin-gift-cards.controller.js';
+import { AdminGiftCardsController, AdminStoreCreditController, AdminStoreCreditTransferController } from './admin-gift-cards.controller.js';
 import { BalancePayments } from './balance-payments.service.js';
 import { GiftCardCodes } from './gift-card-codes.js';
 import { GiftCardsRepository } from './gift-cards.repository.js';
@@ -16,7 +16,13 @@ import { CustomerStoreCreditController, StorefrontGiftCardsController } from './
  */
 @Module({
   imports: [CustomersModule],
-  controllers: [AdminGiftCardsController, AdminStoreCreditController, StorefrontGiftCardsController, CustomerStoreCreditController],
+  controllers: [
+    AdminGiftCardsController,
+    AdminStoreCreditController,
+    AdminStoreCreditTransferController,
+    StorefrontGiftCardsController,
+    CustomerStoreCreditController,
+  ],
   providers: [GiftCardsRepository, GiftCardCodes, GiftCardsService, GiftCardsTransfer, GiftCardSales, BalancePayments, adminResource('gift_cards')],
   exports: [BalancePayments, GiftCardsService, GiftCardSales],
 })

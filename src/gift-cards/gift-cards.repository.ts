@@ -202,6 +202,21 @@ export class GiftCardsRepository {
     ]);
   }
 
+  /** Every store-credit account of the shop with its customer's e-mail (export), by customer e-mail and currency. */
+  async storeCreditExportRows(m: EntityManager, tenantId: string): Promise<Array<AccountRow & { customer_email: string | null }>> {
+    return m.query(
+      `SELECT ${ACCOUNT}, c.email AS customer_email FROM balance_accounts a JOIN customers c ON c.tenant_id = a.tenant_id AND c.id = a.customer_id
+       WHERE a.tenant_id = $1 AND a.kind = 'store_credit' ORDER BY lower(c.email), a.currency_code`,
+      [tenantId],
+    );
+  }
+
+  /** Whether the account has any ledger row. */
+  async hasRows(m: EntityManager, tenantId: string, accountId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT 1 FROM balance_transactions WHERE tenant_id = $1 AND account_id = $2 LIMIT 1`, [tenantId, accountId]);
+    return rows.length > 0;
+  }
+
   /** The ledger rows of every account of a kind, oldest first (export). */
   async ledgerOfKind(m: EntityManager, tenantId: string, kind: 'gift_card' | 'store_credit'): Promise<LedgerTransactionRow[]> {
     return m.query(
