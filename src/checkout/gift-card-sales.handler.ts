@@ -6,6 +6,7 @@ import { giftCardVariantIds } from '../catalogue/index.js';
 import type { DomainEvent } from '../events/index.js';
 import { OnDomainEvent } from '../events/index.js';
 import { GiftCardSales, GiftCardSaleUnit } from '../gift-cards/index.js';
+import type { OrderLine } from './entities/checkout.entities.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
 import { OrderLifecycleService, unshippedMilli } from './order-lifecycle.service.js';
 
@@ -31,16 +32,10 @@ export class GiftCardSalesHandler {
     await this.lifecycle.run(ctx, async (tx) => {
       const order = await this.lifecycle.lock(tx, event.payload.order.id);
       if (order.cancelledAt) return;
-      const lines = await this.lifecycle.lines(tx, order.id);
-      const flagged = await giftCardVariantIds(
-        managerOf(tx, this.dataSource),
-        tx.tenantId,
-        lines.flatMap((l) => (l.variantId ? [l.variantId] : [])),
-      );
-      const sold = lines.filter((l) => l.variantId && flagged.has(l.variantId));
+      const sold = await this.giftCardLines(tx, order.id);
       if (sold.length === 0) return;
       const units: GiftCardSaleUnit[] = sold.flatMap((l) =>
-        Array.from({ length: Math.floor(Number(l.quantity) - Number(l.refundedQuantity)) }, (_, i) => ({
+        Array.from({ length: kept(l) }, (_, i) => ({
           orderLineId: l.id,
           unit: i + 1,
           value: Number(l.unitPriceWithTax),
@@ -57,4 +52,42 @@ export class GiftCardSalesHandler {
         await this.fulfillments.create(tx, order.id, { lines: left.map((l) => ({ line_id: l.id, quantity: unshippedMilli(l) / 1000 })), carrier: 'email' });
     });
   }
+
+  /**
+   * A cancel or a refund gives the money for gift card units back: their cards (issued or not yet) must not stay
+   * spendable. The cards beyond what is left unrefunded of each line (all of them once the order is cancelled) are
+   * disabled and what is left on them expires. Computed from the lines' state, so it agrees with `issue` in whatever
+   * order the two handlers run.
+   */
+  @OnDomainEvent('order.cancelled')
+  async cancelled(event: DomainEvent<'order.cancelled'>, ctx: RequestContext): Promise<void> {
+    await this.revoke(ctx, event.payload.order.id, `order #${event.payload.order.number} cancelled`);
+  }
+
+  @OnDomainEvent('order.refunded')
+  async refunded(event: DomainEvent<'order.refunded'>, ctx: RequestContext): Promise<void> {
+    await this.revoke(ctx, event.payload.order.id, `refunded with order #${event.payload.order.number}`);
+  }
+
+  private async revoke(ctx: RequestContext, orderId: string, note: string): Promise<void> {
+    await this.lifecycle.run(ctx, async (tx) => {
+      const order = await this.lifecycle.lock(tx, orderId);
+      for (const l of await this.giftCardLines(tx, order.id)) await this.sales.revoke(tx, l.id, order.cancelledAt ? 0 : kept(l), note);
+    });
+  }
+
+  private async giftCardLines(tx: RequestContext, orderId: string): Promise<OrderLine[]> {
+    const lines = await this.lifecycle.lines(tx, orderId);
+    const flagged = await giftCardVariantIds(
+      managerOf(tx, this.dataSource),
+      tx.tenantId,
+      lines.flatMap((l) => (l.variantId ? [l.variantId] : [])),
+    );
+    return lines.filter((l) => l.variantId && flagged.has(l.variantId));
+  }
+}
+
+/** Whole units of a line not refunded: the units that keep a card. */
+function kept(l: OrderLine): number {
+  return Math.max(0, Math.floor(Number(l.quantity) - Number(l.refundedQuantity)));
 }

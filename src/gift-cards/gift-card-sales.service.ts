@@ -82,6 +82,38 @@ export class GiftCardSales {
     return created;
   }
 
+  /**
+   * Cards sold on an order line beyond its first `keep` units (those refunded, or all of a cancelled order) are
+   * disabled under their row locks and what is left on them expires (an `expire` row): the money went back to the
+   * buyer. Idempotent; answers how many cards it disabled.
+   */
+  async revoke(ctx: RequestContext, orderLineId: string, keep: number, note: string): Promise<number> {
+    return inTransaction(ctx, this.dataSource, async (tx) => {
+      const m = managerOf(tx, this.dataSource);
+      const found = await this.repo.soldBeyond(m, tx.tenantId, orderLineId, keep);
+      await this.repo.lock(
+        m,
+        tx.tenantId,
+        found.map((a) => a.id),
+      );
+      const cards = await this.repo.soldBeyond(m, tx.tenantId, orderLineId, keep); // re-read under the locks
+      for (const a of cards) {
+        await this.repo.updateAccount(m, tx.tenantId, a.id, { note: a.note, expiresAt: a.expires_at, customerId: a.customer_id, disabledAt: new Date() });
+        if (toMinor(a.balance, 4) !== 0)
+          await this.repo.append(m, tx.tenantId, {
+            accountId: a.id,
+            amount: minorToDecimalString(-toMinor(a.balance, 4), 4),
+            currency: a.currency_code,
+            orderId: null,
+            kind: 'expire',
+            staffId: null,
+            note,
+          });
+      }
+      return cards.length;
+    });
+  }
+
   private async mailCodes(ctx: RequestContext, order: GiftCardSaleOrder, units: GiftCardSaleUnit[]): Promise<void> {
     if (!order.email) return;
     const m = managerOf(ctx, this.dataSource);

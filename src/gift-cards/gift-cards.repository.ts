@@ -111,6 +111,14 @@ export class GiftCardsRepository {
     );
   }
 
+  /** The live (not disabled) cards sold on an order line beyond its first `keep` units. */
+  async soldBeyond(m: EntityManager, tenantId: string, orderLineId: string, keep: number): Promise<AccountRow[]> {
+    return m.query(
+      `SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.order_line_id = $2 AND a.order_unit > $3 AND a.disabled_at IS NULL ORDER BY a.order_unit`,
+      [tenantId, orderLineId, keep],
+    );
+  }
+
   async markMailed(m: EntityManager, tenantId: string, ids: string[]): Promise<void> {
     await m.query(`UPDATE balance_accounts SET mailed_at = now() WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids]);
   }

@@ -160,6 +160,47 @@ describe('gift cards sold as products', () => {
     }
   });
 
+  it('a refund of a gift card unit disables its card (what is left expires); a cancel disables the rest', async () => {
+    const placed = await placeOrder(t, shop, ids, [
+      [voucher, 2],
+      [ids.variants['v-wine'], 1],
+    ]);
+    const line = (await order(placed.order_id)).line_items.find((l: { variant_id: string }) => l.variant_id === voucher);
+    await shop.admin.post(`/admin/orders/${placed.order_id}/payments`, { kind: 'manual' }).expect(201);
+    await waitFor(
+      () => cardsOf(placed.order_id),
+      (n) => n === 2,
+    );
+    const live = async () =>
+      (
+        await t.db.query(`SELECT order_unit FROM balance_accounts WHERE tenant_id = $1 AND order_line_id = $2 AND disabled_at IS NULL ORDER BY order_unit`, [
+          shop.tenant.id,
+          line.id,
+        ])
+      ).map((r: { order_unit: number }) => r.order_unit);
+    const [second] = await t.db.query(`SELECT id FROM balance_accounts WHERE tenant_id = $1 AND order_line_id = $2 AND order_unit = 2`, [
+      shop.tenant.id,
+      line.id,
+    ]);
+    await shop.admin.post(`/admin/orders/${placed.order_id}/refunds`, { lines: [{ line_id: line.id, quantity: 1, restock: false }] }).expect(201);
+    await waitFor(live, (units) => units.length === 1);
+    expect(await live()).toEqual([1]);
+    const revoked = (await shop.admin.get(`/admin/gift_cards/${second.id}`).expect(200)).body.gift_card;
+    expect(revoked).toMatchObject({ disabled: true, balance: 0 });
+    const rows = (await shop.admin.get(`/admin/gift_cards/${second.id}/transactions`).expect(200)).body.transactions;
+    expect(rows.map((r: { kind: string; amount: number }) => [r.kind, r.amount])).toEqual([
+      ['issue', 50],
+      ['expire', -50],
+    ]);
+    // the wine is still unshipped, so the order can be cancelled: every card of it is disabled
+    await shop.admin.post(`/admin/orders/${placed.order_id}/cancel`, {}).expect(200);
+    await waitFor(live, (units) => units.length === 0);
+    // and the paid handler running late issues nothing again
+    await t.get(GiftCardSalesHandler).issue(paidEvent(placed.order_id), RequestContext.forTenant(shop.tenant.id));
+    expect(await live()).toEqual([]);
+    expect(await cardsOf(placed.order_id)).toBe(2);
+  });
+
   it('an order cancelled before payment issues nothing, even if a late order.paid arrives', async () => {
     const placed = await placeOrder(t, shop, ids, [[voucher, 1]]);
     await shop.admin.post(`/admin/orders/${placed.order_id}/cancel`, {}).expect(200);
