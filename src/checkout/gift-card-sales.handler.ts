@@ -29,6 +29,7 @@ export class GiftCardSalesHandler {
   @OnDomainEvent('order.paid')
   async issue(event: DomainEvent<'order.paid'>, ctx: RequestContext): Promise<void> {
     if (event.payload.order.financial_status !== 'paid') return;
+    if ((await this.giftCardLines(ctx, event.payload.order.id)).length === 0) return; // most orders: no lock taken
     await this.lifecycle.run(ctx, async (tx) => {
       const order = await this.lifecycle.lock(tx, event.payload.order.id);
       if (order.cancelledAt) return;
@@ -70,6 +71,7 @@ export class GiftCardSalesHandler {
   }
 
   private async revoke(ctx: RequestContext, orderId: string, note: string): Promise<void> {
+    if ((await this.giftCardLines(ctx, orderId)).length === 0) return;
     await this.lifecycle.run(ctx, async (tx) => {
       const order = await this.lifecycle.lock(tx, orderId);
       for (const l of await this.giftCardLines(tx, order.id)) await this.sales.revoke(tx, l.id, order.cancelledAt ? 0 : kept(l), note);

@@ -128,7 +128,7 @@ describe('gift cards sold as products', () => {
     expect((await order(placed.order_id)).fulfillments).toHaveLength(1);
     // a foreign tenant's event names no order of that shop: nothing
     const other = await t.createShop();
-    await expect(t.get(GiftCardSalesHandler).issue(paidEvent(placed.order_id, other.tenant.id), RequestContext.forTenant(other.tenant.id))).rejects.toThrow();
+    await t.get(GiftCardSalesHandler).issue(paidEvent(placed.order_id, other.tenant.id), RequestContext.forTenant(other.tenant.id));
     expect(await cardsOf(placed.order_id)).toBe(2);
   });
 
