@@ -3,6 +3,7 @@ export { CustomerAccountService } from './customer-account.service.js';
 export { MailTransport } from './mail/mail-transport.js';
 export {
   customerEmail,
+  customerEmails,
   customerIdsByEmail,
   customerType,
   defaultAddressName,

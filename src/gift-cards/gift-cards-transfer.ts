@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { customerIdsByEmail } from '../customers/index.js';
+import { customerEmails, customerIdsByEmail } from '../customers/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import type { GiftCardExportDto, GiftCardImportDto, StoreCreditExportDto, StoreCreditImportDto } from './dto/gift-card-transfer.dto.js';
 import type { LedgerTransactionRow } from './gift-cards.repository.js';
@@ -43,17 +43,19 @@ export class GiftCardsTransfer {
   /** Every customer's store credit per currency, with its ledger; customers are named by e-mail. */
   async exportStoreCredit(ctx: RequestContext): Promise<StoreCreditExportDto[]> {
     const m = managerOf(ctx, this.dataSource);
-    const accounts = await this.repo.storeCreditExportRows(m, ctx.tenantId);
+    const accounts = await this.repo.storeCreditAccounts(m, ctx.tenantId);
     const rows = await this.repo.ledgerOfKind(m, ctx.tenantId, 'store_credit');
+    const emails = await customerEmails(m, ctx.tenantId, [...new Set(accounts.map((a) => a.customer_id!))]);
     return accounts
-      .filter((a) => a.customer_email)
+      .filter((a) => emails.has(a.customer_id!))
       .map((a) => ({
-        customer_email: a.customer_email!,
+        customer_email: emails.get(a.customer_id!)!,
         customer_id: a.customer_id!,
         currency: a.currency_code,
         balance: Number(a.balance),
         transactions: exportRows(rows, a.id),
-      }));
+      }))
+      .sort((x, y) => x.customer_email.toLowerCase().localeCompare(y.customer_email.toLowerCase()) || x.currency.localeCompare(y.currency));
   }
 
   /**

@@ -210,13 +210,11 @@ export class GiftCardsRepository {
     ]);
   }
 
-  /** Every store-credit account of the shop with its customer's e-mail (export), by customer e-mail and currency. */
-  async storeCreditExportRows(m: EntityManager, tenantId: string): Promise<Array<AccountRow & { customer_email: string | null }>> {
-    return m.query(
-      `SELECT ${ACCOUNT}, c.email AS customer_email FROM balance_accounts a JOIN customers c ON c.tenant_id = a.tenant_id AND c.id = a.customer_id
-       WHERE a.tenant_id = $1 AND a.kind = 'store_credit' ORDER BY lower(c.email), a.currency_code`,
-      [tenantId],
-    );
+  /** Every store-credit account of the shop (export), by customer and currency. */
+  async storeCreditAccounts(m: EntityManager, tenantId: string): Promise<AccountRow[]> {
+    return m.query(`SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.kind = 'store_credit' ORDER BY a.customer_id, a.currency_code`, [
+      tenantId,
+    ]);
   }
 
   /** Whether the account has any ledger row. */
