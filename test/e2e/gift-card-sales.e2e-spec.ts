@@ -203,6 +203,10 @@ describe('gift cards sold as products', () => {
 
   it('an order cancelled before payment issues nothing, even if a late order.paid arrives', async () => {
     const placed = await placeOrder(t, shop, ids, [[voucher, 1]]);
+    const line = (await order(placed.order_id)).line_items[0];
+    // a refund before payment is refused (nothing was paid), so it cannot issue or revoke anything either
+    const early = await shop.admin.post(`/admin/orders/${placed.order_id}/refunds`, { lines: [{ line_id: line.id, quantity: 1, restock: false }] }).expect(422);
+    expect(early.body.code).toBe('refund_exceeds_paid');
     await shop.admin.post(`/admin/orders/${placed.order_id}/cancel`, {}).expect(200);
     await shop.admin.post(`/admin/orders/${placed.order_id}/payments`, { kind: 'manual' }).expect(409);
     await t.get(GiftCardSalesHandler).issue(paidEvent(placed.order_id), RequestContext.forTenant(shop.tenant.id));
