@@ -18,6 +18,7 @@ export {
   CATALOGUE_SEARCH,
   MailTransport,
   MailTransportOverrideModule,
+  OrderAfterSales,
   OrderHistory,
   PaymentProvider,
   PriceAdjuster,
@@ -32,6 +33,8 @@ export {
 export { ShippingRateProvider } from './extensions/shipping-rate-provider.js';
 export type { ShippingRate, ShippingRateRequest } from './extensions/shipping-rate-provider.js';
 export type {
+  AfterSalesClaim,
+  AfterSalesReturn,
   AssetStore,
   CatalogueSearch,
   MailMessage,

@@ -9,7 +9,7 @@ import { bad, isObj, Json, trans } from './import/import-input.js';
  */
 
 /** Members whose null on PUT means "unchanged" (they have no empty value). */
-const KEEP_ON_NULL = new Set(['key', 'published', 'active', 'price', 'tax_rate', 'track_inventory', 'allow_backorder', 'created_at', 'variants']);
+const KEEP_ON_NULL = new Set(['key', 'published', 'active', 'price', 'tax_rate', 'track_inventory', 'allow_backorder', 'gift_card', 'created_at', 'variants']);
 const PRODUCT_TRANSLATED = new Set(['title', 'body_html', 'summary_html']);
 const VARIANT_TRANSLATED = new Set(['title', 'description', 'description_additional']);
 const PRODUCT_MEMBERS = [
@@ -52,6 +52,7 @@ const VARIANT_MEMBERS = [
   'custom_fields',
   'track_inventory',
   'allow_backorder',
+  'gift_card',
   'stock',
 ];
 

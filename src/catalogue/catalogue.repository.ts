@@ -162,6 +162,16 @@ export function variantVolumesOf(m: EntityManager, tenantId: string, variantIds:
   );
 }
 
+/** Which of these variants are sold as gift cards (issue 33; archived ones included: an order keeps its lines). */
+export async function giftCardVariantIds(m: EntityManager, tenantId: string, variantIds: string[]): Promise<Set<string>> {
+  if (variantIds.length === 0) return new Set();
+  const rows: Array<{ id: string }> = await m.query(`SELECT id FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND gift_card`, [
+    tenantId,
+    variantIds,
+  ]);
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Stock flags of a variant, locked for the caller's transaction. */
 export interface LockedVariantRow {
   id: string;

@@ -10,6 +10,7 @@ export {
   catalogueLineOf,
   facetIdsSql,
   firstStockLocationId,
+  giftCardVariantIds,
   isListedProduct,
   isStockLocationOf,
   listedProductSql,

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
+import { Extensions, OrderAfterSales } from '../extensions/index.js';
 import { translate } from '../common/i18n.js';
 import { countriesOf, TenancyService } from '../tenancy/index.js';
 import { Page } from '../common/paging/page.js';
@@ -36,6 +37,7 @@ export class AdminOrdersService {
     private readonly pager: Pager,
     private readonly lifecycle: OrderLifecycleService,
     private readonly tenancy: TenancyService,
+    private readonly extensions: Extensions,
   ) {}
 
   /** Newest first (created_at, id), cursored; every filter is AND-combined. */
@@ -95,12 +97,14 @@ export class AdminOrdersService {
   async present(ctx: RequestContext, order: Order): Promise<AdminOrderDto> {
     const m = managerOf(ctx, this.dataSource);
     const where = { where: { orderId: order.id, tenantId: ctx.tenantId }, order: { createdAt: 'ASC' as const, id: 'ASC' as const } };
-    const [lines, refunds, fulfillments, transactions, countries] = await Promise.all([
+    const afterSales = this.extensions.one(OrderAfterSales);
+    const [lines, refunds, fulfillments, transactions, countries, { returns, claims }] = await Promise.all([
       this.lifecycle.lines(ctx, order.id),
       m.getRepository(OrderRefund).find(where),
       m.getRepository(OrderFulfillment).find(where),
       m.getRepository(OrderTransaction).find(where),
       countriesOf(m, ctx.tenantId),
+      afterSales ? afterSales.ofOrder(ctx, order.id) : { returns: [], claims: [] },
     ]);
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
     return {
@@ -137,6 +141,8 @@ export class AdminOrdersService {
       note: order.note,
       tags: order.tags,
       replacement_for: order.replacementFor,
+      returns,
+      claims,
     };
   }
 }

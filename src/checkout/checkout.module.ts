@@ -19,6 +19,7 @@ import { OrderPaymentsService } from './order-payments.service.js';
 import { OrderStock } from './order-stock.js';
 import { ReplacementOrders } from './replacement-orders.service.js';
 import { OrderShippingMail } from './order-shipping-mail.handler.js';
+import { GiftCardSalesHandler } from './gift-card-sales.handler.js';
 import { PaymentExpiryJob } from './payments/payment-expiry.job.js';
 import { CheckoutStateService } from './checkout-state.service.js';
 import { OrderLinesHistory } from './checkout.repository.js';
@@ -63,6 +64,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     AdminOrdersService,
     PaymentExpiryJob,
     OrderShippingMail,
+    GiftCardSalesHandler,
     PaymentProviders,
     ...BUILT_IN_PAYMENT_PROVIDERS,
     // Shop/orders/read and Shop/orders/write (issue 17): held by new shop owners and tenant create's admin token

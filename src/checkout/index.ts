@@ -7,3 +7,4 @@ export { AdminOrdersService } from './admin-orders.service.js';
 export { ReplacementOrders } from './replacement-orders.service.js';
 export { Order, OrderLine } from './entities/checkout.entities.js';
 export type { AdminOrderDto } from './dto/admin-order.dto.js';
+export { ClaimDto, ClaimLineDto, ReturnDto, ReturnLineDto } from './dto/after-sales.dto.js';

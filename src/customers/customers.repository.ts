@@ -45,6 +45,26 @@ export async function customerType(m: EntityManager, tenantId: string, customerI
   return rows[0]?.type ?? null;
 }
 
+/** The shop's customers with these e-mail addresses (compared without case): lower-cased address → id. */
+export async function customerIdsByEmail(m: EntityManager, tenantId: string, emails: string[]): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map();
+  const rows: Array<{ id: string; email: string }> = await m.query(
+    `SELECT id, lower(email) AS email FROM customers WHERE tenant_id = $1 AND lower(email) = ANY($2::text[])`,
+    [tenantId, emails.map((e) => e.toLowerCase())],
+  );
+  return new Map(rows.map((r) => [r.email, r.id]));
+}
+
+/** The e-mail addresses of these customers of the shop: id → address (customers without one are left out). */
+export async function customerEmails(m: EntityManager, tenantId: string, customerIds: string[]): Promise<Map<string, string>> {
+  if (customerIds.length === 0) return new Map();
+  const rows: Array<{ id: string; email: string | null }> = await m.query(`SELECT id, email FROM customers WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [
+    tenantId,
+    customerIds,
+  ]);
+  return new Map(rows.flatMap((r) => (r.email ? [[r.id, r.email] as const] : [])));
+}
+
 /** The shopper's e-mail address, or null. */
 export async function customerEmail(m: EntityManager, tenantId: string, customerId: string): Promise<string | null> {
   const rows: Array<{ email: string | null }> = await m.query(`SELECT email FROM customers WHERE id = $1 AND tenant_id = $2`, [customerId, tenantId]);

@@ -161,6 +161,45 @@ export abstract class OrderHistory {
   abstract anyOrdered(manager: EntityManager, tenantId: string, items: { productIds: string[]; variantIds: string[] }): Promise<boolean>;
 }
 
+/** A return (RMA) of an order, as the admin order shows it (issue 33; README "Returns and claims"). */
+export interface AfterSalesReturn {
+  id: string;
+  order_id: string;
+  status: string;
+  requested_by: string;
+  lines: Array<{ line_id: string; quantity: number; reason: string | null; quantity_received: number; quantity_damaged: number; location_id: string | null }>;
+  note: string | null;
+  rejected_reason: string | null;
+  shipping_fee: number;
+  refund_to: string | null;
+  refunded_amount: number;
+  created_at: string;
+  received_at: string | null;
+  refunded_at: string | null;
+}
+
+/** A claim (breakage, wrong item) of an order, as the admin order shows it. */
+export interface AfterSalesClaim {
+  id: string;
+  order_id: string;
+  type: string;
+  lines: Array<{ line_id: string; quantity: number; reason: string | null }>;
+  reason: string | null;
+  note: string | null;
+  refund_id: string | null;
+  replacement_order_id: string | null;
+  created_at: string;
+}
+
+/**
+ * **Order after-sales** (one). An order's returns and claims, oldest first, read in the caller's transaction (`ctx`),
+ * for the admin order's `returns` and `claims` members. Built in: the returns module (which owns them and builds on
+ * the checkout module, so it cannot be asked directly); without one, both are empty.
+ */
+export abstract class OrderAfterSales {
+  abstract ofOrder(ctx: RequestContext, orderId: string): Promise<{ returns: AfterSalesReturn[]; claims: AfterSalesClaim[] }>;
+}
+
 // ------------------------------------------------------------------------------------------ domain events
 
 /**

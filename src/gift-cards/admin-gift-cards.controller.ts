@@ -20,7 +20,14 @@ import {
 } from './dto/gift-card.dto.js';
 import { GiftCardsService } from './gift-cards.service.js';
 import { GiftCardsTransfer } from './gift-cards-transfer.js';
-import { GiftCardExportDto, GiftCardImportDto, GiftCardImportResultDto } from './dto/gift-card-transfer.dto.js';
+import {
+  GiftCardExportDto,
+  GiftCardImportDto,
+  GiftCardImportResultDto,
+  StoreCreditExportDto,
+  StoreCreditImportDto,
+  StoreCreditImportResultDto,
+} from './dto/gift-card-transfer.dto.js';
 
 const READ = { tier: 'admin' as const, scope: 'Shop/gift_cards/read' };
 const WRITE = { tier: 'admin' as const, scope: 'Shop/gift_cards/write' };
@@ -132,5 +139,29 @@ export class AdminStoreCreditController {
   @ApiErrors({ 422: ['balance_insufficient'] })
   adjust(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() dto: BalanceAdjustmentDto): Promise<StoreCreditDto[]> {
     return this.cards.adjustStoreCredit(ctx, id, dto);
+  }
+}
+
+/** Every customer's store credit moved between shops (issue 33): customers are matched by e-mail. */
+@ApiTags('admin: gift cards')
+@Controller('admin/store_credit')
+export class AdminStoreCreditTransferController {
+  constructor(private readonly transfer: GiftCardsTransfer) {}
+
+  /** Each customer's credit per currency with its ledger, by customer e-mail. */
+  @Get('export')
+  @Auth(READ)
+  @Envelope('store_credit', [StoreCreditExportDto])
+  export(@Ctx() ctx: RequestContext): Promise<StoreCreditExportDto[]> {
+    return this.transfer.exportStoreCredit(ctx);
+  }
+
+  /** The export's accounts, created with their ledger for customers (by e-mail) without credit in that currency. */
+  @Post('import')
+  @HttpCode(200)
+  @Auth(WRITE)
+  @Envelope('import', StoreCreditImportResultDto)
+  import(@Ctx() ctx: RequestContext, @Body() dto: StoreCreditImportDto): Promise<StoreCreditImportResultDto> {
+    return this.transfer.importStoreCredit(ctx, dto);
   }
 }

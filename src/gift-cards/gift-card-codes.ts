@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { hashToken } from '../common/auth/token-hash.js';
 import { AppConfig } from '../config/app-config.js';
 
@@ -12,13 +12,16 @@ export class GiftCardCodes {
   constructor(private readonly config: AppConfig) {}
 
   generate(): string {
-    const out: string[] = [];
-    while (out.length < 16) {
-      for (const b of randomBytes(32)) {
-        if (b < 248 && out.length < 16) out.push(ALPHABET[b % ALPHABET.length]); // 248 = 8 × 31: no modulo bias
-      }
-    }
-    return [0, 4, 8, 12].map((i) => out.slice(i, i + 4).join('')).join('-');
+    return format(() => randomBytes(32));
+  }
+
+  /**
+   * The code of a card sold as a product: derived (HMAC with APP_SECRET) from the order line and unit it was bought
+   * as, so the mail carrying it can be sent again after a failure while only its hash is stored.
+   */
+  derive(tenantId: string, orderLineId: string, unit: number): string {
+    let round = 0;
+    return format(() => createHmac('sha256', this.config.APP_SECRET).update(`gift_card_sale:${tenantId}:${orderLineId}:${unit}:${round++}`).digest());
   }
 
   /** Codes compare without case, spaces or dashes. */
@@ -33,4 +36,15 @@ export class GiftCardCodes {
   lastCharacters(code: string): string {
     return this.normalize(code).slice(-4);
   }
+}
+
+/** 16 characters of the alphabet from the given bytes (rejection sampling), in groups of four. */
+function format(bytes: () => Buffer): string {
+  const out: string[] = [];
+  while (out.length < 16) {
+    for (const b of bytes()) {
+      if (b < 248 && out.length < 16) out.push(ALPHABET[b % ALPHABET.length]); // 248 = 8 × 31: no modulo bias
+    }
+  }
+  return [0, 4, 8, 12].map((i) => out.slice(i, i + 4).join('')).join('-');
 }

@@ -32,6 +32,15 @@ export interface LedgerTransactionRow {
   created_at: Date;
 }
 
+/** A card sold as a product (the order line and unit it was bought as). */
+export interface SoldCardRow {
+  id: string;
+  order_line_id: string;
+  order_unit: number;
+  currency_code: string;
+  initial_value: string;
+}
+
 export interface NewAccount {
   kind: 'gift_card' | 'store_credit';
   codeHash: Buffer | null;
@@ -76,6 +85,42 @@ export class GiftCardsRepository {
       [tenantId, a.kind, a.codeHash, a.lastCharacters, a.currency, a.initialValue, a.customerId, a.expiresAt, a.note],
     );
     return row.id;
+  }
+
+  /**
+   * A card sold as a product, once per order line and unit (a second call for the same unit inserts nothing and
+   * answers null): its `issue` row is appended by the caller only when this created it.
+   */
+  async insertSoldAccount(m: EntityManager, tenantId: string, a: NewAccount & { orderLineId: string; unit: number }): Promise<string | null> {
+    const rows = await returning<{ id: string }>(
+      m,
+      `INSERT INTO balance_accounts (tenant_id, kind, code_hash, last_characters, currency_code, initial_value, customer_id, expires_at, note, order_line_id, order_unit)
+       VALUES ($1, 'gift_card', $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (tenant_id, order_line_id, order_unit) WHERE order_line_id IS NOT NULL DO NOTHING RETURNING id`,
+      [tenantId, a.codeHash, a.lastCharacters, a.currency, a.initialValue, a.customerId, a.expiresAt, a.note, a.orderLineId, a.unit],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** The cards sold on these order lines whose code has not been mailed yet. */
+  async unmailedSold(m: EntityManager, tenantId: string, orderLineIds: string[]): Promise<SoldCardRow[]> {
+    return m.query(
+      `SELECT id, order_line_id, order_unit, currency_code, initial_value FROM balance_accounts
+       WHERE tenant_id = $1 AND order_line_id = ANY($2::uuid[]) AND mailed_at IS NULL ORDER BY order_line_id, order_unit`,
+      [tenantId, orderLineIds],
+    );
+  }
+
+  /** The live (not disabled) cards sold on an order line beyond its first `keep` units. */
+  async soldBeyond(m: EntityManager, tenantId: string, orderLineId: string, keep: number): Promise<AccountRow[]> {
+    return m.query(
+      `SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.order_line_id = $2 AND a.order_unit > $3 AND a.disabled_at IS NULL ORDER BY a.order_unit`,
+      [tenantId, orderLineId, keep],
+    );
+  }
+
+  async markMailed(m: EntityManager, tenantId: string, ids: string[]): Promise<void> {
+    await m.query(`UPDATE balance_accounts SET mailed_at = now() WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids]);
   }
 
   /** The customer's store-credit account in a currency, created when missing (race-safe). */
@@ -163,6 +208,19 @@ export class GiftCardsRepository {
     return m.query(`SELECT ${ACCOUNT}, a.code_hash FROM balance_accounts a WHERE a.tenant_id = $1 AND a.kind = 'gift_card' ORDER BY a.created_at, a.id`, [
       tenantId,
     ]);
+  }
+
+  /** Every store-credit account of the shop (export), by customer and currency. */
+  async storeCreditAccounts(m: EntityManager, tenantId: string): Promise<AccountRow[]> {
+    return m.query(`SELECT ${ACCOUNT} FROM balance_accounts a WHERE a.tenant_id = $1 AND a.kind = 'store_credit' ORDER BY a.customer_id, a.currency_code`, [
+      tenantId,
+    ]);
+  }
+
+  /** Whether the account has any ledger row. */
+  async hasRows(m: EntityManager, tenantId: string, accountId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT 1 FROM balance_transactions WHERE tenant_id = $1 AND account_id = $2 LIMIT 1`, [tenantId, accountId]);
+    return rows.length > 0;
   }
 
   /** The ledger rows of every account of a kind, oldest first (export). */

@@ -5,6 +5,7 @@ import { CustomersModule } from '../customers/customers.module.js';
 import { adminResource } from '../extensions/index.js';
 import { ClaimsService } from './claims.service.js';
 import { AdminReturnsController, CustomerReturnsController } from './returns.controller.js';
+import { ReturnsAfterSales } from './returns-after-sales.js';
 import { ReturnsRepository } from './returns.repository.js';
 import { ReturnsService } from './returns.service.js';
 
@@ -12,6 +13,6 @@ import { ReturnsService } from './returns.service.js';
 @Module({
   imports: [CheckoutModule, CatalogueModule, CustomersModule],
   controllers: [AdminReturnsController, CustomerReturnsController],
-  providers: [ReturnsRepository, ReturnsService, ClaimsService, adminResource('returns')],
+  providers: [ReturnsRepository, ReturnsService, ClaimsService, ReturnsAfterSales, adminResource('returns')],
 })
 export class ReturnsModule {}

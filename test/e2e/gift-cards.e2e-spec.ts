@@ -195,6 +195,57 @@ describe('gift cards and store credit', () => {
     await to.admin.post('/admin/gift_cards/import', { gift_cards: [{ ...exported[0], transactions: [{ kind: 'steal', amount: 1 }] }] }).expect(422);
   });
 
+  it('store credit export names customers by e-mail with each ledger; import into another shop recreates it, once', async () => {
+    const from = await t.createShop();
+    const to = await t.createShop();
+    await importShop(from.admin);
+    await importShop(to.admin);
+    const email = `Move-${Date.now()}@example.com`;
+    const customer = async (s: TestShop, address: string) =>
+      (await s.admin.post('/admin/customers', { email: address, first_name: 'M', last_name: 'V' }).expect(201)).body.customer.id as string;
+    const a = await customer(from, email);
+    await from.admin.post(`/admin/customers/${a}/store_credit`, { amount: 20, note: 'goodwill' }).expect(201);
+    await from.admin.post(`/admin/customers/${a}/store_credit`, { amount: -5.25 }).expect(201);
+    await from.admin.post(`/admin/customers/${a}/store_credit`, { amount: 7, currency: 'EUR' }).expect(201);
+    const exported = (await from.admin.get('/admin/store_credit/export').expect(200)).body.store_credit;
+    expect(exported).toMatchObject([
+      {
+        customer_email: email,
+        customer_id: a,
+        currency: 'CHF',
+        balance: 14.75,
+        transactions: [
+          { kind: 'issue', amount: 20, note: 'goodwill' },
+          { kind: 'adjust', amount: -5.25 },
+        ],
+      },
+      { customer_email: email, currency: 'EUR', balance: 7, transactions: [{ kind: 'issue', amount: 7 }] },
+    ]);
+    // the customer must exist in the target shop (matched by e-mail, without case); nothing is written before that
+    const missing = await to.admin.post('/admin/store_credit/import', { store_credit: exported }).expect(422);
+    expect(missing.body.errors).toContain('store_credit[0].customer_email');
+    const b = await customer(to, email.toLowerCase());
+    expect((await to.admin.get(`/admin/customers/${b}/store_credit`).expect(200)).body.store_credit).toEqual([]);
+    const first = await to.admin.post('/admin/store_credit/import', { store_credit: exported }).expect(200);
+    expect(first.body.import).toEqual({ created: 2, unchanged: 0 });
+    expect((await to.admin.post('/admin/store_credit/import', { store_credit: exported }).expect(200)).body.import).toEqual({ created: 0, unchanged: 2 });
+    expect((await to.admin.get(`/admin/customers/${b}/store_credit`).expect(200)).body.store_credit).toEqual([
+      { currency: 'CHF', balance: 14.75 },
+      { currency: 'EUR', balance: 7 },
+    ]);
+    const again = (await to.admin.get('/admin/store_credit/export').expect(200)).body.store_credit;
+    expect(again.map((x: { balance: number; transactions: Row[] }) => [x.balance, x.transactions.map((r) => [r.kind, r.amount])])).toEqual(
+      exported.map((x: { balance: number; transactions: Row[] }) => [x.balance, x.transactions.map((r) => [r.kind, r.amount])]),
+    );
+    const row = { customer_email: email, currency: 'CHF', transactions: [{ kind: 'issue', amount: 1 }] };
+    const neg = await to.admin.post('/admin/store_credit/import', { store_credit: [{ ...row, transactions: [{ kind: 'adjust', amount: -1 }] }] }).expect(422);
+    expect(neg.body.errors).toContain('store_credit[0].transactions');
+    const cur = await to.admin.post('/admin/store_credit/import', { store_credit: [{ ...row, currency: 'JPY' }] }).expect(422);
+    expect(cur.body.errors).toContain('store_credit[0].currency');
+    await to.admin.post('/admin/store_credit/import', { store_credit: [{ ...row, transactions: [{ kind: 'steal', amount: 1 }] }] }).expect(422);
+    await to.admin.post('/admin/store_credit/import', { credit: [] }).expect(422);
+  });
+
   it("one customer's store credit spent from two sessions at once: exactly as many orders as it covers, never below zero", async () => {
     const s = await t.createShop();
     const doc = checkoutImport({ juice: 10 });

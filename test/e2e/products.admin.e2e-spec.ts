@@ -187,6 +187,7 @@ describe('admin catalogue API: products, variants, export', () => {
         custom_fields: { grape: ['merlot'] },
         track_inventory: true,
         allow_backorder: false,
+        gift_card: false,
         stock: { cellar: 10 },
         inventory_quantity: 10,
         prices: [

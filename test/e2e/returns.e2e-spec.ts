@@ -91,6 +91,9 @@ describe('returns and claims', () => {
     expect(await topics(o.order_id)).toEqual(['return.requested', 'return.received', 'return.refunded']);
     const listed = (await shop.admin.get(`/admin/orders/${o.order_id}/returns`).expect(200)).body.returns;
     expect(listed).toHaveLength(1);
+    // the admin order embeds its returns as the returns endpoint answers them
+    expect(await order(o.order_id)).toMatchObject({ returns: listed, claims: [] });
+    expect((await order(unshipped.order_id)).returns).toEqual([]);
     const other = await t.createShop();
     await other.admin.get(`/admin/orders/${o.order_id}/returns`).expect(404);
     await other.admin.post(`/admin/orders/${o.order_id}/returns/${r.id}/receive`, body).expect(404);
@@ -181,6 +184,15 @@ describe('returns and claims', () => {
     expect(Object.values(await levels(shop, wine)).reduce((a, b) => a + b, 0)).toBe(stockBefore - 1);
     const sent = await shop.admin.post(`/admin/orders/${replacementId}/fulfillments`, {}).expect(201);
     expect(sent.body.order.fulfillment_status).toBe('fulfilled');
-    expect((await order(o.order_id)).replacement_for).toBeNull();
+    // both claims on the original admin order, the replacement linked both ways
+    const original = await order(o.order_id);
+    expect(original.replacement_for).toBeNull();
+    expect(original.returns).toEqual([]);
+    expect(original.claims).toEqual((await shop.admin.get(`/admin/orders/${o.order_id}/claims`).expect(200)).body.claims);
+    expect(original.claims.map((c: { type: string; replacement_order_id: string | null }) => [c.type, c.replacement_order_id])).toEqual([
+      ['refund', null],
+      ['replace', replacementId],
+    ]);
+    expect((await order(replacementId)).claims).toEqual([]);
   });
 });

@@ -59,6 +59,8 @@ export class AdminVariantDto {
   custom_fields: Record<string, string[]>;
   track_inventory: boolean;
   allow_backorder: boolean;
+  /** Sold as a gift card (issue 33): once the order is paid, each unit bought issues a card worth the unit price, mailed to the buyer. */
+  gift_card: boolean;
   /** On-hand per location key. */
   @ApiProperty({ type: 'object', additionalProperties: { type: 'number' } })
   stock: Record<string, number>;

@@ -123,6 +123,7 @@ export class Variant extends TenantEntity {
   @Column({ type: 'uuid', array: true }) optionIds: string[];
   @Column({ type: 'boolean' }) trackInventory: boolean;
   @Column({ type: 'boolean' }) allowBackorder: boolean;
+  @Column({ type: 'boolean', default: false }) giftCard: boolean;
   /** Set when deleted with order history: kept unpublished for the orders' sake. */
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) archivedAt: Date | null;
   @Column({ type: 'text', nullable: true, select: false }) importHash: string | null;

@@ -98,6 +98,7 @@ export async function readProductDocuments(m: EntityManager, tenantId: string, i
       options: Array<[string, string]>;
       track_inventory: boolean;
       allow_backorder: boolean;
+      gift_card: boolean;
       created_at: Date;
       updated_at: Date | null;
     }>(
@@ -106,7 +107,7 @@ export async function readProductDocuments(m: EntityManager, tenantId: string, i
          v.alcohol_volume, v.grams, v.option_group, v.description, v.description_additional, v.area, v.quantity_min, v.quantity_max, v.quantity_increment,
          coalesce((SELECT json_agg(json_build_array(f.key, o.key) ORDER BY u.n) FROM unnest(v.option_ids) WITH ORDINALITY AS u(id, n)
                    JOIN custom_field_options o ON o.tenant_id = v.tenant_id AND o.id = u.id JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id), '[]') AS options,
-         v.track_inventory, v.allow_backorder, v.created_at, v.updated_at
+         v.track_inventory, v.allow_backorder, v.gift_card, v.created_at, v.updated_at
        FROM variants v
        LEFT JOIN facet_values fc ON fc.tenant_id = v.tenant_id AND fc.id = v.color_id
        LEFT JOIN facet_values fr ON fr.tenant_id = v.tenant_id AND fr.id = v.region_id
@@ -181,6 +182,7 @@ export async function readProductDocuments(m: EntityManager, tenantId: string, i
             custom_fields: customFields,
             track_inventory: v.track_inventory,
             allow_backorder: v.allow_backorder,
+            gift_card: v.gift_card,
             stock: stockOf.get(v.id) ?? {},
           };
         }),

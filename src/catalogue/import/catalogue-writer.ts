@@ -165,6 +165,7 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
         optionIds,
         bool(v.track_inventory, `${q}.track_inventory`, true),
         bool(v.allow_backorder, `${q}.allow_backorder`, false),
+        bool(v.gift_card, `${q}.gift_card`, false),
       ];
       variants.push({ productKey: pkey, row: [...row, null, hash([pkey, ...row])], stock });
     });
@@ -262,6 +263,7 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
     'option_ids',
     'track_inventory',
     'allow_backorder',
+    'gift_card',
     'archived_at',
     'import_hash',
   ];

@@ -239,6 +239,10 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       custom_fields: { type: ['object', 'null'], description: 'Custom-field key → option key(s).', additionalProperties: { anyOf: [KEY, KEYS] } },
       track_inventory: nbool,
       allow_backorder: nbool,
+      gift_card: {
+        ...nbool,
+        description: 'Sold as a gift card: its purchase issues a card per unit once the order is paid (README "Gift cards and store credit").',
+      },
       stock: {
         type: ['object', 'null'],
         description: 'Location key → on-hand quantity (sets the level).',

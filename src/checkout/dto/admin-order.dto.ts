@@ -21,6 +21,7 @@ import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { FINANCIAL_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES } from '../entities/checkout.entities.js';
 import { OrderReceiptBaseDto, OrderRefundSummaryDto } from './order.dto.js';
 import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
+import { ClaimDto, ReturnDto } from './after-sales.dto.js';
 
 /** A status filter value in any case, as the API spells it (an unknown value is left for `@IsIn` to refuse). */
 function spelledAs(values: readonly string[]): (p: { value: unknown }) => unknown {
@@ -153,6 +154,12 @@ export class AdminOrderDto extends OrderReceiptBaseDto {
   tags: string[];
   /** A claim's zero-priced replacement order names the order it replaces (issue 33); null otherwise. */
   replacement_for: string | null;
+  /** The order's returns (RMA), oldest first (issue 33; README "Returns and claims"). */
+  @ApiProperty({ type: () => [ReturnDto] })
+  returns: ReturnDto[];
+  /** The order's claims, oldest first; a `replace` claim's `replacement_order_id` names its replacement order. */
+  @ApiProperty({ type: () => [ClaimDto] })
+  claims: ClaimDto[];
 }
 
 /** POST /admin/orders/{id}/cancel. */

@@ -103,3 +103,48 @@ export class GiftCardImportResultDto {
   /** Cards whose hash the shop already holds (left unchanged). */
   unchanged: number;
 }
+
+/** A customer's store credit in one currency as exported, with its whole ledger. */
+export class StoreCreditExportDto {
+  /** The customer's e-mail: the key an import matches customers by (ids differ between shops). */
+  customer_email: string;
+  /** The customer in the exporting shop (not used on import). */
+  customer_id: string;
+  currency: string;
+  /** The sum of `transactions`. */
+  balance: number;
+  @ApiProperty({ type: () => [GiftCardExportRowDto] })
+  transactions: GiftCardExportRowDto[];
+}
+
+export class StoreCreditImportRowDto {
+  @IsString()
+  @Length(3, 320)
+  customer_email: string;
+
+  @IsString()
+  @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be an ISO 4217 code' })
+  currency: string;
+
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => GiftCardTransferRowDto)
+  transactions: GiftCardTransferRowDto[];
+}
+
+/** POST /admin/store_credit/import. */
+export class StoreCreditImportDto {
+  @IsArray()
+  @ArrayMaxSize(100_000)
+  @ValidateNested({ each: true })
+  @Type(() => StoreCreditImportRowDto)
+  store_credit: StoreCreditImportRowDto[];
+}
+
+export class StoreCreditImportResultDto {
+  /** Accounts created with their ledger. */
+  created: number;
+  /** Accounts the customer already had in that currency with a ledger (left unchanged). */
+  unchanged: number;
+}

@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNumber, IsOptional, IsUUID, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { OptionalText } from '../../common/http/dto-fields.js';
@@ -88,37 +87,6 @@ export class RejectReturnDto {
   reason?: string | null;
 }
 
-export class ReturnLineDto {
-  line_id: string;
-  quantity: number;
-  reason: string | null;
-  quantity_received: number;
-  quantity_damaged: number;
-  location_id: string | null;
-}
-
-/** A return (RMA). */
-export class ReturnDto {
-  id: string;
-  order_id: string;
-  /** `requested`, `approved`, `received`, `refunded` or `rejected`. */
-  status: string;
-  /** `staff` or `customer`. */
-  requested_by: string;
-  @ApiProperty({ type: () => [ReturnLineDto] })
-  lines: ReturnLineDto[];
-  note: string | null;
-  rejected_reason: string | null;
-  /** The return shipping fee deducted from the refund. */
-  shipping_fee: number;
-  /** `original` or `store_credit` once refunded. */
-  refund_to: string | null;
-  refunded_amount: number;
-  created_at: string;
-  received_at: string | null;
-  refunded_at: string | null;
-}
-
 /** POST /admin/orders/{id}/claims. */
 export class CreateClaimDto {
   /** `refund`: money back without a return (through the order's payment, or `refund_to: store_credit`). */
@@ -143,25 +111,5 @@ export class CreateClaimDto {
   note?: string | null;
 }
 
-export class ClaimLineDto {
-  line_id: string;
-  quantity: number;
-  reason: string | null;
-}
-
-/** A claim (breakage, wrong item). */
-export class ClaimDto {
-  id: string;
-  order_id: string;
-  /** `replace` or `refund`. */
-  type: string;
-  @ApiProperty({ type: () => [ClaimLineDto] })
-  lines: ClaimLineDto[];
-  reason: string | null;
-  note: string | null;
-  /** The refund a `refund` claim made. */
-  refund_id: string | null;
-  /** The zero-priced order a `replace` claim created. */
-  replacement_order_id: string | null;
-  created_at: string;
-}
+// the response shapes are the admin order's `returns` and `claims` members, declared where the admin order is
+export { ClaimDto, ClaimLineDto, ReturnDto, ReturnLineDto } from '../../checkout/index.js';
