@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
@@ -31,6 +32,7 @@ export class AdminCatalogueController {
   @HttpCode(200)
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('import')
+  @ApiErrors({ 422: ['currency_mismatch'] })
   @ApiOkResponse({
     description: '{import: {created, updated, ids}}',
     schema: {

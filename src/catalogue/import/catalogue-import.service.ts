@@ -12,7 +12,7 @@ import { documentFromLines, withLine } from './ndjson-document.js';
 import { checkImportDocument } from './schema-check.js';
 import { CatalogueChanges, CatalogueWrite } from '../catalogue-changes.service.js';
 import { bad, isObj, Json } from './import-input.js';
-import { chunks, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
+import { chunks, defaultCurrencyOf, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
 import { ImportPlan, planImport } from './import-plan.js';
 import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
@@ -198,6 +198,7 @@ export class CatalogueImportService {
 
     // ---- products and variants, in batches
     const lookups = await loadLookups(m, tenantId);
+    const currency = await defaultCurrencyOf(m, tenantId);
     const productIds: Record<string, string> = {};
     const variantIds: Record<string, string> = {};
     const touched = new Set<string>();
@@ -210,6 +211,7 @@ export class CatalogueImportService {
       await writeProducts(m, tenantId, batch, start, {
         lang,
         includeTax: settings.prices_include_tax,
+        currency,
         lookups,
         seenProducts,
         seenVariants,

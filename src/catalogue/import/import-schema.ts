@@ -219,6 +219,10 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       title: T,
       price: { ...PRICE, type: ['number', 'null'] },
       compare_at_price: MONEY,
+      currency: nstr(
+        3,
+        "ISO 4217 code of `price` and `compare_at_price`, optional: it must be the shop's default currency (422 `currency_mismatch` otherwise); prices of the other currencies are derived by their rate. Not stored.",
+      ),
       tax_rate: nnum(0, 100),
       published: nbool,
       active: nbool,
