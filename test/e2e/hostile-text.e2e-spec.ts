@@ -6,7 +6,7 @@ import { checkoutImport, Ids, importShop } from './checkout.fixture.js';
 /**
  * Issue 30: translated text has maximum lengths (422 naming the member, on import and admin writes); a factsheet of
  * the worst allowed description (20,000 characters of `<` without `>` and one long word: seconds of CPU with the
- * former regex and pdfkit's wrapping) leaves /health answering; stored HTML is sanitised on every write.
+ * former regex and pdfkit's wrapping) leaves /health answering within 100 ms (the render runs in a worker thread); stored HTML is sanitised on every write.
  */
 describe('hostile catalogue text', () => {
   let t: TestApp;
@@ -91,8 +91,6 @@ describe('hostile catalogue text', () => {
     // first answers of a route compile the test harness's OpenAPI response validator (hundreds of ms): not measured
     await t.http().get(`/storefront/factsheets/${ids.variants['v-juice']}.pdf`).set('Authorization', `Bearer ${shop.storefront_token}`).expect(200);
     await t.http().get('/health').expect(200);
-    // what this (shared, often loaded) machine's own scheduling costs a probe, without any render
-    const idle = await probeHealth(() => new Promise((r) => setTimeout(r, 1_500)));
     let answers: Array<Awaited<ReturnType<typeof pdf>>> = [];
     const busy = await probeHealth(async () => {
       answers = await Promise.all(['en', 'de', 'fr'].map(pdf));
@@ -101,11 +99,9 @@ describe('hostile catalogue text', () => {
       expect(res.status).toBe(200);
       expect((res.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
     }
-    // 100 ms, on top of what a loaded machine stalls anyway (twice the idle window's worst, for its variance): the
-    // former regex and pdfkit's wrapping blocked for seconds; on an idle machine this is 100 ms and a few
-    const limit = 100 + 2 * Math.max(idle.loopMaxMs, idle.slowestHealthMs);
-    const report = { idle, busy, limit };
-    expect(busy.probes > 0 && busy.loopMaxMs < limit && busy.slowestHealthMs < limit ? 'within the limit' : report).toBe('within the limit');
+    // the render runs in a worker thread: the main loop only answers requests meanwhile (the former regex and pdfkit's
+    // wrapping on the main thread blocked it for seconds)
+    expect(busy.probes > 0 && busy.loopMaxMs < 100 && busy.slowestHealthMs < 100 ? 'within 100 ms' : busy).toBe('within 100 ms');
   });
 
   it('stored HTML is sanitised on write (import, admin product, collection, content page) to the documented allow-list', async () => {

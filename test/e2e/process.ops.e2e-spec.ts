@@ -77,10 +77,11 @@ describe('operations: the server process', () => {
   describe('the built server (nest build output, not ts-jest)', () => {
     let t: TestApp;
     let shop: TestShop;
+    let ids: Ids;
     beforeAll(async () => {
       t = await createTestApp();
       shop = await t.createShop();
-      await importShop(shop.admin);
+      ids = await importShop(shop.admin);
     });
     afterAll(() => t?.close());
 
@@ -110,6 +111,17 @@ describe('operations: the server process', () => {
           expect(built.body).toEqual(inProcess.body);
         }
         expect((await ask('order=bogus')).status).toBe(422);
+
+        // issue 30: the factsheet renders in a worker thread, whose script (a nest-cli asset) is found from dist/ too
+        const pdf = await fetch(`http://127.0.0.1:${port}/storefront/factsheets/${ids.variants['v-wine']}.pdf`, {
+          headers: { Authorization: `Bearer ${shop.storefront_token}` },
+        });
+        expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+        expect(
+          Buffer.from(await pdf.arrayBuffer())
+            .subarray(0, 5)
+            .toString(),
+        ).toBe('%PDF-');
       } finally {
         server.child.kill('SIGTERM');
         await server.exited;
