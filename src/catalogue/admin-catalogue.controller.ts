@@ -65,7 +65,7 @@ export class AdminCatalogueController {
   })
   import(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<ImportReport> {
     // the body guard has spooled an NDJSON body to a temporary file (removed when the response ends)
-    if (req.body instanceof SpooledNdjson) return this.importer.importNdjson(ctx, req.body.path);
+    if (req.body instanceof SpooledNdjson) return req.body.read((path) => this.importer.importNdjson(ctx, path));
     return this.importer.import(ctx, req.body);
   }
 

@@ -1,6 +1,5 @@
 import { DomainEvents } from '../../events/index.js';
 import { Injectable, Optional } from '@nestjs/common';
-import { open } from 'node:fs/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from '../../common/context/request-context.js';
 import type { Translations } from '../../common/db/base.entity.js';
@@ -63,17 +62,12 @@ export class CatalogueImportService {
    * from the file batch by batch inside the transaction; a 422 names the line too.
    */
   async importNdjson(ctx: RequestContext, path: string): Promise<ImportReport> {
-    const file = await open(path, 'r');
+    const { document, lines, products } = await scanNdjson(path, ndjsonImportLimits(this.config));
     try {
-      const { document, lines, products } = await scanNdjson(file, ndjsonImportLimits(this.config));
-      try {
-        checkImportDocument(document);
-        return await this.write(ctx, document, products);
-      } catch (err) {
-        throw withLine(err, lines);
-      }
-    } finally {
-      await file.close();
+      checkImportDocument(document);
+      return await this.write(ctx, document, products);
+    } catch (err) {
+      throw withLine(err, lines);
     }
   }
 

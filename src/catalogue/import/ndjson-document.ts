@@ -1,4 +1,3 @@
-import type { FileHandle } from 'node:fs/promises';
 import { AppError } from '../../common/http/app-error.js';
 import { NdjsonLimits, ndjsonLines, parseNdjsonLine } from '../../common/http/ndjson-body.js';
 import { isObj, Json } from './import-input.js';
@@ -55,7 +54,7 @@ export interface NdjsonImport {
  * the other members, and counts the products. Nothing is written; the products are read again from `file` by
  * `products.batches()`, so memory holds one batch of them, never the body.
  */
-export async function scanNdjson(file: FileHandle, limits: Pick<NdjsonLimits, 'lineBytes' | 'lines'>): Promise<NdjsonImport> {
+export async function scanNdjson(file: string, limits: Pick<NdjsonLimits, 'lineBytes' | 'lines'>): Promise<NdjsonImport> {
   const document: Json = {};
   const lines = new Map<string, number[]>();
   let count = 0;
@@ -97,7 +96,7 @@ export async function scanNdjson(file: FileHandle, limits: Pick<NdjsonLimits, 'l
 }
 
 /** The product lines of the file again, in batches of PRODUCT_BATCH (a line holding many products may span batches). */
-async function* productBatches(file: FileHandle, limits: Pick<NdjsonLimits, 'lineBytes' | 'lines'>): AsyncGenerator<ProductBatch> {
+async function* productBatches(file: string, limits: Pick<NdjsonLimits, 'lineBytes' | 'lines'>): AsyncGenerator<ProductBatch> {
   let items: unknown[] = [];
   let itemLines: number[] = [];
   let chars = 0;

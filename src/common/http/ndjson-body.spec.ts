@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { AppError } from './app-error.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LineSplitter, ndjsonLines, parseNdjsonLine, spoolNdjson } from './ndjson-body.js';
@@ -88,19 +87,23 @@ describe('LineSplitter', () => {
 /** The values of the lines of a spooled body (the spool file read back through ndjsonLines and parseNdjsonLine). */
 async function spoolAndRead(chunks: string[], l = limits, announced?: number): Promise<unknown[]> {
   const spooled = await spoolNdjson(Readable.from(chunks.map((c) => Buffer.from(c))), l, announced);
-  const file = await open(spooled.path, 'r');
+  let dir = '';
   try {
-    const values: unknown[] = [];
-    for await (const line of ndjsonLines(file, l)) values.push(parseNdjsonLine(line));
-    // a second pass reads the file from its start again
-    let again = 0;
-    for await (const line of ndjsonLines(file, l)) again += line.text.length > 0 ? 1 : 0;
-    expect(again).toBe(values.length);
-    return values;
+    return await spooled.read(async (path) => {
+      dir = dirname(path);
+      const values: unknown[] = [];
+      for await (const line of ndjsonLines(path, l)) values.push(parseNdjsonLine(line));
+      // a removal asked for while it is read waits for the reader
+      void spooled.remove();
+      expect(existsSync(path)).toBe(true);
+      let again = 0;
+      for await (const line of ndjsonLines(path, l)) again += line.text.length > 0 ? 1 : 0;
+      expect(again).toBe(values.length);
+      return values;
+    });
   } finally {
-    await file.close();
     await spooled.remove();
-    expect(existsSync(dirname(spooled.path))).toBe(false);
+    expect(existsSync(dir)).toBe(false);
   }
 }
 
@@ -111,8 +114,9 @@ describe('spoolNdjson, ndjsonLines, parseNdjsonLine', () => {
     const spooled = await spoolNdjson(Readable.from([Buffer.from('{"a":1}\n')]), limits);
     // what the idempotency layer hashes: the digest and size of the bytes, never the path
     expect(JSON.parse(JSON.stringify(spooled))).toEqual({ sha256: createHash('sha256').update('{"a":1}\n').digest('hex'), bytes: 8 });
-    expect(statSync(spooled.path).mode & 0o777).toBe(0o600);
+    expect(await spooled.read(async (path) => statSync(path).mode & 0o777)).toBe(0o600);
     await spooled.remove();
+    await expect(spooled.read(async () => 1)).rejects.toThrow('the spooled body was removed');
   });
 
   it('422 names an empty or non-JSON line; 413 past the body, a line or the line count, leaving no file behind', async () => {

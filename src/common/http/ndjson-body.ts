@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { FileHandle, mkdtemp, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -72,6 +72,8 @@ export class LineSplitter {
  */
 export class SpooledNdjson {
   readonly #path: string;
+  #readers = 0;
+  #unwanted = false;
 
   constructor(
     path: string,
@@ -81,12 +83,25 @@ export class SpooledNdjson {
     this.#path = path;
   }
 
-  get path(): string {
-    return this.#path;
+  /** Runs `work` on the file's path; a `remove()` meanwhile waits until it is done. */
+  async read<T>(work: (path: string) => Promise<T>): Promise<T> {
+    if (this.#unwanted) throw new Error('the spooled body was removed');
+    this.#readers += 1;
+    try {
+      return await work(this.#path);
+    } finally {
+      this.#readers -= 1;
+      if (this.#unwanted && this.#readers === 0) await this.delete();
+    }
   }
 
-  /** Deletes the file and its directory (idempotent). */
+  /** Deletes the file and its directory, at once or when its last reader is done (idempotent). */
   async remove(): Promise<void> {
+    this.#unwanted = true;
+    if (this.#readers === 0) await this.delete();
+  }
+
+  private async delete(): Promise<void> {
     await rm(dirname(this.#path), { recursive: true, force: true });
   }
 }
@@ -145,18 +160,17 @@ export interface NdjsonLine {
 }
 
 /**
- * The lines of an NDJSON file (open: the spooled body may be removed meanwhile), read in chunks and cut by `LineSplitter` (linear; only the current line and the lines
+ * The lines of an NDJSON file, read in chunks and cut by `LineSplitter` (linear; only the current line and the lines
  * of one chunk are held). A blank last line (a file ending with a newline) is skipped; past `limits` it is 413.
  */
-export async function* ndjsonLines(file: FileHandle, limits: Pick<NdjsonLimits, 'lineBytes' | 'lines'>): AsyncGenerator<NdjsonLine> {
+export async function* ndjsonLines(path: string, limits: Pick<NdjsonLimits, 'lineBytes' | 'lines'>): AsyncGenerator<NdjsonLine> {
   let ready: NdjsonLine[] = [];
   const splitter = new LineSplitter(limits.lineBytes, (text, line, last) => {
     if (last && !text.trim()) return;
     if (line > limits.lines) throw tooManyLines(limits.lines);
     ready.push({ text, line });
   });
-  // from the start each time (a reader may pass over the file more than once); the caller closes the handle
-  for await (const chunk of file.createReadStream({ start: 0, autoClose: false, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
     splitter.push(chunk);
     const lines = ready;
     ready = [];
