@@ -80,6 +80,13 @@ describe('NDJSON import in batches (issue 30)', () => {
     expect(await productCount()).toBe(PRODUCTS);
     const again = (await send(text).expect(200)).body.import;
     expect([again.created.products, again.updated.products, again.updated.variants]).toEqual([0, 0, 0]);
+    // an Idempotency-Key is bound to the body's bytes (the spooled file's digest), not to where it was spooled
+    const keyed = (body: string) =>
+      shop.admin.post('/admin/catalogue/import').set('Content-Type', 'application/x-ndjson').set('Idempotency-Key', 'ndjson-once').send(body);
+    const once = (await keyed(text).expect(200)).body;
+    expect((await keyed(text).expect(200)).body).toEqual(once);
+    expect((await keyed(`${text}${JSON.stringify({ products: [product(PRODUCTS)] })}\n`).expect(422)).body.code).toBe('idempotency_key_reused');
+    expect(await productCount()).toBe(PRODUCTS);
     const listed = await shop.storefront.get('/products?limit=1&order=title%20asc').expect(200);
     expect(listed.body.products[0].title).toBe('Wine 0');
     expect(await spooledLeft()).toEqual([]);
