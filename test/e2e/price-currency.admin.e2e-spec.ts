@@ -60,6 +60,25 @@ describe('the currency of variant prices (issue 30)', () => {
     expect((await shop.admin.get(`/admin/products/${ids.products['p-juice']}`).expect(200)).body.product.variants[0].price).toBe(1);
   });
 
+  it("the import's shipping methods: a price in another currency is 422 naming the member; the admin API refuses the member", async () => {
+    const doc = checkoutImport();
+    const methods = doc.shipping_methods as Array<Record<string, unknown>>;
+    methods[1] = { ...methods[1], price: 1, currency: 'EUR' };
+    const res = await shop.admin.post('/admin/catalogue/import', doc).expect(422);
+    expect(res.body).toEqual(mismatch('shipping_methods[1].currency'));
+    const express = async () =>
+      ((await shop.admin.get('/admin/shipping_methods').expect(200)).body.shipping_methods as Array<{ key: string; price: number }>).find(
+        (m) => m.key === 'express',
+      )!;
+    expect((await express()).price).toBe(25);
+    methods[1] = { ...methods[1], currency: 'CHF' };
+    await shop.admin.post('/admin/catalogue/import', doc).expect(200);
+    expect((await express()).price).toBe(1);
+    const admin = await shop.admin.put(`/admin/shipping_methods/${ids.shipping_methods.express}`, { price: 2, currency: 'EUR' }).expect(422);
+    expect(admin.body.errors).toContain('currency');
+    expect((await express()).price).toBe(1);
+  });
+
   it('the admin API: POST and PUT of products and variants refuse a price in another currency; nothing changes', async () => {
     const before = await wine();
     let res = await shop.admin.put(`/admin/products/${ids.products['p-wine']}`, { variants: [{ id: before.id, price: 1, currency: 'EUR' }] }).expect(422);

@@ -13,7 +13,7 @@ import { ndjsonImportLimits } from '../../common/http/json-body.guard.js';
 import { checkImportDocument } from './schema-check.js';
 import { CatalogueChanges, CatalogueWrite } from '../catalogue-changes.service.js';
 import { arr, bad, isObj, Json } from './import-input.js';
-import { chunks, defaultCurrencyOf, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
+import { checkPriceCurrency, chunks, defaultCurrencyOf, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
 import { ImportPlan, planImport } from './import-plan.js';
 import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
@@ -133,6 +133,12 @@ export class CatalogueImportService {
     count('countries', ctr);
     ids.countries = idsOf(ctr);
 
+    // prices are in the default currency: one sent with them must be it (never a price in EUR stored as CHF)
+    const currency = await defaultCurrencyOf(m, tenantId);
+    arr(body.shipping_methods, 'shipping_methods').forEach((sm, i) =>
+      checkPriceCurrency(isObj(sm) ? sm.currency : undefined, `shipping_methods[${i}].currency`, currency),
+    );
+
     // ---- simple kinds
     for (const kind of plan.simple) {
       const r = 'write' in kind.target ? await kind.target.write(m, tenantId, kind.rows) : await upsert(m, tenantId, kind.target, kind.rows);
@@ -206,7 +212,6 @@ export class CatalogueImportService {
 
     // ---- products and variants, in batches
     const lookups = await loadLookups(m, tenantId);
-    const currency = await defaultCurrencyOf(m, tenantId);
     const productIds: Record<string, string> = {};
     const variantIds: Record<string, string> = {};
     const touched = new Set<string>();
