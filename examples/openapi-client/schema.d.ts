@@ -3568,6 +3568,8 @@ export interface components {
         RecordPaymentDto: {
             /** @description The amount received, at most what is unpaid; all that is unpaid when omitted or null. */
             amount?: number | null;
+            /** @description ISO 4217 code of `amount`: the order's currency (422 `currency_mismatch` otherwise); the order's when omitted. */
+            currency?: string | null;
             /**
              * @description `manual` (default): money received outside any provider (bank transfer, cash); `capture`: the pending authorization, through the order's payment provider.
              * @enum {string}
@@ -4044,6 +4046,8 @@ export interface components {
             name?: components["schemas"]["ImportTranslated"];
             /** @description Default currency; gross when prices_include_tax, net otherwise. */
             price?: number | null;
+            /** @description The import only: ISO 4217 code of the prices, optional; the shop's default currency (422 `currency_mismatch` otherwise). */
+            currency?: string | null;
             tax_rate?: number | null;
             countries?: string[] | null;
             /** @description Default currency; gross when prices_include_tax, net otherwise. */
@@ -22260,7 +22264,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "idempotency_key_reused" | "payment_exceeds_unpaid" | "payment_provider_declined" | "payment_provider_unavailable";
+                        code?: "currency_mismatch" | "idempotency_key_reused" | "payment_exceeds_unpaid" | "payment_provider_declined" | "payment_provider_unavailable";
                     };
                 };
             };
