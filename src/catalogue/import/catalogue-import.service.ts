@@ -13,7 +13,18 @@ import { ndjsonImportLimits } from '../../common/http/json-body.guard.js';
 import { checkImportDocument } from './schema-check.js';
 import { CatalogueChanges, CatalogueWrite } from '../catalogue-changes.service.js';
 import { arr, bad, isObj, Json } from './import-input.js';
-import { checkPriceCurrency, chunks, defaultCurrencyOf, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
+import {
+  checkPriceCurrency,
+  chunks,
+  defaultCurrencyOf,
+  hash,
+  insertMany,
+  KindCounts,
+  loadLookups,
+  upsert,
+  UpsertResult,
+  writeProducts,
+} from './catalogue-writer.js';
 import { ImportPlan, planImport } from './import-plan.js';
 import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
