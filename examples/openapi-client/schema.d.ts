@@ -3568,6 +3568,8 @@ export interface components {
         RecordPaymentDto: {
             /** @description The amount received, at most what is unpaid; all that is unpaid when omitted or null. */
             amount?: number | null;
+            /** @description ISO 4217 code of `amount`: the order's currency (422 `currency_mismatch` otherwise); the order's when omitted. */
+            currency?: string | null;
             /**
              * @description `manual` (default): money received outside any provider (bank transfer, cash); `capture`: the pending authorization, through the order's payment provider.
              * @enum {string}
@@ -4044,6 +4046,8 @@ export interface components {
             name?: components["schemas"]["ImportTranslated"];
             /** @description Default currency; gross when prices_include_tax, net otherwise. */
             price?: number | null;
+            /** @description The import only: ISO 4217 code of the prices, optional; the shop's default currency (422 `currency_mismatch` otherwise). */
+            currency?: string | null;
             tax_rate?: number | null;
             countries?: string[] | null;
             /** @description Default currency; gross when prices_include_tax, net otherwise. */
@@ -4119,6 +4123,8 @@ export interface components {
             price?: number | null;
             /** @description Default currency; gross when prices_include_tax, net otherwise. */
             compare_at_price?: number | null;
+            /** @description ISO 4217 code of `price` and `compare_at_price`, optional: it must be the shop's default currency (422 `currency_mismatch` otherwise); prices of the other currencies are derived by their rate. Not stored. */
+            currency?: string | null;
             tax_rate?: number | null;
             published?: boolean | null;
             active?: boolean | null;
@@ -11135,7 +11141,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line, read line by line as it arrives (same limit and validation). */
+        /** @description The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line (same limit and validation), spooled to a temporary file and imported with one batch of products in memory at a time. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CatalogueImportDocument"];
@@ -11238,7 +11244,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "idempotency_key_reused";
+                        code?: "currency_mismatch" | "idempotency_key_reused";
                     };
                 };
             };
@@ -11677,7 +11683,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "idempotency_key_reused";
+                        code?: "currency_mismatch" | "idempotency_key_reused";
                     };
                 };
             };
@@ -11948,7 +11954,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "currency_mismatch";
+                    };
                 };
             };
             /** @description Rate limit exceeded: wait `Retry-After` seconds. */
@@ -12234,7 +12243,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "idempotency_key_reused";
+                        code?: "currency_mismatch" | "idempotency_key_reused";
                     };
                 };
             };
@@ -12380,7 +12389,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "currency_mismatch";
+                    };
                 };
             };
             /** @description Rate limit exceeded: wait `Retry-After` seconds. */
@@ -22252,7 +22264,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "idempotency_key_reused" | "payment_exceeds_unpaid" | "payment_provider_declined" | "payment_provider_unavailable";
+                        code?: "currency_mismatch" | "idempotency_key_reused" | "payment_exceeds_unpaid" | "payment_provider_declined" | "payment_provider_unavailable";
                     };
                 };
             };

@@ -1,10 +1,11 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
-import { NDJSON_TYPES } from '../common/http/ndjson-body.js';
+import { SpooledNdjson } from '../common/http/ndjson-body.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
@@ -31,6 +32,7 @@ export class AdminCatalogueController {
   @HttpCode(200)
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('import')
+  @ApiErrors({ 422: ['currency_mismatch'] })
   @ApiOkResponse({
     description: '{import: {created, updated, ids}}',
     schema: {
@@ -54,7 +56,7 @@ export class AdminCatalogueController {
     requestBody: {
       required: true,
       description:
-        'The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line, read line by line as it arrives (same limit and validation).',
+        'The import document (JSON, 50 MB at most), or its NDJSON form: one `CatalogueImportFragment` per line (same limit and validation), spooled to a temporary file and imported with one batch of products in memory at a time.',
       content: {
         'application/json': { schema: { $ref: '#/components/schemas/CatalogueImportDocument' } },
         'application/x-ndjson': { schema: { $ref: '#/components/schemas/CatalogueImportFragment' } },
@@ -62,8 +64,8 @@ export class AdminCatalogueController {
     },
   })
   import(@Ctx() ctx: RequestContext, @Req() req: Request): Promise<ImportReport> {
-    // the body guard has read an NDJSON body as the array of its lines' values
-    if (req.is(NDJSON_TYPES)) return this.importer.importLines(ctx, req.body as unknown[]);
+    // the body guard has spooled an NDJSON body to a temporary file (removed when the response ends)
+    if (req.body instanceof SpooledNdjson) return req.body.read((path) => this.importer.importNdjson(ctx, path));
     return this.importer.import(ctx, req.body);
   }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
@@ -49,6 +50,7 @@ export class AdminProductsController {
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('product', AdminProductDto, 201)
   @ApiHeader(IDEMPOTENCY_DOC)
+  @ApiErrors({ 422: ['currency_mismatch'] })
   @body('AdminProductCreate', 'CONTRACT 6 product members (`ImportProduct`), `title` required')
   create(@Ctx() ctx: RequestContext, @Body() body: unknown): Promise<AdminProductDto> {
     return this.products.create(ctx, body);
@@ -66,6 +68,7 @@ export class AdminProductsController {
   @Put('products/:id')
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('product', AdminProductDto)
+  @ApiErrors({ 422: ['currency_mismatch'] })
   @body('ImportProduct', 'the members to change: absent = unchanged, null = cleared where nullable')
   update(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: unknown): Promise<AdminProductDto> {
     return this.products.update(ctx, id, body);
@@ -84,6 +87,7 @@ export class AdminProductsController {
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('variant', AdminVariantDto, 201)
   @ApiHeader(IDEMPOTENCY_DOC)
+  @ApiErrors({ 422: ['currency_mismatch'] })
   @body('AdminVariantCreate', 'CONTRACT 6 variant members (`ImportVariant`), `price` required')
   createVariant(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() body: unknown): Promise<AdminVariantDto> {
     return this.products.createVariant(ctx, id, body);
@@ -92,6 +96,7 @@ export class AdminProductsController {
   @Put('products/:id/variants/:variant_id')
   @Auth({ tier: 'admin', scope: 'Shop/catalogue/write' })
   @Envelope('variant', AdminVariantDto)
+  @ApiErrors({ 422: ['currency_mismatch'] })
   @body('ImportVariant', 'the members to change: absent = unchanged, null = cleared where nullable')
   updateVariant(
     @Ctx() ctx: RequestContext,

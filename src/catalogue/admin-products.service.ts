@@ -19,7 +19,7 @@ import { productCount } from './catalogue.repository.js';
 import { CatalogueChanges } from './catalogue-changes.service.js';
 import type { AdminProductDto, AdminProductRowDto, AdminVariantDto } from './dto/admin-product.dto.js';
 import { ProductDoc, ProductMeta, readProductDocuments, VariantDoc } from './export/catalogue-document.js';
-import { loadLookups, ProductWriteState, writeProducts } from './import/catalogue-writer.js';
+import { checkPriceCurrency, defaultCurrencyOf, loadLookups, ProductWriteState, writeProducts } from './import/catalogue-writer.js';
 import { bad, isObj, Json } from './import/import-input.js';
 import { CatalogueSchema, checkCatalogueBody } from './import/schema-check.js';
 import { enforceProductQuota } from './product-quota.js';
@@ -83,6 +83,7 @@ export class AdminProductsService {
       if (patch.variants !== undefined && patch.variants !== null) {
         for (const [i, v] of (patch.variants as Json[]).entries()) {
           const path = `product.variants[${i}]`;
+          checkPriceCurrency(v.currency, `${path}.currency`, await defaultCurrencyOf(m, tenantId));
           let at = -1;
           if (v.id !== undefined && v.id !== null) {
             const vid = current.meta.variants.findIndex((x) => x.id === String(v.id).toLowerCase());
@@ -140,6 +141,7 @@ export class AdminProductsService {
       const current = await this.lockedDoc(m, tenantId, productId);
       const at = current.meta.variants.findIndex((v) => v.id === variantId);
       if (at < 0) throw AppError.notFound('variant');
+      checkPriceCurrency(patch.currency, 'variant.currency', await defaultCurrencyOf(m, tenantId));
       const doc: ProductDoc = { ...current.doc, variants: [...current.doc.variants] };
       doc.variants[at] = mergeVariant(doc.variants[at], patch, settings.default_language, 'variant');
       if (sameDocument(doc, current.doc)) return { id: productId, topic: null };
@@ -285,6 +287,7 @@ export class AdminProductsService {
     const state: ProductWriteState = {
       lang: settings.default_language,
       includeTax: settings.prices_include_tax,
+      currency: await defaultCurrencyOf(m, tenantId),
       lookups: await loadLookups(m, tenantId),
       seenProducts: new Set(),
       seenVariants: new Set(),

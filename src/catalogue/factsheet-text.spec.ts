@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FACTSHEET_WORD_MAX, pdfText, slices, stripHtml } from './factsheet-text.js';
+import { FACTSHEET_WORD_MAX, pdfText, stripHtml } from './factsheet-text.js';
 
 describe('factsheet text', () => {
   it('strips tags, decodes common entities and collapses whitespace', () => {
@@ -27,13 +27,5 @@ describe('factsheet text', () => {
     expect(text.endsWith('…')).toBe(true);
     expect(Math.max(...text.split(' ').map((w) => w.length))).toBeLessThanOrEqual(FACTSHEET_WORD_MAX);
     expect(pdfText('short words stay', 100)).toBe('short words stay');
-  });
-
-  it('slices at spaces into pieces of about the size, losing nothing', () => {
-    const text = 'lorem ipsum dolor sit amet '.repeat(100).trim();
-    const parts = slices(text, 50);
-    expect(parts.join('')).toBe(text);
-    for (const p of parts) expect(p.length).toBeLessThanOrEqual(50);
-    expect(slices('z'.repeat(120), 50)).toEqual(['z'.repeat(50), 'z'.repeat(50), 'z'.repeat(20)]);
   });
 });

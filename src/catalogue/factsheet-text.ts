@@ -46,19 +46,3 @@ export function pdfText(text: string, max: number): string {
     return parts.join(' ');
   });
 }
-
-/** The text cut into pieces of about `size` characters at spaces, so a render can yield between them. */
-export function slices(text: string, size: number): string[] {
-  const out: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + size);
-    if (end < text.length) {
-      const space = text.lastIndexOf(' ', end);
-      if (space > start) end = space + 1;
-    }
-    out.push(text.slice(start, end));
-    start = end;
-  }
-  return out;
-}

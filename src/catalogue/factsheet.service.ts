@@ -1,32 +1,34 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import PDFDocument from 'pdfkit';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
-import { FACTSHEET_TEXT_MAX, FACTSHEET_VALUE_MAX, pdfText, slices, stripHtml } from './factsheet-text.js';
+import { WorkerPool } from '../common/workers/worker-pool.js';
+import { FACTSHEET_TEXT_MAX, FACTSHEET_VALUE_MAX, pdfText, stripHtml } from './factsheet-text.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_CACHED = 500;
-/** Characters drawn between two yields to the event loop (a few ms of pdfkit each). */
-const SLICE = 400;
-/** Renders waiting for their turn; beyond, 503 with Retry-After. */
-const MAX_WAITING = 50;
+/** The render pool: worker threads, renders waiting for one (beyond: 503 with Retry-After), and a render's longest run. */
+export const FACTSHEET_POOL = { size: 2, maxQueued: 50, timeoutMs: 10_000 } as const;
 
 /**
  * `GET /storefront/factsheets/{variant_id}.pdf`: a one-page PDF from the variant's data, generated with pdfkit and
  * cached (per variant, language and currency) until the variant or its product changes.
  *
- * The render is bounded so it never stalls the event loop (issue 30): its text is stripped in linear time, capped and
- * its long words broken (`factsheet-text.ts`); it is drawn in slices with a yield between them; one render runs at a
- * time per process (others wait their turn, at most MAX_WAITING); pdfkit is warmed up once at start.
+ * The render never stalls the event loop (issue 30): its text is stripped in linear time, capped and its long words
+ * broken (`factsheet-text.ts`) on the main thread, then pdfkit draws it in a worker thread (`factsheet-worker.mjs`, a
+ * pool of FACTSHEET_POOL.size started on the first render; at most FACTSHEET_POOL.maxQueued renders wait, beyond
+ * that and past a render's timeout the answer is 503 `factsheets_busy` with Retry-After).
  */
 @Injectable()
-export class FactsheetService implements OnApplicationBootstrap {
+export class FactsheetService implements OnModuleDestroy {
   private readonly cache = new Map<string, { stamp: string; pdf: Buffer }>();
-  private turn: Promise<unknown> = Promise.resolve();
-  private waiting = 0;
+  private readonly pool = new WorkerPool<FactsheetPage, Uint8Array>(new URL('./factsheet-worker.mjs', import.meta.url), {
+    ...FACTSHEET_POOL,
+    busyCode: 'factsheets_busy',
+    label: 'factsheets',
+  });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -71,60 +73,22 @@ export class FactsheetService implements OnApplicationBootstrap {
       facts: lines.filter(([, v]) => v !== null && v !== '').map(([label, v]) => `${value(label)}: ${value(v)}`),
       text: pdfText(stripHtml(variant.description ?? product.summary_html ?? product.body_html ?? ''), FACTSHEET_TEXT_MAX),
     };
-    const pdf = await this.inTurn(() => render(page));
+    const bytes = await this.pool.run(page);
+    const pdf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(cacheKey, { stamp, pdf });
     return { pdf, etag };
   }
 
-  /** Runs renders one after another; a full queue is 503. */
-  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.waiting >= MAX_WAITING) throw new AppError(503, 'factsheets are busy, retry shortly', 'factsheets_busy', { 'Retry-After': '1' });
-    this.waiting++;
-    const run = this.turn.then(fn).finally(() => this.waiting--);
-    this.turn = run.catch(() => undefined);
-    return run;
-  }
-
-  /** pdfkit's first document parses its font metrics and compiles its code paths (~100 ms): done once at start. */
-  async onApplicationBootstrap(): Promise<void> {
-    await render({ title: 'warm-up', path: '', facts: ['a: b'], text: 'warm up '.repeat(100) });
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.close();
   }
 }
 
-interface FactsheetPage {
+/** What the worker draws (`factsheet-worker.mjs`): every string already stripped, capped and with long words broken. */
+export interface FactsheetPage {
   title: string;
   path: string;
   facts: string[];
   text: string;
-}
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-async function render(page: FactsheetPage): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: 'Factsheet' } });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  doc.fontSize(20).text(page.title, { underline: false });
-  doc.moveDown(0.5);
-  if (page.path) doc.fontSize(10).fillColor('#666').text(page.path);
-  doc.moveDown();
-  doc.fillColor('#000').fontSize(12);
-  for (const fact of page.facts) doc.text(fact);
-  if (page.text) {
-    doc.moveDown();
-    doc.fontSize(11);
-    const parts = slices(page.text, SLICE);
-    for (let i = 0; i < parts.length; i++) {
-      await nextTurn();
-      doc.text(parts[i]!, { continued: i < parts.length - 1 });
-    }
-  }
-  await nextTurn();
-  doc.end();
-  return done;
 }

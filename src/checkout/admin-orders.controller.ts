@@ -101,7 +101,7 @@ export class AdminOrdersController {
   @Envelope('order', AdminOrderDto, 201)
   @ApiErrors({
     409: ['order_cancelled', 'order_already_paid', 'no_pending_authorization'],
-    422: ['payment_exceeds_unpaid', 'payment_provider_declined', 'payment_provider_unavailable'],
+    422: ['payment_exceeds_unpaid', 'currency_mismatch', 'payment_provider_declined', 'payment_provider_unavailable'],
   })
   async pay(@Ctx() ctx: RequestContext, @UuidParam('id') id: string, @Body() dto: RecordPaymentDto): Promise<AdminOrderDto> {
     return this.orders.present(ctx, await this.payments.record(ctx, id, dto));

@@ -29,6 +29,9 @@ export class OrderPaymentsService {
     return this.lifecycle.run(ctx, async (tx) => {
       const order = await this.lifecycle.lock(tx, id);
       if (order.cancelledAt) throw AppError.conflict('the order is cancelled', 'order_cancelled');
+      // as for refunds: {amount: 1, currency: "EUR"} must not record 1 of the order's currency
+      if (dto.currency != null && dto.currency.toUpperCase() !== order.currencyCode.toUpperCase())
+        throw AppError.unprocessable(`currency must be the order's currency (${order.currencyCode})`, 'currency_mismatch');
       const p = order.currencyPrecision;
       const unpaid = toMinor(order.total, p) - toMinor(order.paidAmount, p);
       if (!PAYABLE.includes(order.financialStatus) || unpaid <= 0)

@@ -1,5 +1,4 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createShopContext } from '../app.js';
@@ -12,8 +11,6 @@ import { generateDemoCatalogue } from '../catalogue/index.js';
 import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
-import { readNdjson } from '../common/http/ndjson-body.js';
-import { ndjsonImportLimits } from '../common/http/json-body.guard.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { STOREFRONT_DEMO_PATH } from '../storefront-demo/index.js';
@@ -140,12 +137,9 @@ export const commands: CliCommand[] = [
       const importer = app.get(CatalogueImportService);
       // FILE.ndjson / FILE.jsonl: the NDJSON form (the export's ?format=ndjson), read line by line
       if (/\.(ndjson|jsonl)$/i.test(file)) {
-        const lines = await readNdjson(createReadStream(file), { ...ndjsonImportLimits(app.get(AppConfig)), bodyBytes: Number.MAX_SAFE_INTEGER }).catch(
-          (err: unknown) => {
-            throw err instanceof AppError ? err : new CliError(`cannot read ${file}: ${(err as Error).message}`);
-          },
-        );
-        const report = await importer.importLines(ctx, lines);
+        const report = await importer.importNdjson(ctx, file).catch((err: unknown) => {
+          throw err instanceof AppError || !(err as NodeJS.ErrnoException).syscall ? err : new CliError(`cannot read ${file}: ${(err as Error).message}`);
+        });
         return { json: { import: report }, text: importSummary(report) };
       }
       let body: unknown;

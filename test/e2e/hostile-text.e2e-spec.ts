@@ -6,7 +6,7 @@ import { checkoutImport, Ids, importShop } from './checkout.fixture.js';
 /**
  * Issue 30: translated text has maximum lengths (422 naming the member, on import and admin writes); a factsheet of
  * the worst allowed description (20,000 characters of `<` without `>` and one long word: seconds of CPU with the
- * former regex and pdfkit's wrapping) leaves /health answering; stored HTML is sanitised on every write.
+ * former regex and pdfkit's wrapping) leaves /health answering within 100 ms (the render runs in a worker thread); stored HTML is sanitised on every write.
  */
 describe('hostile catalogue text', () => {
   let t: TestApp;
@@ -73,10 +73,6 @@ describe('hostile catalogue text', () => {
   }
 
   it('/health answers within 100 ms while the worst allowed description renders', async () => {
-    const worst = `${'<'.repeat(10_000)}${'W'.repeat(10_000)}`;
-    await shop.admin.put(variantUrl(), { description: worst }).expect(200);
-    // the shop's first storefront read builds its catalogue index: done before measuring, it is not the factsheet's
-    await shop.storefront.get(`/products/${ids.products['p-wine']}`).expect(200);
     const pdf = (locale: string) =>
       t
         .http()
@@ -90,22 +86,29 @@ describe('hostile catalogue text', () => {
         });
     // first answers of a route compile the test harness's OpenAPI response validator (hundreds of ms): not measured
     await t.http().get(`/storefront/factsheets/${ids.variants['v-juice']}.pdf`).set('Authorization', `Bearer ${shop.storefront_token}`).expect(200);
-    await t.http().get('/health').expect(200);
-    // what this (shared, often loaded) machine's own scheduling costs a probe, without any render
-    const idle = await probeHealth(() => new Promise((r) => setTimeout(r, 1_500)));
-    let answers: Array<Awaited<ReturnType<typeof pdf>>> = [];
-    const busy = await probeHealth(async () => {
-      answers = await Promise.all(['en', 'de', 'fr'].map(pdf));
-    });
-    for (const res of answers) {
-      expect(res.status).toBe(200);
-      expect((res.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
+    const within = (r: Awaited<ReturnType<typeof probeHealth>>) => r.probes > 0 && r.loopMaxMs < 100 && r.slowestHealthMs < 100;
+    // the render runs in a worker thread: the main loop only answers requests meanwhile (the former regex and pdfkit's
+    // wrapping on the main thread blocked it for seconds, every time). A machine shared by many test runs may stall any
+    // process for 100 ms now and then, so up to three fresh renders are measured: one must stay within the limit.
+    const attempts: Array<Awaited<ReturnType<typeof probeHealth>>> = [];
+    for (let attempt = 0; attempt < 3 && !attempts.some(within); attempt++) {
+      // the worst allowed description (20,000 characters), changed so the PDFs are rendered again, not served cached
+      await shop.admin.put(variantUrl(), { description: `${'<'.repeat(10_000 - attempt)}${'W'.repeat(10_000 + attempt)}` }).expect(200);
+      // the shop's storefront read after a change updates its catalogue index: done before measuring
+      await shop.storefront.get(`/products/${ids.products['p-wine']}`).expect(200);
+      await t.http().get('/health').expect(200);
+      let answers: Array<Awaited<ReturnType<typeof pdf>>> = [];
+      attempts.push(
+        await probeHealth(async () => {
+          answers = await Promise.all(['en', 'de', 'fr'].map(pdf));
+        }),
+      );
+      for (const res of answers) {
+        expect(res.status).toBe(200);
+        expect((res.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
+      }
     }
-    // 100 ms, on top of what a loaded machine stalls anyway (twice the idle window's worst, for its variance): the
-    // former regex and pdfkit's wrapping blocked for seconds; on an idle machine this is 100 ms and a few
-    const limit = 100 + 2 * Math.max(idle.loopMaxMs, idle.slowestHealthMs);
-    const report = { idle, busy, limit };
-    expect(busy.probes > 0 && busy.loopMaxMs < limit && busy.slowestHealthMs < limit ? 'within the limit' : report).toBe('within the limit');
+    expect(attempts.some(within) ? 'within 100 ms' : attempts).toBe('within 100 ms');
   });
 
   it('stored HTML is sanitised on write (import, admin product, collection, content page) to the documented allow-list', async () => {

@@ -63,6 +63,9 @@ describe('staff payments (POST /admin/orders/{id}/payments)', () => {
     const over = await shop.admin.post(`/admin/orders/${placed.order_id}/payments`, { amount: 39.31 }).expect(422);
     expect(over.body.code).toBe('payment_exceeds_unpaid');
     await shop.admin.post(`/admin/orders/${placed.order_id}/payments`, { amount: 1.005 }).expect(422);
+    // issue 30: a currency is never stripped and ignored: 1 EUR is not recorded as 1 CHF
+    const eur = await shop.admin.post(`/admin/orders/${placed.order_id}/payments`, { amount: 1, currency: 'EUR' }).expect(422);
+    expect(eur.body).toEqual({ errors: "currency must be the order's currency (CHF)", code: 'currency_mismatch' });
     const badKind = await shop.admin.post(`/admin/orders/${placed.order_id}/payments`, { amount: 1, kind: 'cash' }).expect(422);
     expect(badKind.body.errors).toContain('kind');
     await shop.admin.post(`/admin/orders/${placed.order_id}/payments`, { amount: -1 }).expect(422);

@@ -77,14 +77,15 @@ describe('operations: the server process', () => {
   describe('the built server (nest build output, not ts-jest)', () => {
     let t: TestApp;
     let shop: TestShop;
+    let ids: Ids;
     beforeAll(async () => {
       t = await createTestApp();
       shop = await t.createShop();
-      await importShop(shop.admin);
+      ids = await importShop(shop.admin);
     });
     afterAll(() => t?.close());
 
-    it('applies the filters and refuses a bad order inside a collection, as the test app does (issue 29)', async () => {
+    it('applies the filters and refuses a bad order inside a collection, as the test app does (issue 29); factsheets and NDJSON imports work (issue 30)', async () => {
       // `nest build` emitted `Function` as the collection query's design type, and the global validation pipe stripped
       // every filter: the built server ignored them while every in-process test passed
       const created = await shop.admin
@@ -110,6 +111,24 @@ describe('operations: the server process', () => {
           expect(built.body).toEqual(inProcess.body);
         }
         expect((await ask('order=bogus')).status).toBe(422);
+
+        // issue 30: the factsheet renders in a worker thread, whose script (a nest-cli asset) is found from dist/ too
+        const pdf = await fetch(`http://127.0.0.1:${port}/storefront/factsheets/${ids.variants['v-wine']}.pdf`, {
+          headers: { Authorization: `Bearer ${shop.storefront_token}` },
+        });
+        expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+        expect(
+          Buffer.from(await pdf.arrayBuffer())
+            .subarray(0, 5)
+            .toString(),
+        ).toBe('%PDF-');
+        // and the NDJSON import, spooled to a temporary file by the body guard, reaches the importer as such
+        const imported = await fetch(`http://127.0.0.1:${port}/api/2026-04-01/admin/catalogue/import`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${shop.admin.token}`, 'Content-Type': 'application/x-ndjson' },
+          body: `${JSON.stringify({ products: [{ key: 'built', title: 'Built', variants: [{ key: 'built-v', price: 5, currency: 'CHF' }] }] })}\n`,
+        });
+        expect([imported.status, ((await imported.json()) as { import: { created: { products: number } } }).import.created.products]).toEqual([200, 1]);
       } finally {
         server.child.kill('SIGTERM');
         await server.exited;

@@ -8,11 +8,23 @@ import { AppError } from '../../common/http/app-error.js';
 import { AppConfig } from '../../config/app-config.js';
 import { tenantSettingsOf, TenantSettings } from '../../tenancy/index.js';
 import { setDefaultCurrency, TenancyService, upsertCountries, upsertCurrencies } from '../../tenancy/index.js';
-import { documentFromLines, withLine } from './ndjson-document.js';
+import { arrayProducts, ProductSource, scanNdjson, withLine } from './ndjson-document.js';
+import { ndjsonImportLimits } from '../../common/http/json-body.guard.js';
 import { checkImportDocument } from './schema-check.js';
 import { CatalogueChanges, CatalogueWrite } from '../catalogue-changes.service.js';
-import { bad, isObj, Json } from './import-input.js';
-import { chunks, hash, insertMany, KindCounts, loadLookups, upsert, UpsertResult, writeProducts } from './catalogue-writer.js';
+import { arr, bad, isObj, Json } from './import-input.js';
+import {
+  checkPriceCurrency,
+  chunks,
+  defaultCurrencyOf,
+  hash,
+  insertMany,
+  KindCounts,
+  loadLookups,
+  upsert,
+  UpsertResult,
+  writeProducts,
+} from './catalogue-writer.js';
 import { ImportPlan, planImport } from './import-plan.js';
 import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
@@ -29,12 +41,10 @@ export interface ImportReport {
   ids: Record<string, Record<string, string> | Record<string, Record<string, string>>>;
 }
 
-const PRODUCT_BATCH = 500;
-
 /**
  * The catalogue import of CONTRACT 6: the document is checked against its schema, parsed into a plan of typed rows
  * (`import-plan.ts`, `kind-parsers.ts`), then written kind by kind in one transaction by the batch writers
- * (`catalogue-writer.ts`: multi-row `INSERT ... ON CONFLICT` statements; products in batches of 500). Each row carries a hash of its imported content, so an identical re-import
+ * (`catalogue-writer.ts`: multi-row `INSERT ... ON CONFLICT` statements; products in batches, `ndjson-document.ts` PRODUCT_BATCH). Each row carries a hash of its imported content, so an identical re-import
  * updates nothing. Invalid input is a 422 naming the first bad member's path.
  */
 @Injectable()
@@ -54,8 +64,27 @@ export class CatalogueImportService {
   async import(ctx: RequestContext, body: unknown): Promise<ImportReport> {
     if (!isObj(body)) throw AppError.unprocessable('the import body must be a JSON object');
     checkImportDocument(body);
+    return this.write(ctx, body, arrayProducts(arr(body.products, 'products')));
+  }
+
+  /**
+   * The NDJSON form, from a file (the spooled request body, or the CLI's FILE): scanned once (`scanNdjson`: shapes,
+   * the product schema, the other members kept), then imported as the document it makes, its products read again
+   * from the file batch by batch inside the transaction; a 422 names the line too.
+   */
+  async importNdjson(ctx: RequestContext, path: string): Promise<ImportReport> {
+    const { document, lines, products } = await scanNdjson(path, ndjsonImportLimits(this.config));
     try {
-      return await this.changes.write(ctx, (tx) => this.run(tx, body));
+      checkImportDocument(document);
+      return await this.write(ctx, document, products);
+    } catch (err) {
+      throw withLine(err, lines);
+    }
+  }
+
+  private async write(ctx: RequestContext, body: Json, products: ProductSource): Promise<ImportReport> {
+    try {
+      return await this.changes.write(ctx, (tx) => this.run(tx, body, products));
     } catch (err) {
       if (isUniqueViolation(err))
         throw AppError.unprocessable(
@@ -65,17 +94,7 @@ export class CatalogueImportService {
     }
   }
 
-  /** The NDJSON form: the values of its lines (`ndjson-document.ts`), imported as the document they make; a 422 names the line too. */
-  async importLines(ctx: RequestContext, values: unknown[]): Promise<ImportReport> {
-    const { document, lines } = documentFromLines(values);
-    try {
-      return await this.import(ctx, document);
-    } catch (err) {
-      throw withLine(err, lines);
-    }
-  }
-
-  private async run(ctx: RequestContext, body: Json): Promise<CatalogueWrite<ImportReport>> {
+  private async run(ctx: RequestContext, body: Json, productsIn: ProductSource): Promise<CatalogueWrite<ImportReport>> {
     const m = managerOf(ctx, this.dataSource);
     const tenantId = ctx.tenantId;
     const created: KindCounts = {};
@@ -124,6 +143,12 @@ export class CatalogueImportService {
     const ctr = await upsertCountries(m, tenantId, plan.countries);
     count('countries', ctr);
     ids.countries = idsOf(ctr);
+
+    // prices are in the default currency: one sent with them must be it (never a price in EUR stored as CHF)
+    const currency = await defaultCurrencyOf(m, tenantId);
+    arr(body.shipping_methods, 'shipping_methods').forEach((sm, i) =>
+      checkPriceCurrency(isObj(sm) ? sm.currency : undefined, `shipping_methods[${i}].currency`, currency),
+    );
 
     // ---- simple kinds
     for (const kind of plan.simple) {
@@ -201,29 +226,33 @@ export class CatalogueImportService {
     const productIds: Record<string, string> = {};
     const variantIds: Record<string, string> = {};
     const touched = new Set<string>();
-    const productsIn = plan.products;
-    checkProductsWanted(productsIn.length, this.maxProducts, 'products');
+    checkProductsWanted(productsIn.count, this.maxProducts, 'products');
     const seenProducts = new Set<string>();
     const seenVariants = new Set<string>();
-    for (let start = 0; start < productsIn.length; start += PRODUCT_BATCH) {
-      const batch = productsIn.slice(start, start + PRODUCT_BATCH);
-      await writeProducts(m, tenantId, batch, start, {
-        lang,
-        includeTax: settings.prices_include_tax,
-        lookups,
-        seenProducts,
-        seenVariants,
-        productIds,
-        variantIds,
-        touched,
-        created,
-        updated,
-      });
+    // one batch held at a time (an NDJSON import reads each from its file as it is written)
+    for await (const batch of productsIn.batches()) {
+      try {
+        await writeProducts(m, tenantId, batch.items, batch.offset, {
+          lang,
+          includeTax: settings.prices_include_tax,
+          currency,
+          lookups,
+          seenProducts,
+          seenVariants,
+          productIds,
+          variantIds,
+          touched,
+          created,
+          updated,
+        });
+        await importVariantTaxes(m, tenantId, variantTaxEntries(batch.items, batch.offset, variantIds));
+      } catch (err) {
+        throw batch.locate(err);
+      }
     }
-    if (productsIn.length > 0) await enforceProductQuota(() => productCount(m, tenantId), this.maxProducts, 'products');
+    if (productsIn.count > 0) await enforceProductQuota(() => productCount(m, tenantId), this.maxProducts, 'products');
     ids.products = productIds;
     ids.variants = variantIds;
-    await importVariantTaxes(m, tenantId, variantTaxEntries(productsIn, variantIds));
 
     // ---- collections
     ids.collections = await this.writeCollections(m, tenantId, plan.collections, { productIds, created, updated });
@@ -320,6 +349,7 @@ export type { Translations };
 /** The variants' `tax_category` and `volume_ml` members of an import (only where given), with their ids. */
 function variantTaxEntries(
   products: unknown[],
+  offset: number,
   variantIds: Record<string, string>,
 ): Array<{ variantId: string; category: string | null | undefined; volumeMl: number | null | undefined; path: string }> {
   const out: Array<{ variantId: string; category: string | null | undefined; volumeMl: number | null | undefined; path: string }> = [];
@@ -329,7 +359,7 @@ function variantTaxEntries(
       if (!isObj(v) || typeof v.key !== 'string' || (v.tax_category === undefined && v.volume_ml === undefined)) return;
       const variantId = variantIds[v.key];
       if (!variantId) return;
-      const path = `products[${i}].variants[${j}]`;
+      const path = `products[${offset + i}].variants[${j}]`;
       if (v.tax_category !== undefined && v.tax_category !== null && typeof v.tax_category !== 'string')
         throw bad(`${path}.tax_category`, 'must be a string or null');
       out.push({ variantId, category: v.tax_category as string | null | undefined, volumeMl: v.volume_ml as number | null | undefined, path });

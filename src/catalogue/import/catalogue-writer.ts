@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { slugify } from '../../tenancy/index.js';
+import { currencyRecordsOf, slugify } from '../../tenancy/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 export { chunks, insertMany, upsert, type UpsertResult, type UpsertSpec } from '../../common/db/keyed-upsert.js';
 import { insertMany, upsert } from '../../common/db/keyed-upsert.js';
 import { arr, bad, bool, date, dec, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans } from './import-input.js';
+import { AppError } from '../../common/http/app-error.js';
 import { safeHtmlTranslations } from '../../common/html/safe-html.js';
 import { TRANSLATED_MAX_LENGTH } from './import-schema.js';
 
@@ -105,6 +106,7 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
       const vkey = key(v.key, `${q}.key`);
       if (s.seenVariants.has(vkey)) throw bad(`${q}.key`, `duplicates the key "${vkey}"`);
       s.seenVariants.add(vkey);
+      checkPriceCurrency(v.currency, `${q}.currency`, s.currency);
       const price = money(v.price, `${q}.price`);
       if (price === null) throw bad(`${q}.price`, 'is required');
       const compare = money(v.compare_at_price, `${q}.compare_at_price`);
@@ -303,11 +305,35 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
   s.updated.variants = (s.updated.variants ?? 0) + varsUpdated;
 }
 
+/**
+ * A variant's `currency` (optional, the currency of its `price` and `compare_at_price`): prices are stored in the shop's
+ * default currency and derived for the others by their rate (CONTRACT 6), so any other currency is 422 naming the
+ * member (`currency_mismatch`) rather than a price silently taken for one in the default currency.
+ */
+export function checkPriceCurrency(value: unknown, path: string, shopCurrency: string | null): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value)) throw bad(path, 'must be an ISO 4217 code of 3 letters');
+  if (shopCurrency === null) throw AppError.unprocessable(`${path} names no currency of the shop (it has none yet)`, 'currency_mismatch');
+  if (value.toUpperCase() !== shopCurrency)
+    throw AppError.unprocessable(
+      `${path} must be the shop's default currency (${shopCurrency}): prices are set in it, the other currencies are derived by their rate`,
+      'currency_mismatch',
+    );
+}
+
+/** The shop's default currency code (the currency prices are written in), null when it has none yet. */
+export async function defaultCurrencyOf(m: EntityManager, tenantId: string): Promise<string | null> {
+  const [first] = await currencyRecordsOf(m, tenantId);
+  return first?.is_default ? first.code : null;
+}
+
 export type Lookups = Awaited<ReturnType<typeof loadLookups>>;
 
 export interface ProductWriteState {
   lang: string;
   includeTax: boolean;
+  /** The shop's default currency (ISO 4217; null when it has none yet): the currency of every price written. */
+  currency: string | null;
   lookups: Lookups;
   seenProducts: Set<string>;
   seenVariants: Set<string>;

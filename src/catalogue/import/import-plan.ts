@@ -1,5 +1,5 @@
 import type { TenantSettings } from '../../tenancy/index.js';
-import { arr, Json, optObj, reqStr } from './import-input.js';
+import { Json, optObj, reqStr } from './import-input.js';
 import {
   CategoryRow,
   CollectionRows,
@@ -21,8 +21,8 @@ import {
 
 /**
  * The change an import document asks for, parsed before anything is written: the settings patch and every kind but
- * the products as typed rows (`kind-parsers.ts`). The products stay raw: the product writer parses and writes them
- * batch by batch. `CatalogueImportService` writes the plan in the contract's order.
+ * the products as typed rows (`kind-parsers.ts`). The products are not part of it: the product writer reads, parses and
+ * writes them batch by batch (`ndjson-document.ts` ProductSource). `CatalogueImportService` writes the plan in the contract's order.
  */
 export interface ImportPlan {
   /** The settings after the import (translated text defaults to its default language). */
@@ -38,7 +38,6 @@ export interface ImportPlan {
   facets: FacetRows[];
   customFields: CustomFieldRows;
   categories: CategoryRow[];
-  products: unknown[];
   collections: CollectionRows;
 }
 
@@ -58,7 +57,6 @@ export function planImport(body: Json, current: TenantSettings): ImportPlan {
     facets: parseFacets(body.facets, lang),
     customFields: parseCustomFields(body.custom_fields, lang),
     categories: parseCategories(body.categories, lang),
-    products: arr(body.products, 'products'),
     collections: parseCollections(body.collections, lang),
   };
 }

@@ -132,6 +132,7 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       key: KEY,
       name: T,
       price: MONEY,
+      currency: nstr(3, "The import only: ISO 4217 code of the prices, optional; the shop's default currency (422 `currency_mismatch` otherwise)."),
       tax_rate: nnum(0, 100),
       countries: { type: ['array', 'null'], items: KEY },
       free_over: MONEY,
@@ -219,6 +220,10 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       title: T,
       price: { ...PRICE, type: ['number', 'null'] },
       compare_at_price: MONEY,
+      currency: nstr(
+        3,
+        "ISO 4217 code of `price` and `compare_at_price`, optional: it must be the shop's default currency (422 `currency_mismatch` otherwise); prices of the other currencies are derived by their rate. Not stored.",
+      ),
       tax_rate: nnum(0, 100),
       published: nbool,
       active: nbool,
@@ -341,8 +346,10 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
 
 // the admin API's bodies of shipping methods and destination rules: the import's members, none required (a POST's
 // `name` or `zone` is checked by the shipping module, which names the member)
+const { currency: _importOnly, ...adminShippingMembers } = IMPORT_SCHEMAS.ImportShippingMethod.properties as Schema;
 IMPORT_SCHEMAS.AdminShippingMethodWrite = {
   ...IMPORT_SCHEMAS.ImportShippingMethod,
+  properties: adminShippingMembers,
   required: [],
   description: 'POST and PUT /admin/shipping_methods: the import members; `name` required on POST, `key` generated when omitted.',
 };

@@ -292,6 +292,12 @@ export class RecordPaymentDto {
   @Max(1_000_000_000)
   amount?: number | null;
 
+  /** ISO 4217 code of `amount`: the order's currency (422 `currency_mismatch` otherwise); the order's when omitted. */
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be an ISO 4217 code of 3 letters' })
+  currency?: string | null;
+
   /** `manual` (default): money received outside any provider (bank transfer, cash); `capture`: the pending authorization, through the order's payment provider. */
   @IsOptional()
   @IsIn(['capture', 'manual'])

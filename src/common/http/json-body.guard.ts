@@ -3,7 +3,7 @@ import express, { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config.js';
 import { AppError } from './app-error.js';
 import { checkJsonShape } from './json-shape.js';
-import { NDJSON_TYPES, NdjsonLimits, readNdjson } from './ndjson-body.js';
+import { NDJSON_TYPES, NdjsonLimits, spoolNdjson } from './ndjson-body.js';
 
 /** A UUID path parameter (optionally with a file suffix: `{id}.pdf`). */
 const UUID_PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]+)?$/i;
@@ -28,9 +28,10 @@ const LARGE_BODY_ROUTE = /\/admin\/catalogue\/import\/?$/;
  * no byte of a body is read before the API guard has verified the token, so an anonymous upload to an admin route is
  * answered 401 while it is still arriving. A parsed body too deep or holding NUL characters is 422 (json-shape.ts);
  * UUID path parameters are lower-cased. A zero-byte body is no body (422 where one is read, as without one). The
- * catalogue import also reads NDJSON (application/x-ndjson, application/jsonl): the body becomes the array of its
- * lines' values, each checked like a JSON body; a line over IMPORT_NDJSON_MAX_LINE_BYTES or more than
- * IMPORT_NDJSON_MAX_LINES lines is 413.
+ * catalogue import also reads NDJSON (application/x-ndjson, application/jsonl): the body is spooled to a temporary
+ * file, removed when the response ends (the body becomes a `SpooledNdjson`; the import reads its lines from the file,
+ * each checked like a JSON body); a line over IMPORT_NDJSON_MAX_LINE_BYTES or more than IMPORT_NDJSON_MAX_LINES lines
+ * is 413 while it arrives.
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
@@ -47,9 +48,9 @@ export class JsonBodyGuard implements CanActivate {
     if (RAW_BODY_ROUTE.test(path)) return true;
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (hasBody && LARGE_BODY_ROUTE.test(path) && req.is(NDJSON_TYPES)) {
-      const lines = await readNdjson(req, this.ndjson, req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']));
-      lines.forEach((value, i) => checkJsonShape(value, `line ${i + 1}`));
-      req.body = lines;
+      const spooled = await spoolNdjson(req, this.ndjson, req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']));
+      res.once('close', () => void spooled.remove());
+      req.body = spooled;
       checkJsonShape(req.params as unknown, '');
       lowerCaseIds(req.params as Record<string, unknown>);
       checkJsonShape(req.query as unknown, '');

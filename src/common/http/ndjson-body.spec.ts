@@ -1,7 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { AppError } from './app-error.js';
-import { LineSplitter, readNdjson } from './ndjson-body.js';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { LineSplitter, ndjsonLines, parseNdjsonLine, spoolNdjson } from './ndjson-body.js';
 
 /** The lines LineSplitter reports for `body` pushed in chunks of the given sizes (cycled). */
 function split(body: Buffer, sizes: number[], maxLineBytes = Number.MAX_SAFE_INTEGER): Array<[string, number, boolean]> {
@@ -80,22 +84,58 @@ describe('LineSplitter', () => {
   });
 });
 
-describe('readNdjson', () => {
-  it('parses line by line; the last line may end with a newline or not', async () => {
-    expect(await readNdjson(Readable.from([Buffer.from('{"a":1}\n[2]\n'), Buffer.from('3')]), limits)).toEqual([{ a: 1 }, [2], 3]);
-    expect(await readNdjson(Readable.from([Buffer.from('{"a":1}\n')]), limits)).toEqual([{ a: 1 }]);
+/** The values of the lines of a spooled body (the spool file read back through ndjsonLines and parseNdjsonLine). */
+async function spoolAndRead(chunks: string[], l = limits, announced?: number): Promise<unknown[]> {
+  const spooled = await spoolNdjson(Readable.from(chunks.map((c) => Buffer.from(c))), l, announced);
+  let dir = '';
+  try {
+    return await spooled.read(async (path) => {
+      dir = dirname(path);
+      const values: unknown[] = [];
+      for await (const line of ndjsonLines(path, l)) values.push(parseNdjsonLine(line));
+      // a removal asked for while it is read waits for the reader
+      void spooled.remove();
+      expect(existsSync(path)).toBe(true);
+      let again = 0;
+      for await (const line of ndjsonLines(path, l)) again += line.text.length > 0 ? 1 : 0;
+      expect(again).toBe(values.length);
+      return values;
+    });
+  } finally {
+    await spooled.remove();
+    expect(existsSync(dir)).toBe(false);
+  }
+}
+
+describe('spoolNdjson, ndjsonLines, parseNdjsonLine', () => {
+  it('spools the bytes to a private temporary file and reads the lines back; the last line may end with a newline or not', async () => {
+    expect(await spoolAndRead(['{"a":1}\n[2]\n', '3'])).toEqual([{ a: 1 }, [2], 3]);
+    expect(await spoolAndRead(['{"a":1}\n'])).toEqual([{ a: 1 }]);
+    const spooled = await spoolNdjson(Readable.from([Buffer.from('{"a":1}\n')]), limits);
+    // what the idempotency layer hashes: the digest and size of the bytes, never the path
+    expect(JSON.parse(JSON.stringify(spooled))).toEqual({ sha256: createHash('sha256').update('{"a":1}\n').digest('hex'), bytes: 8 });
+    expect(await spooled.read(async (path) => statSync(path).mode & 0o777)).toBe(0o600);
+    await spooled.remove();
+    await expect(spooled.read(async () => 1)).rejects.toThrow('the spooled body was removed');
   });
 
-  it('422 names an empty or non-JSON line; 413 past the body, a line or the line count', async () => {
-    expect((await caught(readNdjson(Readable.from([Buffer.from('1\n\n2')]), limits))).message).toBe('line 2 is empty: each line must hold one JSON value');
-    const notJson = await caught(readNdjson(Readable.from([Buffer.from('1\n{oops\n')]), limits));
+  it('422 names an empty or non-JSON line; 413 past the body, a line or the line count, leaving no file behind', async () => {
+    expect((await caught(spoolAndRead(['1\n\n2']))).message).toBe('line 2 is empty: each line must hold one JSON value');
+    const notJson = await caught(spoolAndRead(['1\n{oops\n']));
     expect([notJson.status, notJson.message.startsWith('line 2 is not JSON')]).toEqual([422, true]);
-    const tooMany = await caught(readNdjson(Readable.from([Buffer.from('1\n'.repeat(101))]), limits));
+    // a private TMPDIR, so what is left behind is this test's
+    const own = mkdtempSync(join(tmpdir(), 'spool-spec-'));
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    const tooMany = await caught(spoolNdjson(Readable.from([Buffer.from('1\n'.repeat(101))]), limits));
     expect([tooMany.status, tooMany.message]).toEqual([413, 'the body has more than 100 lines (IMPORT_NDJSON_MAX_LINES)']);
-    expect((await readNdjson(Readable.from([Buffer.from('1\n'.repeat(100))]), limits)).length).toBe(100);
-    const longLine = await caught(readNdjson(Readable.from([Buffer.from(`1\n2\n"${'z'.repeat(2000)}"\n`)]), limits));
+    expect((await spoolAndRead(['1\n'.repeat(100)])).length).toBe(100);
+    const longLine = await caught(spoolNdjson(Readable.from([Buffer.from(`1\n2\n"${'z'.repeat(600)}`), Buffer.from(`${'z'.repeat(600)}"\n`)]), limits));
     expect([longLine.status, longLine.message]).toEqual([413, 'line 3 is longer than 1000 bytes (IMPORT_NDJSON_MAX_LINE_BYTES)']);
-    expect((await caught(readNdjson(Readable.from([Buffer.from('1\n')]), limits, 2_000_000))).status).toBe(413);
-    expect((await caught(readNdjson(Readable.from([Buffer.from('1\n')]), { ...limits, bodyBytes: 1 }))).status).toBe(413);
+    expect((await caught(spoolNdjson(Readable.from([Buffer.from('1\n')]), limits, 2_000_000))).status).toBe(413);
+    expect((await caught(spoolNdjson(Readable.from([Buffer.from('1\n')]), { ...limits, bodyBytes: 1 }))).status).toBe(413);
+    process.env.TMPDIR = tmp;
+    expect(readdirSync(own)).toEqual([]);
+    rmSync(own, { recursive: true });
   });
 });

@@ -1,5 +1,13 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { AppError } from './app-error.js';
+import { checkJsonShape } from './json-shape.js';
 
 export const NDJSON_TYPES = ['application/x-ndjson', 'application/jsonl'];
 
@@ -58,32 +66,129 @@ export class LineSplitter {
 }
 
 /**
- * Reads an NDJSON body (one JSON value per line, the last one optionally ending with a newline) as it arrives: a line
- * is parsed as soon as it is complete (LineSplitter), so only the current line is held as text; value i is line i + 1.
- * Past `limits` it is 413 (the body, a line naming its number, the number of lines); a line that is not JSON is 422
- * naming its number.
+ * An NDJSON request body spooled to a temporary file (`spoolNdjson`): what the route reads instead of a parsed body,
+ * so a 50 MB import is never held in memory. Its enumerable members are a digest of the bytes and their count (what
+ * the idempotency layer hashes as "the body"); the file is removed when the response ends (`remove`).
  */
-export async function readNdjson(stream: Readable, limits: NdjsonLimits, announced?: number): Promise<unknown[]> {
-  if (announced !== undefined && announced > limits.bodyBytes) throw AppError.payloadTooLarge();
-  const values: unknown[] = [];
-  const splitter = new LineSplitter(limits.lineBytes, (text, line, last) => {
-    if (!text.trim()) {
-      if (last) return;
-      throw AppError.unprocessable(`line ${line} is empty: each line must hold one JSON value`);
-    }
-    if (line > limits.lines) throw AppError.payloadTooLarge(`the body has more than ${limits.lines} lines (IMPORT_NDJSON_MAX_LINES)`);
+export class SpooledNdjson {
+  readonly #path: string;
+  #readers = 0;
+  #unwanted = false;
+
+  constructor(
+    path: string,
+    readonly sha256: string,
+    readonly bytes: number,
+  ) {
+    this.#path = path;
+  }
+
+  /** Runs `work` on the file's path; a `remove()` meanwhile waits until it is done. */
+  async read<T>(work: (path: string) => Promise<T>): Promise<T> {
+    if (this.#unwanted) throw new Error('the spooled body was removed');
+    this.#readers += 1;
     try {
-      values.push(JSON.parse(text));
-    } catch (err) {
-      throw AppError.unprocessable(`line ${line} is not JSON: ${(err as Error).message}`);
+      return await work(this.#path);
+    } finally {
+      this.#readers -= 1;
+      if (this.#unwanted && this.#readers === 0) await this.delete();
     }
-  });
+  }
+
+  /** Deletes the file and its directory, at once or when its last reader is done (idempotent). */
+  async remove(): Promise<void> {
+    this.#unwanted = true;
+    if (this.#readers === 0) await this.delete();
+  }
+
+  private async delete(): Promise<void> {
+    await rm(dirname(this.#path), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes an NDJSON body to a new temporary file as it arrives (honouring the file's backpressure), checking `limits` on
+ * the bytes alone (no line is decoded or held): past them it is 413 (the body, a line naming its number, the number of
+ * lines) and the file is gone. Lines are parsed later, from the file (`ndjsonLines`).
+ */
+export async function spoolNdjson(stream: Readable, limits: NdjsonLimits, announced?: number): Promise<SpooledNdjson> {
+  if (announced !== undefined && announced > limits.bodyBytes) throw AppError.payloadTooLarge();
+  const dir = await mkdtemp(join(tmpdir(), 'shop-ndjson-'));
+  const path = join(dir, 'body.ndjson');
+  const spooled = (digest: string, bytes: number) => new SpooledNdjson(path, digest, bytes);
+  const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  const hash = createHash('sha256');
   let bytes = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > limits.bodyBytes) throw AppError.payloadTooLarge();
+  let line = 1;
+  let lineBytes = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > limits.bodyBytes) throw AppError.payloadTooLarge();
+      for (let from = 0; ;) {
+        const newline = chunk.indexOf(0x0a, from);
+        lineBytes += (newline === -1 ? chunk.length : newline) - from;
+        if (lineBytes > limits.lineBytes)
+          throw AppError.payloadTooLarge(`line ${line} is longer than ${limits.lineBytes} bytes (IMPORT_NDJSON_MAX_LINE_BYTES)`);
+        if (newline === -1) break;
+        // a line past the limit counts once it has content (a body may end with a newline)
+        line += 1;
+        lineBytes = 0;
+        from = newline + 1;
+        if (line > limits.lines && from < chunk.length) throw tooManyLines(limits.lines);
+      }
+      if (line > limits.lines && lineBytes > 0) throw tooManyLines(limits.lines);
+      hash.update(chunk);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    out.end();
+    await finished(out);
+    return spooled(hash.digest('hex'), bytes);
+  } catch (err) {
+    out.destroy();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+const tooManyLines = (max: number) => AppError.payloadTooLarge(`the body has more than ${max} lines (IMPORT_NDJSON_MAX_LINES)`);
+
+/** One line of an NDJSON file: its text and number (from 1). */
+export interface NdjsonLine {
+  text: string;
+  line: number;
+}
+
+/**
+ * The lines of an NDJSON file, read in chunks and cut by `LineSplitter` (linear; only the current line and the lines
+ * of one chunk are held). A blank last line (a file ending with a newline) is skipped; past `limits` it is 413.
+ */
+export async function* ndjsonLines(path: string, limits: Pick<NdjsonLimits, 'lineBytes' | 'lines'>): AsyncGenerator<NdjsonLine> {
+  let ready: NdjsonLine[] = [];
+  const splitter = new LineSplitter(limits.lineBytes, (text, line, last) => {
+    if (last && !text.trim()) return;
+    if (line > limits.lines) throw tooManyLines(limits.lines);
+    ready.push({ text, line });
+  });
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
     splitter.push(chunk);
+    const lines = ready;
+    ready = [];
+    yield* lines;
   }
   splitter.end();
-  return values;
+  yield* ready;
+}
+
+/** A line's JSON value: 422 naming the line when it is empty or not JSON, or too deep or holding NUL (json-shape.ts). */
+export function parseNdjsonLine({ text, line }: NdjsonLine): unknown {
+  if (!text.trim()) throw AppError.unprocessable(`line ${line} is empty: each line must hold one JSON value`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw AppError.unprocessable(`line ${line} is not JSON: ${(err as Error).message}`);
+  }
+  checkJsonShape(value, `line ${line}`);
+  return value;
 }
