@@ -53,6 +53,8 @@ const VARIANT_MEMBERS = [
   'track_inventory',
   'allow_backorder',
   'stock',
+  'tax_category',
+  'volume_ml',
 ];
 
 /** The product's own members merged (its `variants` are merged one by one with `mergeVariant`). */

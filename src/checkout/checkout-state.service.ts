@@ -126,12 +126,15 @@ export class CheckoutStateService {
             })
           : unshipped;
     }
-    const verdict = await this.shippingQuotes.judge(
-      ctx,
-      address,
-      lines.map((l) => ({ quantity: Number(l.quantity), alcohol_volume: l.alcohol_volume, size: l.size })),
-      () => this.litresOrderedThisYear(ctx, checkout.email),
-    );
+    // litres from each variant's stored volume_ml, else its size text (loaded only when the shop has destination rules)
+    const ruleLines = async () => {
+      const volumes = await this.taxes.storedVolumes(
+        ctx,
+        lines.map((l) => l.variant_id),
+      );
+      return lines.map((l) => ({ quantity: Number(l.quantity), alcohol_volume: l.alcohol_volume, size: l.size, volume_ml: volumes.get(l.variant_id) ?? null }));
+    };
+    const verdict = await this.shippingQuotes.judge(ctx, address, ruleLines, () => this.litresOrderedThisYear(ctx, checkout.email));
     return {
       checkout,
       currency,
@@ -167,11 +170,16 @@ export class CheckoutStateService {
         )
       ).map((v) => [v.variant_id, v]),
     );
+    const stored = await this.taxes.storedVolumes(
+      ctx,
+      ordered.map((o) => o.variant_id),
+    );
     return measureOrder(
       ordered.map((o) => ({
         quantity: Number(o.quantity),
         alcohol_volume: volumes.get(o.variant_id)?.alcohol_volume ?? null,
         size: volumes.get(o.variant_id)?.size ?? null,
+        volume_ml: stored.get(o.variant_id) ?? null,
       })),
     ).litres;
   }

@@ -205,7 +205,15 @@ export async function importVariantTaxes(
 ): Promise<void> {
   if (!entries.length) return;
   const categories = new Map((await categoriesOf(m, tenantId)).map((c) => [c.key, c.id]));
-  const current = new Map((await variantTaxRecordsOf(m, tenantId)).map((r) => [r.variant_id, r]));
+  const current = new Map(
+    (
+      await variantTaxRecordsOf(
+        m,
+        tenantId,
+        entries.map((e) => e.variantId),
+      )
+    ).map((r) => [r.variant_id, r]),
+  );
   const rows = entries.map((e) => {
     const now = current.get(e.variantId);
     let categoryId = now?.category ? (categories.get(now.category) ?? null) : null;
@@ -255,6 +263,21 @@ export async function exportTax(m: EntityManager, tenantId: string): Promise<Tax
       }))
       .sort((a, b) => (rateKey(a) < rateKey(b) ? -1 : rateKey(a) > rateKey(b) ? 1 : 0)),
   };
+}
+
+/** The variants' `tax_category` key and `volume_ml` (null when not set), by variant id: the admin product's members. */
+export async function variantTaxMembers(
+  m: EntityManager,
+  tenantId: string,
+  variantIds: readonly string[],
+): Promise<Map<string, { tax_category: string | null; volume_ml: number | null }>> {
+  const stored = new Map((await variantTaxRecordsOf(m, tenantId, variantIds)).map((r) => [r.variant_id, r]));
+  return new Map(
+    variantIds.map((id) => {
+      const r = stored.get(id);
+      return [id, { tax_category: r?.category ?? null, volume_ml: r?.volume_ml == null ? null : Number(r.volume_ml) }];
+    }),
+  );
 }
 
 /** Each variant's `tax_category` key and `volume_ml` for the export, by variant id. */

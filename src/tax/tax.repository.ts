@@ -253,14 +253,19 @@ export async function deleteRatesOfPairs(m: EntityManager, tenantId: string, pai
   ]);
 }
 
-/** Every variant's category key and volume (for the export), by variant id. */
-export function variantTaxRecordsOf(
-  m: EntityManager,
-  tenantId: string,
-): Promise<Array<{ variant_id: string; category: string | null; volume_ml: string | null }>> {
+/** A variant's category key and volume as stored. */
+export interface VariantTaxRecord {
+  variant_id: string;
+  category: string | null;
+  volume_ml: string | null;
+}
+
+/** The category key and volume of every variant (for the export), or of the variants named, by variant id. */
+export function variantTaxRecordsOf(m: EntityManager, tenantId: string, variantIds?: readonly string[]): Promise<VariantTaxRecord[]> {
   return m.query(
-    `SELECT tv.variant_id, c.key AS category, tv.volume_ml::text AS volume_ml FROM tax_variants tv LEFT JOIN tax_categories c ON c.id = tv.category_id
-      WHERE tv.tenant_id = $1`,
-    [tenantId],
+    `SELECT tv.variant_id, c.key AS category, tv.volume_ml::text AS volume_ml
+       FROM tax_variants tv LEFT JOIN tax_categories c ON c.tenant_id = tv.tenant_id AND c.id = tv.category_id
+      WHERE tv.tenant_id = $1 ${variantIds ? 'AND tv.variant_id = ANY($2::uuid[])' : ''}`,
+    variantIds ? [tenantId, variantIds] : [tenantId],
   );
 }
