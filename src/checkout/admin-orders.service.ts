@@ -4,6 +4,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
+import { fromMinor, toMinor } from '../pricing/index.js';
 import { countriesOf, TenancyService } from '../tenancy/index.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
@@ -137,6 +138,29 @@ export class AdminOrdersService {
       note: order.note,
       tags: order.tags,
       replacement_for: order.replacementFor,
+      taxes: {
+        tax_zone: order.taxZone,
+        gross_price_policy: order.grossPricePolicy,
+        excise_amount: fromMinor(
+          lines.reduce((a, l) => a + toMinor(l.exciseAmount, order.currencyPrecision), 0),
+          order.currencyPrecision,
+        ),
+        lines: lines.map((l) => ({
+          line_id: l.id,
+          tax_rate: Number(l.taxRate),
+          tax_category: l.taxCategory,
+          tax_zone: l.taxZone,
+          excise_amount: Number(l.exciseAmount),
+        })),
+      },
+      shipping: {
+        method_id: order.shippingMethodId,
+        method_name: order.shippingMethodName,
+        zone: order.shippingZone,
+        amount: Number(order.shippingAmount),
+        tax_rate: Number(order.shippingTaxRate),
+        rate: order.shippingRate,
+      },
     };
   }
 }

@@ -199,6 +199,7 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
     tracking_url: o.trackingUrl,
     shipping_address: mapAddress(o.shippingAddress, names),
     billing_address: mapAddress(o.billingAddress, names),
+    ...(o.grossPricePolicy ? { gross_price_policy: o.grossPricePolicy } : {}),
   };
 }
 

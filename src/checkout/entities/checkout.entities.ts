@@ -85,6 +85,13 @@ export class Order extends TenantEntity {
   @Column({ type: 'numeric', precision: 18, scale: 4 }) shippingAmount: string;
   @Column({ type: 'numeric', precision: 6, scale: 3 }) shippingTaxRate: string;
   @Column({ type: 'text', nullable: true }) shippingMethodName: string | null;
+  /** What priced shipping (issue 31): the method, its zone and the rate row (null: not recorded, or nothing shipped). */
+  @Column({ type: 'uuid', nullable: true }) shippingMethodId: string | null;
+  @Column({ type: 'text', nullable: true }) shippingZone: string | null;
+  @Column({ type: 'jsonb', nullable: true }) shippingRate: AppliedRateData | null;
+  /** A destination-taxed order's tax zone (name) and gross price policy (null: origin rates / net prices). */
+  @Column({ type: 'text', nullable: true }) taxZone: string | null;
+  @Column({ type: 'text', nullable: true }) grossPricePolicy: 'constant' | 'recompute' | null;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) taxAmount: string;
   @Column({ type: 'jsonb' }) taxLines: TaxLineData[];
   @Column({ type: 'numeric', precision: 18, scale: 4 }) total: string;
@@ -135,6 +142,10 @@ export class OrderLine extends TenantEntity {
   @Column({ type: 'numeric', precision: 18, scale: 4 }) unitPriceWithTax: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotal: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotalWithTax: string;
+  /** What a destination-taxed line was charged (issue 31): its tax category key, zone name and excise (decimal). */
+  @Column({ type: 'text', nullable: true }) taxCategory: string | null;
+  @Column({ type: 'text', nullable: true }) taxZone: string | null;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) exciseAmount: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) fulfilledQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) refundedQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) restockedQuantity: string;
@@ -152,6 +163,20 @@ export interface RefundLineData {
   restock: boolean;
   /** Decimal in the order's currency. */
   amount: number;
+  /** Of `amount`: the VAT and the excise given back (issue 31; absent on refunds recorded before). */
+  tax?: number;
+  excise?: number;
+}
+
+/** The rate row that priced an order's shipping (src/shipping `AppliedRate`). */
+export interface AppliedRateData {
+  source: 'table' | 'flat' | 'provider';
+  basis: 'bottles' | 'grams' | 'value' | null;
+  from: number | null;
+  to: number | null;
+  price: number | null;
+  beyond_blocks: number;
+  free: boolean;
 }
 
 /** A refund: money returned through the payment provider, with the lines it covers. */
