@@ -105,7 +105,7 @@ export class AdminProductsService {
           }
         }
       }
-      if (sameDocument(merged, current.doc)) return { id, topic: null };
+      if (sameDocument(withoutNullTax(merged), withoutNullTax(current.doc))) return { id, topic: null };
       if (merged.key !== current.doc.key) await this.claimKey(m, tenantId, 'products', merged.key, id, 'product.key');
       await this.renameKeys(m, tenantId, id, current, merged);
       await this.writeDoc(m, tenantId, settings, merged as unknown as Json, {
@@ -143,7 +143,7 @@ export class AdminProductsService {
       if (at < 0) throw AppError.notFound('variant');
       const doc: ProductDoc = { ...current.doc, variants: [...current.doc.variants] };
       doc.variants[at] = mergeVariant(doc.variants[at], patch, settings.default_language, 'variant');
-      if (sameDocument(doc, current.doc)) return { id: productId, topic: null };
+      if (sameDocument(withoutNullTax(doc), withoutNullTax(current.doc))) return { id: productId, topic: null };
       if (doc.variants[at].key !== current.doc.variants[at].key) await this.claimKey(m, tenantId, 'variants', doc.variants[at].key, variantId, 'variant.key');
       await this.renameKeys(m, tenantId, productId, current, doc);
       await this.writeDoc(m, tenantId, settings, doc as unknown as Json, {
@@ -254,14 +254,17 @@ export class AdminProductsService {
     return { doc: await this.withTaxMembers(m, tenantId, found.doc, found.meta), meta: found.meta };
   }
 
-  /** The document with each variant's `tax_category` and `volume_ml` (null when not set), kept by the tax module. */
+  /**
+   * The document with each variant's `tax_category` and `volume_ml` where set (kept by the tax module); a variant
+   * without them has neither member, so a shop that uses no taxes by destination answers as before.
+   */
   private async withTaxMembers(m: EntityManager, tenantId: string, doc: ProductDoc, meta: ProductMeta): Promise<ProductDoc> {
     const taxes = await variantTaxMembers(
       m,
       tenantId,
       meta.variants.map((v) => v.id),
     );
-    return { ...doc, variants: doc.variants.map((v, i) => ({ ...v, ...taxes.get(meta.variants[i].id) })) };
+    return { ...doc, variants: doc.variants.map((v, i) => withoutNullTaxOf({ ...v, ...taxes.get(meta.variants[i].id) })) };
   }
 
   /** Refuses a key another row of the shop holds (the writer upserts by key, so it would take that row over). */
@@ -330,4 +333,17 @@ export class AdminProductsService {
     const full = await this.withTaxMembers(m, tenantId, doc, meta);
     return mapAdminProduct(full, meta, await shopCurrencies(m, tenantId), await collectionsOfProduct(m, tenantId, meta.id));
   }
+}
+
+/** A variant without its unset (null) `tax_category` and `volume_ml`: null and absent mean the same there. */
+function withoutNullTaxOf<T extends { tax_category?: string | null; volume_ml?: number | null }>(v: T): T {
+  const out = { ...v };
+  if (out.tax_category === null) delete out.tax_category;
+  if (out.volume_ml === null) delete out.volume_ml;
+  return out;
+}
+
+/** The document with `withoutNullTaxOf` applied to each variant (for comparing a merged PUT with the stored one). */
+function withoutNullTax(doc: ProductDoc): ProductDoc {
+  return { ...doc, variants: doc.variants.map(withoutNullTaxOf) };
 }

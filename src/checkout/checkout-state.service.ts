@@ -18,9 +18,9 @@ import { isConfigured, measureOrder, ShippingQuotes, type AddressForZones, type 
 import { orderedThisYearByEmail } from './checkout.repository.js';
 
 /** Where the goods go: the shipping address, else the billing address (nothing ships), else none. */
-function destinationOf(c: Checkout): { country: string | null; postcode: string | null } | null {
+function destinationOf(c: Checkout): { country: string | null; region: string | null; postcode: string | null } | null {
   const a = c.shippingAddress?.country_code ? c.shippingAddress : c.billingSameAsShipping ? null : c.billingAddress;
-  return a?.country_code ? { country: a.country_code, postcode: a.zip_code ?? null } : null;
+  return a?.country_code ? { country: a.country_code, region: a.region ?? null, postcode: a.zip_code ?? null } : null;
 }
 
 /** A checkout line (its id and quantity) with the catalogue's row of its variant as it is now. */
@@ -94,7 +94,7 @@ export class CheckoutStateService {
       taxRules && taxed ? this.taxes.totals(ctx, taxRules, { ...input, shipping, ...taxed }) : Promise.resolve(computeTotals({ ...input, shipping }));
     const address: AddressForZones = {
       country: shippingCountry,
-      region: null,
+      region: checkout.shippingAddress?.region ?? null,
       postcode: checkout.shippingAddress?.zip_code ?? null,
     };
     let quotes: Map<string, Quote> | null = null;

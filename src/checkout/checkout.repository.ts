@@ -144,7 +144,8 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
         WHERE tenant_id = $1 AND financial_status IN ('paid', 'partially_refunded', 'refunded')
           AND created_at >= $2::date AND created_at < $3::date + 1),
      rl AS (
-       SELECT o0.id, ol.tax_rate AS rate, sum((x->>'amount')::numeric) AS amount, sum(coalesce((x->>'tax')::numeric, 0)) AS tax,
+       SELECT o0.id, ol.tax_rate AS rate, sum((x->>'amount')::numeric) AS amount,
+              sum(coalesce((x->>'tax')::numeric, (x->>'amount')::numeric * ol.tax_rate / (100 + ol.tax_rate))) AS tax,
               sum(coalesce((x->>'excise')::numeric, 0)) AS excise
          FROM o0 JOIN order_refunds rf ON rf.tenant_id = $1 AND rf.order_id = o0.id
               CROSS JOIN LATERAL jsonb_array_elements(rf.lines) x

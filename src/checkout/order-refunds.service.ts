@@ -127,14 +127,16 @@ export class OrderRefundsService {
           (x.quantity / 1000).toFixed(3),
         ]);
       }
+      // an order taxed by destination records each line's VAT and excise given back; every other order's refund
+      // lines stay as they were (the tax report derives their VAT from the amount and the line's rate)
+      const destinationTaxed = order.taxZone !== null || lines.some((l) => l.taxZone !== null);
       for (const x of parts)
         recorded.push({
           line_id: x.line.id,
           quantity: x.quantity / 1000,
           restock: x.restock,
           amount: fromMinor(x.amount, p),
-          tax: fromMinor(x.tax, p),
-          excise: fromMinor(x.excise, p),
+          ...(destinationTaxed ? { tax: fromMinor(x.tax, p), excise: fromMinor(x.excise, p) } : {}),
         });
       await this.lifecycle.refundMoney(tx, order, {
         amount,

@@ -58,12 +58,16 @@ function shopDocument() {
       zones: [
         { key: 'DE', name: 'Germany', countries: ['DE'] },
         { key: 'FR', name: 'France', countries: ['FR'] },
+        // a region inside France (ISO 3166-2 FR-20R, Corse) with its own rates: more specific than the country
+        { key: 'COR', name: 'Corsica', regions: ['FR-20R'] },
       ],
       rates: [
         { category: 'wine', zone: 'DE', rate: 19 },
         { category: 'sparkling', zone: 'DE', rate: 19, excise_per_hl: 136 },
         { category: 'wine', zone: 'FR', rate: 20, excise_per_hl: 4.1 },
         { category: 'sparkling', zone: 'FR', rate: 20, excise_per_hl: 10.15 },
+        { category: 'wine', zone: 'COR', rate: 13 },
+        { category: 'sparkling', zone: 'COR', rate: 13 },
       ],
     },
     products: [
@@ -109,11 +113,13 @@ describe('taxes and shipping kept on orders', () => {
     const productId = ids.products['p-wine'];
     const variantId = ids.variants['v-wine'];
     const before = (await shop.admin.get(`/admin/products/${productId}`).expect(200)).body.product;
-    expect(before.variants[0]).toMatchObject({ tax_category: null, volume_ml: null });
+    // unset: neither member (a shop without taxes by destination answers as before)
+    expect(before.variants[0]).not.toHaveProperty('tax_category');
+    expect(before.variants[0]).not.toHaveProperty('volume_ml');
 
     const bad = await shop.admin.put(`/admin/products/${productId}`, { variants: [{ id: variantId, tax_category: 'beer' }] }).expect(422);
     expect(bad.body.errors).toContain('product.variants[0].tax_category');
-    expect((await shop.admin.get(`/admin/products/${productId}`).expect(200)).body.product.variants[0].tax_category).toBeNull();
+    expect((await shop.admin.get(`/admin/products/${productId}`).expect(200)).body.product.variants[0]).not.toHaveProperty('tax_category');
 
     const put = await shop.admin.put(`/admin/products/${productId}`, { variants: [{ id: variantId, tax_category: 'wine', volume_ml: 1500 }] }).expect(200);
     expect(put.body.product.variants[0]).toMatchObject({ id: variantId, tax_category: 'wine', volume_ml: 1500 });
@@ -137,7 +143,8 @@ describe('taxes and shipping kept on orders', () => {
       variants: [{ id: created.body.product.variants[0].id, volume_ml: null }],
     });
     expect(cleared.status).toBe(200);
-    expect(cleared.body.product.variants[0]).toMatchObject({ tax_category: 'sparkling', volume_ml: null });
+    expect(cleared.body.product.variants[0]).toMatchObject({ tax_category: 'sparkling' });
+    expect(cleared.body.product.variants[0]).not.toHaveProperty('volume_ml');
 
     const exported = await shop.admin.get('/admin/catalogue/export').expect(200);
     const doc = typeof exported.body === 'object' && exported.body.products ? exported.body : JSON.parse(exported.text);
@@ -152,6 +159,23 @@ describe('taxes and shipping kept on orders', () => {
     expect(over.compliance.destination.reasons.map((r: { code: string; message: string }) => [r.code, r.message])).toEqual([
       ['volume_limit_exceeded', expect.stringContaining('10.5 l')],
     ]);
+  });
+
+  it('a checkout address takes a region (ISO 3166-2): zones made of regions match it, more specific than the country', async () => {
+    const client = visitor();
+    const c = await checkout(client, [['v-spk', 1]], 'FR');
+    expect(c.totals.tax_lines[0]).toMatchObject({ name: 'Tax 20% France', rate: 20 });
+    expect(c.shipping_address).not.toHaveProperty('region');
+    const put = (region: unknown, country = 'FR') =>
+      client.put(`/checkouts/${c.id}`, { shipping_address: { ...ADDRESS, zip_code: '20000', country_code: country, region } });
+    const corsica = (await put('fr-20r').expect(200)).body.checkout;
+    expect(corsica.shipping_address.region).toBe('FR-20R');
+    // the bottle and its shipping (1 bottle: 12.00) at 13 %: (23.80 + 12.00) x 13/113 = 4.1186 -> 4.12; no excise there
+    expect(corsica.totals).toMatchObject({ tax_zone: 'Corsica', tax_lines: [{ name: 'Tax 13% Corsica', rate: 13, amount: 4.12 }], excise_amount: 0 });
+    expect((await put('DE-BE').expect(422)).body.errors).toContain('shipping_address.region');
+    expect((await put('Corsica').expect(422)).body.errors).toContain('region must be an ISO 3166-2');
+    // unchanged by the refused updates
+    expect((await client.get(`/checkouts/${c.id}`).expect(200)).body.checkout.totals.tax_zone).toBe('Corsica');
   });
 
   let orderId = '';

@@ -96,10 +96,10 @@ export class AdminRefundLineDto {
   restock: boolean;
   /** The part of the refund for this line, tax included. */
   amount: number;
-  /** Of `amount`, the line's VAT given back (issue 31; absent on refunds recorded before). */
+  /** Of `amount`, the line's VAT given back (issue 31: orders taxed by destination only). */
   @ApiPropertyOptional()
   tax?: number;
-  /** Of `amount`, the line's excise duty given back (issue 31; absent on refunds recorded before). */
+  /** Of `amount`, the line's excise duty given back (issue 31: orders taxed by destination only). */
   @ApiPropertyOptional()
   excise?: number;
 }

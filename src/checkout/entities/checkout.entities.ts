@@ -17,6 +17,8 @@ export interface AddressData {
   phone_number?: string | null;
   mobile_number?: string | null;
   country_code?: string | null;
+  /** ISO 3166-2 subdivision (`ES-CN`), upper case; stored only when given (issue 31: zones by region). */
+  region?: string | null;
   /** Kept on an order's addresses (the receipt never changes). */
   country_name?: string | null;
 }
@@ -163,7 +165,7 @@ export interface RefundLineData {
   restock: boolean;
   /** Decimal in the order's currency. */
   amount: number;
-  /** Of `amount`: the VAT and the excise given back (issue 31; absent on refunds recorded before). */
+  /** Of `amount`: the VAT and the excise given back (issue 31: orders taxed by destination only). */
   tax?: number;
   excise?: number;
 }
