@@ -2653,9 +2653,9 @@ export interface components {
             stock: {
                 [key: string]: number;
             };
-            /** @description Key of the variant's tax category (README "Taxes"); null: none, the variant's `tax_rate` applies. */
+            /** @description Key of the variant's tax category (README "Taxes"); absent or null: none, the variant's `tax_rate` applies. Present only when set. */
             tax_category?: string | null;
-            /** @description Volume of one unit in ml (excise, shipping litres); null: read from the `size` name (`75 cl`). */
+            /** @description Volume of one unit in ml (excise, shipping litres); absent or null: read from the `size` name (`75 cl`). Present only when set. */
             volume_ml?: number | null;
             /** @description Read-only: the gross price in every currency of the shop. */
             prices: components["schemas"]["VariantPriceDto"][];
@@ -3469,9 +3469,9 @@ export interface components {
             fulfillment_status: string;
         };
         AdminRefundLineDto: {
-            /** @description Of `amount`, the line's VAT given back (issue 31; absent on refunds recorded before). */
+            /** @description Of `amount`, the line's VAT given back (issue 31: orders taxed by destination only). */
             tax?: number;
-            /** @description Of `amount`, the line's excise duty given back (issue 31; absent on refunds recorded before). */
+            /** @description Of `amount`, the line's excise duty given back (issue 31: orders taxed by destination only). */
             excise?: number;
             line_id: string;
             quantity: number;
@@ -3761,6 +3761,10 @@ export interface components {
             id: string;
             key: string | null;
             name: string;
+            /** @description The currency of the zone's excise amounts; null: the shop's default currency. */
+            excise_currency: string | null;
+            /** @description Whether the zone's VAT is charged on the excise too. */
+            excise_in_vat_base: boolean;
             created_at: string;
             /** @description Null until the first update. */
             updated_at: string | null;
@@ -3772,6 +3776,18 @@ export interface components {
             regions?: string[] | null;
             /** @description Postcode patterns, each with its country; at most 10,000. */
             postcodes?: components["schemas"]["TaxZonePostcodeDto"][] | null;
+            /**
+             * @description ISO 4217 code of the currency the zone's excise amounts (`excise_per_hl` of its rates) are written in, e.g. `CHF`
+             *     for Switzerland; null or absent: the shop's default currency. Converted to the checkout's currency through the
+             *     shop's currency rates (a code the shop has no currency for counts as the default currency).
+             * @example CHF
+             */
+            excise_currency?: string | null;
+            /**
+             * @description Whether the zone's VAT is charged on the excise duty too (the duty is part of the VAT base: so in the 27 EU
+             *     states, CH, NO and the UK, see src/tax/data/eu-vat-2026.ts); default false (the duty outside the base).
+             */
+            excise_in_vat_base?: boolean;
             /** @description Required, not blank. */
             name: string;
             /** @description Import key, unique within the shop (optional). */
@@ -3784,6 +3800,18 @@ export interface components {
             regions?: string[] | null;
             /** @description Postcode patterns, each with its country; at most 10,000. */
             postcodes?: components["schemas"]["TaxZonePostcodeDto"][] | null;
+            /**
+             * @description ISO 4217 code of the currency the zone's excise amounts (`excise_per_hl` of its rates) are written in, e.g. `CHF`
+             *     for Switzerland; null or absent: the shop's default currency. Converted to the checkout's currency through the
+             *     shop's currency rates (a code the shop has no currency for counts as the default currency).
+             * @example CHF
+             */
+            excise_currency?: string | null;
+            /**
+             * @description Whether the zone's VAT is charged on the excise duty too (the duty is part of the VAT base: so in the 27 EU
+             *     states, CH, NO and the UK, see src/tax/data/eu-vat-2026.ts); default false (the duty outside the base).
+             */
+            excise_in_vat_base?: boolean;
             /** @description Required, not blank. */
             name?: string;
             /** @description Import key, unique within the shop (optional). */

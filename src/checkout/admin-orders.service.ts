@@ -151,6 +151,7 @@ export class AdminOrdersService {
           tax_category: l.taxCategory,
           tax_zone: l.taxZone,
           excise_amount: Number(l.exciseAmount),
+          excise_tax: Number(l.exciseTax),
         })),
       },
       shipping: {

@@ -88,7 +88,12 @@ export class CheckoutStateService {
     // a shop taxing by destination (issue 31) re-prices for the shipping address's zone; every other shop as before
     const taxRules = await this.taxes.rules(ctx);
     const taxed = taxRules
-      ? { day: new Date().toISOString().slice(0, 10), destination: destinationOf(checkout), variants: await this.taxes.variantTaxes(ctx, lines) }
+      ? {
+          day: new Date().toISOString().slice(0, 10),
+          destination: destinationOf(checkout),
+          variants: await this.taxes.variantTaxes(ctx, lines),
+          currencies: config.currencies.map((c) => ({ code: c.code, rate: c.rate })),
+        }
       : null;
     const priced = (shipping: ShippingInput | null): Promise<CheckoutTotals> =>
       taxRules && taxed ? this.taxes.totals(ctx, taxRules, { ...input, shipping, ...taxed }) : Promise.resolve(computeTotals({ ...input, shipping }));

@@ -48,15 +48,25 @@ export interface OrderLineTax {
   category: string | null;
   zone: string | null;
   excise: string;
+  /** The VAT charged on the excise (decimal; 0 outside the VAT base). */
+  exciseTax: string;
 }
 
 /** Records the tax category, zone and excise of an order's lines, by position (a shop taxing by destination). */
 export async function setOrderLineTaxes(m: EntityManager, tenantId: string, orderId: string, taxes: OrderLineTax[]): Promise<void> {
   await m.query(
-    `UPDATE order_lines ol SET tax_category = x.category, tax_zone = x.zone, excise_amount = x.excise
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::numeric[]) AS x(position, category, zone, excise)
+    `UPDATE order_lines ol SET tax_category = x.category, tax_zone = x.zone, excise_amount = x.excise, excise_tax = x.excise_tax
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::numeric[], $7::numeric[]) AS x(position, category, zone, excise, excise_tax)
       WHERE ol.tenant_id = $1 AND ol.order_id = $2 AND ol.position = x.position`,
-    [tenantId, orderId, taxes.map((_, i) => i), taxes.map((t) => t.category), taxes.map((t) => t.zone), taxes.map((t) => t.excise)],
+    [
+      tenantId,
+      orderId,
+      taxes.map((_, i) => i),
+      taxes.map((t) => t.category),
+      taxes.map((t) => t.zone),
+      taxes.map((t) => t.excise),
+      taxes.map((t) => t.exciseTax),
+    ],
   );
 }
 
@@ -145,6 +155,9 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
           AND created_at >= $2::date AND created_at < $3::date + 1),
      rl AS (
        SELECT o0.id, ol.tax_rate AS rate, sum((x->>'amount')::numeric) AS amount,
+              -- the net base given back: the amount less its VAT, less its excise unless that was inside the VAT base
+              sum((x->>'amount')::numeric - coalesce((x->>'tax')::numeric, (x->>'amount')::numeric * ol.tax_rate / (100 + ol.tax_rate))
+                  - CASE WHEN ol.excise_tax > 0 THEN 0 ELSE coalesce((x->>'excise')::numeric, 0) END) AS taxable,
               sum(coalesce((x->>'tax')::numeric, (x->>'amount')::numeric * ol.tax_rate / (100 + ol.tax_rate))) AS tax,
               sum(coalesce((x->>'excise')::numeric, 0)) AS excise
          FROM o0 JOIN order_refunds rf ON rf.tenant_id = $1 AND rf.order_id = o0.id
@@ -160,7 +173,8 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
                    ELSE 0 END AS kept
          FROM o0 LEFT JOIN rlt ON rlt.id = o0.id),
      l AS (
-       SELECT o.id, ol.tax_rate AS rate, sum(CASE WHEN o.incl THEN ol.line_total_with_tax ELSE ol.line_total END) AS amount, sum(ol.excise_amount) AS excise
+       SELECT o.id, ol.tax_rate AS rate, sum(CASE WHEN o.incl THEN ol.line_total_with_tax ELSE ol.line_total END) AS amount, sum(ol.excise_amount) AS excise,
+              sum(CASE WHEN ol.excise_tax > 0 THEN ol.excise_amount ELSE 0 END) AS excise_base, sum(ol.excise_tax) AS excise_tax
          FROM o JOIN order_lines ol ON ol.tenant_id = $1 AND ol.order_id = o.id GROUP BY o.id, ol.tax_rate),
      lt AS (SELECT id, sum(amount) AS all_lines FROM l GROUP BY id),
      v AS (
@@ -172,8 +186,9 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
               o.kept * (coalesce(l.amount, 0)
                         - CASE WHEN lt.all_lines > 0 THEN o.discount * coalesce(l.amount, 0) / lt.all_lines ELSE 0 END
                         + CASE WHEN r.rate = o.shipping_tax_rate THEN o.shipping_amount ELSE 0 END
-                        - CASE WHEN o.incl THEN coalesce(v.tax, 0) ELSE 0 END
-                        - coalesce(rl.amount - rl.tax - rl.excise, 0)
+                        - CASE WHEN o.incl THEN coalesce(v.tax, 0) - coalesce(l.excise_tax, 0) ELSE 0 END
+                        + coalesce(l.excise_base, 0)
+                        - coalesce(rl.taxable, 0)
                         - CASE WHEN r.rate = o.shipping_tax_rate THEN o.refunded_shipping - o.ship_tax_back ELSE 0 END) AS taxable,
               o.kept * (coalesce(v.tax, 0) - coalesce(rl.tax, 0) - CASE WHEN r.rate = o.shipping_tax_rate THEN o.ship_tax_back ELSE 0 END) AS tax,
               o.kept * (coalesce(l.excise, 0) - coalesce(rl.excise, 0)) AS excise

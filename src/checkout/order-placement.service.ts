@@ -240,7 +240,7 @@ export class OrderPlacementService {
           m,
           tx.tenantId,
           orderId,
-          taxed.lineTaxes.map((l) => ({ category: l.category, zone: l.zone, excise: dec(l.excise) })),
+          taxed.lineTaxes.map((l) => ({ category: l.category, zone: l.zone, excise: dec(l.excise), exciseTax: dec(l.exciseTax) })),
         );
       }
       // what priced shipping and taxes (admin order `shipping` and `taxes`)

@@ -45,14 +45,16 @@ function goodsParts(order: Order, line: OrderLine, quantityMilli: number): { gro
 
 /**
  * A refunded part of a line split (issue 31): `amount` = the goods as charged after the discount share (tax
- * included) + the line's excise duty pro rata of the quantity; `tax` = that goods amount less its net (the VAT
- * given back); `excise` = the excise given back. Minor units, each rounded once.
+ * included) + the line's excise duty and the VAT on it (when charged) pro rata of the quantity; `tax` = the goods'
+ * VAT and the excise's VAT given back; `excise` = the excise given back. Minor units, each rounded once.
  */
 export function lineRefundParts(order: Order, line: OrderLine, quantityMilli: number): { amount: number; tax: number; excise: number } {
   const { gross, net } = goodsParts(order, line, quantityMilli);
-  const exciseCharged = BigInt(toMinor(line.exciseAmount ?? '0', order.currencyPrecision));
-  const excise = divHalfUp(exciseCharged * BigInt(quantityMilli), BigInt(milli(line.quantity)));
-  return { amount: gross + excise, tax: gross - net, excise };
+  const share = (charged: string | undefined) =>
+    divHalfUp(BigInt(toMinor(charged ?? '0', order.currencyPrecision)) * BigInt(quantityMilli), BigInt(milli(line.quantity)));
+  const excise = share(line.exciseAmount);
+  const exciseTax = share(line.exciseTax); // the VAT on the excise, where the zone's VAT base includes it
+  return { amount: gross + excise + exciseTax, tax: gross - net + exciseTax, excise };
 }
 
 /** What the buyer paid for shipping, tax included, in minor units. */

@@ -26,7 +26,10 @@ function shopDocument() {
   });
   return {
     settings: { default_language: 'en', languages: ['en'], default_currency: 'EUR', prices_include_tax: true, guest_checkout_enabled: true },
-    currencies: [{ key: 'EUR', code: 'EUR', name: 'Euro', symbol: '€', rate: 1, published: true }],
+    currencies: [
+      { key: 'EUR', code: 'EUR', name: 'Euro', symbol: '€', rate: 1, published: true },
+      { key: 'CHF', code: 'CHF', name: 'Swiss franc', symbol: 'CHF', rate: 0.95, published: true },
+    ],
     countries: ['DE', 'FR'].map((code) => ({ key: code, code, name: code, shipping: true })),
     shipping_methods: [
       {
@@ -86,6 +89,7 @@ describe('taxes and shipping kept on orders', () => {
     products: Record<string, string>;
     shipping_methods: Record<string, string>;
     payment_types: Record<string, string>;
+    tax_zones: Record<string, string>;
   };
   const visitor = (): ShopClient => t.client(shop.storefront_token);
 
@@ -229,8 +233,8 @@ describe('taxes and shipping kept on orders', () => {
     expect(order.taxes.tax_zone).toBe('France');
     expect(order.taxes.excise_amount).toBe(0.58);
     expect(order.taxes.lines.map((l: { line_id: string }) => ({ ...l, sku: byLine.get(l.line_id) }))).toEqual([
-      { line_id: expect.any(String), sku: 'v-wine-2', tax_rate: 20, tax_category: 'wine', tax_zone: 'France', excise_amount: 0.12 },
-      { line_id: expect.any(String), sku: 'v-spk', tax_rate: 20, tax_category: 'sparkling', tax_zone: 'France', excise_amount: 0.46 },
+      { line_id: expect.any(String), sku: 'v-wine-2', tax_rate: 20, tax_category: 'wine', tax_zone: 'France', excise_amount: 0.12, excise_tax: 0 },
+      { line_id: expect.any(String), sku: 'v-spk', tax_rate: 20, tax_category: 'sparkling', tax_zone: 'France', excise_amount: 0.46, excise_tax: 0 },
     ]);
     // the receipt names the price policy too
     const receipt = (await client.get(`/orders/${orderId}?hash=${done.body.checkout.hash}`).expect(200)).body.order;
@@ -247,5 +251,67 @@ describe('taxes and shipping kept on orders', () => {
     const rows = (await shop.admin.get(`/admin/reports/tax?from=${day(-1)}&to=${day(0)}`).expect(200)).body.tax_report.rows;
     // what is left: the wine 24.00 and shipping 18.00 at 20 %: net 35.00, VAT 7.00, excise 0.12
     expect(rows).toEqual([{ country: 'FR', currency: 'EUR', rate: 20, taxable_amount: 35, tax_amount: 7, excise_amount: 0.12, orders: 1 }]);
+  });
+
+  it("excise amounts are in the zone's currency (excise_currency), converted to the checkout's; admin, export and 422", async () => {
+    const zone = ids.tax_zones.FR;
+    expect((await shop.admin.put(`/admin/tax_zones/${zone}`, { excise_currency: 'francs' }).expect(422)).body.errors).toContain('excise_currency');
+    const put = await shop.admin.put(`/admin/tax_zones/${zone}`, { excise_currency: 'chf' }).expect(200);
+    expect(put.body.tax_zone.excise_currency).toBe('CHF');
+    // 2 magnums: 2 x 0.015 hl x 4.10 CHF = 0.123 CHF = 0.1295 EUR (rate 0.95) -> 0.13
+    const c = await checkout(visitor(), [['v-wine', 2]], 'FR');
+    expect(c.totals.excise_amount).toBe(0.13);
+    const exported = await shop.admin.get('/admin/catalogue/export').expect(200);
+    const doc = typeof exported.body === 'object' && exported.body.tax ? exported.body : JSON.parse(exported.text);
+    expect(doc.tax.zones.find((z: { key: string }) => z.key === 'FR')).toMatchObject({ excise_currency: 'CHF' });
+    expect(doc.tax.zones.find((z: { key: string }) => z.key === 'DE')).not.toHaveProperty('excise_currency');
+    const bad = await shop.admin.post('/admin/catalogue/import', { tax: { zones: [{ key: 'FR', name: 'France', countries: ['FR'], excise_currency: 12 }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toContain('tax.zones[0].excise_currency');
+    // back to the default currency: 0.123 EUR -> 0.12
+    await shop.admin.put(`/admin/tax_zones/${zone}`, { excise_currency: null }).expect(200);
+    expect((await checkout(visitor(), [['v-wine', 2]], 'FR')).totals.excise_amount).toBe(0.12);
+  });
+
+  it('a zone whose VAT base includes the excise charges VAT on it; the order, a refund and the report follow', async () => {
+    const zone = ids.tax_zones.FR;
+    await shop.admin.put(`/admin/tax_zones/${zone}`, { excise_in_vat_base: 'yes' }).expect(422);
+    expect((await shop.admin.put(`/admin/tax_zones/${zone}`, { excise_in_vat_base: true }).expect(200)).body.tax_zone.excise_in_vat_base).toBe(true);
+    const client = visitor();
+    const c = await checkout(
+      client,
+      [
+        ['v-wine', 2],
+        ['v-spk', 6],
+      ],
+      'FR',
+    );
+    // as before (30.80 VAT, excise 0.12 + 0.46), plus 20 % on each line's excise: 0.024 -> 0.02 and 0.092 -> 0.09
+    expect(c.totals).toMatchObject({
+      tax_lines: [
+        { name: 'Tax 20% France', rate: 20, amount: 30.91 },
+        { name: 'Excise duty', rate: 0, amount: 0.58 },
+      ],
+      tax_amount: 31.49,
+      excise_amount: 0.58,
+      total: 185.49,
+    });
+    const done = await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, age_confirmed: true }).expect(200);
+    const id = done.body.checkout.order_id;
+    await t.get(OrdersService).recordPayment(RequestContext.forTenant(shop.tenant.id), id, 'paid');
+    const order = (await shop.admin.get(`/admin/orders/${id}`).expect(200)).body.order;
+    expect(order.taxes.lines.map((l: { excise_amount: number; excise_tax: number }) => [l.excise_amount, l.excise_tax])).toEqual([
+      [0.12, 0.02],
+      [0.46, 0.09],
+    ]);
+    const spk = order.line_items.find((l: { sku: string }) => l.sku === 'v-spk');
+    const refunded = (await shop.admin.post(`/admin/orders/${id}/refunds`, { lines: [{ line_id: spk.id, quantity: 6 }] }).expect(201)).body.order;
+    // 142.80 + excise 0.46 + its VAT 0.09; VAT back 23.80 + 0.09
+    expect(refunded.refunds[0].lines).toEqual([{ line_id: spk.id, quantity: 6, restock: false, amount: 143.35, tax: 23.89, excise: 0.46 }]);
+    const rows = (await shop.admin.get(`/admin/reports/tax?from=${day(-1)}&to=${day(0)}`).expect(200)).body.tax_report.rows;
+    // the first order (35.00, 7.00, 0.12) and this one: wine 24.00 + shipping 18.00 + its excise 0.12 in the base:
+    // net 35.12, VAT 7.00 + 0.02 = 7.02, excise 0.12
+    expect(rows).toEqual([{ country: 'FR', currency: 'EUR', rate: 20, taxable_amount: 70.12, tax_amount: 14.02, excise_amount: 0.24, orders: 2 }]);
+    await shop.admin.put(`/admin/tax_zones/${zone}`, { excise_in_vat_base: false }).expect(200);
   });
 });

@@ -113,6 +113,8 @@ export class AdminOrderLineTaxDto {
   /** The tax zone's name; null: no zone decided (origin rates). */
   tax_zone: string | null;
   excise_amount: number;
+  /** The VAT charged on the excise (a zone whose VAT base includes it); 0 otherwise. */
+  excise_tax: number;
 }
 
 /** The taxes an order was charged (issue 31). */

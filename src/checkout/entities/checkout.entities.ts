@@ -148,6 +148,8 @@ export class OrderLine extends TenantEntity {
   @Column({ type: 'text', nullable: true }) taxCategory: string | null;
   @Column({ type: 'text', nullable: true }) taxZone: string | null;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) exciseAmount: string;
+  /** The VAT charged on the excise (a zone with the excise inside its VAT base), decimal; 0 otherwise. */
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) exciseTax: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) fulfilledQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) refundedQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) restockedQuantity: string;
