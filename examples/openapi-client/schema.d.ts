@@ -3524,6 +3524,8 @@ export interface components {
             /** @description The tax zone's name; null: no zone decided (origin rates). */
             tax_zone: string | null;
             excise_amount: number;
+            /** @description The VAT charged on the excise (a zone whose VAT base includes it); 0 otherwise. */
+            excise_tax: number;
         };
         AdminOrderTaxesDto: {
             lines: components["schemas"]["AdminOrderLineTaxDto"][];

@@ -50,6 +50,7 @@ function shopDocument() {
       },
     ],
     payment_types: [{ key: 'invoice', name: 'Invoice', kind: 'invoice' }],
+    locations: [{ key: 'cellar', name: 'Cellar' }],
     tax: {
       mode: 'destination',
       gross_price_policy: 'constant',
@@ -90,6 +91,7 @@ describe('taxes and shipping kept on orders', () => {
     shipping_methods: Record<string, string>;
     payment_types: Record<string, string>;
     tax_zones: Record<string, string>;
+    locations: Record<string, string>;
   };
   const visitor = (): ShopClient => t.client(shop.storefront_token);
 
@@ -313,5 +315,23 @@ describe('taxes and shipping kept on orders', () => {
     // net 35.12, VAT 7.00 + 0.02 = 7.02, excise 0.12
     expect(rows).toEqual([{ country: 'FR', currency: 'EUR', rate: 20, taxable_amount: 70.12, tax_amount: 14.02, excise_amount: 0.24, orders: 2 }]);
     await shop.admin.put(`/admin/tax_zones/${zone}`, { excise_in_vat_base: false }).expect(200);
+  });
+
+  it('a return refunds what the returned units cost with their excise (issue 33 returns on an order taxed by destination)', async () => {
+    const client = visitor();
+    const c = await checkout(client, [['v-spk', 6]], 'FR');
+    const done = await client.post(`/checkouts/${c.id}/complete`, { payment_type_id: ids.payment_types.invoice, age_confirmed: true }).expect(200);
+    const id = done.body.checkout.order_id;
+    await shop.admin.post(`/admin/orders/${id}/payments`, {}).expect(201);
+    await shop.admin.post(`/admin/orders/${id}/fulfillments`, {}).expect(201);
+    const line = (await shop.admin.get(`/admin/orders/${id}`).expect(200)).body.order.line_items[0].id;
+    const r = (await shop.admin.post(`/admin/orders/${id}/returns`, { lines: [{ line_id: line, quantity: 2 }] }).expect(201)).body.return;
+    await shop.admin
+      .post(`/admin/orders/${id}/returns/${r.id}/receive`, { lines: [{ line_id: line, quantity_received: 2, location_id: ids.locations.cellar }] })
+      .expect(200);
+    await shop.admin.post(`/admin/orders/${id}/returns/${r.id}/refund`, {}).expect(200);
+    // 2 x 23.80 = 47.60 and a third of the line's excise 0.46 = 0.153 -> 0.15
+    const refunds = (await shop.admin.get(`/admin/orders/${id}`).expect(200)).body.order.refunds;
+    expect(refunds).toMatchObject([{ amount: 47.75, lines: [{ line_id: line, quantity: 2, amount: 47.75, excise: 0.15 }] }]);
   });
 });
