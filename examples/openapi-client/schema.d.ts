@@ -2653,6 +2653,10 @@ export interface components {
             stock: {
                 [key: string]: number;
             };
+            /** @description Key of the variant's tax category (README "Taxes"); absent or null: none, the variant's `tax_rate` applies. Present only when set. */
+            tax_category?: string | null;
+            /** @description Volume of one unit in ml (excise, shipping litres); absent or null: read from the `size` name (`75 cl`). Present only when set. */
+            volume_ml?: number | null;
             /** @description Read-only: the gross price in every currency of the shop. */
             prices: components["schemas"]["VariantPriceDto"][];
             id: string;
@@ -3191,6 +3195,12 @@ export interface components {
         };
         CheckoutAddressDto: {
             /**
+             * @description Province or state as an ISO 3166-2 subdivision code of `country_code` (`ES-CN`, `US-CA`): an added optional
+             *     member (issue 31) for tax and shipping zones made of regions. Answers carry it only when it is set.
+             * @example ES-CN
+             */
+            region?: string | null;
+            /**
              * Format: uuid
              * @description Always null on a checkout address.
              */
@@ -3350,6 +3360,13 @@ export interface components {
             tax_lines: components["schemas"]["TaxLineDto"][];
             shipping_address: components["schemas"]["CheckoutAddressDto"];
             billing_address: components["schemas"]["CheckoutAddressDto"];
+            /**
+             * @description Which gross price policy priced an order taxed by destination in a shop whose prices include tax (issue 31):
+             *     `constant` (the shelf price was kept; net and tax follow the destination) or `recompute` (the net was kept; the
+             *     gross follows the destination rate). Absent on every other order (`price_includes_tax` says gross or net).
+             * @enum {string}
+             */
+            gross_price_policy?: "constant" | "recompute";
             refunds: components["schemas"]["OrderRefundSummaryDto"][];
             id: string;
             number: string | null;
@@ -3452,6 +3469,10 @@ export interface components {
             fulfillment_status: string;
         };
         AdminRefundLineDto: {
+            /** @description Of `amount`, the line's VAT given back (issue 31: orders taxed by destination only). */
+            tax?: number;
+            /** @description Of `amount`, the line's excise duty given back (issue 31: orders taxed by destination only). */
+            excise?: number;
             line_id: string;
             quantity: number;
             restock: boolean;
@@ -3495,15 +3516,66 @@ export interface components {
             recorded_by: string | null;
             note: string | null;
         };
+        AdminOrderLineTaxDto: {
+            line_id: string;
+            tax_rate: number;
+            /** @description The tax category's key; null: the variant's own rate applied. */
+            tax_category: string | null;
+            /** @description The tax zone's name; null: no zone decided (origin rates). */
+            tax_zone: string | null;
+            excise_amount: number;
+            /** @description The VAT charged on the excise (a zone whose VAT base includes it); 0 otherwise. */
+            excise_tax: number;
+        };
+        AdminOrderTaxesDto: {
+            lines: components["schemas"]["AdminOrderLineTaxDto"][];
+            /** @description The destination's tax zone (name); null: origin rates. */
+            tax_zone: string | null;
+            /** @description `constant` or `recompute` for a destination-taxed order whose prices include tax; null otherwise. */
+            gross_price_policy: string | null;
+            excise_amount: number;
+        };
+        AdminShippingRateDto: {
+            /** @description `table` (a rate table's step), `flat` (the method's price) or `provider` (a carrier's rate). */
+            source: string;
+            /** @description `bottles`, `grams` or `value`; null unless `table`. */
+            basis: string | null;
+            from: number | null;
+            to: number | null;
+            /** @description The row's price in the shop's default currency (the method's price when flat); null from a provider. */
+            price: number | null;
+            /** @description Started `beyond` blocks above the table's last step. */
+            beyond_blocks: number;
+            /** @description Free over `free_over`. */
+            free: boolean;
+        };
+        AdminOrderShippingDto: {
+            rate: components["schemas"]["AdminShippingRateDto"] | null;
+            method_id: string | null;
+            method_name: string | null;
+            /** @description The method's zone (key) that served the address; null: a method without zones. */
+            zone: string | null;
+            amount: number;
+            tax_rate: number;
+        };
         AdminOrderDto: {
             line_items: components["schemas"]["OrderLineDto"][];
             tax_lines: components["schemas"]["TaxLineDto"][];
             shipping_address: components["schemas"]["CheckoutAddressDto"];
             billing_address: components["schemas"]["CheckoutAddressDto"];
+            /**
+             * @description Which gross price policy priced an order taxed by destination in a shop whose prices include tax (issue 31):
+             *     `constant` (the shelf price was kept; net and tax follow the destination) or `recompute` (the net was kept; the
+             *     gross follows the destination rate). Absent on every other order (`price_includes_tax` says gross or net).
+             * @enum {string}
+             */
+            gross_price_policy?: "constant" | "recompute";
             refunds: components["schemas"]["AdminOrderRefundDto"][];
             fulfillments: components["schemas"]["AdminOrderFulfillmentDto"][];
             transactions: components["schemas"]["AdminOrderTransactionDto"][];
             tags: string[];
+            taxes: components["schemas"]["AdminOrderTaxesDto"];
+            shipping: components["schemas"]["AdminOrderShippingDto"];
             email: string | null;
             customer_id: string | null;
             note: string | null;
@@ -3693,6 +3765,10 @@ export interface components {
             id: string;
             key: string | null;
             name: string;
+            /** @description The currency of the zone's excise amounts; null: the shop's default currency. */
+            excise_currency: string | null;
+            /** @description Whether the zone's VAT is charged on the excise too. */
+            excise_in_vat_base: boolean;
             created_at: string;
             /** @description Null until the first update. */
             updated_at: string | null;
@@ -3704,6 +3780,18 @@ export interface components {
             regions?: string[] | null;
             /** @description Postcode patterns, each with its country; at most 10,000. */
             postcodes?: components["schemas"]["TaxZonePostcodeDto"][] | null;
+            /**
+             * @description ISO 4217 code of the currency the zone's excise amounts (`excise_per_hl` of its rates) are written in, e.g. `CHF`
+             *     for Switzerland; null or absent: the shop's default currency. Converted to the checkout's currency through the
+             *     shop's currency rates (a code the shop has no currency for counts as the default currency).
+             * @example CHF
+             */
+            excise_currency?: string | null;
+            /**
+             * @description Whether the zone's VAT is charged on the excise duty too (the duty is part of the VAT base: so in the 27 EU
+             *     states, CH, NO and the UK, see src/tax/data/eu-vat-2026.ts); default false (the duty outside the base).
+             */
+            excise_in_vat_base?: boolean;
             /** @description Required, not blank. */
             name: string;
             /** @description Import key, unique within the shop (optional). */
@@ -3716,6 +3804,18 @@ export interface components {
             regions?: string[] | null;
             /** @description Postcode patterns, each with its country; at most 10,000. */
             postcodes?: components["schemas"]["TaxZonePostcodeDto"][] | null;
+            /**
+             * @description ISO 4217 code of the currency the zone's excise amounts (`excise_per_hl` of its rates) are written in, e.g. `CHF`
+             *     for Switzerland; null or absent: the shop's default currency. Converted to the checkout's currency through the
+             *     shop's currency rates (a code the shop has no currency for counts as the default currency).
+             * @example CHF
+             */
+            excise_currency?: string | null;
+            /**
+             * @description Whether the zone's VAT is charged on the excise duty too (the duty is part of the VAT base: so in the 27 EU
+             *     states, CH, NO and the UK, see src/tax/data/eu-vat-2026.ts); default false (the duty outside the base).
+             */
+            excise_in_vat_base?: boolean;
             /** @description Required, not blank. */
             name?: string;
             /** @description Import key, unique within the shop (optional). */

@@ -54,6 +54,8 @@ const VARIANT_MEMBERS = [
   'allow_backorder',
   'gift_card',
   'stock',
+  'tax_category',
+  'volume_ml',
 ];
 
 /** The product's own members merged (its `variants` are merged one by one with `mergeVariant`). */

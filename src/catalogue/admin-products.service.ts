@@ -10,6 +10,7 @@ import { Pager } from '../common/paging/pager.service.js';
 import { DomainEvents } from '../events/index.js';
 import { Extensions, OrderHistory } from '../extensions/index.js';
 import { AppConfig } from '../config/app-config.js';
+import { importVariantTaxes, variantTaxMembers } from '../tax/index.js';
 import { tenantSettingsOf, TenantSettings } from '../tenancy/index.js';
 import { AdminProductFilters, isUuid } from './admin-product-filters.js';
 import { mergeProduct, mergeVariant, sameDocument } from './admin-product-merge.js';
@@ -105,7 +106,7 @@ export class AdminProductsService {
           }
         }
       }
-      if (sameDocument(merged, current.doc)) return { id, topic: null };
+      if (sameDocument(withoutNullTax(merged), withoutNullTax(current.doc))) return { id, topic: null };
       if (merged.key !== current.doc.key) await this.claimKey(m, tenantId, 'products', merged.key, id, 'product.key');
       await this.renameKeys(m, tenantId, id, current, merged);
       await this.writeDoc(m, tenantId, settings, merged as unknown as Json, {
@@ -144,7 +145,7 @@ export class AdminProductsService {
       checkPriceCurrency(patch.currency, 'variant.currency', await defaultCurrencyOf(m, tenantId));
       const doc: ProductDoc = { ...current.doc, variants: [...current.doc.variants] };
       doc.variants[at] = mergeVariant(doc.variants[at], patch, settings.default_language, 'variant');
-      if (sameDocument(doc, current.doc)) return { id: productId, topic: null };
+      if (sameDocument(withoutNullTax(doc), withoutNullTax(current.doc))) return { id: productId, topic: null };
       if (doc.variants[at].key !== current.doc.variants[at].key) await this.claimKey(m, tenantId, 'variants', doc.variants[at].key, variantId, 'variant.key');
       await this.renameKeys(m, tenantId, productId, current, doc);
       await this.writeDoc(m, tenantId, settings, doc as unknown as Json, {
@@ -252,7 +253,20 @@ export class AdminProductsService {
     const [row] = await m.query(`SELECT id FROM products WHERE tenant_id = $1 AND id = $2 AND archived_at IS NULL FOR UPDATE`, [tenantId, id]);
     if (!row) throw AppError.notFound('product');
     const [found] = await readProductDocuments(m, tenantId, [id]);
-    return found;
+    return { doc: await this.withTaxMembers(m, tenantId, found.doc, found.meta), meta: found.meta };
+  }
+
+  /**
+   * The document with each variant's `tax_category` and `volume_ml` where set (kept by the tax module); a variant
+   * without them has neither member, so a shop that uses no taxes by destination answers as before.
+   */
+  private async withTaxMembers(m: EntityManager, tenantId: string, doc: ProductDoc, meta: ProductMeta): Promise<ProductDoc> {
+    const taxes = await variantTaxMembers(
+      m,
+      tenantId,
+      meta.variants.map((v) => v.id),
+    );
+    return { ...doc, variants: doc.variants.map((v, i) => withoutNullTaxOf({ ...v, ...taxes.get(meta.variants[i].id) })) };
   }
 
   /** Refuses a key another row of the shop holds (the writer upserts by key, so it would take that row over). */
@@ -300,11 +314,39 @@ export class AdminProductsService {
       paths,
     };
     await writeProducts(m, tenantId, [doc], 0, state);
+    // each variant's tax category and volume (issue 31), stored by the tax module as the import does
+    const entries = (doc.variants as Json[]).flatMap((v, j) =>
+      v.tax_category === undefined && v.volume_ml === undefined
+        ? []
+        : [
+            {
+              variantId: state.variantIds[v.key as string],
+              category: v.tax_category as string | null | undefined,
+              volumeMl: v.volume_ml as number | null | undefined,
+              path: paths.variant(paths.product(0), j),
+            },
+          ],
+    );
+    await importVariantTaxes(m, tenantId, entries);
     return state.productIds[doc.key as string];
   }
 
   /** The admin representation of a stored product (`admin-product.mapper.ts`). */
   private async present(m: EntityManager, tenantId: string, doc: ProductDoc, meta: ProductMeta): Promise<AdminProductDto> {
-    return mapAdminProduct(doc, meta, await shopCurrencies(m, tenantId), await collectionsOfProduct(m, tenantId, meta.id));
+    const full = await this.withTaxMembers(m, tenantId, doc, meta);
+    return mapAdminProduct(full, meta, await shopCurrencies(m, tenantId), await collectionsOfProduct(m, tenantId, meta.id));
   }
+}
+
+/** A variant without its unset (null) `tax_category` and `volume_ml`: null and absent mean the same there. */
+function withoutNullTaxOf<T extends { tax_category?: string | null; volume_ml?: number | null }>(v: T): T {
+  const out = { ...v };
+  if (out.tax_category === null) delete out.tax_category;
+  if (out.volume_ml === null) delete out.volume_ml;
+  return out;
+}
+
+/** The document with `withoutNullTaxOf` applied to each variant (for comparing a merged PUT with the stored one). */
+function withoutNullTax(doc: ProductDoc): ProductDoc {
+  return { ...doc, variants: doc.variants.map(withoutNullTaxOf) };
 }

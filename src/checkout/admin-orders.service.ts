@@ -5,6 +5,7 @@ import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Extensions, OrderAfterSales } from '../extensions/index.js';
 import { translate } from '../common/i18n.js';
+import { fromMinor, toMinor } from '../pricing/index.js';
 import { countriesOf, TenancyService } from '../tenancy/index.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
@@ -143,6 +144,30 @@ export class AdminOrdersService {
       replacement_for: order.replacementFor,
       returns,
       claims,
+      taxes: {
+        tax_zone: order.taxZone,
+        gross_price_policy: order.grossPricePolicy,
+        excise_amount: fromMinor(
+          lines.reduce((a, l) => a + toMinor(l.exciseAmount, order.currencyPrecision), 0),
+          order.currencyPrecision,
+        ),
+        lines: lines.map((l) => ({
+          line_id: l.id,
+          tax_rate: Number(l.taxRate),
+          tax_category: l.taxCategory,
+          tax_zone: l.taxZone,
+          excise_amount: Number(l.exciseAmount),
+          excise_tax: Number(l.exciseTax),
+        })),
+      },
+      shipping: {
+        method_id: order.shippingMethodId,
+        method_name: order.shippingMethodName,
+        zone: order.shippingZone,
+        amount: Number(order.shippingAmount),
+        tax_rate: Number(order.shippingTaxRate),
+        rate: order.shippingRate,
+      },
     };
   }
 }

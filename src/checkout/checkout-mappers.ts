@@ -34,6 +34,7 @@ export function mapAddress(a: AddressData | null | undefined, names: CountryName
   for (const f of ADDRESS_FIELDS) out[f] = (a?.[f] as string | null | undefined) ?? null;
   const code = out.country_code;
   out.country_name = a?.country_name ?? (code ? (names.get(code) ?? null) : null);
+  if (a?.region) out.region = a.region; // only when set: every other address keeps SPEC's members exactly
   return out as unknown as CheckoutAddressDto;
 }
 
@@ -199,6 +200,7 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
     tracking_url: o.trackingUrl,
     shipping_address: mapAddress(o.shippingAddress, names),
     billing_address: mapAddress(o.billingAddress, names),
+    ...(o.grossPricePolicy ? { gross_price_policy: o.grossPricePolicy } : {}),
   };
 }
 

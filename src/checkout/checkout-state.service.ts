@@ -18,9 +18,9 @@ import { isConfigured, measureOrder, ShippingQuotes, type AddressForZones, type 
 import { orderedThisYearByEmail } from './checkout.repository.js';
 
 /** Where the goods go: the shipping address, else the billing address (nothing ships), else none. */
-function destinationOf(c: Checkout): { country: string | null; postcode: string | null } | null {
+function destinationOf(c: Checkout): { country: string | null; region: string | null; postcode: string | null } | null {
   const a = c.shippingAddress?.country_code ? c.shippingAddress : c.billingSameAsShipping ? null : c.billingAddress;
-  return a?.country_code ? { country: a.country_code, postcode: a.zip_code ?? null } : null;
+  return a?.country_code ? { country: a.country_code, region: a.region ?? null, postcode: a.zip_code ?? null } : null;
 }
 
 /** A checkout line (its id and quantity) with the catalogue's row of its variant as it is now. */
@@ -88,13 +88,18 @@ export class CheckoutStateService {
     // a shop taxing by destination (issue 31) re-prices for the shipping address's zone; every other shop as before
     const taxRules = await this.taxes.rules(ctx);
     const taxed = taxRules
-      ? { day: new Date().toISOString().slice(0, 10), destination: destinationOf(checkout), variants: await this.taxes.variantTaxes(ctx, lines) }
+      ? {
+          day: new Date().toISOString().slice(0, 10),
+          destination: destinationOf(checkout),
+          variants: await this.taxes.variantTaxes(ctx, lines),
+          currencies: config.currencies.map((c) => ({ code: c.code, rate: c.rate })),
+        }
       : null;
     const priced = (shipping: ShippingInput | null): Promise<CheckoutTotals> =>
       taxRules && taxed ? this.taxes.totals(ctx, taxRules, { ...input, shipping, ...taxed }) : Promise.resolve(computeTotals({ ...input, shipping }));
     const address: AddressForZones = {
       country: shippingCountry,
-      region: null,
+      region: checkout.shippingAddress?.region ?? null,
       postcode: checkout.shippingAddress?.zip_code ?? null,
     };
     let quotes: Map<string, Quote> | null = null;
@@ -126,12 +131,15 @@ export class CheckoutStateService {
             })
           : unshipped;
     }
-    const verdict = await this.shippingQuotes.judge(
-      ctx,
-      address,
-      lines.map((l) => ({ quantity: Number(l.quantity), alcohol_volume: l.alcohol_volume, size: l.size })),
-      () => this.litresOrderedThisYear(ctx, checkout.email),
-    );
+    // litres from each variant's stored volume_ml, else its size text (loaded only when the shop has destination rules)
+    const ruleLines = async () => {
+      const volumes = await this.taxes.storedVolumes(
+        ctx,
+        lines.map((l) => l.variant_id),
+      );
+      return lines.map((l) => ({ quantity: Number(l.quantity), alcohol_volume: l.alcohol_volume, size: l.size, volume_ml: volumes.get(l.variant_id) ?? null }));
+    };
+    const verdict = await this.shippingQuotes.judge(ctx, address, ruleLines, () => this.litresOrderedThisYear(ctx, checkout.email));
     return {
       checkout,
       currency,
@@ -167,11 +175,16 @@ export class CheckoutStateService {
         )
       ).map((v) => [v.variant_id, v]),
     );
+    const stored = await this.taxes.storedVolumes(
+      ctx,
+      ordered.map((o) => o.variant_id),
+    );
     return measureOrder(
       ordered.map((o) => ({
         quantity: Number(o.quantity),
         alcohol_volume: volumes.get(o.variant_id)?.alcohol_volume ?? null,
         size: volumes.get(o.variant_id)?.size ?? null,
+        volume_ml: stored.get(o.variant_id) ?? null,
       })),
     ).litres;
   }

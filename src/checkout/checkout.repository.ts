@@ -48,15 +48,41 @@ export interface OrderLineTax {
   category: string | null;
   zone: string | null;
   excise: string;
+  /** The VAT charged on the excise (decimal; 0 outside the VAT base). */
+  exciseTax: string;
 }
 
 /** Records the tax category, zone and excise of an order's lines, by position (a shop taxing by destination). */
 export async function setOrderLineTaxes(m: EntityManager, tenantId: string, orderId: string, taxes: OrderLineTax[]): Promise<void> {
   await m.query(
-    `UPDATE order_lines ol SET tax_category = x.category, tax_zone = x.zone, excise_amount = x.excise
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::numeric[]) AS x(position, category, zone, excise)
+    `UPDATE order_lines ol SET tax_category = x.category, tax_zone = x.zone, excise_amount = x.excise, excise_tax = x.excise_tax
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::numeric[], $7::numeric[]) AS x(position, category, zone, excise, excise_tax)
       WHERE ol.tenant_id = $1 AND ol.order_id = $2 AND ol.position = x.position`,
-    [tenantId, orderId, taxes.map((_, i) => i), taxes.map((t) => t.category), taxes.map((t) => t.zone), taxes.map((t) => t.excise)],
+    [
+      tenantId,
+      orderId,
+      taxes.map((_, i) => i),
+      taxes.map((t) => t.category),
+      taxes.map((t) => t.zone),
+      taxes.map((t) => t.excise),
+      taxes.map((t) => t.exciseTax),
+    ],
+  );
+}
+
+/** What decided an order's taxes and shipping (issue 31), recorded after its insert. */
+export interface OrderApplied {
+  taxZone: string | null;
+  grossPricePolicy: string | null;
+  shippingMethodId: string | null;
+  shippingZone: string | null;
+  shippingRate: object | null;
+}
+
+export async function setOrderApplied(m: EntityManager, tenantId: string, orderId: string, a: OrderApplied): Promise<void> {
+  await m.query(
+    `UPDATE orders SET tax_zone = $3, gross_price_policy = $4, shipping_method_id = $5, shipping_zone = $6, shipping_rate = $7::jsonb WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, orderId, a.taxZone, a.grossPricePolicy, a.shippingMethodId, a.shippingZone, a.shippingRate === null ? null : JSON.stringify(a.shippingRate)],
   );
 }
 
@@ -112,18 +138,43 @@ export interface TaxReportSqlRow {
   orders: number;
 }
 
-/** The tax report's sums by destination country, currency and rate (README "Taxes"; the rules in tax-report.ts). */
+/**
+ * The tax report's sums by destination country, currency and rate (README "Taxes"; the rules in tax-report.ts). A
+ * refund of lines takes back each line's recorded VAT and excise at the line's rate, a refund of shipping its VAT at
+ * the shipping rate; what a refund returned beyond lines and shipping (an amount, a cancellation) is taken pro rata of
+ * what was left.
+ */
 export function taxReportSums(m: EntityManager, tenantId: string, period: { from: string; to: string }): Promise<TaxReportSqlRow[]> {
   return m.query(
-    `WITH o AS (
+    `WITH o0 AS (
        SELECT id, currency_code, currency_precision, price_includes_tax AS incl, discount, shipping_amount, shipping_tax_rate, tax_lines,
-              coalesce(shipping_address->>'country_code', billing_address->>'country_code', '??') AS country,
-              CASE WHEN paid_amount > 0 THEN 1 - refunded_amount / paid_amount ELSE 0 END AS kept
+              paid_amount, refunded_amount, refunded_shipping,
+              coalesce(shipping_address->>'country_code', billing_address->>'country_code', '??') AS country
          FROM orders
         WHERE tenant_id = $1 AND financial_status IN ('paid', 'partially_refunded', 'refunded')
           AND created_at >= $2::date AND created_at < $3::date + 1),
+     rl AS (
+       SELECT o0.id, ol.tax_rate AS rate, sum((x->>'amount')::numeric) AS amount,
+              -- the net base given back: the amount less its VAT, less its excise unless that was inside the VAT base
+              sum((x->>'amount')::numeric - coalesce((x->>'tax')::numeric, (x->>'amount')::numeric * ol.tax_rate / (100 + ol.tax_rate))
+                  - CASE WHEN ol.excise_tax > 0 THEN 0 ELSE coalesce((x->>'excise')::numeric, 0) END) AS taxable,
+              sum(coalesce((x->>'tax')::numeric, (x->>'amount')::numeric * ol.tax_rate / (100 + ol.tax_rate))) AS tax,
+              sum(coalesce((x->>'excise')::numeric, 0)) AS excise
+         FROM o0 JOIN order_refunds rf ON rf.tenant_id = $1 AND rf.order_id = o0.id
+              CROSS JOIN LATERAL jsonb_array_elements(rf.lines) x
+              JOIN order_lines ol ON ol.tenant_id = $1 AND ol.order_id = o0.id AND ol.id = (x->>'line_id')::uuid
+        GROUP BY 1, 2),
+     rlt AS (SELECT id, sum(amount) AS amount FROM rl GROUP BY id),
+     o AS (
+       SELECT o0.*, o0.refunded_shipping * o0.shipping_tax_rate / (100 + o0.shipping_tax_rate) AS ship_tax_back,
+              CASE WHEN o0.paid_amount - coalesce(rlt.amount, 0) - o0.refunded_shipping > 0
+                   THEN 1 - greatest(o0.refunded_amount - coalesce(rlt.amount, 0) - o0.refunded_shipping, 0)
+                            / (o0.paid_amount - coalesce(rlt.amount, 0) - o0.refunded_shipping)
+                   ELSE 0 END AS kept
+         FROM o0 LEFT JOIN rlt ON rlt.id = o0.id),
      l AS (
-       SELECT o.id, ol.tax_rate AS rate, sum(CASE WHEN o.incl THEN ol.line_total_with_tax ELSE ol.line_total END) AS amount, sum(ol.excise_amount) AS excise
+       SELECT o.id, ol.tax_rate AS rate, sum(CASE WHEN o.incl THEN ol.line_total_with_tax ELSE ol.line_total END) AS amount, sum(ol.excise_amount) AS excise,
+              sum(CASE WHEN ol.excise_tax > 0 THEN ol.excise_amount ELSE 0 END) AS excise_base, sum(ol.excise_tax) AS excise_tax
          FROM o JOIN order_lines ol ON ol.tenant_id = $1 AND ol.order_id = o.id GROUP BY o.id, ol.tax_rate),
      lt AS (SELECT id, sum(amount) AS all_lines FROM l GROUP BY id),
      v AS (
@@ -135,11 +186,14 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
               o.kept * (coalesce(l.amount, 0)
                         - CASE WHEN lt.all_lines > 0 THEN o.discount * coalesce(l.amount, 0) / lt.all_lines ELSE 0 END
                         + CASE WHEN r.rate = o.shipping_tax_rate THEN o.shipping_amount ELSE 0 END
-                        - CASE WHEN o.incl THEN coalesce(v.tax, 0) ELSE 0 END) AS taxable,
-              o.kept * coalesce(v.tax, 0) AS tax,
-              o.kept * coalesce(l.excise, 0) AS excise
+                        - CASE WHEN o.incl THEN coalesce(v.tax, 0) - coalesce(l.excise_tax, 0) ELSE 0 END
+                        + coalesce(l.excise_base, 0)
+                        - coalesce(rl.taxable, 0)
+                        - CASE WHEN r.rate = o.shipping_tax_rate THEN o.refunded_shipping - o.ship_tax_back ELSE 0 END) AS taxable,
+              o.kept * (coalesce(v.tax, 0) - coalesce(rl.tax, 0) - CASE WHEN r.rate = o.shipping_tax_rate THEN o.ship_tax_back ELSE 0 END) AS tax,
+              o.kept * (coalesce(l.excise, 0) - coalesce(rl.excise, 0)) AS excise
          FROM r JOIN o ON o.id = r.id LEFT JOIN l ON l.id = r.id AND l.rate = r.rate LEFT JOIN v ON v.id = r.id AND v.rate = r.rate
-              LEFT JOIN lt ON lt.id = r.id)
+              LEFT JOIN lt ON lt.id = r.id LEFT JOIN rl ON rl.id = r.id AND rl.rate = r.rate)
      SELECT country, currency_code AS currency, rate::text AS rate, round(sum(taxable), max(currency_precision))::text AS taxable,
             round(sum(tax), max(currency_precision))::text AS tax, round(sum(excise), max(currency_precision))::text AS excise, count(DISTINCT id)::int AS orders
        FROM parts GROUP BY country, currency_code, rate ORDER BY country, currency_code, rate`,

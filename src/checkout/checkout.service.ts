@@ -96,6 +96,8 @@ export class CheckoutService {
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       const countries = await this.shipping.countries(tx);
       const checkCountry = (a: AddressData | null, member: string) => {
+        if (a?.region && a.region.slice(0, 2) !== a.country_code?.toUpperCase())
+          throw AppError.unprocessable(`${member}.region: ${a.region} is not a subdivision of the address's country_code`);
         if (!a?.country_code) return;
         a.country_code = a.country_code.toUpperCase();
         if (countries.length > 0 && !countries.some((x) => x.code === a.country_code))
@@ -108,6 +110,8 @@ export class CheckoutService {
       if (dto.billing_address !== undefined) {
         c.billingAddress = toAddressData(dto.billing_address);
         if (c.billingAddress?.country_code) c.billingAddress.country_code = c.billingAddress.country_code.toUpperCase();
+        if (c.billingAddress?.region && c.billingAddress.region.slice(0, 2) !== c.billingAddress.country_code)
+          throw AppError.unprocessable(`billing_address.region: ${c.billingAddress.region} is not a subdivision of the address's country_code`);
       }
       if (dto.billing_same_as_shipping !== undefined) c.billingSameAsShipping = dto.billing_same_as_shipping;
       const email = dto.billing_address?.email ?? dto.shipping_address?.email;
@@ -303,5 +307,6 @@ export function toAddressData(dto: CheckoutAddressDto | null): AddressData | nul
     const v = dto[f];
     out[f] = typeof v === 'string' && v.trim() ? v.trim() : null;
   }
+  if (typeof dto.region === 'string' && dto.region.trim()) out.region = dto.region.trim().toUpperCase();
   return out;
 }

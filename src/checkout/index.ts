@@ -2,7 +2,7 @@
 export { ordersListCommand } from './orders.cli.js';
 export { CHECKOUT_SWEEPS } from './checkout.repository.js';
 export { OrderLifecycleService } from './order-lifecycle.service.js';
-export { OrderRefundsService, lineRefundMinor } from './order-refunds.service.js';
+export { OrderRefundsService, lineRefundMinor, lineRefundParts } from './order-refunds.service.js';
 export { AdminOrdersService } from './admin-orders.service.js';
 export { ReplacementOrders } from './replacement-orders.service.js';
 export { Order, OrderLine } from './entities/checkout.entities.js';

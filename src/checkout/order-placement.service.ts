@@ -6,7 +6,7 @@ import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
-import { fromMinor, minorToDecimalString } from '../pricing/index.js';
+import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { CartService } from '../cart/index.js';
 import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
 import { saveAddressUnlessKnown } from '../customers/index.js';
@@ -20,7 +20,7 @@ import { CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
-import { nextOrderNumber, setOrderLineTaxes } from './checkout.repository.js';
+import { nextOrderNumber, setOrderApplied, setOrderLineTaxes } from './checkout.repository.js';
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
@@ -240,9 +240,29 @@ export class OrderPlacementService {
           m,
           tx.tenantId,
           orderId,
-          taxed.lineTaxes.map((l) => ({ category: l.category, zone: l.zone, excise: dec(l.excise) })),
+          taxed.lineTaxes.map((l) => ({ category: l.category, zone: l.zone, excise: dec(l.excise), exciseTax: dec(l.exciseTax) })),
         );
       }
+      // what priced shipping and taxes (admin order `shipping` and `taxes`)
+      const chosen = state.selectedMethod ? (state.quotes?.get(state.selectedMethod.id) ?? null) : null;
+      if (state.selectedMethod || 'lineTaxes' in t)
+        await setOrderApplied(m, tx.tenantId, orderId, {
+          taxZone: 'lineTaxes' in t ? ((t as TaxedTotals).taxZone?.name ?? null) : null,
+          grossPricePolicy: 'lineTaxes' in t ? (t as TaxedTotals).grossPricePolicy : null,
+          shippingMethodId: state.selectedMethod?.id ?? null,
+          shippingZone: chosen?.zone ?? null,
+          shippingRate: state.selectedMethod
+            ? (chosen?.rate ?? {
+                source: 'flat',
+                basis: null,
+                from: null,
+                to: null,
+                price: Number(state.selectedMethod.price),
+                beyond_blocks: 0,
+                free: t.shippingAmount === 0 && toMinor(state.selectedMethod.price, precision) > 0,
+              })
+            : null,
+        });
       await m.query(
         `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
         [c.id, tx.tenantId, orderId, paymentType?.id ?? null, c.comments],

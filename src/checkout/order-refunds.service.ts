@@ -19,20 +19,42 @@ function divHalfUp(num: bigint, den: bigint): number {
 /**
  * What `quantityMilli` of a line cost the buyer, tax included, in minor units, rounded once: the line as charged
  * (gross line total in a gross shop; net line total plus its tax rate in a net shop), less its pro-rata share of the
- * order-level discount, for the part of the quantity refunded.
+ * order-level discount, for the part of the quantity refunded. Excise duty is not in it (see `lineRefundParts`).
  */
 export function lineRefundMinor(order: Order, line: OrderLine, quantityMilli: number): number {
+  return goodsParts(order, line, quantityMilli).gross;
+}
+
+/** The gross and net of `quantityMilli` of a line after its discount share, minor units, each rounded once. */
+function goodsParts(order: Order, line: OrderLine, quantityMilli: number): { gross: number; net: number } {
   const p = order.currencyPrecision;
   const sbd = BigInt(toMinor(order.subtotal, p));
   const kept = sbd - BigInt(toMinor(order.discount, p)); // what the lines cost after the discount
   const q = BigInt(quantityMilli);
   const whole = BigInt(milli(line.quantity));
   const share = sbd > 0n ? [kept, sbd] : [1n, 1n];
-  if (order.priceIncludesTax) {
-    return divHalfUp(BigInt(toMinor(line.lineTotalWithTax, p)) * q * share[0], whole * share[1]);
-  }
   const rate = BigInt(toMinor(line.taxRate, 3)); // percent in thousandths
-  return divHalfUp(BigInt(toMinor(line.lineTotal, p)) * q * share[0] * (100_000n + rate), whole * share[1] * 100_000n);
+  if (order.priceIncludesTax) {
+    // the tax inside a gross amount as the order's tax lines take it: gross x r / (100 + r), rounded once
+    const gross = divHalfUp(BigInt(toMinor(line.lineTotalWithTax, p)) * q * share[0], whole * share[1]);
+    return { gross, net: gross - divHalfUp(BigInt(gross) * rate, 100_000n + rate) };
+  }
+  const net = divHalfUp(BigInt(toMinor(line.lineTotal, p)) * q * share[0], whole * share[1]);
+  return { gross: divHalfUp(BigInt(toMinor(line.lineTotal, p)) * q * share[0] * (100_000n + rate), whole * share[1] * 100_000n), net };
+}
+
+/**
+ * A refunded part of a line split (issue 31): `amount` = the goods as charged after the discount share (tax
+ * included) + the line's excise duty and the VAT on it (when charged) pro rata of the quantity; `tax` = the goods'
+ * VAT and the excise's VAT given back; `excise` = the excise given back. Minor units, each rounded once.
+ */
+export function lineRefundParts(order: Order, line: OrderLine, quantityMilli: number): { amount: number; tax: number; excise: number } {
+  const { gross, net } = goodsParts(order, line, quantityMilli);
+  const share = (charged: string | undefined) =>
+    divHalfUp(BigInt(toMinor(charged ?? '0', order.currencyPrecision)) * BigInt(quantityMilli), BigInt(milli(line.quantity)));
+  const excise = share(line.exciseAmount);
+  const exciseTax = share(line.exciseTax); // the VAT on the excise, where the zone's VAT base includes it
+  return { amount: gross + excise + exciseTax, tax: gross - net + exciseTax, excise };
 }
 
 /** What the buyer paid for shipping, tax included, in minor units. */
@@ -67,7 +89,7 @@ export class OrderRefundsService {
       const p = order.currencyPrecision;
       const lines = await this.lifecycle.lines(tx, order.id);
       const byId = new Map(lines.map((l) => [l.id, l]));
-      const parts: Array<{ line: OrderLine; quantity: number; restock: boolean; amount: number }> = [];
+      const parts: Array<{ line: OrderLine; quantity: number; restock: boolean; amount: number; tax: number; excise: number }> = [];
       (dto.lines ?? []).forEach((input, i) => {
         const line = byId.get(input.line_id);
         if (!line) throw AppError.unprocessable(`lines[${i}].line_id names no line of this order`);
@@ -75,7 +97,7 @@ export class OrderRefundsService {
         const quantity = milli(input.quantity);
         const left = milli(line.quantity) - milli(line.refundedQuantity);
         if (quantity > left) throw AppError.unprocessable(`lines[${i}].quantity exceeds what is left to refund of this line (${left / 1000})`);
-        parts.push({ line, quantity, restock: input.restock === true, amount: lineRefundMinor(order, line, quantity) });
+        parts.push({ line, quantity, restock: input.restock === true, ...lineRefundParts(order, line, quantity) });
       });
       const shippingLeft = shippingChargedMinor(order) - toMinor(order.refundedShipping, p);
       const shipping = dto.shipping == null ? 0 : toMinor(dto.shipping, p);
@@ -107,7 +129,17 @@ export class OrderRefundsService {
           (x.quantity / 1000).toFixed(3),
         ]);
       }
-      for (const x of parts) recorded.push({ line_id: x.line.id, quantity: x.quantity / 1000, restock: x.restock, amount: fromMinor(x.amount, p) });
+      // an order taxed by destination records each line's VAT and excise given back; every other order's refund
+      // lines stay as they were (the tax report derives their VAT from the amount and the line's rate)
+      const destinationTaxed = order.taxZone !== null || lines.some((l) => l.taxZone !== null);
+      for (const x of parts)
+        recorded.push({
+          line_id: x.line.id,
+          quantity: x.quantity / 1000,
+          restock: x.restock,
+          amount: fromMinor(x.amount, p),
+          ...(destinationTaxed ? { tax: fromMinor(x.tax, p), excise: fromMinor(x.excise, p) } : {}),
+        });
       await this.lifecycle.refundMoney(tx, order, {
         amount,
         shipping,

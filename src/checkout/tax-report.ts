@@ -9,8 +9,9 @@ import { taxReportSums } from './checkout.repository.js';
  * `partially_refunded` or `refunded`), less what was refunded. Per order, the rates come from the tax lines it was
  * charged (as stored, never recomputed); the taxable amount of a rate is the net base: its lines (and the shipping
  * when taxed at that rate) less the order discount spread pro rata over the lines, less the tax when prices included
- * it; excise comes from the order lines. A refund takes back tax and excise pro rata of
- * the amount refunded (`refunded_amount / paid_amount`). Amounts are rounded to the currency's minor unit once, at
+ * it; excise comes from the order lines. A refund of lines takes back the VAT and excise recorded on each refunded
+ * line (at that line's rate), a refund of shipping the VAT in it (at the shipping rate); what refunds returned beyond
+ * lines and shipping (a bare amount, a cancellation) takes back tax and excise pro rata of what was left. Amounts are rounded to the currency's minor unit once, at
  * the end of each row.
  */
 

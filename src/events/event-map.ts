@@ -168,6 +168,8 @@ export interface TaxZonePayload {
     countries: string[];
     regions: string[];
     postcodes: Array<{ country: string; pattern: string }>;
+    excise_currency: string | null;
+    excise_in_vat_base: boolean;
     created_at: string;
     updated_at: string | null;
   };

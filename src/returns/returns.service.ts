@@ -4,7 +4,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { isStockLocationOf, StockService } from '../catalogue/index.js';
-import { AdminOrdersService, lineRefundMinor, Order, OrderLifecycleService, OrderLine, OrderRefundsService } from '../checkout/index.js';
+import { AdminOrdersService, lineRefundParts, Order, OrderLifecycleService, OrderLine, OrderRefundsService } from '../checkout/index.js';
 import { DomainEvents } from '../events/index.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { TenancyService } from '../tenancy/index.js';
@@ -153,7 +153,8 @@ export class ReturnsService {
         throw AppError.unprocessable('refund_to store_credit needs an order of a customer account', 'store_credit_needs_customer');
       const orderLines = new Map((await this.lifecycle.lines(tx, order.id)).map((l) => [l.id, l]));
       const back = r.lines.filter((l) => backMilli(l) > 0);
-      const worth = back.reduce((a, l) => a + lineRefundMinor(order, orderLines.get(l.line_id)!, backMilli(l)), 0);
+      // as charged: the goods, and on an order taxed by destination their excise and its VAT (issue 31; 0 elsewhere)
+      const worth = back.reduce((a, l) => a + lineRefundParts(order, orderLines.get(l.line_id)!, backMilli(l)).amount, 0);
       const fee = toMinor(dto.shipping_fee ?? 0, p);
       if (fee > worth) throw AppError.unprocessable(`shipping_fee exceeds what the returned units are worth (${fromMinor(worth, p)})`);
       let refundId: string | null = null;

@@ -2,7 +2,7 @@
 export { ShippingModule } from './shipping.module.js';
 export { ShippingQuotes, measureOrder, type RuleLine, type ShipmentRequest } from './shipping-quotes.service.js';
 export type { AddressForZones } from './shipping-zones.js';
-export { isConfigured, type Quote, type ShippingMethodRow } from './method-zones.js';
+export { isConfigured, type AppliedRate, type Quote, type ShippingMethodRow } from './method-zones.js';
 export type { DestinationReason, DestinationVerdict } from './destination-rules.js';
 export { shippingMethodImportRow } from './method-input.js';
 export { destinationRulesDocument, shippingMethodsDocument } from './shipping-document.js';

@@ -49,7 +49,12 @@ const parcel = (n: number, value = 10_000) => parcelMeasures([{ quantity: n, gra
 
 describe('quote', () => {
   it('keeps the flat price, free_over and delivery_days of a method without zones or table', () => {
-    expect(quote(method(), dest('CH'), parcel(3), cents)).toEqual({ price: 950, zone: null, deliveryDays: 2 });
+    expect(quote(method(), dest('CH'), parcel(3), cents)).toEqual({
+      price: 950,
+      zone: null,
+      deliveryDays: 2,
+      rate: { source: 'flat', basis: null, from: null, to: null, price: 9.5, beyond_blocks: 0, free: false },
+    });
     expect(quote(method({ free_over: '100.0000' }), dest('CH'), parcel(3, 10_000), cents)?.price).toBe(0);
     expect(quote(method({ free_over: '100.0000' }), dest('CH'), parcel(3, 9_999), cents)?.price).toBe(950);
     expect(quote(method({ countries: ['DE'] }), dest('CH'), parcel(3), cents)).toBeNull();
@@ -74,12 +79,28 @@ describe('quote', () => {
         },
       ],
     });
-    expect(quote(m, dest('DE'), parcel(7), cents)).toEqual({ price: 1800, zone: 'eu', deliveryDays: 5 });
-    expect(quote(m, dest('FR', '75001'), parcel(7), cents)).toEqual({ price: 700, zone: 'fr', deliveryDays: 3 });
+    expect(quote(m, dest('DE'), parcel(7), cents)).toMatchObject({ price: 1800, zone: 'eu', deliveryDays: 5 });
+    expect(quote(m, dest('FR', '75001'), parcel(7), cents)).toMatchObject({ price: 700, zone: 'fr', deliveryDays: 3 });
     expect(quote(m, dest('FR', '75001'), parcel(7, 30_000), cents)?.price).toBe(0);
     expect(quote(m, dest('CH'), parcel(7), cents)).toBeNull();
     // no address yet: priced by the method's own table
-    expect(quote(m, dest(null), parcel(7), cents)).toEqual({ price: 1800, zone: null, deliveryDays: 2 });
+    expect(quote(m, dest(null), parcel(7), cents)).toMatchObject({ price: 1800, zone: null, deliveryDays: 2 });
+  });
+
+  it('names the rate row that priced the parcel (kept on the order): the step, the started beyond blocks, free', () => {
+    const m = method({ rate_table: bottles, free_over: '500.0000' });
+    expect(quote(m, dest('CH'), parcel(7), cents)?.rate).toEqual({
+      source: 'table',
+      basis: 'bottles',
+      from: 7,
+      to: 12,
+      price: 18,
+      beyond_blocks: 0,
+      free: false,
+    });
+    // 25 bottles: the last step (13-18) and two started cases of 6 above it: 26 + 2 x 8
+    expect(quote(m, dest('CH'), parcel(25), cents)).toMatchObject({ price: 4200, rate: { from: 13, to: 18, beyond_blocks: 2 } });
+    expect(quote(m, dest('CH'), parcel(7, 50_000), cents)).toMatchObject({ price: 0, rate: { source: 'table', from: 7, free: true } });
   });
 
   it('does not serve an excluded postcode of the zone', () => {

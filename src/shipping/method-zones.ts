@@ -1,5 +1,5 @@
 import { normalizePostcode, parsePostcodePattern } from '../tax/index.js';
-import { minorRateTable, parseRateTable, rateFor, ShippingInputError, type ParcelMeasures, type RateTable } from './rate-table.js';
+import { minorRateTable, parseRateTable, rateFor, rateRowFor, ShippingInputError, type ParcelMeasures, type RateTable } from './rate-table.js';
 
 /**
  * A shipping method's zones (README "Shipping"): per zone of the shop (by its key), an optional rate table replacing
@@ -106,6 +106,23 @@ export interface Quote {
   /** The method's zone that served the address (null: a method without zones, or no address yet). */
   zone: string | null;
   deliveryDays: number | null;
+  /** What priced it (stored on the order): the rate table's row, the flat price, or the carrier's rate provider. */
+  rate: AppliedRate;
+}
+
+/**
+ * The row that priced a shipment, as the order keeps it: `source` `table` (a rate table's step: its basis, bounds and
+ * price in the shop's default currency, and the started `beyond` blocks above it), `flat` (the method's price) or
+ * `provider`; `free` when `free_over` made it free.
+ */
+export interface AppliedRate {
+  source: 'table' | 'flat' | 'provider';
+  basis: RateTable['basis'] | null;
+  from: number | null;
+  to: number | null;
+  price: number | null;
+  beyond_blocks: number;
+  free: boolean;
 }
 
 /** Whether the method has anything beyond today's flat price (a rate table, zones or a rate provider). */
@@ -130,13 +147,20 @@ export function quote(m: ShippingMethodRow, dest: Destination, parcel: ParcelMea
   }
   const table = entry?.rate_table ?? m.rate_table;
   let price = toMinor(m.price);
+  const rate: AppliedRate = { source: 'flat', basis: null, from: null, to: null, price: Number(m.price), beyond_blocks: 0, free: false };
   if (table) {
     const t = minorRateTable(table, toMinor);
     const rated = rateFor(t, parcel[t.basis]);
-    if (rated === null) return null;
+    const row = rateRowFor(t, parcel[t.basis]);
+    if (rated === null || row === null) return null;
     price = rated;
+    const step = table.steps[row.step];
+    Object.assign(rate, { source: 'table', basis: table.basis, from: step.from, to: step.to, price: step.price, beyond_blocks: row.beyondBlocks });
   }
   const freeOver = entry?.free_over ?? (m.free_over === null ? null : Number(m.free_over));
-  if (freeOver !== null && parcel.value >= toMinor(freeOver)) price = 0;
-  return { price, zone: entry?.zone ?? null, deliveryDays: entry?.delivery_days ?? m.delivery_days };
+  if (freeOver !== null && parcel.value >= toMinor(freeOver)) {
+    price = 0;
+    rate.free = true;
+  }
+  return { price, zone: entry?.zone ?? null, deliveryDays: entry?.delivery_days ?? m.delivery_days, rate };
 }

@@ -133,6 +133,19 @@ export function rateFor(t: MinorRateTable, measure: number): number | null {
   return last.price + Math.ceil(over / t.beyond.every) * t.beyond.price;
 }
 
+/** Which row of a table priced a measure: the step's index and the started `beyond` blocks above the last step. */
+export function rateRowFor(t: MinorRateTable, measure: number): { step: number; beyondBlocks: number } | null {
+  const whole = t.basis !== 'value';
+  for (const [i, s] of t.steps.entries()) {
+    if (measure < s.from) return null;
+    if (s.to === null || (whole ? measure <= s.to : measure < s.to)) return { step: i, beyondBlocks: 0 };
+  }
+  const last = t.steps[t.steps.length - 1];
+  if (!t.beyond || last.to === null) return null;
+  const over = whole ? measure - last.to : measure - last.to + 1;
+  return { step: t.steps.length - 1, beyondBlocks: Math.ceil(over / t.beyond.every) };
+}
+
 /** What a parcel measures, per basis. */
 export interface ParcelMeasures {
   /** Sum of quantities. */

@@ -26,6 +26,8 @@ export interface RuleLine {
   quantity: number;
   alcohol_volume: string | number | null;
   size: Record<string, string> | string | null;
+  /** The variant's stored volume of one unit in ml (`volume_ml`); when missing or null the `size` text is read. */
+  volume_ml?: number | null;
 }
 
 class ProviderTimeout extends Error {}
@@ -67,7 +69,13 @@ export class ShippingQuotes {
       }
       const carrier = await this.askProvider(ctx, provider, m, req, own.zone);
       if (carrier === undefined) out.set(m.id, own);
-      else if (carrier !== null) out.set(m.id, { price: carrier.amount, zone: own.zone, deliveryDays: carrier.deliveryDays ?? own.deliveryDays });
+      else if (carrier !== null)
+        out.set(m.id, {
+          price: carrier.amount,
+          zone: own.zone,
+          deliveryDays: carrier.deliveryDays ?? own.deliveryDays,
+          rate: { source: 'provider', basis: null, from: null, to: null, price: null, beyond_blocks: 0, free: false },
+        });
     }
     return out;
   }
@@ -80,12 +88,12 @@ export class ShippingQuotes {
   async judge(
     ctx: RequestContext,
     address: AddressForZones,
-    lines: readonly RuleLine[],
+    lines: () => Promise<readonly RuleLine[]>,
     litresOrdered: () => Promise<number | null>,
   ): Promise<DestinationVerdict | null> {
     const rules = await destinationRulesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
     if (rules.length === 0) return null;
-    const order = measureOrder(lines);
+    const order = measureOrder(await lines());
     if (!address.country || !order.alcoholic) return { allowed: true, reasons: [], minAge: null };
     const zone = (await this.zones.locator(ctx, address))(rules.map((r) => r.zone));
     const rule = rules.find((r) => r.zone === zone) ?? null;
@@ -133,14 +141,17 @@ export class ShippingQuotes {
   }
 }
 
-/** Alcoholic lines (alcohol_volume above 0) and their litres. */
+/**
+ * Alcoholic lines (alcohol_volume above 0) and their litres: a unit's litres are its stored `volume_ml` / 1000, and
+ * only when no volume is stored, what its size text names (`75 cl`; 0 when it names none).
+ */
 export function measureOrder(lines: readonly RuleLine[]): Omit<OrderMeasure, 'litresThisYear'> {
   let litres = 0;
   let alcoholic = false;
   for (const l of lines) {
     if (l.alcohol_volume === null || !(Number(l.alcohol_volume) > 0)) continue;
     alcoholic = true;
-    litres += l.quantity * litresOfSize(l.size);
+    litres += l.quantity * (l.volume_ml != null && l.volume_ml > 0 ? l.volume_ml / 1000 : litresOfSize(l.size));
   }
   return { alcoholic, litres };
 }

@@ -11,7 +11,7 @@ export { TaxService, volumeFromSize } from './tax.service.js';
 export type { VariantFacts } from './tax.service.js';
 export { computeTaxedTotals, EXCISE_LINE_NAME } from './tax-engine.js';
 export type { LineTax, TaxedTotals, TaxRules, TaxSettings, VariantTax } from './tax-engine.js';
-export { exportTax, exportVariantTaxes, importTax, importVariantTaxes, presetDocument } from './tax-import.js';
+export { exportTax, exportVariantTaxes, importTax, importVariantTaxes, presetDocument, variantTaxMembers } from './tax-import.js';
 export type { TaxDocument, TaxImportCounts } from './tax-import.js';
 export { EU_VAT_2026, TAX_PRESETS } from './data/eu-vat-2026.js';
 export { taxLoadEuCommand } from './tax.cli.js';

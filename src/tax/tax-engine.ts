@@ -14,7 +14,12 @@
  *    else the method's own `tax_rate`;
  * 5. `computeTotals` prices it all: lines rounded once each, tax per rate (rounded once per rate), coupon spread;
  * 6. excise per line = quantity x volume (hl) x the rate's `excise_per_hl` (x alcohol % for spirits, per hectolitre
- *    of pure alcohol), converted to the checkout currency and rounded once per line. It is charged on top of the
+ *    of pure alcohol), in the zone's `excise_currency` (the issue: "in the zone's currency"; null: the shop's default
+ *    currency), converted to the checkout currency through the shop's rates (checkout rate / zone currency rate) and
+ *    rounded once per line. In a zone with `excise_in_vat_base` (the duty is part of the VAT base: EU, CH, NO and
+ *    UK law, src/tax/data/eu-vat-2026.ts) the line's VAT rate is charged on its excise too (rounded once per line,
+ *    added to that rate's tax line, to `tax_amount` and to the total whatever `excise_display` says: it is VAT). It
+ *    is charged on top of the
  *    price (total += excise, outside the VAT base) and shown as the tax line `Excise duty` (rate 0) included in
  *    `tax_amount` when `excise_display` is `included`; with `separate` it stays out of `tax_lines` and `tax_amount`
  *    and shows as `excise_amount` only.
@@ -85,6 +90,8 @@ export interface LineTax {
   zone: string | null;
   /** Minor units of the checkout currency. */
   excise: number;
+  /** The VAT charged on `excise` (zones with `excise_in_vat_base`; else 0), minor units. */
+  exciseTax: number;
 }
 
 export interface TaxedTotals extends CheckoutTotals {
@@ -93,6 +100,8 @@ export interface TaxedTotals extends CheckoutTotals {
   lineTaxes: LineTax[];
   /** Minor units; in `taxLines`/`taxAmount` only when `excise_display` is `included`. */
   exciseAmount: number;
+  /** The VAT on the excise (in its rate's tax line, `taxAmount` and `total`), minor units. */
+  exciseTaxAmount: number;
   grossPricePolicy: GrossPricePolicy | null;
 }
 
@@ -118,6 +127,11 @@ function scaled(value: string | number, num: bigint, den: bigint): string {
 }
 
 const rateMilli = (rate: number) => BigInt(Math.round(rate * 1000));
+
+/** `rate` % of a non-negative amount in minor units, rounded half up once. */
+export function vatOn(minor: number, rate: number): number {
+  return Number((BigInt(minor) * rateMilli(rate) * 2n + 100_000n) / 200_000n);
+}
 
 /** A line re-based on `rate` under the price basis and gross policy (step 3). */
 export function repriceLine(line: CatalogueLine, rate: number, pricesIncludeTax: boolean, policy: GrossPricePolicy): CatalogueLine {
@@ -147,7 +161,26 @@ export function exciseOf(
   return convertMinor(Number(q), currency.rate, 4, currency.precision);
 }
 
+/**
+ * The rate from a zone's excise currency to the checkout's, as a decimal string: checkout rate / zone currency rate
+ * (each a multiple of the default currency); the checkout's own rate when the zone has no currency, or one the shop
+ * does not list (it then counts as the default currency).
+ */
+export function exciseRate(
+  zoneCurrency: string | null | undefined,
+  checkout: Pick<CurrencyInfo, 'code' | 'rate'>,
+  currencies: ReadonlyArray<{ code: string; rate: string }>,
+): string {
+  if (!zoneCurrency) return checkout.rate;
+  if (zoneCurrency === checkout.code) return '1';
+  const from = currencies.find((c) => c.code === zoneCurrency);
+  if (!from || !(Number(from.rate) > 0)) return checkout.rate;
+  return (Number(checkout.rate) / Number(from.rate)).toFixed(12).replace(/0+$/, '').replace(/\.$/, '');
+}
+
 export interface TaxedTotalsInput extends TotalsInput {
+  /** The shop's currencies (code and rate from the default), for a zone whose excise is in another currency. */
+  currencies?: ReadonlyArray<{ code: string; rate: string }>;
   /** The day checked against the rates' validity (`YYYY-MM-DD`). */
   day: string;
   destination: ZoneAddress | null;
@@ -165,6 +198,8 @@ export function computeTaxedTotals(rules: TaxRules, input: TaxedTotalsInput): Ta
   const policy = rules.settings.gross_price_policy;
   const lineTaxes: LineTax[] = [];
   let exciseAmount = 0;
+  let exciseTaxAmount = 0;
+  const exciseTaxByRate = new Map<number, number>();
   const lines = input.lines.map((line) => {
     const v = input.variants.get(line.variantId);
     const category = v?.categoryId ? (categories.get(v.categoryId) ?? null) : null;
@@ -172,9 +207,18 @@ export function computeTaxedTotals(rules: TaxRules, input: TaxedTotalsInput): Ta
     const provided = input.provided?.lines.get(line.variantId);
     const zoned = provided !== undefined || rate !== null;
     const charged = provided ?? (rate ? Number(rate.rate) : Number(line.taxRate));
-    const excise = rate && v ? exciseOf(rate.excise_per_hl, category?.excise_class ?? null, line.quantity, v, input.currency) : 0;
+    const excise =
+      rate && v
+        ? exciseOf(rate.excise_per_hl, category?.excise_class ?? null, line.quantity, v, {
+            rate: exciseRate(zone?.excise_currency, input.currency, input.currencies ?? []),
+            precision: input.currency.precision,
+          })
+        : 0;
     exciseAmount += excise;
-    lineTaxes.push({ variantId: line.variantId, rate: charged, category: category?.key ?? null, zone: zoned ? (zone?.name ?? null) : null, excise });
+    const exciseTax = excise > 0 && zone?.excise_in_vat_base ? vatOn(excise, charged) : 0;
+    exciseTaxAmount += exciseTax;
+    if (exciseTax > 0) exciseTaxByRate.set(charged, (exciseTaxByRate.get(charged) ?? 0) + exciseTax);
+    lineTaxes.push({ variantId: line.variantId, rate: charged, category: category?.key ?? null, zone: zoned ? (zone?.name ?? null) : null, excise, exciseTax });
     return zoned ? repriceLine(line, charged, input.pricesIncludeTax, policy) : line;
   });
 
@@ -190,8 +234,10 @@ export function computeTaxedTotals(rules: TaxRules, input: TaxedTotalsInput): Ta
 
   const totals = computeTotals({ ...input, lines, shipping });
   const zoneName = zone ? ` ${zone.name}` : '';
-  const taxLines = totals.taxLines.map((t) => ({ ...t, name: `${t.name}${zoneName}` }));
-  let taxAmount = totals.taxAmount;
+  const taxLines = totals.taxLines.map((t) => ({ ...t, name: `${t.name}${zoneName}`, amount: t.amount + (exciseTaxByRate.get(t.rate) ?? 0) }));
+  for (const [rate, amount] of exciseTaxByRate)
+    if (!totals.taxLines.some((t) => t.rate === rate)) taxLines.push({ name: `Tax ${rate}%${zoneName}`, rate, amount });
+  let taxAmount = totals.taxAmount + exciseTaxAmount;
   if (exciseAmount > 0 && rules.settings.excise_display === 'included') {
     taxLines.push({ name: EXCISE_LINE_NAME, rate: 0, amount: exciseAmount });
     taxAmount += exciseAmount;
@@ -200,10 +246,11 @@ export function computeTaxedTotals(rules: TaxRules, input: TaxedTotalsInput): Ta
     ...totals,
     taxLines,
     taxAmount,
-    total: totals.total + exciseAmount,
+    total: totals.total + exciseAmount + exciseTaxAmount,
     taxZone: zone ? { id: zone.id, name: zone.name } : null,
     lineTaxes,
     exciseAmount,
+    exciseTaxAmount,
     grossPricePolicy: input.pricesIncludeTax ? policy : null,
   };
 }

@@ -31,7 +31,15 @@ export interface TaxDocument {
   gross_price_policy?: string;
   excise_display?: string;
   categories?: Array<{ key: string; name: string; excise_class?: string | null }>;
-  zones?: Array<{ key: string; name: string; countries?: string[]; regions?: string[]; postcodes?: Array<{ country: string; pattern: string }> }>;
+  zones?: Array<{
+    key: string;
+    name: string;
+    countries?: string[];
+    regions?: string[];
+    postcodes?: Array<{ country: string; pattern: string }>;
+    excise_currency?: string | null;
+    excise_in_vat_base?: boolean;
+  }>;
   rates?: Array<{ category: string; zone: string; rate: number; excise_per_hl?: number; valid_from?: string | null; valid_to?: string | null }>;
 }
 
@@ -80,7 +88,8 @@ export function presetDocument(name: TaxPresetName): Required<Pick<TaxDocument, 
       { key: 'standard', name: 'Standard rate' },
       { key: 'reduced', name: 'Reduced rate' },
     ],
-    zones: data.countries.map((c) => ({ key: c.code, name: c.name, countries: [c.code] })),
+    // each country's VAT base includes excise duties (the data file's `excise_in_vat_base`, with its legal source)
+    zones: data.countries.map((c) => ({ key: c.code, name: c.name, countries: [c.code], excise_in_vat_base: data.exciseInVatBase })),
     rates: data.countries.flatMap((c) => [
       { category: 'standard', zone: c.code, rate: c.standard },
       ...(c.reduced === null ? [] : [{ category: 'reduced', zone: c.code, rate: c.reduced }]),
@@ -144,7 +153,16 @@ async function writeDocument(m: EntityManager, tenantId: string, doc: Record<str
     } catch (err) {
       throw err instanceof AppError ? bad(p, err.message) : err;
     }
-    const r = await upsertZoneByKey(m, tenantId, { key, name: text(z.name ?? key, `${p}.name`), ...areas });
+    let exciseCurrency: string | null = null;
+    if (z.excise_currency !== undefined && z.excise_currency !== null) {
+      if (typeof z.excise_currency !== 'string' || !/^[A-Za-z]{3}$/.test(z.excise_currency))
+        throw bad(`${p}.excise_currency`, 'must be an ISO 4217 code (like CHF)');
+      exciseCurrency = z.excise_currency.toUpperCase();
+    }
+    if (z.excise_in_vat_base !== undefined && z.excise_in_vat_base !== null && typeof z.excise_in_vat_base !== 'boolean')
+      throw bad(`${p}.excise_in_vat_base`, 'must be true or false');
+    const exciseInVatBase = z.excise_in_vat_base === true;
+    const r = await upsertZoneByKey(m, tenantId, { key, name: text(z.name ?? key, `${p}.name`), ...areas, exciseCurrency, exciseInVatBase });
     count('tax_zones', r);
     out.ids.tax_zones[key] = r.id;
   }
@@ -205,7 +223,15 @@ export async function importVariantTaxes(
 ): Promise<void> {
   if (!entries.length) return;
   const categories = new Map((await categoriesOf(m, tenantId)).map((c) => [c.key, c.id]));
-  const current = new Map((await variantTaxRecordsOf(m, tenantId)).map((r) => [r.variant_id, r]));
+  const current = new Map(
+    (
+      await variantTaxRecordsOf(
+        m,
+        tenantId,
+        entries.map((e) => e.variantId),
+      )
+    ).map((r) => [r.variant_id, r]),
+  );
   const rows = entries.map((e) => {
     const now = current.get(e.variantId);
     let categoryId = now?.category ? (categories.get(now.category) ?? null) : null;
@@ -243,7 +269,18 @@ export async function exportTax(m: EntityManager, tenantId: string): Promise<Tax
     gross_price_policy: s.gross_price_policy,
     excise_display: s.excise_display,
     categories: categories.map((c) => ({ key: c.key, name: c.name, excise_class: c.excise_class })).sort(byKey),
-    zones: zones.map((z) => ({ key: z.key ?? z.id, name: z.name, countries: z.countries, regions: z.regions, postcodes: z.postcodes })).sort(byKey),
+    zones: zones
+      .map((z) => ({
+        key: z.key ?? z.id,
+        name: z.name,
+        countries: z.countries,
+        regions: z.regions,
+        postcodes: z.postcodes,
+        // only when set, so documents of zones without one export as before
+        ...(z.excise_currency ? { excise_currency: z.excise_currency } : {}),
+        ...(z.excise_in_vat_base ? { excise_in_vat_base: true } : {}),
+      }))
+      .sort(byKey),
     rates: rates
       .map((r) => ({
         category: categoryKey.get(r.category_id)!,
@@ -255,6 +292,21 @@ export async function exportTax(m: EntityManager, tenantId: string): Promise<Tax
       }))
       .sort((a, b) => (rateKey(a) < rateKey(b) ? -1 : rateKey(a) > rateKey(b) ? 1 : 0)),
   };
+}
+
+/** The variants' `tax_category` key and `volume_ml` (null when not set), by variant id: the admin product's members. */
+export async function variantTaxMembers(
+  m: EntityManager,
+  tenantId: string,
+  variantIds: readonly string[],
+): Promise<Map<string, { tax_category: string | null; volume_ml: number | null }>> {
+  const stored = new Map((await variantTaxRecordsOf(m, tenantId, variantIds)).map((r) => [r.variant_id, r]));
+  return new Map(
+    variantIds.map((id) => {
+      const r = stored.get(id);
+      return [id, { tax_category: r?.category ?? null, volume_ml: r?.volume_ml == null ? null : Number(r.volume_ml) }];
+    }),
+  );
 }
 
 /** Each variant's `tax_category` key and `volume_ml` for the export, by variant id. */

@@ -38,7 +38,13 @@ export class TaxZonesService {
     const areas = checkedZoneAreas(dto);
     return this.write(ctx, 'tax_zone.created', async (m) => {
       if ((await zoneCount(m, ctx.tenantId)) >= MAX_ZONES_PER_SHOP) throw AppError.unprocessable(`a shop has at most ${MAX_ZONES_PER_SHOP} zones`);
-      return insertZone(m, ctx.tenantId, { key: blankToNull(dto.key), name: dto.name.trim(), ...areas });
+      return insertZone(m, ctx.tenantId, {
+        key: blankToNull(dto.key),
+        name: dto.name.trim(),
+        ...areas,
+        exciseCurrency: dto.excise_currency?.toUpperCase() ?? null,
+        exciseInVatBase: dto.excise_in_vat_base ?? false,
+      });
     });
   }
 
@@ -48,6 +54,9 @@ export class TaxZonesService {
       if (dto.name === null) throw AppError.unprocessable('name must not be null');
       if (dto.name !== undefined) z.name = dto.name.trim();
       if (dto.key !== undefined) z.key = blankToNull(dto.key);
+      if (dto.excise_currency !== undefined) z.exciseCurrency = dto.excise_currency?.toUpperCase() ?? null;
+      if (dto.excise_in_vat_base === null) throw AppError.unprocessable('excise_in_vat_base must be true or false');
+      if (dto.excise_in_vat_base !== undefined) z.exciseInVatBase = dto.excise_in_vat_base;
       const areas = checkedZoneAreas({
         countries: dto.countries === undefined ? z.countries : dto.countries,
         regions: dto.regions === undefined ? z.regions : dto.regions,

@@ -19,15 +19,19 @@ export interface ZoneRow {
   countries: string[];
   regions: string[];
   postcodes: ZonePostcode[];
+  /** The currency of the zone's excise amounts (ISO 4217); null or absent: the shop's default currency. */
+  excise_currency?: string | null;
+  /** Whether the zone's VAT is charged on the excise too; absent: no. */
+  excise_in_vat_base?: boolean;
 }
 
 /** What a write sets on a zone. */
-export type ZoneValues = Omit<ZoneRow, 'id'>;
+export type ZoneValues = Omit<ZoneRow, 'id' | 'excise_currency' | 'excise_in_vat_base'> & { exciseCurrency: string | null; exciseInVatBase: boolean };
 
 /** The shop's zones, oldest first (ties by id); all of them, or those of `ids`. */
 export function zonesOf(m: EntityManager, tenantId: string, ids?: string[]): Promise<ZoneRow[]> {
   return m.query(
-    `SELECT id, key, name, countries, regions, postcodes FROM tax_zones
+    `SELECT id, key, name, countries, regions, postcodes, excise_currency, excise_in_vat_base FROM tax_zones
       WHERE tenant_id = $1 ${ids ? 'AND id = ANY($2::uuid[])' : ''} ORDER BY created_at, id`,
     ids ? [tenantId, ids] : [tenantId],
   );
@@ -209,12 +213,14 @@ export async function upsertZoneByKey(
   z: ZoneValues & { key: string },
 ): Promise<{ id: string; created: boolean; changed: boolean }> {
   const rows: Array<{ id: string; created: boolean }> = await m.query(
-    `INSERT INTO tax_zones (tenant_id, key, name, countries, regions, postcodes) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+    `INSERT INTO tax_zones (tenant_id, key, name, countries, regions, postcodes, excise_currency, excise_in_vat_base) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
      ON CONFLICT (tenant_id, key) WHERE key IS NOT NULL DO UPDATE
-       SET name = excluded.name, countries = excluded.countries, regions = excluded.regions, postcodes = excluded.postcodes, updated_at = now()
-       WHERE (tax_zones.name, tax_zones.countries, tax_zones.regions, tax_zones.postcodes) IS DISTINCT FROM (excluded.name, excluded.countries, excluded.regions, excluded.postcodes)
+       SET name = excluded.name, countries = excluded.countries, regions = excluded.regions, postcodes = excluded.postcodes,
+           excise_currency = excluded.excise_currency, excise_in_vat_base = excluded.excise_in_vat_base, updated_at = now()
+       WHERE (tax_zones.name, tax_zones.countries, tax_zones.regions, tax_zones.postcodes, tax_zones.excise_currency, tax_zones.excise_in_vat_base)
+             IS DISTINCT FROM (excluded.name, excluded.countries, excluded.regions, excluded.postcodes, excluded.excise_currency, excluded.excise_in_vat_base)
      RETURNING id, (xmax = 0) AS created`,
-    [tenantId, z.key, z.name, z.countries, z.regions, JSON.stringify(z.postcodes)],
+    [tenantId, z.key, z.name, z.countries, z.regions, JSON.stringify(z.postcodes), z.exciseCurrency, z.exciseInVatBase],
   );
   if (rows[0]) return { id: rows[0].id, created: rows[0].created, changed: true };
   const id = await zoneIdByKey(m, tenantId, z.key);
@@ -253,14 +259,19 @@ export async function deleteRatesOfPairs(m: EntityManager, tenantId: string, pai
   ]);
 }
 
-/** Every variant's category key and volume (for the export), by variant id. */
-export function variantTaxRecordsOf(
-  m: EntityManager,
-  tenantId: string,
-): Promise<Array<{ variant_id: string; category: string | null; volume_ml: string | null }>> {
+/** A variant's category key and volume as stored. */
+export interface VariantTaxRecord {
+  variant_id: string;
+  category: string | null;
+  volume_ml: string | null;
+}
+
+/** The category key and volume of every variant (for the export), or of the variants named, by variant id. */
+export function variantTaxRecordsOf(m: EntityManager, tenantId: string, variantIds?: readonly string[]): Promise<VariantTaxRecord[]> {
   return m.query(
-    `SELECT tv.variant_id, c.key AS category, tv.volume_ml::text AS volume_ml FROM tax_variants tv LEFT JOIN tax_categories c ON c.id = tv.category_id
-      WHERE tv.tenant_id = $1`,
-    [tenantId],
+    `SELECT tv.variant_id, c.key AS category, tv.volume_ml::text AS volume_ml
+       FROM tax_variants tv LEFT JOIN tax_categories c ON c.tenant_id = tv.tenant_id AND c.id = tv.category_id
+      WHERE tv.tenant_id = $1 ${variantIds ? 'AND tv.variant_id = ANY($2::uuid[])' : ''}`,
+    variantIds ? [tenantId, variantIds] : [tenantId],
   );
 }

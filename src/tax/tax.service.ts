@@ -16,8 +16,8 @@ export interface VariantFacts {
   size: Record<string, string> | null;
 }
 
-const VOLUME = /(\d+(?:[.,]\d+)?)\s*(ml|cl|l)\b/i;
-const ML_PER_UNIT: Record<string, number> = { ml: 1, cl: 10, l: 1000 };
+const VOLUME = /(\d+(?:[.,]\d+)?)\s*(ml|cl|dl|l)\b/i;
+const ML_PER_UNIT: Record<string, number> = { ml: 1, cl: 10, dl: 100, l: 1000 };
 
 /** The volume in ml read from a size name (`75 cl` -> 750), or null. */
 export function volumeFromSize(size: Record<string, string> | null): number | null {
@@ -51,6 +51,13 @@ export class TaxService {
     if (!settings || settings.mode !== 'destination') return null;
     const [zones, categories, rates] = await Promise.all([zonesOf(m, ctx.tenantId), categoriesOf(m, ctx.tenantId), ratesOf(m, ctx.tenantId)]);
     return { settings, zones, categories, rates };
+  }
+
+  /** Each variant's stored `volume_ml` (null when none is stored), by variant id. */
+  async storedVolumes(ctx: RequestContext, variantIds: readonly string[]): Promise<Map<string, number | null>> {
+    const rows = await variantTaxesOf(managerOf(ctx, this.dataSource), ctx.tenantId, [...variantIds]);
+    const stored = new Map(rows.map((r) => [r.variant_id, r.volume_ml === null ? null : Number(r.volume_ml)]));
+    return new Map(variantIds.map((id) => [id, stored.get(id) ?? null]));
   }
 
   /** Each variant's category, volume (stored, else read from its size) and alcohol. */

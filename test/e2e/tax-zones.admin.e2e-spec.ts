@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { nextPath } from '../helpers/paging.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
-const KEYS = ['id', 'key', 'name', 'countries', 'regions', 'postcodes', 'created_at', 'updated_at'].sort();
+const KEYS = ['id', 'key', 'name', 'countries', 'regions', 'postcodes', 'excise_currency', 'excise_in_vat_base', 'created_at', 'updated_at'].sort();
 
 describe('admin tax zones', () => {
   let t: TestApp;

@@ -64,6 +64,12 @@ export class AdminVariantDto {
   /** On-hand per location key. */
   @ApiProperty({ type: 'object', additionalProperties: { type: 'number' } })
   stock: Record<string, number>;
+  /** Key of the variant's tax category (README "Taxes"); absent or null: none, the variant's `tax_rate` applies. Present only when set. */
+  @ApiPropertyOptional({ type: String, nullable: true })
+  tax_category?: string | null;
+  /** Volume of one unit in ml (excise, shipping litres); absent or null: read from the `size` name (`75 cl`). Present only when set. */
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  volume_ml?: number | null;
   /** Read-only: the sum of `stock`. */
   inventory_quantity: number;
   /** Read-only: the gross price in every currency of the shop. */

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -97,6 +97,64 @@ export class AdminRefundLineDto {
   restock: boolean;
   /** The part of the refund for this line, tax included. */
   amount: number;
+  /** Of `amount`, the line's VAT given back (issue 31: orders taxed by destination only). */
+  @ApiPropertyOptional()
+  tax?: number;
+  /** Of `amount`, the line's excise duty given back (issue 31: orders taxed by destination only). */
+  @ApiPropertyOptional()
+  excise?: number;
+}
+
+/** What one line was charged: its rate, and for a destination-taxed order its category, zone and excise. */
+export class AdminOrderLineTaxDto {
+  line_id: string;
+  tax_rate: number;
+  /** The tax category's key; null: the variant's own rate applied. */
+  tax_category: string | null;
+  /** The tax zone's name; null: no zone decided (origin rates). */
+  tax_zone: string | null;
+  excise_amount: number;
+  /** The VAT charged on the excise (a zone whose VAT base includes it); 0 otherwise. */
+  excise_tax: number;
+}
+
+/** The taxes an order was charged (issue 31). */
+export class AdminOrderTaxesDto {
+  /** The destination's tax zone (name); null: origin rates. */
+  tax_zone: string | null;
+  /** `constant` or `recompute` for a destination-taxed order whose prices include tax; null otherwise. */
+  gross_price_policy: string | null;
+  excise_amount: number;
+  @ApiProperty({ type: () => [AdminOrderLineTaxDto] })
+  lines: AdminOrderLineTaxDto[];
+}
+
+/** The rate row that priced shipping. */
+export class AdminShippingRateDto {
+  /** `table` (a rate table's step), `flat` (the method's price) or `provider` (a carrier's rate). */
+  source: string;
+  /** `bottles`, `grams` or `value`; null unless `table`. */
+  basis: string | null;
+  from: number | null;
+  to: number | null;
+  /** The row's price in the shop's default currency (the method's price when flat); null from a provider. */
+  price: number | null;
+  /** Started `beyond` blocks above the table's last step. */
+  beyond_blocks: number;
+  /** Free over `free_over`. */
+  free: boolean;
+}
+
+/** What shipping was charged and what decided it (issue 31). */
+export class AdminOrderShippingDto {
+  method_id: string | null;
+  method_name: string | null;
+  /** The method's zone (key) that served the address; null: a method without zones. */
+  zone: string | null;
+  amount: number;
+  tax_rate: number;
+  @ApiProperty({ type: () => AdminShippingRateDto, nullable: true })
+  rate: AdminShippingRateDto | null;
 }
 
 export class AdminOrderRefundDto extends OrderRefundSummaryDto {
@@ -160,6 +218,10 @@ export class AdminOrderDto extends OrderReceiptBaseDto {
   /** The order's claims, oldest first; a `replace` claim's `replacement_order_id` names its replacement order. */
   @ApiProperty({ type: () => [ClaimDto] })
   claims: ClaimDto[];
+  @ApiProperty({ type: () => AdminOrderTaxesDto })
+  taxes: AdminOrderTaxesDto;
+  @ApiProperty({ type: () => AdminOrderShippingDto })
+  shipping: AdminOrderShippingDto;
 }
 
 /** POST /admin/orders/{id}/cancel. */

@@ -31,6 +31,15 @@ export class CheckoutAddressDto {
   country_code?: string | null;
   /** Read only: the country's name in the active language. */
   @IsOptional() @IsString() @MaxLength(TEXT) country_name?: string | null;
+  /**
+   * Province or state as an ISO 3166-2 subdivision code of `country_code` (`ES-CN`, `US-CA`): an added optional
+   * member (issue 31) for tax and shipping zones made of regions. Answers carry it only when it is set.
+   */
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'ES-CN' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/, { message: 'region must be an ISO 3166-2 subdivision code (like ES-CN)' })
+  region?: string | null;
 }
 
 /** PUT /checkouts/{token}; every member optional. */

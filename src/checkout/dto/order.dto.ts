@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { CheckoutAddressDto, TaxLineDto } from './checkout.dto.js';
 
@@ -66,6 +66,13 @@ export class OrderReceiptBaseDto {
   shipping_address: CheckoutAddressDto;
   @ApiProperty({ type: () => CheckoutAddressDto })
   billing_address: CheckoutAddressDto;
+  /**
+   * Which gross price policy priced an order taxed by destination in a shop whose prices include tax (issue 31):
+   * `constant` (the shelf price was kept; net and tax follow the destination) or `recompute` (the net was kept; the
+   * gross follows the destination rate). Absent on every other order (`price_includes_tax` says gross or net).
+   */
+  @ApiPropertyOptional({ enum: ['constant', 'recompute'] })
+  gross_price_policy?: 'constant' | 'recompute';
 }
 
 /** SPEC "Placed order (receipt)", plus tax_amount, tax_lines, payment and fulfillment state and the refunds' amounts. */

@@ -17,6 +17,8 @@ export interface AddressData {
   phone_number?: string | null;
   mobile_number?: string | null;
   country_code?: string | null;
+  /** ISO 3166-2 subdivision (`ES-CN`), upper case; stored only when given (issue 31: zones by region). */
+  region?: string | null;
   /** Kept on an order's addresses (the receipt never changes). */
   country_name?: string | null;
 }
@@ -85,6 +87,13 @@ export class Order extends TenantEntity {
   @Column({ type: 'numeric', precision: 18, scale: 4 }) shippingAmount: string;
   @Column({ type: 'numeric', precision: 6, scale: 3 }) shippingTaxRate: string;
   @Column({ type: 'text', nullable: true }) shippingMethodName: string | null;
+  /** What priced shipping (issue 31): the method, its zone and the rate row (null: not recorded, or nothing shipped). */
+  @Column({ type: 'uuid', nullable: true }) shippingMethodId: string | null;
+  @Column({ type: 'text', nullable: true }) shippingZone: string | null;
+  @Column({ type: 'jsonb', nullable: true }) shippingRate: AppliedRateData | null;
+  /** A destination-taxed order's tax zone (name) and gross price policy (null: origin rates / net prices). */
+  @Column({ type: 'text', nullable: true }) taxZone: string | null;
+  @Column({ type: 'text', nullable: true }) grossPricePolicy: 'constant' | 'recompute' | null;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) taxAmount: string;
   @Column({ type: 'jsonb' }) taxLines: TaxLineData[];
   @Column({ type: 'numeric', precision: 18, scale: 4 }) total: string;
@@ -135,6 +144,12 @@ export class OrderLine extends TenantEntity {
   @Column({ type: 'numeric', precision: 18, scale: 4 }) unitPriceWithTax: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotal: string;
   @Column({ type: 'numeric', precision: 18, scale: 4 }) lineTotalWithTax: string;
+  /** What a destination-taxed line was charged (issue 31): its tax category key, zone name and excise (decimal). */
+  @Column({ type: 'text', nullable: true }) taxCategory: string | null;
+  @Column({ type: 'text', nullable: true }) taxZone: string | null;
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) exciseAmount: string;
+  /** The VAT charged on the excise (a zone with the excise inside its VAT base), decimal; 0 otherwise. */
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) exciseTax: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) fulfilledQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) refundedQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) restockedQuantity: string;
@@ -152,6 +167,20 @@ export interface RefundLineData {
   restock: boolean;
   /** Decimal in the order's currency. */
   amount: number;
+  /** Of `amount`: the VAT and the excise given back (issue 31: orders taxed by destination only). */
+  tax?: number;
+  excise?: number;
+}
+
+/** The rate row that priced an order's shipping (src/shipping `AppliedRate`). */
+export interface AppliedRateData {
+  source: 'table' | 'flat' | 'provider';
+  basis: 'bottles' | 'grams' | 'value' | null;
+  from: number | null;
+  to: number | null;
+  price: number | null;
+  beyond_blocks: number;
+  free: boolean;
 }
 
 /** A refund: money returned through the payment provider, with the lines it covers. */

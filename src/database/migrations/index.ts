@@ -22,6 +22,7 @@ import { Returns1795698104874 } from './1795698104874-returns.js';
 import { TaxZones1795695774008 } from './1795695774008-tax-zones.js';
 import { TaxRates1795696655966 } from './1795696655966-tax-rates.js';
 import { ShippingRates1795696097429 } from './1795696097429-shipping-rates.js';
+import { OrdersTaxShipping1795701931031 } from './1795701931031-orders-tax-shipping.js';
 import { GiftCardSales1795706058710 } from './1795706058710-gift-card-sales.js';
 
 /** Every migration, in order. A feature adds its own file here. */
@@ -50,5 +51,6 @@ export const migrations = [
   TaxZones1795695774008,
   TaxRates1795696655966,
   ShippingRates1795696097429,
+  OrdersTaxShipping1795701931031,
   GiftCardSales1795706058710,
 ];

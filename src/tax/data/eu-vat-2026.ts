@@ -9,6 +9,17 @@
  * to them from the build machine (so not re-read that day) (including the 2024-2025 changes:
  * FI 25.5 %, SK 23 %, EE 24 %, RO 21 % / 11 %, CZ 12 % single reduced rate; FI reduced 13.5 % from 2026-01-01).
  * `reduced` is the main reduced rate (food); a country without one has none. Verify before relying on it: rates change.
+ *
+ * Excise duty and the VAT base (`exciseInVatBase`, set on every zone of the preset): in all 30 countries the VAT is
+ * charged on the price including excise duties. Sources: Council Directive 2006/112/EC (the VAT Directive), article
+ * 78(a) (the taxable amount includes "taxes, duties, levies and charges, excluding the VAT itself"), binding on the
+ * 27 member states; Switzerland, Bundesgesetz über die Mehrwertsteuer (MWSTG, SR 641.20) art. 24 para. 1 and ESTV
+ * MWST-Info 07 (Bemessungsgrundlage: the consideration includes the alcohol tax); Norway, merverdiavgiftsloven
+ * § 4-2 (the base includes excise duties, "avgifter"); United Kingdom, Value Added Tax Act 1994 s. 19 and HMRC VAT
+ * Notice 700 (VAT is due on the duty-paid value). Checked: 2026-11-26, from those texts as known to the author on
+ * that date, WITHOUT online access from the build machine (not re-read that day). The excise amounts themselves are
+ * not in this file (they change often and differ by product): set them per rate (`excise_per_hl`) in the zone's
+ * `excise_currency`.
  */
 export interface PresetCountry {
   code: string;
@@ -21,6 +32,9 @@ export const EU_VAT_2026 = {
   preset: 'eu-2026',
   source: 'European Commission (DG TAXUD) "VAT rates applied in the Member States of the EU"; ESTV (CH); Skatteetaten (NO); HMRC (UK)',
   checked: '2026-11-26',
+  /** The VAT base includes excise duties in every country of this file (sources above). */
+  exciseInVatBase: true,
+  exciseInVatBaseSource: 'Directive 2006/112/EC art. 78(a); MWSTG art. 24 (CH); merverdiavgiftsloven § 4-2 (NO); VATA 1994 s. 19, HMRC Notice 700 (UK)',
   countries: [
     { code: 'AT', name: 'Austria', standard: 20, reduced: 10 },
     { code: 'BE', name: 'Belgium', standard: 21, reduced: 6 },

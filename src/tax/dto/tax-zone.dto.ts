@@ -1,6 +1,6 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { NonBlankText, OptionalText } from '../../common/http/dto-fields.js';
 import type { TaxZone } from '../entities/tax-zone.entity.js';
 
@@ -55,6 +55,26 @@ export class CreateTaxZoneDto {
   @ValidateNested({ each: true })
   @Type(() => TaxZonePostcodeDto)
   postcodes?: TaxZonePostcodeDto[] | null;
+
+  /**
+   * ISO 4217 code of the currency the zone's excise amounts (`excise_per_hl` of its rates) are written in, e.g. `CHF`
+   * for Switzerland; null or absent: the shop's default currency. Converted to the checkout's currency through the
+   * shop's currency rates (a code the shop has no currency for counts as the default currency).
+   */
+  @ApiProperty({ type: String, required: false, nullable: true, example: 'CHF' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z]{3}$/, { message: 'excise_currency must be an ISO 4217 code (like CHF)' })
+  excise_currency?: string | null;
+
+  /**
+   * Whether the zone's VAT is charged on the excise duty too (the duty is part of the VAT base: so in the 27 EU
+   * states, CH, NO and the UK, see src/tax/data/eu-vat-2026.ts); default false (the duty outside the base).
+   */
+  @ApiProperty({ type: Boolean, required: false })
+  @IsOptional()
+  @IsBoolean()
+  excise_in_vat_base?: boolean;
 }
 
 /** Every member optional; a sent list replaces the stored one; a null key clears it. */
@@ -70,6 +90,10 @@ export class TaxZoneDto {
   regions: string[];
   @ApiProperty({ type: [TaxZonePostcodeDto] })
   postcodes: TaxZonePostcodeDto[];
+  /** The currency of the zone's excise amounts; null: the shop's default currency. */
+  excise_currency: string | null;
+  /** Whether the zone's VAT is charged on the excise too. */
+  excise_in_vat_base: boolean;
   created_at: string;
   /** Null until the first update. */
   updated_at: string | null;
@@ -83,6 +107,8 @@ export function mapTaxZone(z: TaxZone): TaxZoneDto {
     countries: z.countries,
     regions: z.regions,
     postcodes: z.postcodes.map((p) => ({ country: p.country, pattern: p.pattern })),
+    excise_currency: z.exciseCurrency,
+    excise_in_vat_base: z.exciseInVatBase,
     created_at: z.createdAt.toISOString(),
     updated_at: z.updatedAt ? z.updatedAt.toISOString() : null,
   };

@@ -22,4 +22,12 @@ export class TaxZone extends TenantEntity {
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   postcodes: ZonePostcode[];
+
+  /** ISO 4217 code of the currency the zone's excise amounts are in; null: the shop's default currency. */
+  @Column({ type: 'text', nullable: true })
+  exciseCurrency: string | null;
+
+  /** Whether the zone's VAT is charged on the excise too (the duty inside the VAT base). */
+  @Column({ type: 'boolean', default: false })
+  exciseInVatBase: boolean;
 }
