@@ -30,11 +30,13 @@ export interface CreateAppOptions extends DataSourceExtras {
   imports?: Array<Type | DynamicModule>;
   /** Where the JSON log lines go (default stdout). */
   logDestination?: DestinationStream;
+  /** Run the migrations first (default); a cluster worker's primary has run them already. */
+  migrate?: boolean;
 }
 
 /** Builds the whole service (migrated, configured, not yet listening); main.ts, the CLI and the tests share it. */
 export async function createShopApp(options: CreateAppOptions): Promise<NestExpressApplication> {
-  await runMigrations(options.databaseUrl, options);
+  if (options.migrate !== false) await runMigrations(options.databaseUrl, options);
   const logger = createRootLogger(options.config.LOG_LEVEL, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
     bodyParser: false,
