@@ -12,6 +12,7 @@ import { httpMetricsMiddleware, traceRequestMiddleware } from './observability/h
 import { Metrics } from './observability/metrics.service.js';
 import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
 import { answerClientErrors, trustProxySetting } from './common/http/client-errors.js';
+import { buyersFirst } from './common/http/buyers-first.js';
 import { parseQueryOncePerRequest } from './common/http/query-once.js';
 import { AppConfig } from './config/app-config.js';
 import { finalizeOpenApi } from './common/openapi/finalize-openapi.js';
@@ -46,6 +47,8 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   });
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(requestLogger(logger));
+  // cart and checkout requests ahead of catalogue reads (README, "Buyers first")
+  app.use(buyersFirst(options.config.CATALOGUE_READS_WHILE_BUYING, `/${API_PREFIX}`));
   serveStorefrontDemo(app, options.config);
   app.use(traceRequestMiddleware);
   const auth = app.get(AuthService);

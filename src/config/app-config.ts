@@ -236,6 +236,12 @@ export class AppConfig {
   @Min(1)
   CATALOGUE_INDEX_MEMORY_MB = 512;
 
+  /** While a cart or checkout request is in flight, at most this many catalogue reads are evaluated at once (the others wait their turn); 0 = no gate. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  CATALOGUE_READS_WHILE_BUYING = 1;
+
   /** Memory budget (MB) of the hydrated product JSON cache (per product, language and currency). */
   @Transform(toInt)
   @IsNumber()
