@@ -16,6 +16,8 @@
  * Options (after `npm run bench --`): --products N (100000), --duration S (15), --warmup S (5), --connections C (10),
  * --cases a,b,c,d,e,f,g,h, --orders-per-second N (5), --selling (cases a–e measured while guest orders complete at
  * that rate, as in (g)), --no-build, --regenerate. Not part of `npm test` or CI.
+ * Issue 34's cases `checkout`, `checkout-browsing` and `workers` are in bench/checkout.mjs; every run prints its figures
+ * next to the last ones recorded in bench/README.md (bench/recorded.mjs), `--record` appends them (`--note` text).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { caseCheckout, caseCheckoutBrowsing, caseWorkers, checkoutLines } from './checkout.mjs';
+import { compareWithRecorded, readRecorded, recordFigures } from './recorded.mjs';
 
 /** Bump when the generated data (generator, seed, batching) changes: a new database is generated. */
 const GENERATOR_VERSION = 1;
@@ -44,6 +48,8 @@ const { values: opts } = parseArgs({
     selling: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     regenerate: { type: 'boolean', default: false },
+    record: { type: 'boolean', default: false },
+    note: { type: 'string', default: '' },
   },
 });
 const COUNT = Number(opts.products);
@@ -91,10 +97,18 @@ async function main() {
     }
     if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
+    const b = { query, log, runPaths, figures, startServer, CONNECTIONS, WARMUP, DURATION, opts };
+    if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
+    if (wanted.includes('checkout-browsing')) results['checkout-browsing'] = await caseCheckoutBrowsing(b, db.url, server.base, meta);
     const memory = { rss_mb_after_cases: rssMb(server.pid) };
     log(`server resident memory with the 100k tenant loaded: ${memory.rss_mb_after_cases} MB`);
-    if (wanted.includes('h')) {
+    if (wanted.includes('workers')) {
       await server.stop();
+      server = null;
+      results.workers = await caseWorkers(b, db.url, meta);
+    }
+    if (wanted.includes('h')) {
+      await server?.stop();
       server = null;
       results.h = await caseH(db.url, meta);
       memory.rss_mb_cold_start = results.h.rss_mb;
@@ -122,6 +136,12 @@ async function main() {
     mkdirSync(resolve(root, 'bench'), { recursive: true });
     writeFileSync(resolve(root, 'bench/results.json'), `${JSON.stringify(out, null, 2)}\n`);
     log('written bench/results.json');
+    const readme = resolve(root, 'bench/README.md');
+    const { lines, drops } = compareWithRecorded(results, readRecorded(readme));
+    log(`against the last recorded figures (bench/README.md, "Recorded figures"; a drop over 15 % is flagged):`);
+    for (const line of lines) log(`  ${line}`);
+    if (drops > 0) log(`${drops} figure(s) DROPPED by more than 15 % since the last record`);
+    if (opts.record) log(`recorded ${recordFigures(readme, results, opts.note, root)} figures in bench/README.md`);
   } finally {
     await server?.stop();
     await db.stop();
@@ -246,7 +266,7 @@ async function ensureCatalogue(url) {
 
 // ------------------------------------------------------------------ server
 
-async function startServer(url, { logLevel = 'warn', onLine } = {}) {
+async function startServer(url, { logLevel = 'warn', onLine, env = {} } = {}) {
   const port = Number(process.env.BENCH_PORT ?? 3999);
   // BENCH_NODE_ARGS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a case)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -261,25 +281,30 @@ async function startServer(url, { logLevel = 'warn', onLine } = {}) {
       LOG_LEVEL: logLevel,
       NODE_ENV: 'development',
       PAYMENT_TEST_PROVIDER: 'on',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let exited = false;
   child.on('exit', () => (exited = true));
   let pending = '';
+  let listening = 0;
   child.stdout.on('data', (chunk) => {
-    if (!onLine) return;
     pending += chunk.toString();
     const lines = pending.split('\n');
     pending = lines.pop();
-    for (const line of lines) onLine(line);
+    for (const line of lines) {
+      if (line.startsWith('commerce service listening')) listening += 1;
+      onLine?.(line);
+    }
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (exited) throw new Error('the server exited during start-up');
     try {
       const r = await fetch(`${base}/health`);
-      if (r.ok) break;
+      // WORKERS > 1: every worker listening
+      if (r.ok && listening >= Number(env.WORKERS ?? 1)) break;
     } catch {
       /* not yet listening */
     }
@@ -376,7 +401,9 @@ async function measure(c, token, warmup = WARMUP) {
 function printTable(results) {
   log('');
   log('case  req/s     p50 ms  p99 ms  target');
+  for (const line of checkoutLines(results)) log(line);
   for (const [id, r] of Object.entries(results)) {
+    if (['checkout', 'checkout-browsing', 'workers'].includes(id)) continue;
     if (id === 'h') {
       log(
         `h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`,

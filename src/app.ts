@@ -12,6 +12,7 @@ import { httpMetricsMiddleware, traceRequestMiddleware } from './observability/h
 import { Metrics } from './observability/metrics.service.js';
 import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
 import { answerClientErrors, trustProxySetting } from './common/http/client-errors.js';
+import { buyersFirst } from './common/http/buyers-first.js';
 import { parseQueryOncePerRequest } from './common/http/query-once.js';
 import { AppConfig } from './config/app-config.js';
 import { finalizeOpenApi } from './common/openapi/finalize-openapi.js';
@@ -30,11 +31,13 @@ export interface CreateAppOptions extends DataSourceExtras {
   imports?: Array<Type | DynamicModule>;
   /** Where the JSON log lines go (default stdout). */
   logDestination?: DestinationStream;
+  /** Run the migrations first (default); a cluster worker's primary has run them already. */
+  migrate?: boolean;
 }
 
 /** Builds the whole service (migrated, configured, not yet listening); main.ts, the CLI and the tests share it. */
 export async function createShopApp(options: CreateAppOptions): Promise<NestExpressApplication> {
-  await runMigrations(options.databaseUrl, options);
+  if (options.migrate !== false) await runMigrations(options.databaseUrl, options);
   const logger = createRootLogger(options.config.LOG_LEVEL, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
     bodyParser: false,
@@ -44,6 +47,8 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   });
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(requestLogger(logger));
+  // cart and checkout requests ahead of catalogue reads (README, "Buyers first")
+  app.use(buyersFirst(options.config.CATALOGUE_READS_WHILE_BUYING, `/${API_PREFIX}`));
   serveStorefrontDemo(app, options.config);
   app.use(traceRequestMiddleware);
   const auth = app.get(AuthService);

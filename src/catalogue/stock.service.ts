@@ -3,7 +3,16 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
+import { insertStockMovements } from './catalogue.repository.js';
 import { SearchIndexService } from './search-index.service.js';
+
+/** A movement of a variant already locked by the caller, with the pair's on-hand read under that lock. */
+export interface LockedMovement {
+  variantId: string;
+  locationId: string;
+  delta: number;
+  onHandBefore: number;
+}
 
 export interface StockLevel {
   variantId: string;
@@ -50,6 +59,31 @@ export class StockService {
       params,
     );
     return rows.map((r) => ({ variantId: r.variant_id, locationId: r.location_id, onHand: Number(r.on_hand) }));
+  }
+
+  /**
+   * Appends several movements of variants whose rows the caller's transaction has locked already and whose on-hand
+   * per (variant, location) it read under that lock (`onHandBefore`): one INSERT for all, one availability refresh
+   * for all, and each pair's resulting on-hand computed, not re-read (order placement: issue 34 removed the second
+   * lock and the re-read per movement). Each movement emits its `inventory_level.updated`, as `recordMovement` does.
+   */
+  async recordLockedMovements(tx: RequestContext, moves: readonly LockedMovement[], reason: string): Promise<number[]> {
+    const moving = moves.filter((mv) => mv.delta !== 0);
+    if (moving.length === 0) return moves.map((mv) => mv.onHandBefore);
+    await insertStockMovements(managerOf(tx, this.dataSource), tx.tenantId, reason, moving);
+    await this.search.refreshAvailability(tx, [...new Set(moving.map((mv) => mv.variantId))]);
+    const after: number[] = [];
+    for (const mv of moves) {
+      // thousandths, as the ledger's numeric(…,3) sums them: no binary drift in the reported level
+      const available = Math.round((mv.onHandBefore + mv.delta) * 1000) / 1000;
+      after.push(available);
+      if (mv.delta !== 0)
+        await this.events.emit(tx, 'inventory_level.updated', {
+          inventory_level: { inventory_item_id: mv.variantId, location_id: mv.locationId, available },
+          reason,
+        });
+    }
+    return after;
   }
 
   /**

@@ -144,14 +144,23 @@ export class OrderPlacementService {
               baseUrl,
             });
 
-      // the counter row is locked from here to commit: every placement of this shop waits here, so it comes last
-      const number = await nextOrderNumber(m, tx.tenantId);
       const dec = (minor: number) => minorToDecimalString(minor, precision);
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
       const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
       const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
       const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
+      // what needs no order number is written before the counter (checkouts.order_id has no foreign key): issue 34
+      await m.query(
+        `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
+        [c.id, tx.tenantId, orderId, paymentType?.id ?? null, c.comments],
+      );
+      await this.emptyOwnersCart(tx, c);
+      if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
+
+      // the counter row is locked from here to commit: every placement of this shop waits here, so it comes last and
+      // only the statements that need the number follow it
+      const number = await nextOrderNumber(m, tx.tenantId);
       const taxLines = t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, precision) }));
       await m.query(
         `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
@@ -263,12 +272,6 @@ export class OrderPlacementService {
               })
             : null,
         });
-      await m.query(
-        `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
-        [c.id, tx.tenantId, orderId, paymentType?.id ?? null, c.comments],
-      );
-      await this.emptyOwnersCart(tx, c);
-      if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
 
       const orderPayload = {
         id: orderId,

@@ -41,7 +41,7 @@ export class OrderStock {
     const ids = [...need.keys()].sort();
     const locked = await lockVariants(m, tx.tenantId, ids);
     const levels = await stockLevelsFullestFirst(m, tx.tenantId, ids);
-    const plan: Array<{ variantId: string; locationId: string; milli: number }> = [];
+    const plan: Array<{ variantId: string; locationId: string; milli: number; before: number }> = [];
     let fallbackLocation: string | null | undefined;
     for (const v of locked) {
       if (!v.track_inventory) continue;
@@ -56,7 +56,7 @@ export class OrderStock {
         if (left <= 0) break;
         const take = Math.min(left, Math.max(0, l.milli));
         if (take > 0) {
-          plan.push({ variantId: v.id, locationId: l.locationId, milli: take });
+          plan.push({ variantId: v.id, locationId: l.locationId, milli: take, before: l.milli });
           left -= take;
         }
       }
@@ -72,15 +72,13 @@ export class OrderStock {
         if (loc) {
           const same = plan.find((p) => p.variantId === v.id && p.locationId === loc);
           if (same) same.milli += left;
-          else plan.push({ variantId: v.id, locationId: loc, milli: left });
+          else plan.push({ variantId: v.id, locationId: loc, milli: left, before: mine.find((l) => l.locationId === loc)?.milli ?? 0 });
         }
       }
     }
-    const out: Movement[] = [];
-    for (const p of plan) {
-      const onHand = await this.stock.recordMovement(tx, p.variantId, p.locationId, -p.milli / 1000, `order ${orderId}`);
-      out.push({ variantId: p.variantId, locationId: p.locationId, delta: -p.milli / 1000, onHand });
-    }
-    return out;
+    // the variants are locked and their levels read above: one batched write, no second lock or re-read per movement
+    const moves = plan.map((p) => ({ variantId: p.variantId, locationId: p.locationId, delta: -p.milli / 1000, onHandBefore: p.before / 1000 }));
+    const after = await this.stock.recordLockedMovements(tx, moves, `order ${orderId}`);
+    return moves.map((mv, i) => ({ variantId: mv.variantId, locationId: mv.locationId, delta: mv.delta, onHand: after[i] }));
   }
 }

@@ -43,6 +43,23 @@ export class AppConfig {
   @Max(65535)
   EMBEDDED_PG_PORT = 54329;
 
+  /**
+   * Server processes on PORT (`node:cluster`): an integer, or `auto` for the number of cores. With more than one, the
+   * primary starts the embedded PostgreSQL and runs the migrations once, then forks that many workers (README,
+   * "Workers").
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    value === undefined || value === '' ? undefined : String(value).toLowerCase() === 'auto' ? 'auto' : Number(value),
+  )
+  @ValidateBy({
+    name: 'isWorkerCount',
+    validator: {
+      validate: (v: unknown) => v === 'auto' || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 64),
+      defaultMessage: () => 'WORKERS must be an integer from 1 to 64, or auto (the number of cores)',
+    },
+  })
+  WORKERS: number | 'auto' = 1;
+
   /** Signs cursors and hashes tokens; all instances of one deployment must share it. */
   @IsString()
   @MinLength(16)
@@ -218,6 +235,12 @@ export class AppConfig {
   @IsNumber()
   @Min(1)
   CATALOGUE_INDEX_MEMORY_MB = 512;
+
+  /** While a cart or checkout request is in flight, at most this many catalogue reads are evaluated at once (the others wait their turn); 0 = no gate. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  CATALOGUE_READS_WHILE_BUYING = 1;
 
   /** Memory budget (MB) of the hydrated product JSON cache (per product, language and currency). */
   @Transform(toInt)

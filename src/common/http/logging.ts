@@ -10,7 +10,9 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The process's logger: JSON lines on stdout, or on `destination` (tests read the lines from a stream). */
 export function createRootLogger(level: string, destination?: DestinationStream): Pino {
-  const options = { level, base: { service: 'commerce' }, timestamp: pino.stdTimeFunctions.isoTime };
+  // a cluster worker's lines say which worker wrote them (README, "Workers")
+  const worker = process.env.SHOP_WORKER_SLOT;
+  const options = { level, base: worker ? { service: 'commerce', worker: Number(worker) } : { service: 'commerce' }, timestamp: pino.stdTimeFunctions.isoTime };
   return destination ? pino(options, destination) : pino(options);
 }
 
