@@ -2,6 +2,7 @@ import type { TaxedTotals } from '../tax/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor } from '../pricing/index.js';
+import { mapDiscounts, mapLinePromotions } from '../promotions/index.js';
 import type { CheckoutTotals } from '../pricing/index.js';
 import type { CheckoutLineRow } from './checkout-state.service.js';
 import type { AdminCheckoutAddressDto, AdminCheckoutTotalsDto } from './dto/admin-checkout.dto.js';
@@ -72,6 +73,7 @@ export function mapLiveLines(ctx: RequestContext, rows: CheckoutLineRow[], total
     line_total: fromMinor(l.lineNet, p),
     line_total_with_tax: fromMinor(l.lineGross, p),
     image_url: rows[i].image_src,
+    ...(totals.promotions ? { promotions: mapLinePromotions(totals.promotions.lines[i].promotions, p) } : {}),
   }));
 }
 
@@ -91,6 +93,7 @@ export function mapLiveTotals(t: CheckoutTotals): CheckoutTotalsDto {
     price_includes_tax: t.priceIncludesTax,
     tax_lines: t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, p) })),
     ...destinationTaxes(t),
+    ...(t.promotions ? { discounts: mapDiscounts(t.promotions.discounts, p) } : {}),
   };
 }
 
@@ -106,7 +109,7 @@ function destinationTaxes(t: CheckoutTotals): Pick<CheckoutTotalsDto, 'excise_am
 }
 
 /** Lines of a completed checkout: the order's, as charged. */
-export function mapOrderLinesAsCheckoutLines(lines: OrderLine[]): CheckoutLineDto[] {
+export function mapOrderLinesAsCheckoutLines(lines: OrderLine[], withPromotions = false): CheckoutLineDto[] {
   return lines.map((l) => ({
     id: l.id,
     article_id: l.variantId,
@@ -118,6 +121,7 @@ export function mapOrderLinesAsCheckoutLines(lines: OrderLine[]): CheckoutLineDt
     line_total: Number(l.lineTotal),
     line_total_with_tax: Number(l.lineTotalWithTax),
     image_url: l.imageUrl,
+    ...(withPromotions ? { promotions: l.promotions ?? [] } : {}),
   }));
 }
 
@@ -137,6 +141,7 @@ export function mapOrderTotals(o: Order): CheckoutTotalsDto {
     currency: o.currencyCode,
     price_includes_tax: o.priceIncludesTax,
     tax_lines: o.taxLines,
+    ...(o.promotions?.length ? { discounts: o.promotions } : {}),
   };
 }
 
@@ -152,7 +157,7 @@ export function adminTotals(t: CheckoutTotalsDto): AdminCheckoutTotalsDto {
   };
 }
 
-export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean): OrderLineDto {
+export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean, withPromotions = false): OrderLineDto {
   return {
     id: l.id,
     variant_id: l.variantId,
@@ -164,6 +169,7 @@ export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean): OrderLine
     unit_price: Number(l.unitPrice),
     unit_price_with_tax: Number(l.unitPriceWithTax),
     line_total: Number(priceIncludesTax ? l.lineTotalWithTax : l.lineTotal),
+    ...(withPromotions ? { promotions: l.promotions ?? [] } : {}),
   };
 }
 
@@ -179,7 +185,7 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
     date: o.placedAt.toISOString(),
     currency: o.currencyCode,
     price_includes_tax: o.priceIncludesTax,
-    line_items: lines.map((l) => mapOrderLine(l, o.priceIncludesTax)),
+    line_items: lines.map((l) => mapOrderLine(l, o.priceIncludesTax, o.promotions?.length > 0)),
     subtotal: Number(o.subtotal),
     discount: Number(o.discount),
     discount_code: o.discountCode,
@@ -199,6 +205,7 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
     tracking_url: o.trackingUrl,
     shipping_address: mapAddress(o.shippingAddress, names),
     billing_address: mapAddress(o.billingAddress, names),
+    ...(o.promotions?.length ? { discounts: o.promotions } : {}),
   };
 }
 

@@ -18,21 +18,25 @@ function divHalfUp(num: bigint, den: bigint): number {
 
 /**
  * What `quantityMilli` of a line cost the buyer, tax included, in minor units, rounded once: the line as charged
- * (gross line total in a gross shop; net line total plus its tax rate in a net shop), less its pro-rata share of the
- * order-level discount, for the part of the quantity refunded.
+ * (gross line total in a gross shop; net line total plus its tax rate in a net shop) less what promotions took off
+ * this line (issue 32), less its pro-rata share of the rest of the order-level discount (the coupon), for the part of
+ * the quantity refunded: (line - line promotions) x (subtotal - discount) / (subtotal - all line promotions).
  */
 export function lineRefundMinor(order: Order, line: OrderLine, quantityMilli: number): number {
   const p = order.currencyPrecision;
   const sbd = BigInt(toMinor(order.subtotal, p));
+  const promoted = BigInt(toMinor(order.promotionDiscount ?? '0', p)); // every line's promotion parts
   const kept = sbd - BigInt(toMinor(order.discount, p)); // what the lines cost after the discount
   const q = BigInt(quantityMilli);
   const whole = BigInt(milli(line.quantity));
-  const share = sbd > 0n ? [kept, sbd] : [1n, 1n];
+  const base = sbd - promoted; // what the lines cost after their promotions, before the coupon
+  const share = base > 0n ? [kept, base] : [1n, 1n];
+  const own = BigInt(toMinor(line.promotionDiscount ?? '0', p));
   if (order.priceIncludesTax) {
-    return divHalfUp(BigInt(toMinor(line.lineTotalWithTax, p)) * q * share[0], whole * share[1]);
+    return divHalfUp((BigInt(toMinor(line.lineTotalWithTax, p)) - own) * q * share[0], whole * share[1]);
   }
   const rate = BigInt(toMinor(line.taxRate, 3)); // percent in thousandths
-  return divHalfUp(BigInt(toMinor(line.lineTotal, p)) * q * share[0] * (100_000n + rate), whole * share[1] * 100_000n);
+  return divHalfUp((BigInt(toMinor(line.lineTotal, p)) - own) * q * share[0] * (100_000n + rate), whole * share[1] * 100_000n);
 }
 
 /** What the buyer paid for shipping, tax included, in minor units. */

@@ -4,7 +4,7 @@
  * member (the first problem is a 422 naming it, e.g. `actions[0].percent`); `toEngineRules` turns the stored form
  * into minor units once, when the promotions are compiled.
  */
-import { toMinor } from '../pricing/index.js';
+import { toMinor, unitMinor } from '../pricing/index.js';
 import { LINE_FACETS } from './engine/types.js';
 import type { LineMatcher, LineSelector, PromotionAction, PromotionCondition } from './engine/types.js';
 
@@ -165,14 +165,17 @@ export function parseActions(v: unknown): PromotionAction[] {
   return v.map((a, i) => action(a, `actions[${i}]`));
 }
 
-const minor = (decimal: number, precision: number) => toMinor(String(decimal), precision);
-
-/** The stored (decimal) rules in minor units of a currency with `precision` decimals. */
+/**
+ * The stored (decimal, default currency) rules in minor units of a currency with `precision` decimals, converted by
+ * its `rate` (units per unit of the default currency) and rounded once, as the catalogue converts prices.
+ */
 export function toEngineRules(
   conditions: readonly PromotionCondition[],
   actions: readonly PromotionAction[],
   precision: number,
+  rate = '1',
 ): { conditions: PromotionCondition[]; actions: PromotionAction[] } {
+  const minor = (decimal: number, p: number) => (rate === '1' ? toMinor(String(decimal), p) : unitMinor(String(decimal), { rate, precision: p }));
   return {
     conditions: conditions.map((c) => (c.type === 'min_subtotal' ? { ...c, amount: minor(c.amount, precision) } : c)),
     actions: actions.map((a) => {

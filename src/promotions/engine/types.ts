@@ -104,7 +104,8 @@ export interface EngineLine {
   manufacturerId: string | null;
   /** Facet values of the variant (`vintage: ['2019']`). */
   facets: Partial<Record<LineFacet, readonly string[]>>;
-  customFields: Readonly<Record<string, string>>;
+  /** Custom-field values by field key (one value, or several for a multi-select field). */
+  customFields: Readonly<Record<string, string | readonly string[]>>;
   /** May be decimal (sold by weight); unit actions use its whole units. */
   quantity: number;
   /** Unit price and the line's amount (rounded once by the caller), minor units, in the cart's basis. */
