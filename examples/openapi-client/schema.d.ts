@@ -2761,9 +2761,17 @@ export interface components {
             meta_title: string | null;
             meta_description: string | null;
         };
+        LinePromotionDto: {
+            promotion_id: string;
+            name: string;
+            /** @description Taken off this line. */
+            amount: number;
+        };
         CartLineDto: {
             /** @description The product's first image. */
             image: components["schemas"]["ImageDto"];
+            /** @description The promotions taking something off this line (issue 32); present only while the shop has an active promotion. */
+            promotions?: components["schemas"]["LinePromotionDto"][];
             /** @description The variant (article) id; addresses the line in PUT/DELETE /cart/items/{id}. */
             id: string;
             product_id: string;
@@ -2789,6 +2797,44 @@ export interface components {
             size: string | null;
             color: string | null;
         };
+        PromotionDiscountDto: {
+            /**
+             * @description `product`, `order` or `shipping`.
+             * @enum {string}
+             */
+            kind: "product" | "order" | "shipping";
+            promotion_id: string;
+            name: string;
+            /** @description Everything it took off: `lines_amount` + `shipping_amount`. */
+            amount: number;
+            /** @description Of `amount`, off the lines (inside `discount`). */
+            lines_amount: number;
+            /** @description Of `amount`, off the shipping price (`shipping_amount` is after it). */
+            shipping_amount: number;
+        };
+        AvailablePromotionDto: {
+            /** @description Units of matching lines still missing; null when the quantity is met. */
+            missing_quantity?: number | null;
+            /** @description Subtotal still missing; null when the subtotal is met. */
+            missing_amount?: number | null;
+            promotion_id: string;
+            name: string;
+            /** @description e.g. `Add 2 more for "10% off a mixed case of 12"`. */
+            message: string;
+        };
+        SuggestedGiftDto: {
+            /** @description The variants and products named by the gift's selector (empty when it selects by category, facet, ...). */
+            variant_ids: string[];
+            product_ids: string[];
+            /** @description The gift's selector as written in the promotion (README "Promotions", matchers). */
+            selector: {
+                [key: string]: unknown;
+            }[];
+            promotion_id: string;
+            name: string;
+            /** @description Units of the gift to add. */
+            quantity: number;
+        };
         CartDto: {
             items: components["schemas"]["CartLineDto"][];
             /**
@@ -2797,6 +2843,12 @@ export interface components {
              * @enum {string|null}
              */
             discount_code_error: "discount_code_not_found" | "discount_code_inactive" | "discount_code_expired" | "discount_code_already_used" | "discount_code_minimum_not_met" | "discount_code_currency_mismatch" | null;
+            /** @description The promotions applied, by promotion (their line parts are inside `total_discount`); only while the shop has an active promotion. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
+            /** @description Promotions the cart is close to ("add 2 more"); only while the shop has an active promotion. */
+            available_promotions?: components["schemas"]["AvailablePromotionDto"][];
+            /** @description Buy-X-get-Y gifts to offer (the storefront adds them); only while the shop has an active promotion. */
+            suggested_gifts?: components["schemas"]["SuggestedGiftDto"][];
             /** @description ISO code of the cart's currency. */
             currency: string;
             /** @description True when every price and total is net (shop setting, or a corporate/reseller shopper). */
@@ -3133,6 +3185,8 @@ export interface components {
             to: string;
         };
         CheckoutLineDto: {
+            /** @description What promotions took off this line, in the shop's price basis (issue 32); present only when promotions apply (open checkout: the shop has one active; completed: the order applied one). */
+            promotions?: components["schemas"]["LinePromotionDto"][];
             id: string;
             /** @description The variant id; null when the variant no longer exists. */
             article_id: string | null;
@@ -3154,6 +3208,8 @@ export interface components {
         };
         CheckoutTotalsDto: {
             tax_lines: components["schemas"]["TaxLineDto"][];
+            /** @description The promotions applied, by promotion (issue 32): line parts inside `discount`, shipping parts taken off `shipping_amount`; present as `promotions` on the lines. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
             /** @description subtotal_before_discount - discount. */
             subtotal: number;
             /** @description The lines in the shop's price basis (gross when price_includes_tax). */
@@ -3326,6 +3382,8 @@ export interface components {
             age_confirmed?: boolean;
         };
         OrderLineDto: {
+            /** @description What promotions took off this line (issue 32); present only when the order applied a promotion. */
+            promotions?: components["schemas"]["LinePromotionDto"][];
             id: string;
             variant_id: string | null;
             product_id: string | null;
@@ -3350,6 +3408,8 @@ export interface components {
             tax_lines: components["schemas"]["TaxLineDto"][];
             shipping_address: components["schemas"]["CheckoutAddressDto"];
             billing_address: components["schemas"]["CheckoutAddressDto"];
+            /** @description The promotions applied, by promotion (issue 32; inside `discount`, shipping parts inside `shipping_amount`); present only when the order applied one. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
             refunds: components["schemas"]["OrderRefundSummaryDto"][];
             id: string;
             number: string | null;
@@ -3500,6 +3560,8 @@ export interface components {
             tax_lines: components["schemas"]["TaxLineDto"][];
             shipping_address: components["schemas"]["CheckoutAddressDto"];
             billing_address: components["schemas"]["CheckoutAddressDto"];
+            /** @description The promotions applied, by promotion (issue 32; inside `discount`, shipping parts inside `shipping_amount`); present only when the order applied one. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
             refunds: components["schemas"]["AdminOrderRefundDto"][];
             fulfillments: components["schemas"]["AdminOrderFulfillmentDto"][];
             transactions: components["schemas"]["AdminOrderTransactionDto"][];
@@ -20826,7 +20888,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "age_requirement" | "age_verification_required" | "checkout_empty" | "destination_closed" | "discount_code_already_used" | "discount_code_currency_mismatch" | "discount_code_expired" | "discount_code_inactive" | "discount_code_minimum_not_met" | "discount_code_not_found" | "gift_card_currency_mismatch" | "gift_card_disabled" | "gift_card_expired" | "idempotency_key_reused" | "insufficient_stock" | "payment_required" | "payment_type_unavailable" | "return_url_required" | "shipping_method_not_offered" | "shipping_method_required" | "terms_acceptance_required" | "volume_limit_exceeded";
+                        code?: "age_requirement" | "age_verification_required" | "checkout_empty" | "destination_closed" | "discount_code_already_used" | "discount_code_currency_mismatch" | "discount_code_expired" | "discount_code_inactive" | "discount_code_minimum_not_met" | "discount_code_not_found" | "gift_card_currency_mismatch" | "gift_card_disabled" | "gift_card_expired" | "idempotency_key_reused" | "insufficient_stock" | "payment_required" | "payment_type_unavailable" | "promotion_unavailable" | "promotion_usage_limit_reached" | "return_url_required" | "shipping_method_not_offered" | "shipping_method_required" | "terms_acceptance_required" | "volume_limit_exceeded";
                     };
                 };
             };

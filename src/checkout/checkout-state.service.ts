@@ -14,7 +14,7 @@ import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 import { PriceAdjustments } from '../extensions/index.js';
-import { TaxService } from '../tax/index.js';
+import { matchingZones, TaxService, zonesOf } from '../tax/index.js';
 import { isConfigured, measureOrder, ShippingQuotes, type AddressForZones, type Quote } from '../shipping/index.js';
 import { orderedThisYearByEmail } from './checkout.repository.js';
 
@@ -92,7 +92,17 @@ export class CheckoutStateService {
       email: checkout.email,
       codes: promotionCodes,
       hasDiscountCode: coupon !== null,
-      shipping: { methodId: checkout.shippingMethodId, country: shippingCountry },
+      shipping: {
+        methodId: checkout.shippingMethodId,
+        country: shippingCountry,
+        zones: async () =>
+          shippingCountry
+            ? matchingZones(await zonesOf(managerOf(ctx, this.dataSource), ctx.tenantId), {
+                country: shippingCountry,
+                postcode: checkout.shippingAddress?.zip_code ?? null,
+              }).flatMap((m) => (m.zone.key === null ? [m.zone.id] : [m.zone.key, m.zone.id]))
+            : [],
+      },
       facts: (ids) => variantPromotionFacts(managerOf(ctx, this.dataSource), ctx.tenantId, ids),
       variantIds: lines.map((l) => l.variant_id),
     });

@@ -39,8 +39,8 @@ export interface PromotionRequest {
   codes: string[];
   /** A discount code applies: promotions not combining with discount codes stand aside. */
   hasDiscountCode: boolean;
-  /** The checkout's delivery (null in the cart: shipping conditions and actions wait for the checkout). */
-  shipping: { methodId: string | null; country: string | null } | null;
+  /** The checkout's delivery (null in the cart: shipping conditions and actions wait for the checkout); `zones` loads the keys and ids of the zones containing the address. */
+  shipping: { methodId: string | null; country: string | null; zones: () => Promise<string[]> } | null;
   /** Loads the facts of the lines' variants (called only when some promotion is active). */
   facts: (variantIds: string[]) => Promise<VariantFacts[]>;
   variantIds: string[];
@@ -136,11 +136,13 @@ export class PromotionEvaluation {
     const compiled = exhausted.size ? compile(rows, req.currency) : this.compiled(ctx, rows, req.currency);
     const uses = (type: string) => rows.some((p) => p.conditions.some((c) => c.type === type));
     const custom = rows.some((p) => p.conditions.some((c) => c.type === 'custom') || p.actions.some((a) => a.type === 'custom'));
-    const [facts, groupIds, ordered, hooks] = await Promise.all([
+    const zoned = uses('shipping_zone') || rows.some((p) => p.actions.some((a) => a.type === 'shipping' && a.zones?.length));
+    const [facts, groupIds, ordered, hooks, zones] = await Promise.all([
       req.facts(req.variantIds),
       req.customerId && uses('customer_group') ? this.groups.groupIdsOf(ctx, req.customerId) : Promise.resolve([] as string[]),
       req.customerId && uses('first_order') ? this.hasOrdered(ctx, req.customerId) : Promise.resolve(false),
       custom ? this.promotions.hooks(ctx, { customerId: req.customerId }) : Promise.resolve({} as EngineHooks),
+      req.shipping && zoned ? req.shipping.zones() : Promise.resolve([] as string[]),
     ]);
     const byVariant = new Map(facts.map((f) => [f.variant_id, f]));
     let memo: { key: string; result: EngineResult } | null = null;
@@ -151,7 +153,8 @@ export class PromotionEvaluation {
         lines: lines.map((l) => engineLine(l, byVariant.get(l.variantId))),
         customer: req.customerId ? { id: req.customerId, groupIds, firstOrder: !ordered } : null,
         guestFirstOrder: false,
-        shipping: req.shipping && shippingAmount !== null ? { ...req.shipping, amount: shippingAmount } : null,
+        shipping:
+          req.shipping && shippingAmount !== null ? { methodId: req.shipping.methodId, country: req.shipping.country, zones, amount: shippingAmount } : null,
         codes: req.codes,
         hasDiscountCode: req.hasDiscountCode,
       };

@@ -92,11 +92,13 @@ function condition(v: unknown, at: string): PromotionCondition {
       if (countries.some((c) => !/^[A-Z]{2}$/.test(c))) throw new RuleError(`${at}.countries must be ISO 3166-1 alpha-2 codes`);
       return { type: 'shipping_country', countries };
     }
+    case 'shipping_zone':
+      return { type: 'shipping_zone', zones: strings(o.zones, `${at}.zones`) };
     case 'custom':
       return { type: 'custom', name: strings([o.name], `${at}.name`)[0], params: o.params === undefined ? {} : obj(o.params, `${at}.params`) };
     default:
       throw new RuleError(
-        `${at}.type must be one of min_subtotal, min_quantity, lines, customer_signed_in, customer_group, shipping_country, first_order, custom`,
+        `${at}.type must be one of min_subtotal, min_quantity, lines, customer_signed_in, customer_group, shipping_country, shipping_zone, first_order, custom`,
       );
   }
 }
@@ -141,6 +143,7 @@ function action(v: unknown, at: string): PromotionAction {
         amount: hasAmount ? amount(o.amount, `${at}.amount`) : null,
         method_ids: optionalStrings(o.method_ids, `${at}.method_ids`),
         countries: optionalStrings(o.countries, `${at}.countries`).map((c) => c.toUpperCase()),
+        ...(o.zones === undefined || o.zones === null ? {} : { zones: optionalStrings(o.zones, `${at}.zones`) }),
       };
     }
     case 'custom':

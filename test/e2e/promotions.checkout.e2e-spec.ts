@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, TestApp } from '../helpers/test-app.js';
 import { pay } from './orders.fixture.js';
-import { checkoutTo, complete, fill, promoShop } from './promotions.fixture.js';
+import { ADDRESS, checkoutTo, complete, fill, promoShop } from './promotions.fixture.js';
 
 const cents = (x: number) => Math.round(x * 100);
 
@@ -39,6 +39,42 @@ describe('promotions in the checkout and on orders', () => {
     expect(toDe.totals.shipping_amount).toBe(10);
     expect(toDe.totals.discounts).toEqual([]);
     expect(toDe.totals.total).toBe(70);
+  });
+
+  it('shipping zones: free shipping into a zone (the action), and a line promotion for a zone with a postcode range (the condition)', async () => {
+    const p = await promoShop(t);
+    await p.shop.admin.post('/admin/tax_zones', { name: 'Alps', key: 'alps', countries: ['CH'] }).expect(201);
+    const zurich = (await p.shop.admin.post('/admin/tax_zones', { name: 'Zurich', key: 'zurich', postcodes: [{ country: 'CH', pattern: '80*' }] }).expect(201))
+      .body.tax_zone;
+    const free = await p.promote({ name: 'Free shipping in the Alps', combines_with: { product: true }, actions: [{ type: 'shipping', zones: ['alps'] }] });
+    expect(free.actions).toEqual([{ type: 'shipping', percent: 100, amount: null, method_ids: [], countries: [], zones: ['alps'] }]);
+    await p.promote({
+      name: 'Zurich 10%',
+      combines_with: { shipping: true },
+      conditions: [{ type: 'shipping_zone', zones: [zurich.id] }],
+      actions: [{ type: 'percent_off_lines', percent: 10 }],
+    });
+    const a = p.visitor();
+    await fill(a, [[p.ids.variants['v-barolo'], 1]]);
+    const inZurich = await checkoutTo(p, a, 'CH');
+    expect(inZurich.totals.shipping_amount).toBe(0);
+    expect(inZurich.totals.discount).toBe(3);
+    const b = p.visitor();
+    await fill(b, [[p.ids.variants['v-barolo'], 1]]);
+    const c = (await b.post('/checkouts').expect(200)).body.checkout;
+    const bern = (
+      await b
+        .put(`/checkouts/${c.id}`, {
+          shipping_address: { ...ADDRESS, zip_code: '3000', country_code: 'CH', email: 'b@example.ch' },
+          shipping_method_id: p.ids.shipping_methods.post,
+        })
+        .expect(200)
+    ).body.checkout;
+    expect(bern.totals.shipping_amount).toBe(0);
+    expect(bern.totals.discount).toBe(0);
+    const d = p.visitor();
+    await fill(d, [[p.ids.variants['v-barolo'], 1]]);
+    expect((await checkoutTo(p, d, 'DE')).totals.shipping_amount).toBe(10);
   });
 
   it('discounted shipping by method, and the shipping_country condition on a line promotion', async () => {
