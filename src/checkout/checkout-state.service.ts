@@ -9,7 +9,7 @@ import { PromotionEvaluation } from '../promotions/index.js';
 import { couponInputOf, DiscountCodesService } from '../discounts/index.js';
 import type { TenantSettings } from '../tenancy/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
-import { CheckoutTotals, computeTotals, type ShippingInput } from '../pricing/index.js';
+import { CheckoutTotals, computeTotals, evaluateCoupon, priceLines, type ShippingInput } from '../pricing/index.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
@@ -91,7 +91,11 @@ export class CheckoutStateService {
       customerId,
       email: checkout.email,
       codes: promotionCodes,
-      hasDiscountCode: coupon !== null,
+      // a discount code that applies sets aside the promotions not combining with codes (a refused one does not)
+      hasDiscountCode:
+        coupon !== null &&
+        couponCode !== null &&
+        evaluateCoupon(coupon, priceLines(catalogueLines, currency, !config.settings.prices_include_tax).subtotal, currency, config.defaultCurrency.id).ok,
       shipping: {
         methodId: checkout.shippingMethodId,
         country: shippingCountry,

@@ -169,6 +169,23 @@ describe('promotions in the checkout and on orders', () => {
     expect(refund.refunded_amount).toBe(21.27);
   });
 
+  it('a discount code that no longer applies does not set aside the promotions that do not combine with codes', async () => {
+    const p = await promoShop(t);
+    await p.promote({ name: '10%', actions: [{ type: 'percent_off_order', percent: 10 }] });
+    await p.shop.admin.post('/admin/discount_codes', { code: 'BIG', type: 'value', value: 5, is_active: true, is_infinite: true, min_value: 50 }).expect(201);
+    const v = p.visitor();
+    await fill(v, [[p.ids.variants['v-barolo'], 2]]);
+    expect(((await v.post('/cart/discount_code', { code: 'BIG' }).expect(200)).body.cart as { total_discount: number }).total_discount).toBe(5);
+    const c = await checkoutTo(p, v, 'CH');
+    expect(c.totals.discount).toBe(5); // the code applies: the 10% stands aside
+    await p.shop.admin
+      .put(`/admin/discount_codes/${(await p.shop.admin.get('/admin/discount_codes').expect(200)).body.discount_codes[0].id}`, { min_value: 500 })
+      .expect(200);
+    const after = (await v.get(`/checkouts/${c.id}`).expect(200)).body.checkout;
+    expect(after.totals.coupon_text).toBeNull();
+    expect(after.totals.discount).toBe(6);
+  });
+
   it('first order: a shopper without an order gets it, and no longer after the first order', async () => {
     const p = await promoShop(t);
     await p.promote({ name: 'Welcome 10%', conditions: [{ type: 'first_order' }], actions: [{ type: 'percent_off_order', percent: 10 }] });
