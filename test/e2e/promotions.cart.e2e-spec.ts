@@ -34,6 +34,33 @@ describe('promotions in the cart', () => {
     expect(Object.keys(cart.items[0])).not.toContain('promotions');
   });
 
+  it("with an active promotion the cart carries exactly SPEC's members plus the documented promotion members", async () => {
+    const p = await promoShop(t);
+    await p.promote({ name: '10% from 1000', conditions: [{ type: 'min_subtotal', amount: 1000 }], actions: [{ type: 'percent_off_order', percent: 10 }] });
+    const cart = (await fill(p.visitor(), [[p.ids.variants['v-barolo'], 1]])) as unknown as Record<string, unknown> & Cart;
+    const keys = (o: object) => Object.keys(o).sort();
+    expect(keys(cart)).toEqual(
+      [
+        'currency',
+        'show_net_prices',
+        'item_count',
+        'items',
+        'items_subtotal_price',
+        'total_discount',
+        'total_price',
+        'total_weight',
+        'discount_code',
+        'discount_code_error',
+        'discounts',
+        'available_promotions',
+        'suggested_gifts',
+      ].sort(),
+    );
+    expect(keys(cart.items[0])).toContain('promotions');
+    expect(keys(cart.items[0]).length).toBe(18);
+    expect(keys(cart.available_promotions![0])).toEqual(['message', 'missing_amount', 'missing_quantity', 'name', 'promotion_id']);
+  });
+
   it('percent off the lines of a manufacturer: each line shows it, the totals by promotion, whatever the order of the adds', async () => {
     const p = await promoShop(t);
     const promo = await p.promote({
