@@ -53,9 +53,12 @@ export interface PreparedPromotions {
 }
 
 interface TenantPromotions {
-  rows: Promotion[];
+  /** The promotions live from loading to `until` (none starts or ends in between). */
+  live: Promotion[];
   /** When the set changes by itself (a start or end passes), at the latest 30 s after loading (other processes' edits). */
   until: number;
+  /** What the live promotions need loaded per request. */
+  needs: { groups: boolean; firstOrder: boolean; hooks: boolean; zones: boolean };
   byCurrency: Map<string, CompiledPromotions>;
 }
 
@@ -97,6 +100,10 @@ export class PromotionEvaluation {
 
   /** The active promotions of the shop now (enabled, started, not ended, not used up). */
   async active(ctx: RequestContext): Promise<Promotion[]> {
+    return (await this.entry(ctx)).live;
+  }
+
+  private async entry(ctx: RequestContext): Promise<TenantPromotions> {
     const now = Date.now();
     let entry = this.cache.get(ctx.tenantId);
     if (!entry || entry.until <= now) {
@@ -106,10 +113,18 @@ export class PromotionEvaluation {
         if (r.startsAt && r.startsAt.getTime() > now) until = Math.min(until, r.startsAt.getTime());
         if (r.endsAt && r.endsAt.getTime() > now) until = Math.min(until, r.endsAt.getTime());
       }
-      entry = { rows, until, byCurrency: new Map() };
+      const live = rows.filter((r) => isLive(r, now));
+      const uses = (type: string) => live.some((p) => p.conditions.some((c) => c.type === type));
+      const needs = {
+        groups: uses('customer_group'),
+        firstOrder: uses('first_order'),
+        hooks: uses('custom') || live.some((p) => p.actions.some((a) => a.type === 'custom')),
+        zones: uses('shipping_zone') || live.some((p) => p.actions.some((a) => a.type === 'shipping' && !!a.zones?.length)),
+      };
+      entry = { live, until, needs, byCurrency: new Map() };
       this.cache.set(ctx.tenantId, entry);
     }
-    return entry.rows.filter((r) => isLive(r, now));
+    return entry;
   }
 
   /** The active promotion whose code this is (any case), else null. */
@@ -119,7 +134,8 @@ export class PromotionEvaluation {
   }
 
   async prepare(ctx: RequestContext, req: PromotionRequest): Promise<PreparedPromotions | null> {
-    const live = await this.active(ctx);
+    const entry = await this.entry(ctx);
+    const { live, needs } = entry;
     if (live.length === 0) return null;
     const buyer = buyerKey(req.customerId, req.email);
     const limited = live.filter((p) => p.usageLimitPerCustomer !== null);
@@ -132,17 +148,23 @@ export class PromotionEvaluation {
       );
       for (const p of limited) if ((used.get(p.id) ?? 0) >= p.usageLimitPerCustomer!) exhausted.add(p.id);
     }
-    const rows = exhausted.size ? live.filter((p) => !exhausted.has(p.id)) : live;
-    const compiled = exhausted.size ? compile(rows, req.currency) : this.compiled(ctx, rows, req.currency);
-    const uses = (type: string) => rows.some((p) => p.conditions.some((c) => c.type === type));
-    const custom = rows.some((p) => p.conditions.some((c) => c.type === 'custom') || p.actions.some((a) => a.type === 'custom'));
-    const zoned = uses('shipping_zone') || rows.some((p) => p.actions.some((a) => a.type === 'shipping' && a.zones?.length));
+    let compiled: CompiledPromotions;
+    if (exhausted.size)
+      compiled = compile(
+        live.filter((p) => !exhausted.has(p.id)),
+        req.currency,
+      );
+    else {
+      const cached = entry.byCurrency.get(req.currency.id);
+      compiled = cached ?? compile(live, req.currency);
+      if (!cached) entry.byCurrency.set(req.currency.id, compiled);
+    }
     const [facts, groupIds, ordered, hooks, zones] = await Promise.all([
       req.facts(req.variantIds),
-      req.customerId && uses('customer_group') ? this.groups.groupIdsOf(ctx, req.customerId) : Promise.resolve([] as string[]),
-      req.customerId && uses('first_order') ? this.hasOrdered(ctx, req.customerId) : Promise.resolve(false),
-      custom ? this.promotions.hooks(ctx, { customerId: req.customerId }) : Promise.resolve({} as EngineHooks),
-      req.shipping && zoned ? req.shipping.zones() : Promise.resolve([] as string[]),
+      req.customerId && needs.groups ? this.groups.groupIdsOf(ctx, req.customerId) : Promise.resolve([] as string[]),
+      req.customerId && needs.firstOrder ? this.hasOrdered(ctx, req.customerId) : Promise.resolve(false),
+      needs.hooks ? this.promotions.hooks(ctx, { customerId: req.customerId }) : Promise.resolve({} as EngineHooks),
+      req.shipping && needs.zones ? req.shipping.zones() : Promise.resolve([] as string[]),
     ]);
     const byVariant = new Map(facts.map((f) => [f.variant_id, f]));
     let memo: { key: string; result: EngineResult } | null = null;
@@ -187,15 +209,6 @@ export class PromotionEvaluation {
     }
     await this.usages.recordUses(tx, orderId, ids, buyer);
     this.invalidate(tx.tenantId);
-  }
-
-  private compiled(ctx: RequestContext, rows: Promotion[], currency: CurrencyInfo): CompiledPromotions {
-    const entry = this.cache.get(ctx.tenantId);
-    if (!entry) return compile(rows, currency);
-    const key = `${currency.id}:${rows.map((r) => r.id).join(',')}`;
-    let c = entry.byCurrency.get(key);
-    if (!c) entry.byCurrency.set(key, (c = compile(rows, currency)));
-    return c;
   }
 
   private async hasOrdered(ctx: RequestContext, customerId: string): Promise<boolean> {
