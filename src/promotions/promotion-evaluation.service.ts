@@ -63,6 +63,8 @@ interface TenantPromotions {
 }
 
 const TTL_MS = 30_000;
+/** Variants whose facts a process keeps per shop (beyond it the shop's cache starts over). */
+const FACTS_CAP = 50_000;
 const usageLimitReached = (name: string) => AppError.unprocessable(`the promotion "${name}" has reached its usage limit`, 'promotion_usage_limit_reached');
 
 /** The buyer key `usage_limit_per_customer` counts by: the customer id, else the lower-cased email. */
@@ -75,14 +77,16 @@ export function buyerKey(customerId: string | null, email: string | null | undef
 /**
  * Runs the promotions engine for a cart or a checkout (issue 32). The shop's current promotions are loaded and
  * compiled once per currency and cached per tenant until a start or end passes, an admin change (`invalidate`) or a
- * completion, and at most 30 s (so another process's edits show). Per request only what the active promotions need
- * is loaded: the lines' catalogue facts, the shopper's groups, whether the shopper ordered before, the buyer's uses
+ * completion, and at most 30 s (so another process's edits show); the lines' catalogue facts are cached per variant
+ * for 30 s too. Per request only what the active promotions need is loaded: the facts of variants not cached, the shopper's groups, whether the shopper ordered before, the buyer's uses
  * of promotions limited per customer, the extensions' hooks. A shop without an active promotion gets null: its
  * answers stay exactly as without promotions.
  */
 @Injectable()
 export class PromotionEvaluation {
   private readonly cache = new Map<string, TenantPromotions>();
+  /** The lines' catalogue facts by shop and variant, for at most 30 s (a catalogue edit reaches promotions within it). */
+  private readonly factsCache = new Map<string, { until: number; byVariant: Map<string, VariantFacts> }>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -159,14 +163,13 @@ export class PromotionEvaluation {
       compiled = cached ?? compile(live, req.currency);
       if (!cached) entry.byCurrency.set(req.currency.id, compiled);
     }
-    const [facts, groupIds, ordered, hooks, zones] = await Promise.all([
-      req.facts(req.variantIds),
+    const [byVariant, groupIds, ordered, hooks, zones] = await Promise.all([
+      this.factsOf(ctx.tenantId, req),
       req.customerId && needs.groups ? this.groups.groupIdsOf(ctx, req.customerId) : Promise.resolve([] as string[]),
       req.customerId && needs.firstOrder ? this.hasOrdered(ctx, req.customerId) : Promise.resolve(false),
       needs.hooks ? this.promotions.hooks(ctx, { customerId: req.customerId }) : Promise.resolve({} as EngineHooks),
       req.shipping && needs.zones ? req.shipping.zones() : Promise.resolve([] as string[]),
     ]);
-    const byVariant = new Map(facts.map((f) => [f.variant_id, f]));
     let memo: { key: string; result: EngineResult } | null = null;
     const promote = (lines: readonly PricedLine[], shippingAmount: number | null): EngineResult => {
       const key = `${shippingAmount};${lines.map((l) => `${l.variantId}:${l.quantity}:${l.unit}:${l.line}`).join(',')}`;
@@ -209,6 +212,20 @@ export class PromotionEvaluation {
     }
     await this.usages.recordUses(tx, orderId, ids, buyer);
     this.invalidate(tx.tenantId);
+  }
+
+  /** The facts of the request's variants: cached ones, the others loaded in one statement. */
+  private async factsOf(tenantId: string, req: PromotionRequest): Promise<Map<string, VariantFacts>> {
+    const now = Date.now();
+    let cached = this.factsCache.get(tenantId);
+    if (!cached || cached.until <= now || cached.byVariant.size > FACTS_CAP) {
+      cached = { until: now + TTL_MS, byVariant: new Map() };
+      this.factsCache.set(tenantId, cached);
+    }
+    const known = cached.byVariant;
+    const missing = req.variantIds.filter((id) => !known.has(id));
+    if (missing.length) for (const f of await req.facts(missing)) known.set(f.variant_id, f);
+    return new Map(req.variantIds.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as const] : [])));
   }
 
   private async hasOrdered(ctx: RequestContext, customerId: string): Promise<boolean> {

@@ -118,6 +118,33 @@ describe('PromotionEvaluation', () => {
     expect(ok.calls.recorded).toEqual([['p1']]);
   });
 
+  it("caches the lines' catalogue facts per variant: a second read loads only the variants not seen yet", async () => {
+    const { evaluation } = setup([promotion({})]);
+    const asked: string[][] = [];
+    const facts = (ids: string[]) => {
+      asked.push(ids);
+      const none: string[] = [];
+      return Promise.resolve(
+        ids.map((id) => ({
+          variant_id: id,
+          product_id: 'p',
+          manufacturer_id: null,
+          category_ids: none,
+          collection_ids: none,
+          colour: none,
+          country: none,
+          region: none,
+          vintage: none,
+          size: none,
+          options: [],
+        })),
+      );
+    };
+    await evaluation.prepare(ctx, request({ variantIds: ['v1', 'v2'], facts }));
+    await evaluation.prepare(ctx, request({ variantIds: ['v2', 'v3'], facts }));
+    expect(asked).toEqual([['v1', 'v2'], ['v3']]);
+  });
+
   it('buyerKey: the customer, else the lower-cased email, else none', () => {
     expect(buyerKey('c1', 'a@x.ch')).toBe('customer:c1');
     expect(buyerKey(null, ' A@X.ch ')).toBe('email:a@x.ch');
