@@ -211,7 +211,8 @@ export class PromotionEvaluation {
       for (const t of perBuyer) if ((used.get(t.id) ?? 0) >= t.usage_limit_per_customer!) throw usageLimitReached(t.name);
     }
     await this.usages.recordUses(tx, orderId, ids, buyer);
-    this.invalidate(tx.tenantId);
+    // a promotion with a usage_limit may be used up now: reload (the others' counts do not change what is active)
+    if (taken.some((t) => t.usage_limit !== null)) this.invalidate(tx.tenantId);
   }
 
   /** The facts of the request's variants: cached ones, the others loaded in one statement. */

@@ -113,9 +113,17 @@ describe('PromotionEvaluation', () => {
       setup([], { taken: [row({ usage_limit_per_customer: 1 })], used: new Map([['p1', 1]]) }).evaluation.redeem(ctx, 'o1', ['p1'], null, 'A@x.ch'),
     ).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
     await expect(setup([], { taken: [] }).evaluation.redeem(ctx, 'o1', ['p1'], null, null)).rejects.toMatchObject({ code: 'promotion_unavailable' });
-    const ok = setup([], { taken: [row({ times_used: 5, usage_limit: 5 })] });
+    const ok = setup([promotion({ usageLimit: 5 })], { taken: [row({ times_used: 5, usage_limit: 5 })] });
+    await ok.evaluation.active(ctx);
     await ok.evaluation.redeem(ctx, 'o1', ['p1', 'p1'], 'c1', null);
     expect(ok.calls.recorded).toEqual([['p1']]);
+    await ok.evaluation.active(ctx);
+    expect(ok.calls.current).toBe(2); // a limited promotion's use reloads the active set
+    const unlimited = setup([promotion({})], { taken: [row({})] });
+    await unlimited.evaluation.active(ctx);
+    await unlimited.evaluation.redeem(ctx, 'o1', ['p1'], 'c1', null);
+    await unlimited.evaluation.active(ctx);
+    expect(unlimited.calls.current).toBe(1);
   });
 
   it("caches the lines' catalogue facts per variant: a second read loads only the variants not seen yet", async () => {
