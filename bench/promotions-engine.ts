@@ -4,8 +4,8 @@
  * compiled once, then 100-line carts evaluated one after another; prints the compile time and the evaluation
  * p50/p99/max. Target: p99 <= 2 ms. Run: `npm run bench:promotions [-- <evaluations>]`.
  */
-import { compilePromotions, evaluatePromotions } from '../src/promotions/index.js';
-import type { EngineCart, EngineLine, PromotionDefinition } from '../src/promotions/index.js';
+import { compilePromotions, evaluatePromotions } from '../src/promotions/engine/index.js';
+import type { EngineCart, EngineLine, PromotionDefinition } from '../src/promotions/engine/index.js';
 
 const EVALUATIONS = Number(process.argv[2] ?? 5000);
 const PRODUCTS = 5000;

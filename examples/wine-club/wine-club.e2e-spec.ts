@@ -180,6 +180,31 @@ describe('example extension: wine club', () => {
     ).toBe(false);
   });
 
+  it("a promotion with the wine_club_member condition applies in a member's cart only (the hook runs per cart read)", async () => {
+    const promo = (
+      await shop.admin
+        .post('/admin/promotions', {
+          name: 'Club: 10% off juice',
+          combines_with: { product: true },
+          conditions: [
+            { type: 'custom', name: 'wine_club_member' },
+            { type: 'lines', selector: [{ type: 'product', ids: [ids.products['p-juice']] }] },
+          ],
+          actions: [{ type: 'percent_off_lines', percent: 10 }],
+        })
+        .expect(201)
+    ).body.promotion;
+    type Lined = { items: Array<{ id: string; promotions?: Array<{ promotion_id: string; amount: number }> }>; total_discount: number };
+    const member = (await cart(ana.client, [[juice(), 2]])) as unknown as Lined;
+    expect(member.items[0].promotions).toEqual([{ promotion_id: promo.id, name: 'Club: 10% off juice', amount: 1.27 }]);
+    expect(member.total_discount).toBe(1.27);
+    const nonMember = (await cart(ben.client, [[juice(), 2]])) as unknown as Lined;
+    expect(nonMember.items[0].promotions).toEqual([]);
+    await shop.admin.delete(`/admin/promotions/${promo.id}`).expect(204);
+    await ana.client.delete('/cart').expect(200);
+    await ben.client.delete('/cart').expect(200);
+  });
+
   it("a member's cart is priced with the club price; a guest and a non-member pay the catalogue price", async () => {
     const member = await cart(ana.client, [
       [wine(), 2],

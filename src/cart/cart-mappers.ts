@@ -2,6 +2,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { translate } from '../common/i18n.js';
 import type { SellableVariantRow } from '../catalogue/index.js';
 import { fromMinor } from '../pricing/index.js';
+import { mapAvailable, mapDiscounts, mapLinePromotions, mapSuggestedGifts } from '../promotions/index.js';
 import type { CartLineDetails, PricedCart, PricedCartLine } from './cart.service.js';
 import type { CartDto, CartLineDto } from './dto/cart.dto.js';
 
@@ -26,6 +27,11 @@ export function detailsOf(r: LineRow, ctx: RequestContext): CartLineDetails {
 }
 
 export function mapCartLine(l: PricedCartLine, precision: number): CartLineDto {
+  const line = mapPlainLine(l, precision);
+  return l.promotions ? { ...line, promotions: mapLinePromotions(l.promotions, precision) } : line;
+}
+
+function mapPlainLine(l: PricedCartLine, precision: number): CartLineDto {
   const money = (minor: number) => fromMinor(minor, precision);
   const d = l.details;
   return {
@@ -72,5 +78,12 @@ export function mapCart(c: PricedCart): CartDto {
     total_weight: c.totalGrams,
     discount_code: c.discountCode,
     discount_code_error: c.discountCodeError,
+    ...(c.promotions
+      ? {
+          discounts: mapDiscounts(c.promotions.discounts, p),
+          available_promotions: mapAvailable(c.promotions.available, c.currency),
+          suggested_gifts: mapSuggestedGifts(c.promotions.suggestedGifts),
+        }
+      : {}),
   };
 }

@@ -3,13 +3,14 @@ import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { catalogueLineOf, sellableVariantRule, sellableVariants, type QuantityRuleRow } from '../catalogue/index.js';
+import { catalogueLineOf, sellableVariantRule, sellableVariants, variantPromotionFacts, type QuantityRuleRow } from '../catalogue/index.js';
 import { customerType } from '../customers/index.js';
 import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { PriceAdjustments } from '../extensions/index.js';
 import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
-import { CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
+import { couponAmount, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
+import { PromotionEvaluation, type AppliedPromotion, type EngineResult } from '../promotions/index.js';
 import { detailsOf, type LineRow, mapCart } from './cart-mappers.js';
 import { AddCartItemDto, ApplyDiscountCodeDto, CartDto, SetCartCurrencyDto, UpdateCartItemDto } from './dto/cart.dto.js';
 
@@ -25,7 +26,8 @@ export interface CartLineDetails {
   color: string | null;
 }
 
-export type PricedCartLine = PricedLine & { details: CartLineDetails };
+/** `promotions`: what each promotion took off the line (absent while the shop has no active promotion). */
+export type PricedCartLine = PricedLine & { details: CartLineDetails; promotions?: AppliedPromotion[] };
 
 /** A cart priced now: what GET /cart shows, and what the checkout builds from. Money in minor units of `currency`. */
 export interface PricedCart extends Omit<PricedTotals, 'lines'> {
@@ -37,6 +39,8 @@ export interface PricedCart extends Omit<PricedTotals, 'lines'> {
   coupon: DiscountCode | null;
   /** Why a coupon was dropped at a read; null otherwise. */
   discountCodeError: CouponRefusal | null;
+  /** The promotions engine's answer for this cart (null: the shop has no active promotion). */
+  promotions: EngineResult | null;
 }
 
 interface CartRow {
@@ -60,6 +64,7 @@ export class CartService {
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
     private readonly prices: PriceAdjustments,
+    private readonly evaluation: PromotionEvaluation,
   ) {}
 
   /** The visitor's cart currency, for the API guard (`CartCurrency`; CONTRACT 4: the storefront's active currency after `?currency`). */
@@ -94,16 +99,18 @@ export class CartService {
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
     const catalogueLines = await this.prices.apply(ctx, owner.kind === 'customer' ? owner.customerId : null, rows.map(catalogueLineOf));
     const base = priceLines(catalogueLines, currency, showNet);
-    const lines: PricedCartLine[] = base.lines.map((l, i) => ({ ...l, details: detailsOf(rows[i], ctx) }));
     let discount = 0;
     let coupon: DiscountCode | null = null;
     let discountCode = cart?.discount_code ?? null;
     let discountCodeError = cart?.discount_code_error ?? null;
+    const promotionCodes: string[] = [];
     if (cart && discountCode) {
       const config = await this.tenancy.config(ctx.tenantId);
       const row = await this.discounts.findByCode(ctx, discountCode);
       const result = evaluateCoupon(row ? couponInputOf(row) : null, base.subtotal, currency, config.defaultCurrency.id);
-      if (result.ok) {
+      // a code naming no discount code may be an active promotion's (issue 32): the engine checks it as a condition
+      if (!row && (await this.evaluation.byCode(ctx, discountCode))) promotionCodes.push(discountCode);
+      else if (result.ok) {
         discount = result.discount;
         coupon = row;
       } else {
@@ -117,7 +124,25 @@ export class CartService {
         discountCodeError = result.code;
       }
     }
-    return { ...withDiscount(base, discount), lines, cartId: cart?.id ?? null, discountCode, coupon, discountCodeError };
+    // promotions (issue 32): evaluated once on the priced lines; a coupon stacking with them applies to what they left
+    const prepared = await this.evaluation.prepare(ctx, {
+      currency,
+      customerId: owner.kind === 'customer' ? owner.customerId : null,
+      codes: promotionCodes,
+      hasDiscountCode: coupon !== null,
+      shipping: null,
+      facts: (ids) => variantPromotionFacts(managerOf(ctx, this.dataSource), ctx.tenantId, ids),
+      variantIds: base.lines.map((l) => l.variantId),
+    });
+    const promotions = prepared ? prepared.promote(base.lines, null) : null;
+    const promoted = promotions ? promotions.lines.reduce((a, l) => a + l.discount, 0) : 0;
+    if (promoted > 0 && coupon) discount = couponAmount(couponInputOf(coupon), base.subtotal - promoted, currency);
+    const lines: PricedCartLine[] = base.lines.map((l, i) => ({
+      ...l,
+      details: detailsOf(rows[i], ctx),
+      ...(promotions ? { promotions: promotions.lines[i].promotions } : {}),
+    }));
+    return { ...withDiscount(base, promoted + discount), lines, cartId: cart?.id ?? null, discountCode, coupon, discountCodeError, promotions };
   }
 
   // ------------------------------------------------------------------ lines
@@ -234,12 +259,14 @@ export class CartService {
     const config = await this.tenancy.config(ctx.tenantId);
     const row = await this.discounts.findByCode(ctx, dto.code);
     const result = evaluateCoupon(row ? couponInputOf(row) : null, priced.subtotal, priced.currency, config.defaultCurrency.id);
-    if (!result.ok) throw AppError.unprocessable(result.message, result.code);
+    // no discount code of that name: an active promotion's code (issue 32) is kept the same way
+    const promotion = row ? null : await this.evaluation.byCode(ctx, dto.code);
+    if (!result.ok && !promotion) throw AppError.unprocessable(result.message, result.code);
     const o = ownerColumns(ownerOf(ctx));
     await managerOf(ctx, this.dataSource).query(
       `INSERT INTO carts (tenant_id, visitor_id, customer_id, discount_code) VALUES ($1, $2, $3, $4)
        ON CONFLICT ${o.conflict} DO UPDATE SET discount_code = EXCLUDED.discount_code, discount_code_error = NULL, updated_at = now()`,
-      [ctx.tenantId, o.visitorId, o.customerId, row!.code],
+      [ctx.tenantId, o.visitorId, o.customerId, promotion ? promotion.code : row!.code],
     );
     return this.get(ctx);
   }

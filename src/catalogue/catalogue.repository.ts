@@ -284,3 +284,44 @@ export async function productCount(m: EntityManager, tenantId: string): Promise<
   const [row]: Array<{ n: number }> = await m.query(`SELECT count(*)::int AS n FROM products WHERE tenant_id = $1`, [tenantId]);
   return row.n;
 }
+
+/**
+ * What promotions match a cart line by (issue 32): the variant's product and manufacturer, its product's categories
+ * with their ancestors, the manual collections holding the product, each facet value by key and id, and each
+ * custom-field option as `[field key, option key, option value, option id]`. One statement for all the lines.
+ */
+export interface VariantPromotionFactsRow {
+  variant_id: string;
+  product_id: string;
+  manufacturer_id: string | null;
+  category_ids: string[];
+  collection_ids: string[];
+  colour: string[];
+  country: string[];
+  region: string[];
+  vintage: string[];
+  size: string[];
+  options: Array<[string, string, string | null, string]>;
+}
+
+export function variantPromotionFacts(m: EntityManager, tenantId: string, variantIds: string[]): Promise<VariantPromotionFactsRow[]> {
+  if (variantIds.length === 0) return Promise.resolve([]);
+  const facet = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN '{}'::text[] ELSE ARRAY[${alias}.key, ${alias}.id::text] END`;
+  return m.query(
+    `SELECT v.id AS variant_id, v.product_id, p.manufacturer_id,
+            coalesce((SELECT array_agg(DISTINCT x) FROM categories c, unnest(c.path || c.id) x WHERE c.tenant_id = v.tenant_id AND c.id = ANY(p.category_ids)), '{}') AS category_ids,
+            coalesce((SELECT array_agg(cp.collection_id) FROM collection_products cp WHERE cp.tenant_id = v.tenant_id AND cp.product_id = p.id), '{}') AS collection_ids,
+            ${facet('fc')} AS colour, ${facet('fn')} AS country, ${facet('fr')} AS region, ${facet('fy')} AS vintage, ${facet('fs')} AS size,
+            coalesce((SELECT jsonb_agg(jsonb_build_array(cf.key, o.key, o.value, o.id)) FROM custom_field_options o JOIN custom_fields cf ON cf.id = o.field_id
+                      WHERE o.tenant_id = v.tenant_id AND o.id = ANY(v.option_ids)), '[]') AS options
+     FROM variants v
+     JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
+     LEFT JOIN facet_values fc ON fc.id = v.color_id
+     LEFT JOIN facet_values fn ON fn.id = v.country_id
+     LEFT JOIN facet_values fr ON fr.id = v.region_id
+     LEFT JOIN facet_values fy ON fy.id = v.year_id
+     LEFT JOIN facet_values fs ON fs.id = v.size_id
+     WHERE v.tenant_id = $1 AND v.id = ANY($2::uuid[])`,
+    [tenantId, [...new Set(variantIds)]],
+  );
+}

@@ -21,11 +21,12 @@ export {
   paymentTypeOf,
   paymentTypesOf,
   productIdOfVariant,
+  variantPromotionFacts,
   variantVolumesOf,
   sellableVariantRule,
   sellableVariants,
   stockLevelsFullestFirst,
   visibleVariantSql,
 } from './catalogue.repository.js';
-export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, StockLevelRow } from './catalogue.repository.js';
+export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, StockLevelRow, VariantPromotionFactsRow } from './catalogue.repository.js';
 export type { AdminProductDto } from './dto/admin-product.dto.js';

@@ -2,6 +2,7 @@ import type { TaxedTotals } from '../tax/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor } from '../pricing/index.js';
+import { mapDiscounts, mapLinePromotions } from '../promotions/index.js';
 import type { CheckoutTotals } from '../pricing/index.js';
 import type { CheckoutLineRow } from './checkout-state.service.js';
 import type { AdminCheckoutAddressDto, AdminCheckoutTotalsDto } from './dto/admin-checkout.dto.js';
@@ -73,6 +74,7 @@ export function mapLiveLines(ctx: RequestContext, rows: CheckoutLineRow[], total
     line_total: fromMinor(l.lineNet, p),
     line_total_with_tax: fromMinor(l.lineGross, p),
     image_url: rows[i].image_src,
+    ...(totals.promotions ? { promotions: mapLinePromotions(totals.promotions.lines[i].promotions, p) } : {}),
   }));
 }
 
@@ -92,6 +94,7 @@ export function mapLiveTotals(t: CheckoutTotals): CheckoutTotalsDto {
     price_includes_tax: t.priceIncludesTax,
     tax_lines: t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, p) })),
     ...destinationTaxes(t),
+    ...(t.promotions ? { discounts: mapDiscounts(t.promotions.discounts, p) } : {}),
   };
 }
 
@@ -107,7 +110,7 @@ function destinationTaxes(t: CheckoutTotals): Pick<CheckoutTotalsDto, 'excise_am
 }
 
 /** Lines of a completed checkout: the order's, as charged. */
-export function mapOrderLinesAsCheckoutLines(lines: OrderLine[]): CheckoutLineDto[] {
+export function mapOrderLinesAsCheckoutLines(lines: OrderLine[], withPromotions = false): CheckoutLineDto[] {
   return lines.map((l) => ({
     id: l.id,
     article_id: l.variantId,
@@ -119,6 +122,7 @@ export function mapOrderLinesAsCheckoutLines(lines: OrderLine[]): CheckoutLineDt
     line_total: Number(l.lineTotal),
     line_total_with_tax: Number(l.lineTotalWithTax),
     image_url: l.imageUrl,
+    ...(withPromotions ? { promotions: l.promotions ?? [] } : {}),
   }));
 }
 
@@ -138,6 +142,7 @@ export function mapOrderTotals(o: Order): CheckoutTotalsDto {
     currency: o.currencyCode,
     price_includes_tax: o.priceIncludesTax,
     tax_lines: o.taxLines,
+    ...(o.promotions?.length ? { discounts: o.promotions } : {}),
   };
 }
 
@@ -153,7 +158,7 @@ export function adminTotals(t: CheckoutTotalsDto): AdminCheckoutTotalsDto {
   };
 }
 
-export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean): OrderLineDto {
+export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean, withPromotions = false): OrderLineDto {
   return {
     id: l.id,
     variant_id: l.variantId,
@@ -165,6 +170,7 @@ export function mapOrderLine(l: OrderLine, priceIncludesTax: boolean): OrderLine
     unit_price: Number(l.unitPrice),
     unit_price_with_tax: Number(l.unitPriceWithTax),
     line_total: Number(priceIncludesTax ? l.lineTotalWithTax : l.lineTotal),
+    ...(withPromotions ? { promotions: l.promotions ?? [] } : {}),
   };
 }
 
@@ -180,7 +186,7 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
     date: o.placedAt.toISOString(),
     currency: o.currencyCode,
     price_includes_tax: o.priceIncludesTax,
-    line_items: lines.map((l) => mapOrderLine(l, o.priceIncludesTax)),
+    line_items: lines.map((l) => mapOrderLine(l, o.priceIncludesTax, o.promotions?.length > 0)),
     subtotal: Number(o.subtotal),
     discount: Number(o.discount),
     discount_code: o.discountCode,
@@ -201,6 +207,7 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
     shipping_address: mapAddress(o.shippingAddress, names),
     billing_address: mapAddress(o.billingAddress, names),
     ...(o.grossPricePolicy ? { gross_price_policy: o.grossPricePolicy } : {}),
+    ...(o.promotions?.length ? { discounts: o.promotions } : {}),
   };
 }
 

@@ -4,16 +4,17 @@ import type { CurrencyInfo, RequestContext } from '../common/context/request-con
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
 import type { CouponInput } from '../pricing/index.js';
-import { catalogueLineOf, sellableVariants, variantVolumesOf, type SellableVariantRow } from '../catalogue/index.js';
+import { catalogueLineOf, sellableVariants, variantPromotionFacts, variantVolumesOf, type SellableVariantRow } from '../catalogue/index.js';
+import { PromotionEvaluation } from '../promotions/index.js';
 import { couponInputOf, DiscountCodesService } from '../discounts/index.js';
 import type { TenantSettings } from '../tenancy/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
-import { CheckoutTotals, computeTotals, type ShippingInput } from '../pricing/index.js';
+import { CheckoutTotals, computeTotals, evaluateCoupon, priceLines, type ShippingInput } from '../pricing/index.js';
 import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 import { PriceAdjustments } from '../extensions/index.js';
-import { TaxService } from '../tax/index.js';
+import { matchingZones, TaxService, zonesOf } from '../tax/index.js';
 import { isConfigured, measureOrder, ShippingQuotes, type AddressForZones, type Quote } from '../shipping/index.js';
 import { orderedThisYearByEmail } from './checkout.repository.js';
 
@@ -58,6 +59,7 @@ export class CheckoutStateService {
     private readonly prices: PriceAdjustments,
     private readonly taxes: TaxService,
     private readonly shippingQuotes: ShippingQuotes,
+    private readonly evaluation: PromotionEvaluation,
   ) {}
 
   /** `config`: pass it when calling inside a transaction (loading it then would need a second pool connection). */
@@ -70,20 +72,52 @@ export class CheckoutStateService {
     let offered = this.shipping.offeredFor(methods, shippingCountry);
     let selectedMethod = checkout.shippingMethodId ? (offered.find((m) => m.id === checkout.shippingMethodId) ?? null) : null;
     let coupon: CouponInput | null = null;
+    let couponCode = checkout.discountCode;
+    const promotionCodes: string[] = [];
     if (checkout.discountCode) {
       const row = await this.discounts.findByCode(ctx, checkout.discountCode);
       coupon = row ? couponInputOf(row) : null;
+      // a code naming no discount code but an active promotion's is that promotion's condition (issue 32)
+      if (!row && (await this.evaluation.byCode(ctx, checkout.discountCode))) {
+        promotionCodes.push(checkout.discountCode);
+        couponCode = null;
+      }
     }
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
     const customerId = checkout.customerId ?? (ctx.actor.type === 'customer' ? ctx.actor.customerId : null);
     const catalogueLines = await this.prices.apply(ctx, customerId, lines.map(catalogueLineOf));
+    const promotions = await this.evaluation.prepare(ctx, {
+      currency,
+      customerId,
+      email: checkout.email,
+      codes: promotionCodes,
+      // a discount code that applies sets aside the promotions not combining with codes (a refused one does not)
+      hasDiscountCode:
+        coupon !== null &&
+        couponCode !== null &&
+        evaluateCoupon(coupon, priceLines(catalogueLines, currency, !config.settings.prices_include_tax).subtotal, currency, config.defaultCurrency.id).ok,
+      shipping: {
+        methodId: checkout.shippingMethodId,
+        country: shippingCountry,
+        zones: async () =>
+          shippingCountry
+            ? matchingZones(await zonesOf(managerOf(ctx, this.dataSource), ctx.tenantId), {
+                country: shippingCountry,
+                postcode: checkout.shippingAddress?.zip_code ?? null,
+              }).flatMap((m) => (m.zone.key === null ? [m.zone.id] : [m.zone.key, m.zone.id]))
+            : [],
+      },
+      facts: (ids) => variantPromotionFacts(managerOf(ctx, this.dataSource), ctx.tenantId, ids),
+      variantIds: lines.map((l) => l.variant_id),
+    });
     const input = {
       lines: catalogueLines,
       currency: { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault },
       pricesIncludeTax: config.settings.prices_include_tax,
-      couponCode: checkout.discountCode,
+      couponCode,
       coupon,
       defaultCurrencyId: config.defaultCurrency.id,
+      promote: promotions?.promote,
     };
     // a shop taxing by destination (issue 31) re-prices for the shipping address's zone; every other shop as before
     const taxRules = await this.taxes.rules(ctx);

@@ -6,6 +6,7 @@ import { CustomersModule } from '../customers/customers.module.js';
 import { DiscountsModule } from '../discounts/discounts.module.js';
 import { GiftCardsModule } from '../gift-cards/gift-cards.module.js';
 import { TaxModule } from '../tax/tax.module.js';
+import { PromotionsModule } from '../promotions/promotions.module.js';
 import { AdminTaxReportController } from './admin-tax-report.controller.js';
 import { ShippingModule } from '../shipping/shipping.module.js';
 import { adminResource } from '../extensions/index.js';
@@ -39,7 +40,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
  * extension providers (src/extensions/extension-points.ts); the offline and test ones are built in.
  */
 @Module({
-  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, GiftCardsModule, TaxModule, ShippingModule],
+  imports: [CartModule, CatalogueModule, DiscountsModule, CustomersModule, GiftCardsModule, TaxModule, ShippingModule, PromotionsModule],
   controllers: [
     AdminTaxReportController,
     StorefrontCheckoutController,

@@ -16,6 +16,14 @@ export class OrderLinesHistory extends OrderHistory {
     );
     return row.ordered;
   }
+
+  async customerHasOrdered(m: EntityManager, tenantId: string, customerId: string): Promise<boolean> {
+    const [row]: Array<{ ordered: boolean }> = await m.query(`SELECT EXISTS (SELECT 1 FROM orders WHERE tenant_id = $1 AND customer_id = $2) AS ordered`, [
+      tenantId,
+      customerId,
+    ]);
+    return row.ordered;
+  }
 }
 
 /**

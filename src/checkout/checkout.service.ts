@@ -284,7 +284,7 @@ export class CheckoutService {
       const order = await repoOf(ctx, this.dataSource, Order).findOne({ where: { id: c.orderId, tenantId: ctx.tenantId } });
       if (order) {
         const lines = await repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
-        return { lines: mapOrderLinesAsCheckoutLines(lines), totals: mapOrderTotals(order) };
+        return { lines: mapOrderLinesAsCheckoutLines(lines, order.promotions?.length > 0), totals: mapOrderTotals(order) };
       }
     }
     const s = state ?? (await this.states.state(ctx, c));

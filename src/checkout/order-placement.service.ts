@@ -8,6 +8,7 @@ import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { CartService } from '../cart/index.js';
+import { PromotionEvaluation } from '../promotions/index.js';
 import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
 import { saveAddressUnlessKnown } from '../customers/index.js';
 import { AppConfig } from '../config/app-config.js';
@@ -36,6 +37,8 @@ import { OrderStock } from './order-stock.js';
  * 3. stock: tracked variants locked, on-hand re-read from the ledger, 422 `insufficient_stock` unless backorder,
  *    then decremented through the ledger (`StockService.recordMovement`) — never below zero without backorder;
  * 4. a single-use coupon redeemed by `UPDATE ... WHERE NOT is_used` (the loser gets `discount_code_already_used`);
+ *    each applied promotion's use taken under its row lock (ids sorted; past `usage_limit` or the buyer's
+ *    `usage_limit_per_customer` the loser gets `promotion_usage_limit_reached`);
  * 5. the payment provider initiated (payment_url for redirect kinds);
  * 6. the order numbered from the per-shop counter row (gapless: a rolled-back placement frees its number), written
  *    with its lines as charged; the checkout marked completed, the cart emptied, the events recorded.
@@ -54,6 +57,7 @@ export class OrderPlacementService {
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly balances: BalancePayments,
+    private readonly promotions: PromotionEvaluation,
   ) {}
 
   async complete(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string): Promise<CompleteResultDto> {
@@ -122,6 +126,10 @@ export class OrderPlacementService {
       await this.orderStock.take(tx, state.lines, orderId); // each movement emits its inventory_level.updated
       const redeemed = state.totals.couponCode ? await this.redeem(tx, state.totals.couponCode) : null;
       const t = state.totals;
+      const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
+      const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
+      const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
+      await this.promotions.redeem(tx, orderId, t.promotions?.discounts.map((d) => d.promotionId) ?? [], customerId, email);
       const precision = state.currency.precision;
       // under the accounts' row locks: the balances are re-read, each pays at most what it holds
       const fromBalances = await this.balances.redeem(tx, c.id, orderId, state.currency.code, precision, t.total);
@@ -147,9 +155,6 @@ export class OrderPlacementService {
       const dec = (minor: number) => minorToDecimalString(minor, precision);
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
-      const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
-      const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
-      const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
       // what needs no order number is written before the counter (checkouts.order_id has no foreign key): issue 34
       await m.query(
         `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
@@ -166,10 +171,10 @@ export class OrderPlacementService {
         `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
            payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
            shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at,
-           balance_paid, paid_amount, financial_status, paid_at)
+           balance_paid, paid_amount, financial_status, paid_at, promotions, promotion_discount)
          VALUES ($1, $2, $3, $4, $5, $6, 'Open', CASE WHEN $33::boolean THEN 'paid' ELSE 'pending' END, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
            now() + $31::float8 * interval '1 second', $32, $32,
-           CASE WHEN $33::boolean THEN 'paid' WHEN $32::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $33::boolean THEN now() END)`,
+           CASE WHEN $33::boolean THEN 'paid' WHEN $32::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $33::boolean THEN now() END, $34::jsonb, $35)`,
         [
           orderId,
           tx.tenantId,
@@ -205,6 +210,17 @@ export class OrderPlacementService {
           due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
           dec(fromBalances.paid),
           due === 0,
+          JSON.stringify(
+            (t.promotions?.discounts ?? []).map((d) => ({
+              promotion_id: d.promotionId,
+              name: d.name,
+              kind: d.promotionClass,
+              amount: fromMinor(d.amount, precision),
+              lines_amount: fromMinor(d.lines, precision),
+              shipping_amount: fromMinor(d.shipping, precision),
+            })),
+          ),
+          dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
         ],
       );
       for (const part of fromBalances.parts) {
@@ -221,10 +237,13 @@ export class OrderPlacementService {
       }
       const rows = state.lines;
       await m.query(
-        `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)
-         SELECT $1, $2, l.position, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, l.quantity, l.tax_rate, l.unit_price, l.unit_price_with_tax, l.line_total, l.line_total_with_tax
-         FROM unnest($3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[])
-           AS l(position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax)`,
+        `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax,
+           promotions, promotion_discount)
+         SELECT $1, $2, l.position, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, l.quantity, l.tax_rate, l.unit_price, l.unit_price_with_tax, l.line_total, l.line_total_with_tax,
+           l.promotions, l.promotion_discount
+         FROM unnest($3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
+           $16::jsonb[], $17::numeric[])
+           AS l(position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax, promotions, promotion_discount)`,
         [
           tx.tenantId,
           orderId,
@@ -241,6 +260,12 @@ export class OrderPlacementService {
           t.lines.map((l) => dec(l.unitGross)),
           t.lines.map((l) => dec(l.lineNet)),
           t.lines.map((l) => dec(l.lineGross)),
+          t.lines.map((_, i) =>
+            JSON.stringify(
+              (t.promotions?.lines[i].promotions ?? []).map((x) => ({ promotion_id: x.promotionId, name: x.name, amount: fromMinor(x.amount, precision) })),
+            ),
+          ),
+          t.lineDiscounts.map((d) => dec(d)),
         ],
       );
       if ('lineTaxes' in t) {

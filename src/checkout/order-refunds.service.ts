@@ -18,8 +18,10 @@ function divHalfUp(num: bigint, den: bigint): number {
 
 /**
  * What `quantityMilli` of a line cost the buyer, tax included, in minor units, rounded once: the line as charged
- * (gross line total in a gross shop; net line total plus its tax rate in a net shop), less its pro-rata share of the
- * order-level discount, for the part of the quantity refunded. Excise duty is not in it (see `lineRefundParts`).
+ * (gross line total in a gross shop; net line total plus its tax rate in a net shop) less what promotions took off
+ * this line (issue 32), less its pro-rata share of the rest of the order-level discount (the coupon), for the part of
+ * the quantity refunded: (line - line promotions) x (subtotal - discount) / (subtotal - all line promotions). Excise
+ * duty is not in it (see `lineRefundParts`).
  */
 export function lineRefundMinor(order: Order, line: OrderLine, quantityMilli: number): number {
   return goodsParts(order, line, quantityMilli).gross;
@@ -29,18 +31,22 @@ export function lineRefundMinor(order: Order, line: OrderLine, quantityMilli: nu
 function goodsParts(order: Order, line: OrderLine, quantityMilli: number): { gross: number; net: number } {
   const p = order.currencyPrecision;
   const sbd = BigInt(toMinor(order.subtotal, p));
+  const promoted = BigInt(toMinor(order.promotionDiscount ?? '0', p)); // every line's promotion parts
   const kept = sbd - BigInt(toMinor(order.discount, p)); // what the lines cost after the discount
   const q = BigInt(quantityMilli);
   const whole = BigInt(milli(line.quantity));
-  const share = sbd > 0n ? [kept, sbd] : [1n, 1n];
+  const base = sbd - promoted; // what the lines cost after their promotions, before the coupon
+  const share = base > 0n ? [kept, base] : [1n, 1n];
+  const own = BigInt(toMinor(line.promotionDiscount ?? '0', p));
   const rate = BigInt(toMinor(line.taxRate, 3)); // percent in thousandths
   if (order.priceIncludesTax) {
     // the tax inside a gross amount as the order's tax lines take it: gross x r / (100 + r), rounded once
-    const gross = divHalfUp(BigInt(toMinor(line.lineTotalWithTax, p)) * q * share[0], whole * share[1]);
+    const gross = divHalfUp((BigInt(toMinor(line.lineTotalWithTax, p)) - own) * q * share[0], whole * share[1]);
     return { gross, net: gross - divHalfUp(BigInt(gross) * rate, 100_000n + rate) };
   }
-  const net = divHalfUp(BigInt(toMinor(line.lineTotal, p)) * q * share[0], whole * share[1]);
-  return { gross: divHalfUp(BigInt(toMinor(line.lineTotal, p)) * q * share[0] * (100_000n + rate), whole * share[1] * 100_000n), net };
+  const lineNet = BigInt(toMinor(line.lineTotal, p)) - own;
+  const net = divHalfUp(lineNet * q * share[0], whole * share[1]);
+  return { gross: divHalfUp(lineNet * q * share[0] * (100_000n + rate), whole * share[1] * 100_000n), net };
 }
 
 /**

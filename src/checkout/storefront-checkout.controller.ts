@@ -110,6 +110,8 @@ export class StorefrontCheckoutController {
       'gift_card_disabled',
       'gift_card_expired',
       'gift_card_currency_mismatch',
+      'promotion_usage_limit_reached',
+      'promotion_unavailable',
       ...COUPON_REFUSALS,
       ...DESTINATION_RULE_CODES,
     ],

@@ -159,6 +159,8 @@ export abstract class ProductCountSource {
  */
 export abstract class OrderHistory {
   abstract anyOrdered(manager: EntityManager, tenantId: string, items: { productIds: string[]; variantIds: string[] }): Promise<boolean>;
+  /** Whether the customer has placed an order (the promotions' `first_order` condition; issue 32). */
+  abstract customerHasOrdered(manager: EntityManager, tenantId: string, customerId: string): Promise<boolean>;
 }
 
 /** A return (RMA) of an order, as the admin order shows it (issue 33; README "Returns and claims"). */

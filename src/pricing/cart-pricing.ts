@@ -169,8 +169,16 @@ export function evaluateCoupon(
       message: `discount code ${coupon.code} needs a subtotal of at least ${(minimum / 10 ** currency.precision).toFixed(currency.precision)} ${currency.code}`,
     };
   }
-  const raw = coupon.type === 'value' ? toMinor(coupon.value, currency.precision) : percentOf(subtotal, coupon.value);
-  return { ok: true, discount: Math.max(0, Math.min(raw, subtotal)) };
+  return { ok: true, discount: couponAmount(coupon, subtotal, currency) };
+}
+
+/**
+ * What an accepted coupon takes off `base` (minor units), capped at it: the subtotal, or what the promotions left of
+ * it (issue 32: a coupon stacking with promotions applies after them, so the two never exceed the subtotal).
+ */
+export function couponAmount(coupon: Pick<CouponInput, 'type' | 'value'>, base: number, currency: Pick<CurrencyInfo, 'precision'>): number {
+  const raw = coupon.type === 'value' ? toMinor(coupon.value, currency.precision) : percentOf(base, coupon.value);
+  return Math.max(0, Math.min(raw, base));
 }
 
 /** Prices every line and the totals; `discount` comes from `evaluateCoupon` on the returned subtotal (0 without). */

@@ -11,10 +11,15 @@
  *   shipping joins the group of its own rate; each group's tax is amount x r/(100+r) (gross basis, included) or
  *   amount x r/100 (net basis), rounded half up once; tax_lines sum to tax_amount;
  * - total = subtotal + shipping (+ tax_amount only when prices exclude tax).
+ *
+ * Promotions (issue 32, `promote`, evaluated once per computation on the priced lines and the shipping price):
+ * their line parts come off the lines (discount += them), the coupon then applies to what they left, their shipping
+ * part comes off `shipping_amount`; tax per rate takes each line after its own promotion parts, the coupon spread
+ * over the rates as before. Without `promote` (or with nothing applied) every figure is as above.
  */
 import type { CurrencyInfo } from '../common/context/request-context.js';
 import { fromMinor, toMinor } from './money.js';
-import { CatalogueLine, CouponInput, CouponRefusal, evaluateCoupon, PricedLine, priceLines, unitMinor } from './cart-pricing.js';
+import { CatalogueLine, couponAmount, CouponInput, CouponRefusal, evaluateCoupon, PricedLine, priceLines, unitMinor } from './cart-pricing.js';
 
 export interface ShippingInput {
   name: string | null;
@@ -26,6 +31,18 @@ export interface ShippingInput {
   amount?: number;
 }
 
+/** What the promotions took off (minor units), as the promotions engine answers it (src/promotions/engine). */
+export interface PromotionOutcome {
+  /** Per priced line, same order: its part of the product and order promotions, and by which promotion. */
+  lines: ReadonlyArray<{ discount: number; promotions: ReadonlyArray<{ promotionId: string; name: string; amount: number }> }>;
+  /** By promotion: the whole amount, what of it came off the lines and off the shipping. */
+  discounts: ReadonlyArray<{ promotionId: string; name: string; amount: number; promotionClass: string; lines: number; shipping: number }>;
+  shippingDiscount: number;
+}
+
+/** The promotions of one cart or checkout: priced lines and the shipping price (null: no method chosen) in. */
+export type Promote = (lines: readonly PricedLine[], shippingAmount: number | null) => PromotionOutcome;
+
 export interface TotalsInput {
   lines: CatalogueLine[];
   currency: CurrencyInfo;
@@ -36,6 +53,8 @@ export interface TotalsInput {
   defaultCurrencyId: string;
   shipping: ShippingInput | null;
   now?: Date;
+  /** The shop's active promotions for this checkout (absent: none). */
+  promote?: Promote;
 }
 
 export interface TaxLine {
@@ -62,6 +81,14 @@ export interface CheckoutTotals {
   taxLines: TaxLine[];
   taxAmount: number;
   total: number;
+  /** What the promotions applied (null: the shop has none active); `discount` includes their line parts. */
+  promotions: PromotionOutcome | null;
+  /** Per line (same order as `lines`): its promotion parts. */
+  lineDiscounts: number[];
+  /** The coupon's part of `discount`. */
+  couponDiscount: number;
+  /** Taken off the shipping price by promotions (`shippingAmount` is after it). */
+  shippingDiscount: number;
 }
 
 export function computeTotals(input: TotalsInput): CheckoutTotals {
@@ -69,7 +96,7 @@ export function computeTotals(input: TotalsInput): CheckoutTotals {
   const base = priceLines(input.lines, currency, !pricesIncludeTax);
   const sbd = base.subtotal;
 
-  let discount = 0;
+  let couponDiscount = 0;
   let couponCode: string | null = null;
   let couponText: string | null = null;
   let couponRefusal: CouponRefusal | null = null;
@@ -77,15 +104,15 @@ export function computeTotals(input: TotalsInput): CheckoutTotals {
   if (input.couponCode) {
     const result = evaluateCoupon(input.coupon, sbd, currency, input.defaultCurrencyId, input.now);
     if (result.ok && input.coupon) {
-      discount = result.discount;
+      couponDiscount = result.discount;
       couponCode = input.coupon.code;
-      couponText = couponTextOf(input.coupon, discount, currency);
     } else if (!result.ok) {
       couponRefusal = result.code;
       couponRefusalMessage = result.message;
     }
   }
-  const subtotal = sbd - discount;
+  // free_over compares the subtotal after the coupon, before promotions (they need the shipping price to apply)
+  let subtotal = sbd - couponDiscount;
 
   let shippingAmount = 0;
   let shippingTaxRate = 0;
@@ -99,12 +126,22 @@ export function computeTotals(input: TotalsInput): CheckoutTotals {
     }
   }
 
-  // tax per rate, the discount spread pro rata over the rates
+  const promotions = input.promote ? input.promote(base.lines, input.shipping ? shippingAmount : null) : null;
+  const lineDiscounts = base.lines.map((l, i) => Math.min(l.line, Math.max(0, promotions?.lines[i]?.discount ?? 0)));
+  const promoted = lineDiscounts.reduce((a, b) => a + b, 0);
+  if (promoted > 0 && couponCode && input.coupon) couponDiscount = couponAmount(input.coupon, sbd - promoted, currency);
+  if (couponCode && input.coupon) couponText = couponTextOf(input.coupon, couponDiscount, currency);
+  const discount = promoted + couponDiscount;
+  subtotal = sbd - discount;
+  const shippingDiscount = Math.min(shippingAmount, Math.max(0, promotions?.shippingDiscount ?? 0));
+  shippingAmount -= shippingDiscount;
+
+  // tax per rate: each line after its promotions, the coupon spread pro rata over the rates
   const groups = new Map<number, number>();
-  for (const l of base.lines) groups.set(l.taxRate, (groups.get(l.taxRate) ?? 0) + l.line);
+  base.lines.forEach((l, i) => groups.set(l.taxRate, (groups.get(l.taxRate) ?? 0) + l.line - lineDiscounts[i]));
   const rates = [...groups.keys()].sort((a, b) => a - b);
   const shares = spread(
-    discount,
+    couponDiscount,
     rates.map((r) => groups.get(r)!),
   );
   const amounts = new Map<number, number>(rates.map((r, i) => [r, groups.get(r)! - shares[i]]));
@@ -132,6 +169,10 @@ export function computeTotals(input: TotalsInput): CheckoutTotals {
     taxLines,
     taxAmount,
     total: subtotal + shippingAmount + (pricesIncludeTax ? 0 : taxAmount),
+    promotions,
+    lineDiscounts,
+    couponDiscount,
+    shippingDiscount,
   };
 }
 

@@ -3,3 +3,15 @@ export * from './engine/index.js';
 export { PromotionsService } from './promotions.service.js';
 export type { PromotionDto } from './dto/promotion.dto.js';
 export { CustomerGroupsService } from './customer-groups.service.js';
+export { buyerKey, PromotionEvaluation } from './promotion-evaluation.service.js';
+export type { PreparedPromotions, PromotionRequest, VariantFacts } from './promotion-evaluation.service.js';
+export {
+  AvailablePromotionDto,
+  LinePromotionDto,
+  mapAvailable,
+  mapDiscounts,
+  mapLinePromotions,
+  mapSuggestedGifts,
+  PromotionDiscountDto,
+  SuggestedGiftDto,
+} from './dto/applied-promotion.dto.js';

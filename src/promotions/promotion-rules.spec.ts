@@ -20,6 +20,21 @@ describe('promotion rules (wire form)', () => {
     expect(parseConditions(undefined)).toEqual([]);
   });
 
+  it('zones: a shipping_zone condition and a shipping action limited to zones (kept only when given)', () => {
+    expect(parseConditions([{ type: 'shipping_zone', zones: ['alps'] }])).toEqual([{ type: 'shipping_zone', zones: ['alps'] }]);
+    expect(parseActions([{ type: 'shipping', zones: ['alps'] }])).toEqual([
+      { type: 'shipping', percent: 100, amount: null, method_ids: [], countries: [], zones: ['alps'] },
+    ]);
+    expect(() => parseConditions([{ type: 'shipping_zone', zones: [] }])).toThrow('conditions[0].zones must be a non-empty list of at most 1000');
+  });
+
+  it('converts amounts by the currency rate, rounded once', () => {
+    expect(toEngineRules([{ type: 'min_subtotal', amount: 100 }], [{ type: 'fixed_off_order', amount: 5 }], 2, '1.1')).toEqual({
+      conditions: [{ type: 'min_subtotal', amount: 11000 }],
+      actions: [{ type: 'fixed_off_order', amount: 550 }],
+    });
+  });
+
   it.each([
     [() => parseActions([{ type: 'shipping', amount: 5, percent: 10 }]), 'actions[0]: give percent or amount, not both'],
     [() => parseActions([{ type: 'fixed_off_lines', amount: -1 }]), 'actions[0].amount must be a decimal amount from 0 with at most 4 decimals'],

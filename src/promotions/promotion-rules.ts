@@ -4,7 +4,7 @@
  * member (the first problem is a 422 naming it, e.g. `actions[0].percent`); `toEngineRules` turns the stored form
  * into minor units once, when the promotions are compiled.
  */
-import { toMinor } from '../pricing/index.js';
+import { toMinor, unitMinor } from '../pricing/index.js';
 import { LINE_FACETS } from './engine/types.js';
 import type { LineMatcher, LineSelector, PromotionAction, PromotionCondition } from './engine/types.js';
 
@@ -92,11 +92,13 @@ function condition(v: unknown, at: string): PromotionCondition {
       if (countries.some((c) => !/^[A-Z]{2}$/.test(c))) throw new RuleError(`${at}.countries must be ISO 3166-1 alpha-2 codes`);
       return { type: 'shipping_country', countries };
     }
+    case 'shipping_zone':
+      return { type: 'shipping_zone', zones: strings(o.zones, `${at}.zones`) };
     case 'custom':
       return { type: 'custom', name: strings([o.name], `${at}.name`)[0], params: o.params === undefined ? {} : obj(o.params, `${at}.params`) };
     default:
       throw new RuleError(
-        `${at}.type must be one of min_subtotal, min_quantity, lines, customer_signed_in, customer_group, shipping_country, first_order, custom`,
+        `${at}.type must be one of min_subtotal, min_quantity, lines, customer_signed_in, customer_group, shipping_country, shipping_zone, first_order, custom`,
       );
   }
 }
@@ -141,6 +143,7 @@ function action(v: unknown, at: string): PromotionAction {
         amount: hasAmount ? amount(o.amount, `${at}.amount`) : null,
         method_ids: optionalStrings(o.method_ids, `${at}.method_ids`),
         countries: optionalStrings(o.countries, `${at}.countries`).map((c) => c.toUpperCase()),
+        ...(o.zones === undefined || o.zones === null ? {} : { zones: optionalStrings(o.zones, `${at}.zones`) }),
       };
     }
     case 'custom':
@@ -165,14 +168,17 @@ export function parseActions(v: unknown): PromotionAction[] {
   return v.map((a, i) => action(a, `actions[${i}]`));
 }
 
-const minor = (decimal: number, precision: number) => toMinor(String(decimal), precision);
-
-/** The stored (decimal) rules in minor units of a currency with `precision` decimals. */
+/**
+ * The stored (decimal, default currency) rules in minor units of a currency with `precision` decimals, converted by
+ * its `rate` (units per unit of the default currency) and rounded once, as the catalogue converts prices.
+ */
 export function toEngineRules(
   conditions: readonly PromotionCondition[],
   actions: readonly PromotionAction[],
   precision: number,
+  rate = '1',
 ): { conditions: PromotionCondition[]; actions: PromotionAction[] } {
+  const minor = (decimal: number, p: number) => (rate === '1' ? toMinor(String(decimal), p) : unitMinor(String(decimal), { rate, precision: p }));
   return {
     conditions: conditions.map((c) => (c.type === 'min_subtotal' ? { ...c, amount: minor(c.amount, precision) } : c)),
     actions: actions.map((a) => {

@@ -3,13 +3,22 @@ import { adminResource } from '../extensions/index.js';
 import { AdminCustomerGroupsController } from './admin-customer-groups.controller.js';
 import { AdminPromotionsController } from './admin-promotions.controller.js';
 import { CustomerGroupsService } from './customer-groups.service.js';
-import { CustomerGroupsRepository, PromotionsRepository } from './promotions.repository.js';
+import { PromotionEvaluation } from './promotion-evaluation.service.js';
+import { CustomerGroupsRepository, PromotionsRepository, PromotionUsagesRepository } from './promotions.repository.js';
 import { PromotionsService } from './promotions.service.js';
 
 /** Promotions (issue 32): the admin API over the pure engine of ./engine (README "Promotions"). */
 @Module({
   controllers: [AdminPromotionsController, AdminCustomerGroupsController],
-  providers: [PromotionsService, PromotionsRepository, CustomerGroupsService, CustomerGroupsRepository, adminResource('promotions')],
-  exports: [PromotionsService, CustomerGroupsService],
+  providers: [
+    PromotionsService,
+    PromotionsRepository,
+    PromotionUsagesRepository,
+    PromotionEvaluation,
+    CustomerGroupsService,
+    CustomerGroupsRepository,
+    adminResource('promotions'),
+  ],
+  exports: [PromotionsService, CustomerGroupsService, PromotionEvaluation],
 })
 export class PromotionsModule {}

@@ -128,3 +128,61 @@ export class CustomerGroupsRepository {
     return rows.map((r) => r.group_id);
   }
 }
+
+/** A promotion's counters after one more use was taken (under its row lock until the transaction ends). */
+export interface PromotionUseRow {
+  id: string;
+  name: string;
+  times_used: number;
+  usage_limit: number | null;
+  usage_limit_per_customer: number | null;
+}
+
+/** The promotions module owns `promotion_usages` and the `times_used` counter: what completions take. */
+@Injectable()
+export class PromotionUsagesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The promotions a cart may apply now: enabled, not ended, not used up (future ones too: the cache knows when they start). */
+  async current(ctx: RequestContext): Promise<Promotion[]> {
+    return repoOf(ctx, this.dataSource, Promotion)
+      .createQueryBuilder('p')
+      .where('p.tenant_id = :tenant AND p.enabled AND (p.ends_at IS NULL OR p.ends_at > now())', { tenant: ctx.tenantId })
+      .andWhere('(p.usage_limit IS NULL OR p.times_used < p.usage_limit)')
+      .getMany();
+  }
+
+  /**
+   * One more use of each promotion (ids sorted: concurrent completions lock the rows in one order); the row stays
+   * locked to the end of the caller's transaction, so the counts read after it are final. Missing ids are left out.
+   */
+  takeUses(ctx: RequestContext, ids: string[]): Promise<PromotionUseRow[]> {
+    return returning<PromotionUseRow>(
+      managerOf(ctx, this.dataSource),
+      `UPDATE promotions p SET times_used = p.times_used + 1
+       FROM (SELECT id FROM promotions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE) l
+       WHERE p.id = l.id AND p.tenant_id = $1
+       RETURNING p.id, p.name, p.times_used, p.usage_limit, p.usage_limit_per_customer`,
+      [ctx.tenantId, [...ids].sort()],
+    );
+  }
+
+  /** How often `buyer` used each of these promotions (completed orders). */
+  async usesBy(ctx: RequestContext, ids: string[], buyer: string): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await returning<{ promotion_id: string; n: number }>(
+      managerOf(ctx, this.dataSource),
+      `SELECT promotion_id, count(*)::int AS n FROM promotion_usages WHERE tenant_id = $1 AND promotion_id = ANY($2::uuid[]) AND buyer = $3 GROUP BY promotion_id`,
+      [ctx.tenantId, ids, buyer],
+    );
+    return new Map(rows.map((r) => [r.promotion_id, r.n]));
+  }
+
+  async recordUses(ctx: RequestContext, orderId: string, ids: string[], buyer: string | null): Promise<void> {
+    if (ids.length === 0) return;
+    await managerOf(ctx, this.dataSource).query(
+      `INSERT INTO promotion_usages (tenant_id, promotion_id, order_id, buyer) SELECT $1, x, $2, $3 FROM unnest($4::uuid[]) AS x`,
+      [ctx.tenantId, orderId, buyer, ids],
+    );
+  }
+}

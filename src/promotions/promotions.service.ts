@@ -19,12 +19,23 @@ const codeTaken = (code: string) => AppError.unprocessable(`code "${code}" is al
 /** Admin CRUD of promotions (issue 32): rules checked member by member, events in the same transaction. */
 @Injectable()
 export class PromotionsService {
+  private readonly changeListeners: Array<(tenantId: string) => void> = [];
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly promotions: PromotionsRepository,
     private readonly events: DomainEvents,
     private readonly extensions: Extensions,
   ) {}
+
+  /** Called after a promotion of a shop is created, changed or deleted (the evaluation's cache). */
+  onChange(listener: (tenantId: string) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(tenantId: string): void {
+    for (const l of this.changeListeners) l(tenantId);
+  }
 
   /**
    * The engine's hooks for one cart from the `PromotionCondition` / `PromotionAction` extensions: each loads what it
@@ -88,6 +99,7 @@ export class PromotionsService {
       if (!(await this.promotions.delete(tx, id))) throw AppError.notFound('promotion');
       await this.events.emit(tx, 'promotion.deleted', { promotion: { id } });
     });
+    this.changed(ctx.tenantId);
   }
 
   /** The rules checked member by member, custom ones against the registered extensions. */
@@ -107,7 +119,7 @@ export class PromotionsService {
   private async persist(ctx: RequestContext, p: Promotion, topic: 'promotion.created' | 'promotion.updated'): Promise<PromotionDto> {
     if (p.startsAt && p.endsAt && p.endsAt <= p.startsAt) throw AppError.unprocessable('ends_at must be after starts_at');
     try {
-      return await inTransaction(ctx, this.dataSource, async (tx) => {
+      const saved = await inTransaction(ctx, this.dataSource, async (tx) => {
         if (p.code) {
           const other = await this.promotions.findByCode(tx, p.code);
           if (other && other.id !== p.id) throw codeTaken(p.code);
@@ -116,6 +128,8 @@ export class PromotionsService {
         await this.events.emit(tx, topic, { promotion: dto });
         return dto;
       });
+      this.changed(ctx.tenantId);
+      return saved;
     } catch (err) {
       if (isUniqueViolation(err) && p.code) throw codeTaken(p.code);
       throw err;

@@ -49,7 +49,7 @@ const OWNERS: Record<string, string[]> = {
     'idempotency_keys',
   ],
   wishlist: ['wishlist_items'],
-  promotions: ['promotions', 'customer_groups', 'customer_group_members'],
+  promotions: ['promotions', 'promotion_usages', 'customer_groups', 'customer_group_members'],
   returns: ['order_returns', 'order_claims'],
   'gift-cards': ['balance_accounts', 'balance_transactions', 'checkout_balance_accounts'],
   tax: ['tax_zones', 'tax_categories', 'tax_rates', 'tax_settings', 'tax_variants'],

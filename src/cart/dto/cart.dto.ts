@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNumber, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { ImageDto } from '../../collections/index.js';
 import { COUPON_REFUSALS, type CouponRefusal } from '../../pricing/index.js';
 import { NonBlankText, OptionalText } from '../../common/http/dto-fields.js';
+import { AvailablePromotionDto, LinePromotionDto, PromotionDiscountDto, SuggestedGiftDto } from '../../promotions/index.js';
 
 const QUANTITY = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 3 };
 const MAX_QUANTITY = 1_000_000;
@@ -36,9 +37,12 @@ export class CartLineDto {
   year: string | null;
   size: string | null;
   color: string | null;
+  /** The promotions taking something off this line (issue 32); present only while the shop has an active promotion. */
+  @ApiPropertyOptional({ type: () => [LinePromotionDto] })
+  promotions?: LinePromotionDto[];
 }
 
-/** SPEC "Cart", plus `discount_code_error`. */
+/** SPEC "Cart", plus `discount_code_error`, and the promotions' members while the shop has an active promotion. */
 export class CartDto {
   /** ISO code of the cart's currency. */
   currency: string;
@@ -63,6 +67,15 @@ export class CartDto {
    */
   @ApiProperty({ type: String, nullable: true, enum: COUPON_REFUSALS })
   discount_code_error: CouponRefusal | null;
+  /** The promotions applied, by promotion (their line parts are inside `total_discount`); only while the shop has an active promotion. */
+  @ApiPropertyOptional({ type: () => [PromotionDiscountDto] })
+  discounts?: PromotionDiscountDto[];
+  /** Promotions the cart is close to ("add 2 more"); only while the shop has an active promotion. */
+  @ApiPropertyOptional({ type: () => [AvailablePromotionDto] })
+  available_promotions?: AvailablePromotionDto[];
+  /** Buy-X-get-Y gifts to offer (the storefront adds them); only while the shop has an active promotion. */
+  @ApiPropertyOptional({ type: () => [SuggestedGiftDto] })
+  suggested_gifts?: SuggestedGiftDto[];
 }
 
 export class AddCartItemDto {

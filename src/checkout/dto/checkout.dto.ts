@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsObject, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { OptionalBoolean, OptionalText } from '../../common/http/dto-fields.js';
+import { LinePromotionDto, PromotionDiscountDto } from '../../promotions/index.js';
 
 const TEXT = 200;
 
@@ -101,6 +102,9 @@ export class CheckoutLineDto {
   line_total: number;
   line_total_with_tax: number;
   image_url: string | null;
+  /** What promotions took off this line, in the shop's price basis (issue 32); present only when promotions apply (open checkout: the shop has one active; completed: the order applied one). */
+  @ApiPropertyOptional({ type: () => [LinePromotionDto] })
+  promotions?: LinePromotionDto[];
 }
 
 export class TaxLineDto {
@@ -132,6 +136,9 @@ export class CheckoutTotalsDto {
   tax_zone?: string | null;
   /** Only for a destination-taxed shop whose prices include tax: `constant` (shelf price kept) or `recompute` (net kept). */
   gross_price_policy?: string | null;
+  /** The promotions applied, by promotion (issue 32): line parts inside `discount`, shipping parts taken off `shipping_amount`; present as `promotions` on the lines. */
+  @ApiPropertyOptional({ type: () => [PromotionDiscountDto] })
+  discounts?: PromotionDiscountDto[];
 }
 
 export class ShippingOptionDto {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
+import { LinePromotionDto, PromotionDiscountDto } from '../../promotions/index.js';
 import { CheckoutAddressDto, TaxLineDto } from './checkout.dto.js';
 
 /** SPEC "Order line": prices as charged. */
@@ -17,6 +18,9 @@ export class OrderLineDto {
   unit_price_with_tax: number;
   /** Follows the order's price_includes_tax basis. */
   line_total: number;
+  /** What promotions took off this line (issue 32); present only when the order applied a promotion. */
+  @ApiPropertyOptional({ type: () => [LinePromotionDto] })
+  promotions?: LinePromotionDto[];
 }
 
 /** A refund as the buyer sees it (amounts only). */
@@ -73,6 +77,9 @@ export class OrderReceiptBaseDto {
    */
   @ApiPropertyOptional({ enum: ['constant', 'recompute'] })
   gross_price_policy?: 'constant' | 'recompute';
+  /** The promotions applied, by promotion (issue 32; inside `discount`, shipping parts inside `shipping_amount`); present only when the order applied one. */
+  @ApiPropertyOptional({ type: () => [PromotionDiscountDto] })
+  discounts?: PromotionDiscountDto[];
 }
 
 /** SPEC "Placed order (receipt)", plus tax_amount, tax_lines, payment and fulfillment state and the refunds' amounts. */

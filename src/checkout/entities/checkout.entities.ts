@@ -55,6 +55,23 @@ export class CheckoutLine extends TenantEntity {
   @Column({ type: 'int' }) position: number;
 }
 
+/** A promotion's part of an order line, as charged (decimals of the order's currency, the shop's price basis; issue 32). */
+export interface LinePromotionData {
+  promotion_id: string;
+  name: string;
+  amount: number;
+}
+
+/** A promotion's whole discount on an order, as charged (issue 32). */
+export interface OrderPromotionData {
+  promotion_id: string;
+  name: string;
+  kind: string;
+  amount: number;
+  lines_amount: number;
+  shipping_amount: number;
+}
+
 export interface TaxLineData {
   name: string;
   rate: number;
@@ -126,6 +143,9 @@ export class Order extends TenantEntity {
   @Column({ type: 'text', array: true }) tags: string[];
   /** Deadline of an unconfirmed redirect payment (PAYMENT_PENDING_TTL_MINUTES after placement); null otherwise. */
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) paymentExpiresAt: Date | null;
+  /** The promotions applied (empty: none); their line parts sum to `promotionDiscount`, which is inside `discount`. */
+  @Column({ type: 'jsonb' }) promotions: OrderPromotionData[];
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) promotionDiscount: string;
 }
 
 @Entity('order_lines')
@@ -153,6 +173,9 @@ export class OrderLine extends TenantEntity {
   @Column({ type: 'numeric', precision: 14, scale: 3 }) fulfilledQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) refundedQuantity: string;
   @Column({ type: 'numeric', precision: 14, scale: 3 }) restockedQuantity: string;
+  /** What promotions took off this line (shop's price basis; inside the order's `discount`), and by which. */
+  @Column({ type: 'jsonb' }) promotions: LinePromotionData[];
+  @Column({ type: 'numeric', precision: 18, scale: 4 }) promotionDiscount: string;
 }
 
 export type FinancialStatus = 'pending' | 'partially_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';

@@ -16,6 +16,7 @@ import { OutboxTraceContext1764000190000 } from './1764000190000-outbox-trace-co
 import { AuthNotify1764000200000 } from './1764000200000-auth-notify.js';
 import { Promotions1795697921947 } from './1795697921947-promotions.js';
 import { CustomerGroups1795699692019 } from './1795699692019-customer-groups.js';
+import { PromotionUsages1795701000000 } from './1795701000000-promotion-usages.js';
 import { StaffPayments1795695708360 } from './1795695708360-staff-payments.js';
 import { GiftCards1795696337323 } from './1795696337323-gift-cards.js';
 import { Returns1795698104874 } from './1795698104874-returns.js';
@@ -45,6 +46,7 @@ export const migrations = [
   AuthNotify1764000200000,
   Promotions1795697921947,
   CustomerGroups1795699692019,
+  PromotionUsages1795701000000,
   StaffPayments1795695708360,
   GiftCards1795696337323,
   Returns1795698104874,

@@ -104,10 +104,11 @@ function run(set: readonly Candidate[], amounts: readonly number[], shipping: En
   return { applied, total };
 }
 
-export function shippingApplies(a: { method_ids: string[]; countries: string[] }, shipping: NonNullable<EngineCart['shipping']>): boolean {
+export function shippingApplies(a: { method_ids: string[]; countries: string[]; zones?: string[] }, shipping: NonNullable<EngineCart['shipping']>): boolean {
   return (
     (a.method_ids.length === 0 || (shipping.methodId !== null && a.method_ids.includes(shipping.methodId))) &&
-    (a.countries.length === 0 || (shipping.country !== null && a.countries.includes(shipping.country)))
+    (a.countries.length === 0 || (shipping.country !== null && a.countries.includes(shipping.country))) &&
+    (!a.zones?.length || (shipping.zones ?? []).some((z) => a.zones!.includes(z)))
   );
 }
 

@@ -84,7 +84,10 @@ export function lineKeys(line: EngineLine): string[] {
   for (const id of line.categoryIds) keys.push(`k:${id}`);
   if (line.manufacturerId) keys.push(`m:${line.manufacturerId}`);
   for (const [facet, values] of Object.entries(line.facets)) for (const v of values ?? []) keys.push(`f:${facet}=${v}`);
-  for (const [key, value] of Object.entries(line.customFields)) keys.push(`x:${key}=${value}`);
+  for (const [key, value] of Object.entries(line.customFields)) {
+    if (typeof value === 'string') keys.push(`x:${key}=${value}`);
+    else for (const v of value) keys.push(`x:${key}=${v}`);
+  }
   return keys;
 }
 

@@ -112,3 +112,20 @@ describe('promotion conditions (each must hold)', () => {
     expect(run([p(true)], cart([chablis], { hasDiscountCode: true })).linesDiscount).toBe(300);
   });
 });
+
+describe('shipping zones (issue 32, checkout)', () => {
+  const shipTo = (zones: string[] | undefined, amount = 1000) => cart([barolo], { shipping: { methodId: 'post', country: 'CH', zones, amount } });
+
+  it('shipping_zone holds when the delivery address is in one of the zones', () => {
+    expect(discountWith([{ type: 'shipping_zone', zones: ['alps'] }], shipTo(['alps', 'z-1']))).toBe(1000);
+    expect(discountWith([{ type: 'shipping_zone', zones: ['alps'] }], shipTo(['lowlands']))).toBe(0);
+    expect(discountWith([{ type: 'shipping_zone', zones: ['alps'] }], shipTo(undefined))).toBe(0);
+    expect(discountWith([{ type: 'shipping_zone', zones: ['alps'] }], cart([barolo]))).toBe(0);
+  });
+
+  it('a shipping action limited to zones applies only inside them', () => {
+    const free = promo({ actions: [{ type: 'shipping', percent: 100, amount: null, method_ids: [], countries: [], zones: ['alps'] }] });
+    expect(run([free], shipTo(['alps'])).shippingDiscount).toBe(1000);
+    expect(run([free], shipTo(['lowlands'])).shippingDiscount).toBe(0);
+  });
+});

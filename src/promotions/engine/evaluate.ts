@@ -106,6 +106,8 @@ function conditionHolds(c: PromotionCondition, cart: EngineCart, hooks: EngineHo
       return cart.customer !== null && cart.customer.groupIds.some((g) => c.group_ids.includes(g));
     case 'shipping_country':
       return cart.shipping?.country != null && c.countries.includes(cart.shipping.country);
+    case 'shipping_zone':
+      return (cart.shipping?.zones ?? []).some((z) => c.zones.includes(z));
     case 'first_order':
       return cart.customer ? cart.customer.firstOrder : cart.guestFirstOrder;
     case 'custom': {

@@ -43,6 +43,8 @@ export type PromotionCondition =
   | { type: 'customer_group'; group_ids: string[] }
   /** The cart ships to one of these countries (ISO 3166-1 alpha-2). */
   | { type: 'shipping_country'; countries: string[] }
+  /** The cart ships into one of these zones (the shop's tax/shipping zones, by key or id). */
+  | { type: 'shipping_zone'; zones: string[] }
   /** The shopper has no completed order yet (a guest counts when the caller says so). */
   | { type: 'first_order' }
   /** The buyer entered this code (case-insensitive). */
@@ -76,8 +78,8 @@ export type PromotionAction =
     }
   | { type: 'percent_off_order'; percent: number }
   | { type: 'fixed_off_order'; amount: number }
-  /** Shipping `percent` off (100: free) or `amount` off, for these methods/countries (empty: any). */
-  | { type: 'shipping'; percent: number | null; amount: number | null; method_ids: string[]; countries: string[] }
+  /** Shipping `percent` off (100: free) or `amount` off, for these methods/countries/zones (empty: any). */
+  | { type: 'shipping'; percent: number | null; amount: number | null; method_ids: string[]; countries: string[]; zones?: string[] }
   /** An extension's action on the matching lines (`PromotionActionHandler` by `name`). */
   | { type: 'custom'; name: string; params: Record<string, unknown> };
 
@@ -104,7 +106,8 @@ export interface EngineLine {
   manufacturerId: string | null;
   /** Facet values of the variant (`vintage: ['2019']`). */
   facets: Partial<Record<LineFacet, readonly string[]>>;
-  customFields: Readonly<Record<string, string>>;
+  /** Custom-field values by field key (one value, or several for a multi-select field). */
+  customFields: Readonly<Record<string, string | readonly string[]>>;
   /** May be decimal (sold by weight); unit actions use its whole units. */
   quantity: number;
   /** Unit price and the line's amount (rounded once by the caller), minor units, in the cart's basis. */
@@ -117,7 +120,8 @@ export interface EngineCart {
   customer: { id: string; groupIds: readonly string[]; firstOrder: boolean } | null;
   /** A guest without an order history is on a first order when the caller says so. */
   guestFirstOrder: boolean;
-  shipping: { methodId: string | null; country: string | null; amount: number } | null;
+  /** `zones`: keys and ids of the zones containing the delivery address (absent: none known). */
+  shipping: { methodId: string | null; country: string | null; zones?: readonly string[]; amount: number } | null;
   /** Codes the buyer entered for promotions (upper-cased by the engine). */
   codes: readonly string[];
   /** A discount code (the existing coupons) is on the cart: promotions not combining with codes stand aside. */
