@@ -11,6 +11,7 @@ import { AuthService } from './auth/auth.service.js';
 import { httpMetricsMiddleware, traceRequestMiddleware } from './observability/http-observer.js';
 import { Metrics } from './observability/metrics.service.js';
 import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
+import { compressionMiddleware } from './common/http/compression.js';
 import { answerClientErrors, trustProxySetting } from './common/http/client-errors.js';
 import { parseQueryOncePerRequest } from './common/http/query-once.js';
 import { AppConfig } from './config/app-config.js';
@@ -44,6 +45,7 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   });
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(requestLogger(logger));
+  app.use(compressionMiddleware(options.config.COMPRESSION));
   serveStorefrontDemo(app, options.config);
   app.use(traceRequestMiddleware);
   const auth = app.get(AuthService);
