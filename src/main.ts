@@ -3,10 +3,12 @@ import type { Server } from 'node:http';
 import { createShopApp } from './app.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { StartError, startEmbeddedPostgres } from './database/embedded-postgres.js';
+import { refuseBusyPort } from './port-check.js';
 import { installGracefulShutdown } from './shutdown.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  await refuseBusyPort(config.HOST, config.PORT); // before the database and the migrations (src/port-check.ts)
   // first, so that a signal at any point of the start closes what has been started (src/shutdown.ts)
   const stop = installGracefulShutdown(config.SHUTDOWN_GRACE_MS);
   const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT });
