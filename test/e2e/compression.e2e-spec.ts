@@ -157,6 +157,42 @@ describe('compression (COMPRESSION on, the default)', () => {
   });
 });
 
+describe('compression of theme assets', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let themeId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    shop = await t.createShop();
+    themeId = ((await shop.admin.get('/admin/themes').expect(200)).body.themes as Array<{ id: string; role: string }>).find((x) => x.role === 'main')!.id;
+  });
+  afterAll(() => t.close());
+
+  it('a text asset over 1 KB is streamed compressed when accepted (weak ETag, no length), identity otherwise', async () => {
+    const css = '.bottle { color: #7b1e3a; margin: 0 auto; }\n'.repeat(200);
+    await shop.admin.put(`/admin/themes/${themeId}/assets`, { key: 'assets/site.css', value: css }).expect(200);
+    const url = `/storefront/themes/${themeId}/assets/assets/site.css`;
+    const plain = await raw(t, url);
+    expect([plain.status, plain.headers['content-encoding'], plain.headers['content-length'], plain.text]).toEqual([200, undefined, String(css.length), css]);
+    expect(varyOf(plain)).toContain('accept-encoding');
+    for (const coding of ['gzip', 'br']) {
+      const packed = await raw(t, url, { 'Accept-Encoding': coding });
+      expect([packed.status, packed.headers['content-encoding'], packed.text]).toEqual([200, coding, css]);
+      expect(packed.wire.length).toBeLessThan(css.length / 10);
+      expect(packed.headers.etag).toBe(`W/${plain.headers.etag}`);
+      expect((await raw(t, url, { 'Accept-Encoding': coding, 'If-None-Match': packed.headers.etag! })).status).toBe(304);
+    }
+  });
+
+  it('a binary asset goes out as stored, whatever the client accepts', async () => {
+    const png = Buffer.alloc(50_000, 7);
+    await shop.admin.put(`/admin/themes/${themeId}/assets/data?key=assets/flat.png`, png).set('Content-Type', 'image/png').expect(200);
+    const res = await raw(t, `/storefront/themes/${themeId}/assets/assets/flat.png`, { 'Accept-Encoding': 'gzip, br' });
+    expect([res.status, res.headers['content-encoding'], res.headers['content-length'], res.wire.equals(png)]).toEqual([200, undefined, '50000', true]);
+  });
+});
+
 describe('COMPRESSION=off', () => {
   let t: TestApp;
   let shop: TestShop;

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, crc32, deflateRaw, gzip } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { brotliCompress, constants, crc32, createBrotliCompress, createGzip, deflateRaw, gzip } from 'node:zlib';
 
 /** Bodies up to this many bytes go out as they are: compressing them saves less than its framing and time cost. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -35,7 +36,8 @@ export function negotiateEncoding(header: string | undefined, preferred: readonl
       const m = /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p);
       if (m) value = Math.min(1, Number(m[1]) || 0);
     }
-    q.set(coding === 'x-gzip' ? 'gzip' : coding, Math.max(value, q.get(coding) ?? 0));
+    const key = coding === 'x-gzip' ? 'gzip' : coding;
+    q.set(key, Math.max(value, q.get(key) ?? 0));
   }
   let best: ContentCoding | null = null;
   let bestQ = 0;
@@ -77,6 +79,12 @@ export function weakenEtag(res: Response): void {
 export async function compressBody(coding: ContentCoding, body: Buffer): Promise<Buffer> {
   if (coding === 'br') return brotliAsync(body, { ...BROTLI_OPTIONS, params: { ...BROTLI_OPTIONS.params, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
   return gzipAsync(body);
+}
+
+/** A compressing stream for a streamed text answer (backpressure preserved: it holds at most zlib's window). */
+export function compressStream(coding: ContentCoding, size: number): Transform {
+  if (coding === 'br') return createBrotliCompress({ params: { ...BROTLI_OPTIONS.params, [constants.BROTLI_PARAM_SIZE_HINT]: size } });
+  return createGzip();
 }
 
 /** A body's piece compressed once ahead (a kept answer's bytes): raw deflate ending on a byte boundary (`deflatePiece`). */
