@@ -11,6 +11,7 @@ import { AuthService } from './auth/auth.service.js';
 import { httpMetricsMiddleware, traceRequestMiddleware } from './observability/http-observer.js';
 import { Metrics } from './observability/metrics.service.js';
 import { captureRoutes, errorFallback, notFoundFallback } from './common/http/route-table.js';
+import { compressionMiddleware } from './common/http/compression.js';
 import { answerClientErrors, trustProxySetting } from './common/http/client-errors.js';
 import { buyersFirst } from './common/http/buyers-first.js';
 import { parseQueryOncePerRequest } from './common/http/query-once.js';
@@ -49,6 +50,7 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   app.use(requestLogger(logger));
   // cart and checkout requests ahead of catalogue reads (README, "Buyers first")
   app.use(buyersFirst(options.config.CATALOGUE_READS_WHILE_BUYING, `/${API_PREFIX}`));
+  app.use(compressionMiddleware(options.config.COMPRESSION));
   serveStorefrontDemo(app, options.config);
   app.use(traceRequestMiddleware);
   const auth = app.get(AuthService);

@@ -5,11 +5,14 @@ import { availableParallelism } from 'node:os';
 import { createShopApp } from './app.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { StartError, startEmbeddedPostgres } from './database/embedded-postgres.js';
+import { refuseBusyPort } from './port-check.js';
 import { installGracefulShutdown } from './shutdown.js';
 import { runPrimary, WORKER_SLOT_ENV, workerCount } from './workers/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // before the database, the migrations and any fork (src/port-check.ts); workers share the primary's port
+  if (cluster.isPrimary) await refuseBusyPort(config.HOST, config.PORT);
   const workers = workerCount(config.WORKERS, availableParallelism());
   // WORKERS > 1: this process is the primary (database, migrations, forks); each worker runs the code below
   if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers);

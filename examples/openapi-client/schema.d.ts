@@ -12959,6 +12959,17 @@ export interface operations {
                     "application/json": components["schemas"]["ProductListResponseDto"];
                 };
             };
+            /** @description Not modified (If-None-Match matched the weak ETag, whatever the Content-Encoding). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */
             401: {
                 headers: {
@@ -13213,6 +13224,17 @@ export interface operations {
                         product: components["schemas"]["ProductDetailDto"];
                     };
                 };
+            };
+            /** @description Not modified (If-None-Match matched the weak ETag, whatever the Content-Encoding). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */
             401: {

@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
+import { DeflatedPiece, deflatePiece, encodingFor, gzipPieces, compressBody, sendCompressed } from '../common/http/compression.js';
 
 interface Fragment {
   buf: Buffer;
   /** sha1 of the fragment, for the response's ETag without hashing the fragment again. */
   digest: string;
+  /** A kept answer's bytes (not one request's): compressed once, on the first compressed response that carries them. */
+  kept: boolean;
+  /** Raw deflate of `buf` (`deflatePiece`), made once per kept fragment and spliced into every gzip answer. */
+  deflated?: Promise<Buffer>;
 }
 
 const fragments = new WeakMap<object, Fragment>();
@@ -20,8 +25,8 @@ export function preserialize<T extends object>(value: T): T {
 }
 
 /** Registers `buf` (which must be exactly the UTF-8 of `JSON.stringify(value)`) as the serialized form of `value`. */
-export function withBuffer<T extends object>(value: T, buf: Buffer): T {
-  fragments.set(value, { buf, digest: createHash('sha1').update(buf).digest('base64') });
+export function withBuffer<T extends object>(value: T, buf: Buffer, kept = true): T {
+  fragments.set(value, { buf, digest: createHash('sha1').update(buf).digest('base64'), kept });
   return value;
 }
 
@@ -33,12 +38,12 @@ export function withBuffer<T extends object>(value: T, buf: Buffer): T {
 export function serializedArray<T>(buf: Buffer): T[] {
   const list: T[] = [];
   Object.defineProperty(list, 'toJSON', { value: () => JSON.parse(buf.toString('utf8')) as unknown });
-  return withBuffer(list, buf);
+  return withBuffer(list, buf, false);
 }
 
 /** Registers `json` (which must be exactly `JSON.stringify(value)`) as the serialized form of `value` (see `preserialize`). */
 export function withJson<T extends object>(value: T, json: string): T {
-  fragments.set(value, { buf: Buffer.from(json, 'utf8'), digest: createHash('sha1').update(json).digest('base64') });
+  fragments.set(value, { buf: Buffer.from(json, 'utf8'), digest: createHash('sha1').update(json).digest('base64'), kept: true });
   return value;
 }
 
@@ -56,6 +61,7 @@ export function spliceJson(res: Response): void {
     const members = Object.entries(body as Record<string, unknown>);
     if (!members.some(([, v]) => v !== null && typeof v === 'object' && fragments.has(v))) return original.call(this, body);
     const parts: Buffer[] = [];
+    const pieces: Array<Buffer | DeflatedPiece> = [];
     const hash = createHash('sha1');
     let text = '{';
     let first = true;
@@ -63,7 +69,9 @@ export function spliceJson(res: Response): void {
       const frag = v !== null && typeof v === 'object' ? fragments.get(v) : undefined;
       if (frag) {
         text += `${first ? '' : ','}${JSON.stringify(k)}:`;
-        parts.push(Buffer.from(text, 'utf8'), frag.buf);
+        const head = Buffer.from(text, 'utf8');
+        parts.push(head, frag.buf);
+        pieces.push(head, frag.kept ? keptPiece(frag) : frag.buf);
         hash.update(text).update(frag.digest);
         text = '';
         first = false;
@@ -75,13 +83,25 @@ export function spliceJson(res: Response): void {
       first = false;
     }
     text += '}';
-    parts.push(Buffer.from(text, 'utf8'));
+    const tail = Buffer.from(text, 'utf8');
+    parts.push(tail);
+    pieces.push(tail);
     hash.update(text);
     const length = parts.reduce((n, b) => n + b.length, 0);
     if (!this.get('Content-Type')) this.set('Content-Type', 'application/json; charset=utf-8');
     if (app.get('etag') && !this.get('ETag')) this.set('ETag', `W/"${length.toString(16)}-${hash.digest('base64').slice(0, 27)}"`);
     // the rare cases (HEAD, 304, no-body statuses) go through express as usual
     if (this.req.method === 'HEAD' || this.req.fresh || this.statusCode === 204 || this.statusCode === 304) return this.send(Buffer.concat(parts));
+    // gzip first here (at equal q): a kept fragment's deflate is spliced into the member, Brotli streams do not splice
+    const coding = encodingFor(this.req, this, length, ['gzip', 'br']);
+    if (coding) {
+      const out = coding === 'gzip' ? gzipPieces(pieces) : compressBody(coding, Buffer.concat(parts));
+      out.then(
+        (body) => sendCompressed(this, coding, body, (b) => this.end(b)),
+        (err: unknown) => this.destroy(err as Error),
+      );
+      return this;
+    }
     // otherwise the parts go out as they are: the shared fragment is not copied into a fresh buffer per request
     this.setHeader('Content-Length', String(length));
     this.cork();
@@ -90,4 +110,15 @@ export function spliceJson(res: Response): void {
     process.nextTick(() => this.uncork());
     return this;
   };
+}
+
+/** How many kept fragments were compressed (each once, however many answers carry it); read by the tests. */
+export const keptCompressions = { count: 0 };
+
+function keptPiece(frag: Fragment): DeflatedPiece {
+  if (!frag.deflated) {
+    keptCompressions.count += 1;
+    frag.deflated = deflatePiece(frag.buf);
+  }
+  return { buf: frag.buf, deflated: frag.deflated };
 }

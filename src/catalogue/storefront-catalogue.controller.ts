@@ -37,6 +37,7 @@ export class StorefrontCatalogueController {
   @Get('products')
   @Envelope('products')
   @ApiOkResponse({ type: ProductListResponseDto })
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the weak ETag, whatever the Content-Encoding).' })
   @ApiQuery({ type: ProductListQuery })
   list(
     @Ctx() ctx: RequestContext,
@@ -63,6 +64,7 @@ export class StorefrontCatalogueController {
 
   @Get('products/:id')
   @Envelope('product', ProductDetailDto)
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the weak ETag, whatever the Content-Encoding).' })
   product(@Ctx() ctx: RequestContext, @UuidParam('id') id: string): Promise<ProductDetailDto> {
     return this.catalogue.product(ctx, id);
   }

@@ -11,6 +11,7 @@ import { generateDemoCatalogue } from '../catalogue/index.js';
 import { ProvisioningService } from '../auth/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
+import { DiscountCodesService } from '../discounts/index.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { STOREFRONT_DEMO_PATH } from '../storefront-demo/index.js';
@@ -154,11 +155,14 @@ export const commands: CliCommand[] = [
   },
   {
     name: 'demo',
-    usage: 'demo [--products 2000]',
-    options: { products: { type: 'string' } },
+    usage: 'demo [--products 2000] [--port PORT]',
+    options: { products: { type: 'string' }, port: { type: 'string' } },
     async run(app, args) {
       const count = args.values.products === undefined ? 2000 : Number(args.values.products);
       if (!Number.isInteger(count) || count < 1 || count > 200_000) throw new CliError('--products must be an integer from 1 to 200000');
+      // the port of the server the shopper will open (the CLI itself listens on none): --port, else PORT
+      const port = args.values.port === undefined ? app.get(AppConfig).PORT : Number(args.values.port);
+      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new CliError('--port must be an integer from 1 to 65535');
       const provisioning = app.get(ProvisioningService);
       const tenancy = app.get(TenancyService);
       const auth = app.get(AuthService);
@@ -179,12 +183,15 @@ export const commands: CliCommand[] = [
       } else {
         shop = await provisioning.createShop({ name: 'Demo Wine Shop', handle: 'demo' });
       }
-      const report = await app.get(CatalogueImportService).import(RequestContext.forTenant(shop.tenant.id, 'cli'), generateDemoCatalogue(count));
-      const url = storefrontDemoUrl(app.get(AppConfig), shop.storefront_token);
+      const shopCtx = RequestContext.forTenant(shop.tenant.id, 'cli');
+      const report = await app.get(CatalogueImportService).import(shopCtx, generateDemoCatalogue(count));
+      const discountCode = await welcomeCode(app, shopCtx);
+      const url = storefrontDemoUrl(app.get(AppConfig), port, shop.storefront_token);
       return {
-        json: { ...shop, import: report, storefront_demo_url: url },
+        json: { ...shop, import: report, storefront_demo_url: url, discount_code: discountCode },
         text:
-          `demo shop ${shop.tenant.id}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}\n${importSummary(report)}\nstorefront demo: ${url}\n` +
+          `demo shop ${shop.tenant.id}\nadmin token: ${shop.admin_token}\nstorefront token: ${shop.storefront_token}\n${importSummary(report)}\n` +
+          `discount code: ${discountCode} (10% off, any number of orders)\nstorefront demo: ${url}\n` +
           '  (served while the API runs with STOREFRONT_DEMO=on; the card payment type needs the test provider: PAYMENT_TEST_PROVIDER=on, never in production;\n' +
           '   e.g. STOREFRONT_DEMO=on PAYMENT_TEST_PROVIDER=on npm start)',
       };
@@ -196,9 +203,18 @@ export const commands: CliCommand[] = [
 ];
 
 /** The reference storefront on this API (README: Reference storefront); the public token names the shop. */
-function storefrontDemoUrl(config: AppConfig, storefrontToken: string): string {
+function storefrontDemoUrl(config: AppConfig, port: number, storefrontToken: string): string {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  return `http://${host}:${config.PORT}${STOREFRONT_DEMO_PATH}/?token=${encodeURIComponent(storefrontToken)}`;
+  return `http://${host}:${port}${STOREFRONT_DEMO_PATH}/?token=${encodeURIComponent(storefrontToken)}`;
+}
+
+/** The demo's code to try at checkout: `WELCOME10`, 10 % off, reusable; created once, kept as it is on a rerun. */
+export const DEMO_DISCOUNT_CODE = 'WELCOME10';
+
+async function welcomeCode(app: INestApplicationContext, ctx: RequestContext): Promise<string> {
+  const codes = app.get(DiscountCodesService);
+  if (!(await codes.findByCode(ctx, DEMO_DISCOUNT_CODE))) await codes.create(ctx, { code: DEMO_DISCOUNT_CODE, type: 'percent', value: 10, is_infinite: true });
+  return DEMO_DISCOUNT_CODE;
 }
 
 function importSummary(report: { created: Record<string, number>; updated: Record<string, number> }): string {

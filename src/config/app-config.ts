@@ -323,6 +323,14 @@ export class AppConfig {
   @Min(0)
   SHUTDOWN_GRACE_MS = 10_000;
 
+  /**
+   * `on` (default): JSON and text answers over 1 KB are compressed (Brotli or gzip, per Accept-Encoding); `off` for
+   * deployments whose proxy compresses.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  COMPRESSION = true;
+
   /** `on`: serve the reference storefront's build (examples/storefront/dist) at /storefront-demo/. */
   @Transform(toBool)
   @IsBoolean()

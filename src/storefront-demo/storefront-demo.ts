@@ -45,10 +45,16 @@ function defaultBuildDir(): string {
  * STOREFRONT_DEMO=on: the reference storefront's static build (examples/storefront, `npm run storefront:build`) at
  * /storefront-demo/, same origin as the API so the visitor cookie just works. Hashed assets are cached for good,
  * index.html never; any other path under it is the single-page app's own route and gets index.html. Every answer
- * carries STOREFRONT_DEMO_CSP.
+ * carries STOREFRONT_DEMO_CSP. Off, every path under it answers a 404 that names `STOREFRONT_DEMO=on`.
  */
 export function serveStorefrontDemo(app: NestExpressApplication, config: AppConfig): void {
-  if (!config.STOREFRONT_DEMO) return;
+  if (!config.STOREFRONT_DEMO) {
+    // someone followed a storefront link to a server started without the demo: say how to turn it on
+    app.use(STOREFRONT_DEMO_PATH, (_req: Request, res: Response) => {
+      res.status(404).json({ errors: `the storefront demo is off: start the API with STOREFRONT_DEMO=on to serve it at ${STOREFRONT_DEMO_PATH}/` });
+    });
+    return;
+  }
   const dir = config.STOREFRONT_DEMO_DIR ? resolve(config.STOREFRONT_DEMO_DIR) : defaultBuildDir();
   const index = join(dir, 'index.html');
   if (!existsSync(index)) {

@@ -204,6 +204,21 @@ describe('CLI (CONTRACT 2)', () => {
     await t.client(second.admin_token).get('/admin/access_tokens').expect(200);
   });
 
+  it('demo prints the storefront URL for --port (the running server), and a WELCOME10 code to try (issue 37)', async () => {
+    const body = JSON.parse((await cli(t, 'demo', '--products', '5', '--port', '4123', '--json')).out[0]);
+    expect(body.storefront_demo_url).toBe(`http://${t.config.HOST}:4123/storefront-demo/?token=${body.storefront_token}`);
+    expect(body.discount_code).toBe('WELCOME10');
+    const text = (await cli(t, 'demo', '--products', '5', '--port', '4124')).out.join('\n');
+    expect(text).toContain(`:4124/storefront-demo/?token=`);
+    expect(text).toContain('discount code: WELCOME10');
+    // created once: a rerun keeps the one code, 10 % off and reusable
+    const codes = (await t.client(body.admin_token).get('/admin/discount_codes?limit=250').expect(200)).body.discount_codes;
+    const welcome = codes.filter((c: { code: string }) => c.code === 'WELCOME10');
+    expect(welcome).toEqual([expect.objectContaining({ type: 'percent', value: 10, is_infinite: true, is_active: true })]);
+    const bad = await cli(t, 'demo', '--port', 'eighty', '--json');
+    expect([bad.code, JSON.parse(bad.out[0]).errors]).toEqual([1, '--port must be an integer from 1 to 65535']);
+  });
+
   it('gift-cards issue prints a new card with its code, once (issue 33)', async () => {
     const shop = await t.createShop();
     const res = await cli(t, 'gift-cards', 'issue', '--tenant', shop.tenant.handle, '--value', '25', '--note', 'raffle', '--json');

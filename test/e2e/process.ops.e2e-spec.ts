@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChildProcess, spawn } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
 import {
   cpSync,
   existsSync,
@@ -252,6 +253,22 @@ describe('operations: the server process', () => {
     },
     240_000,
   );
+
+  it('issue 37: a busy PORT stops the start before the database and the migrations, with one line naming the port', async () => {
+    const busy = createNetServer();
+    await new Promise<void>((ok) => busy.listen(0, '127.0.0.1', ok));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      // a database nothing listens on: had the migrations run first, the start would fail on it instead
+      const dead = await freePort();
+      const server = startServer(ROOT, serverEnv({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `postgres://x:y@127.0.0.1:${dead}/none` }));
+      expect(await server.exited).toBe(1);
+      const lines = server.output().trim().split('\n');
+      expect(lines).toEqual([`port ${port} on 127.0.0.1 is already in use (another server running?): stop it or start with another PORT`]);
+    } finally {
+      await new Promise((ok) => busy.close(ok));
+    }
+  }, 60_000);
 
   it('issue 30: a TRUST_PROXY wider than /8 or /32 stops the start with one line naming the variable', async () => {
     for (const wide of ['0.0.0.0/0', '0.0.0.0/1,128.0.0.0/1,::/1,8000::/1']) {

@@ -53,11 +53,15 @@ describe('storefront demo serving (STOREFRONT_DEMO, STOREFRONT_DEMO_DIR)', () =>
     await on.http().post('/storefront-demo/').expect(404);
   });
 
-  it('is off by default (404), and on without a build says how to build it (503)', async () => {
+  it('is off by default (a 404 naming STOREFRONT_DEMO=on), and on without a build says how to build it (503)', async () => {
     const off = await createTestApp();
     try {
-      const r = await off.http().get('/storefront-demo/').expect(404);
-      expect(r.body).toEqual({ errors: expect.any(String) });
+      for (const path of ['/storefront-demo/', '/storefront-demo', '/storefront-demo/products/x', '/storefront-demo/assets/app.js']) {
+        const r = await off.http().get(path).expect(404);
+        expect(r.body).toEqual({ errors: expect.stringContaining('STOREFRONT_DEMO=on') });
+      }
+      // the rest of the not-found answers stay as they were
+      expect((await off.http().get('/storefront-demo-not').expect(404)).body).toEqual({ errors: 'not found' });
     } finally {
       await off.close();
     }

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 type Json = Record<string, any>;
 
@@ -70,7 +71,7 @@ export class ResponseValidator {
     }) as typeof res.end;
     res.once('finish', () => {
       try {
-        this.check(req as IncomingMessage & { route?: { path?: string } }, res, Buffer.concat(chunks));
+        this.check(req as IncomingMessage & { route?: { path?: string } }, res, decoded(res, Buffer.concat(chunks)));
       } catch (err) {
         report({ method: req.method ?? '', path: req.url ?? '', status: res.statusCode, problem: `validator failed: ${String(err)}` });
       }
@@ -148,4 +149,13 @@ export class ResponseValidator {
 function schemaAt(doc: Json, path: string[]): Json {
   const node: unknown = path.reduce<any>((n, key) => n[key], doc);
   return JSON.parse(JSON.stringify(node).replace(/"#\/components\//g, '"openapi.json#/components/')) as Json;
+}
+
+/** The body as the client reads it: compressed answers (src/common/http/compression.ts) decoded. */
+function decoded(res: ServerResponse, body: Buffer): Buffer {
+  const coding = String(res.getHeader('content-encoding') ?? '');
+  if (body.length === 0) return body;
+  if (coding === 'gzip') return gunzipSync(body);
+  if (coding === 'br') return brotliDecompressSync(body);
+  return body;
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { deflatePiece, gzipPieces, negotiateEncoding } from './compression.js';
+
+describe('negotiateEncoding', () => {
+  it.each([
+    [undefined, null],
+    ['', null],
+    ['identity', null],
+    ['gzip', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['br', 'br'],
+    ['gzip, deflate, br', 'br'], // br preferred at equal q
+    ['gzip, deflate, br;q=0.5', 'gzip'], // q-values honoured
+    ['br;q=0.2, gzip;q=0.8', 'gzip'],
+    ['br;q=0, gzip;q=0', null],
+    ['BR', 'br'],
+    ['*', 'br'],
+    ['*;q=0.5, br;q=0', 'gzip'],
+    ['deflate', null],
+    ['gzip;q=0.001', 'gzip'],
+  ])('%j → %j', (header, expected) => {
+    expect(negotiateEncoding(header)).toBe(expected);
+  });
+
+  it('takes the caller preference at equal q', () => {
+    expect(negotiateEncoding('br, gzip', ['gzip', 'br'])).toBe('gzip');
+    expect(negotiateEncoding('br;q=1, gzip;q=0.9', ['gzip', 'br'])).toBe('br');
+  });
+});
+
+describe('gzipPieces', () => {
+  it('lays deflated pieces end to end into one gzip member that decodes to the concatenation', async () => {
+    const text = (s: string, n: number) => Buffer.from(s.repeat(n), 'utf8');
+    const kept = text('{"id":"a","name":"Riesling ü","count":12},', 500);
+    const pieces = [
+      Buffer.from('{"products":'),
+      text('[1,2,3]', 3),
+      { buf: kept, deflated: deflatePiece(kept) },
+      Buffer.from(',"x":'),
+      randomBytes(3000), // incompressible run
+      { buf: kept, deflated: deflatePiece(kept) },
+      Buffer.from('}'),
+    ];
+    const out = await gzipPieces(pieces);
+    const whole = Buffer.concat(pieces.map((p) => (Buffer.isBuffer(p) ? p : p.buf)));
+    expect(gunzipSync(out).equals(whole)).toBe(true);
+    expect(out.length).toBeLessThan(whole.length / 2);
+  });
+
+  it('handles empty pieces and a lone kept piece', async () => {
+    const kept = Buffer.from('x'.repeat(5000));
+    expect(gunzipSync(await gzipPieces([{ buf: kept, deflated: deflatePiece(kept) }])).equals(kept)).toBe(true);
+    expect(gunzipSync(await gzipPieces([Buffer.alloc(0)])).length).toBe(0);
+  });
+});
