@@ -3,13 +3,24 @@ import { adminResource } from '../extensions/index.js';
 import { AdminCustomerGroupsController } from './admin-customer-groups.controller.js';
 import { AdminPromotionsController } from './admin-promotions.controller.js';
 import { CustomerGroupsService } from './customer-groups.service.js';
-import { CustomerGroupsRepository, PromotionsRepository } from './promotions.repository.js';
+import { CataloguePromotionsRepository, CustomerGroupsRepository, PromotionsRepository } from './promotions.repository.js';
+import { CatalogueModule } from '../catalogue/catalogue.module.js';
+import { CataloguePromotionPrices } from './catalogue/catalogue-promotions.service.js';
 import { PromotionsService } from './promotions.service.js';
 
 /** Promotions (issue 32): the admin API over the pure engine of ./engine (README "Promotions"). */
 @Module({
+  imports: [CatalogueModule],
   controllers: [AdminPromotionsController, AdminCustomerGroupsController],
-  providers: [PromotionsService, PromotionsRepository, CustomerGroupsService, CustomerGroupsRepository, adminResource('promotions')],
+  providers: [
+    PromotionsService,
+    PromotionsRepository,
+    CustomerGroupsService,
+    CustomerGroupsRepository,
+    CataloguePromotionsRepository,
+    CataloguePromotionPrices,
+    adminResource('promotions'),
+  ],
   exports: [PromotionsService, CustomerGroupsService],
 })
 export class PromotionsModule {}

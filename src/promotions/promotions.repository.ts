@@ -7,6 +7,8 @@ import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CustomerGroup, CustomerGroupMember } from './entities/customer-group.entity.js';
 import { Promotion } from './entities/promotion.entity.js';
+import { visibleVariantSql } from '../catalogue/index.js';
+import type { CatalogueVariant, StoredPromotion } from './catalogue/catalogue-pricing.js';
 
 /** The promotions module owns `promotions`: every statement on it is here. */
 @Injectable()
@@ -126,5 +128,139 @@ export class CustomerGroupsRepository {
       [ctx.tenantId, customerId],
     );
     return rows.map((r) => r.group_id);
+  }
+}
+
+/** A promotion row as the catalogue pricing reads it. */
+interface StoredPromotionRow {
+  id: string;
+  name: string;
+  priority: number;
+  combines_with: StoredPromotion['combinesWith'];
+  conditions: StoredPromotion['conditions'];
+  actions: StoredPromotion['actions'];
+  enabled: boolean;
+  code: string | null;
+  usage_limit: number | null;
+  usage_limit_per_customer: number | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+}
+
+interface CatalogueVariantRow {
+  variant_id: string;
+  product_id: string;
+  gross: string;
+  manufacturer_id: string | null;
+  category_ids: string[];
+  collection_ids: string[];
+  color_id: string | null;
+  region_id: string | null;
+  year_id: string | null;
+  size_id: string | null;
+  country_id: string | null;
+  option_ids: string[];
+}
+
+/** What catalogue pricing reads: the candidate promotions, the visible variants with their matchable attributes. */
+@Injectable()
+export class CataloguePromotionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The shop's enabled promotions without a code or usage limit that have not ended by `at` (the candidates). */
+  async candidates(ctx: RequestContext, at: Date): Promise<StoredPromotion[]> {
+    const rows: StoredPromotionRow[] = await managerOf(ctx, this.dataSource).query(
+      `SELECT id, name, priority, combines_with, conditions, actions, enabled, code, usage_limit, usage_limit_per_customer, starts_at, ends_at
+         FROM promotions WHERE tenant_id = $1 AND enabled AND code IS NULL AND usage_limit IS NULL AND usage_limit_per_customer IS NULL
+          AND (ends_at IS NULL OR ends_at > $2)`,
+      [ctx.tenantId, at],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      priority: r.priority,
+      combinesWith: r.combines_with,
+      conditions: r.conditions,
+      actions: r.actions,
+      enabled: r.enabled,
+      code: r.code,
+      usageLimit: r.usage_limit,
+      usageLimitPerCustomer: r.usage_limit_per_customer,
+      startsAt: r.starts_at,
+      endsAt: r.ends_at,
+    }));
+  }
+
+  /** Per shop: the next start or end of an enabled promotion without a code after `at` (the timers of the sale prices). */
+  async nextBoundaries(at: Date): Promise<Array<{ tenantId: string; at: Date }>> {
+    const rows: Array<{ tenant_id: string; at: Date }> = await this.dataSource.query(
+      `SELECT tenant_id, min(t) AS at FROM (
+         SELECT tenant_id, starts_at AS t FROM promotions WHERE enabled AND code IS NULL AND starts_at > $1
+         UNION ALL SELECT tenant_id, ends_at FROM promotions WHERE enabled AND code IS NULL AND ends_at > $1) b GROUP BY tenant_id`,
+      [at],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, at: new Date(r.at) }));
+  }
+
+  /** Shops with a start or end of an enabled promotion without a code in `[since, until]`. */
+  async tenantsWithBoundarySince(since: Date, until: Date): Promise<string[]> {
+    const rows: Array<{ tenant_id: string }> = await this.dataSource.query(
+      `SELECT DISTINCT tenant_id FROM promotions WHERE enabled AND code IS NULL AND (starts_at BETWEEN $1 AND $2 OR ends_at BETWEEN $1 AND $2)`,
+      [since, until],
+    );
+    return rows.map((r) => r.tenant_id);
+  }
+
+  /** The precision of the shop's default currency. */
+  async defaultPrecision(ctx: RequestContext): Promise<number> {
+    const [row]: Array<{ precision: number }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT precision FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code LIMIT 1`,
+      [ctx.tenantId],
+    );
+    return row ? Number(row.precision) : 2;
+  }
+
+  /** The visible variants of these products (every product when null) with what a line selector matches. */
+  async variants(ctx: RequestContext, productIds: string[] | null): Promise<CatalogueVariant[]> {
+    const m = managerOf(ctx, this.dataSource);
+    const params: unknown[] = [ctx.tenantId];
+    if (productIds) params.push(productIds);
+    const rows: CatalogueVariantRow[] = await m.query(
+      `SELECT v.id AS variant_id, v.product_id, v.gross::text AS gross, p.manufacturer_id,
+              coalesce((SELECT array_agg(DISTINCT a) FROM categories c, unnest(c.path) a WHERE c.tenant_id = p.tenant_id AND c.id = ANY(p.category_ids)), '{}') AS category_ids,
+              coalesce((SELECT array_agg(cp.collection_id) FROM collection_products cp WHERE cp.tenant_id = p.tenant_id AND cp.product_id = p.id), '{}') AS collection_ids,
+              v.color_id, v.region_id, v.year_id, v.size_id, v.country_id, v.option_ids
+         FROM variants v JOIN products p ON p.tenant_id = v.tenant_id AND p.id = v.product_id
+        WHERE v.tenant_id = $1 AND ${visibleVariantSql('v', 'p')} ${productIds ? 'AND v.product_id IN (SELECT unnest($2::uuid[]))' : ''}`,
+      params,
+    );
+    if (rows.length === 0) return [];
+    const keys = new Map<string, string>();
+    for (const r of (await m.query(`SELECT id, key FROM facet_values WHERE tenant_id = $1`, [ctx.tenantId])) as Array<{ id: string; key: string }>)
+      keys.set(r.id, r.key);
+    const options = new Map<string, { field: string; key: string }>();
+    for (const r of (await m.query(
+      `SELECT o.id, o.key, f.key AS field FROM custom_field_options o JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id WHERE o.tenant_id = $1`,
+      [ctx.tenantId],
+    )) as Array<{ id: string; key: string; field: string }>)
+      options.set(r.id, { field: r.field, key: r.key });
+    const facet = (id: string | null) => (id ? [id, keys.get(id) ?? id] : []);
+    return rows.map((r) => {
+      const customFields: Record<string, string> = {};
+      for (const id of r.option_ids) {
+        const o = options.get(id);
+        if (o && customFields[o.field] === undefined) customFields[o.field] = o.key;
+      }
+      return {
+        variantId: r.variant_id,
+        productId: r.product_id,
+        gross: r.gross,
+        collectionIds: r.collection_ids,
+        categoryIds: r.category_ids,
+        manufacturerId: r.manufacturer_id,
+        facets: { colour: facet(r.color_id), region: facet(r.region_id), vintage: facet(r.year_id), size: facet(r.size_id), country: facet(r.country_id) },
+        customFields,
+      };
+    });
   }
 }

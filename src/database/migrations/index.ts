@@ -22,6 +22,7 @@ import { Returns1795698104874 } from './1795698104874-returns.js';
 import { TaxZones1795695774008 } from './1795695774008-tax-zones.js';
 import { TaxRates1795696655966 } from './1795696655966-tax-rates.js';
 import { ShippingRates1795696097429 } from './1795696097429-shipping-rates.js';
+import { CatalogueSalePrices1795700100000 } from './1795700100000-catalogue-sale-prices.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   TaxZones1795695774008,
   TaxRates1795696655966,
   ShippingRates1795696097429,
+  CatalogueSalePrices1795700100000,
 ];
