@@ -53,7 +53,10 @@ export async function recordPriceHistory(m: EntityManager, tenantId: string, pro
   const rows: Array<{ id: string; charged: string; regular: string }> = await m.query(changed, params);
   if (rows.length === 0) return;
   const ids = rows.map((r) => r.id);
-  await m.query(`UPDATE variant_price_history SET valid_to = now() WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) AND valid_to IS NULL`, [tenantId, ids]);
+  await m.query(`UPDATE variant_price_history SET valid_to = now() WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) AND valid_to IS NULL`, [
+    tenantId,
+    ids,
+  ]);
   await m.query(
     `INSERT INTO variant_price_history (tenant_id, variant_id, gross, regular_gross, valid_from)
      SELECT $1, x.id, x.charged, x.regular, now() FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, charged numeric, regular numeric)`,

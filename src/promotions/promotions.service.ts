@@ -110,7 +110,12 @@ export class PromotionsService {
     return rules;
   }
 
-  private async persist(ctx: RequestContext, p: Promotion, topic: 'promotion.created' | 'promotion.updated', before: StoredPromotion | null): Promise<PromotionDto> {
+  private async persist(
+    ctx: RequestContext,
+    p: Promotion,
+    topic: 'promotion.created' | 'promotion.updated',
+    before: StoredPromotion | null,
+  ): Promise<PromotionDto> {
     if (p.startsAt && p.endsAt && p.endsAt <= p.startsAt) throw AppError.unprocessable('ends_at must be after starts_at');
     try {
       return await inTransaction(ctx, this.dataSource, async (tx) => {

@@ -49,7 +49,8 @@ describe('catalogue promotions in the storefront', () => {
     ids = (await shop.admin.post('/admin/catalogue/import', fixtureImport()).expect(200)).body.import.ids;
     for (const [k, id] of Object.entries(ids.products)) keyOfProduct.set(id as string, k);
     for (const dim of Object.keys(ids.facets)) for (const [k, id] of Object.entries(ids.facets[dim])) keyOfValue.set(id as string, k);
-    for (const kind of ['categories', 'manufacturers', 'custom_field_options']) for (const [k, id] of Object.entries(ids[kind])) keyOfValue.set(id as string, k);
+    for (const kind of ['categories', 'manufacturers', 'custom_field_options'])
+      for (const [k, id] of Object.entries(ids[kind])) keyOfValue.set(id as string, k);
   });
   afterAll(() => t.close());
 
@@ -128,7 +129,9 @@ describe('catalogue promotions in the storefront', () => {
     promos.push({ name: '3 off whites', matches: (r) => r.color === 'white', off: () => 300 });
     // not catalogue prices: a code, a customer group, a minimum quantity, disabled
     const everything = { type: 'lines', selector: [{ type: 'category', ids: [ids.categories.wine, ids.categories.sparkling] }] };
-    await shop.admin.post('/admin/promotions', { name: 'code', code: 'HALF', conditions: [everything], actions: [{ type: 'percent_off_lines', percent: 50 }] }).expect(201);
+    await shop.admin
+      .post('/admin/promotions', { name: 'code', code: 'HALF', conditions: [everything], actions: [{ type: 'percent_off_lines', percent: 50 }] })
+      .expect(201);
     const group = (await shop.admin.post('/admin/customer_groups', { name: 'Club' }).expect(201)).body.customer_group;
     await shop.admin
       .post('/admin/promotions', {
@@ -138,9 +141,15 @@ describe('catalogue promotions in the storefront', () => {
       })
       .expect(201);
     await shop.admin
-      .post('/admin/promotions', { name: 'six', conditions: [everything, { type: 'min_quantity', quantity: 6 }], actions: [{ type: 'percent_off_lines', percent: 50 }] })
+      .post('/admin/promotions', {
+        name: 'six',
+        conditions: [everything, { type: 'min_quantity', quantity: 6 }],
+        actions: [{ type: 'percent_off_lines', percent: 50 }],
+      })
       .expect(201);
-    await shop.admin.post('/admin/promotions', { name: 'off', enabled: false, conditions: [everything], actions: [{ type: 'percent_off_lines', percent: 50 }] }).expect(201);
+    await shop.admin
+      .post('/admin/promotions', { name: 'off', enabled: false, conditions: [everything], actions: [{ type: 'percent_off_lines', percent: 50 }] })
+      .expect(201);
     await expectModel(Date.now(), SOME_CASES);
   });
 
@@ -204,20 +213,26 @@ describe('catalogue promotions in the storefront', () => {
   });
 
   it('a variant on sale shows the lowest price of the 30 days before its sale started (EU Omnibus)', async () => {
-    const row = ROWS.find((r) => r.manufacturer === 'chateau' && (r.color !== 'white'))!;
-    const detail = (await shop.storefront.get(`/products/${ids.products[row.product]}`).expect(200)).body.product;
-    const v = detail.variants.find((x: { id: string }) => x.id === ids.variants[row.variant]);
-    // on sale by the -20% since its creation in this test: the price before the sale was the regular one
-    expect(v.compare_at_price).toBe(row.price);
-    expect(v.lowest_price_30_days).toBe(row.price);
-    // history: the regular price, then the sale price (open), tenant first in every index
+    // v1b (45.00, Château, red): -20% (36.00) from the second test, -30% (31.50) during the red week, -20% again since
+    const row = ROWS.find((r) => r.variant === 'v1b')!;
+    const variantOf = async () =>
+      (await shop.storefront.get(`/products/${ids.products[row.product]}`).expect(200)).body.product.variants.find(
+        (x: { id: string }) => x.id === ids.variants[row.variant],
+      );
+    const v = await variantOf();
+    expect([v.price, v.compare_at_price, v.lowest_price_30_days]).toEqual([36, 45, 31.5]);
+    const listed = (await walkProducts(shop.storefront, `/products?limit=50`)).find((p) => p.id === ids.products[row.product]);
+    expect(listed.variants.find((x: { id: string }) => x.id === ids.variants[row.variant]).lowest_price_30_days).toBe(31.5);
+    // the history: every charged price with the regular one, the current one open
     const history = await t.db.query(
-      `SELECT gross::float8 AS gross, valid_to IS NULL AS open FROM variant_price_history WHERE tenant_id = $1 AND variant_id = $2 ORDER BY valid_from, id`,
+      `SELECT gross::float8 AS gross, regular_gross::float8 AS regular, valid_to IS NULL AS open FROM variant_price_history WHERE tenant_id = $1 AND variant_id = $2 ORDER BY valid_from, id`,
       [shop.tenant.id, ids.variants[row.variant]],
     );
-    expect(history.slice(-2)).toEqual([
-      { gross: row.price, open: false },
-      { gross: (cents(row.price) - Math.round(cents(row.price) * 0.2)) / 100, open: true },
+    expect(history).toEqual([
+      { gross: 45, regular: 45, open: false },
+      { gross: 36, regular: 45, open: false },
+      { gross: 31.5, regular: 45, open: false },
+      { gross: 36, regular: 45, open: true },
     ]);
     // a lower price 10 days before the sale started counts; one 40 days before does not
     const [open] = await t.db.query(`SELECT valid_from FROM variant_price_history WHERE tenant_id = $1 AND variant_id = $2 AND valid_to IS NULL`, [
@@ -229,15 +244,18 @@ describe('catalogue promotions in the storefront', () => {
       `INSERT INTO variant_price_history (tenant_id, variant_id, gross, regular_gross, valid_from, valid_to) VALUES ($1, $2, 1.5, 1.5, $3, $4), ($1, $2, 7.25, 7.25, $5, $6)`,
       [shop.tenant.id, ids.variants[row.variant], at(45), at(40), at(12), at(10)],
     );
-    // the product JSON is cached until the product changes: an import of the same catalogue changes nothing, so drop it
-    await shop.admin.post('/admin/catalogue/import', { products: [{ ...(fixtureImport().products as any[]).find((p) => p.key === row.product), ratings: [1] }] }).expect(200);
-    const again = (await shop.storefront.get(`/products/${ids.products[row.product]}`).expect(200)).body.product;
-    expect(again.variants.find((x: { id: string }) => x.id === ids.variants[row.variant]).lowest_price_30_days).toBe(7.25);
+    // the product JSON is cached until the product changes (here: its ratings)
+    await shop.admin
+      .post('/admin/catalogue/import', { products: [{ ...(fixtureImport().products as any[]).find((p) => p.key === row.product), ratings: [1] }] })
+      .expect(200);
+    expect((await variantOf()).lowest_price_30_days).toBe(7.25);
     // a variant not on sale shows none
-    const plain = ROWS.find((r) => r.manufacturer !== 'chateau' && r.color !== 'white' && r.color !== 'red' && !r.onSale);
-    if (plain) {
-      const p = (await shop.storefront.get(`/products/${ids.products[plain.product]}`).expect(200)).body.product;
-      expect(p.variants.find((x: { id: string }) => x.id === ids.variants[plain.variant]).lowest_price_30_days).toBeNull();
-    }
+    const plain = ROWS.find((r) => r.variant === 'v5a')!;
+    const p = (await shop.storefront.get(`/products/${ids.products[plain.product]}`).expect(200)).body.product;
+    expect(p.variants.find((x: { id: string }) => x.id === ids.variants[plain.variant])).toMatchObject({
+      price: 15,
+      compare_at_price: 0,
+      lowest_price_30_days: null,
+    });
   });
 });

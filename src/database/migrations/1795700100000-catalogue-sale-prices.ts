@@ -17,11 +17,12 @@ export class CatalogueSalePrices1795700100000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE variant_sale_prices (
         tenant_id uuid NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
-        variant_id uuid NOT NULL REFERENCES variants(id) ON DELETE CASCADE,
+        variant_id uuid NOT NULL,
         product_id uuid NOT NULL,
         gross numeric(14,4) NOT NULL CHECK (gross >= 0),
         promotion_ids uuid[] NOT NULL DEFAULT '{}',
-        PRIMARY KEY (tenant_id, variant_id)
+        PRIMARY KEY (tenant_id, variant_id),
+        FOREIGN KEY (tenant_id, variant_id) REFERENCES variants (tenant_id, id) ON DELETE CASCADE
       )`);
     await q.query(`CREATE INDEX variant_sale_prices_product_idx ON variant_sale_prices (tenant_id, product_id)`);
     await q.query(`
