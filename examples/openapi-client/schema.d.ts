@@ -2513,6 +2513,12 @@ export interface components {
             options: components["schemas"]["OptionRefDto"][];
         };
         VariantDto: {
+            /**
+             * @description EU Omnibus: the lowest price this variant was sold at during the 30 days before its current price took effect
+             *     (in the response's currency), when it is on offer (`compare_at_price` above `price`); null otherwise. Without
+             *     an earlier price in that window (a new variant), the current price.
+             */
+            lowest_price_30_days: number | null;
             quantity_rule: components["schemas"]["QuantityRuleDto"];
             custom_fields: components["schemas"]["CustomFieldDto"][];
             facets: components["schemas"]["VariantFacetsDto"];

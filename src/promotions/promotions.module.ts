@@ -6,6 +6,7 @@ import { CustomerGroupsService } from './customer-groups.service.js';
 import { CataloguePromotionsRepository, CustomerGroupsRepository, PromotionsRepository } from './promotions.repository.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CataloguePromotionPrices } from './catalogue/catalogue-promotions.service.js';
+import { PromotionsTransferService } from './promotions-transfer.service.js';
 import { PromotionsService } from './promotions.service.js';
 
 /** Promotions (issue 32): the admin API over the pure engine of ./engine (README "Promotions"). */
@@ -19,6 +20,7 @@ import { PromotionsService } from './promotions.service.js';
     CustomerGroupsRepository,
     CataloguePromotionsRepository,
     CataloguePromotionPrices,
+    PromotionsTransferService,
     adminResource('promotions'),
   ],
   exports: [PromotionsService, CustomerGroupsService],

@@ -28,6 +28,16 @@ export class PromotionsRepository {
     return getOrThrow(ctx, this.dataSource, Promotion, id, 'promotion');
   }
 
+  /** Every promotion of the shop, oldest first (export). */
+  all(ctx: RequestContext): Promise<Promotion[]> {
+    return repoOf(ctx, this.dataSource, Promotion).find({ where: { tenantId: ctx.tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The shop's promotion with this import key, or null. */
+  findByKey(ctx: RequestContext, key: string): Promise<Promotion | null> {
+    return repoOf(ctx, this.dataSource, Promotion).findOneBy({ tenantId: ctx.tenantId, key });
+  }
+
   /** The shop's promotion with this code (any case), or null. */
   findByCode(ctx: RequestContext, code: string): Promise<Promotion | null> {
     return repoOf(ctx, this.dataSource, Promotion)
@@ -62,6 +72,57 @@ export class CustomerGroupsRepository {
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
   ) {}
+
+  /** Every group of the shop, oldest first (export). */
+  all(ctx: RequestContext): Promise<CustomerGroup[]> {
+    return repoOf(ctx, this.dataSource, CustomerGroup).find({ where: { tenantId: ctx.tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The shop's group with this import key, or null. */
+  findByKey(ctx: RequestContext, key: string): Promise<CustomerGroup | null> {
+    return repoOf(ctx, this.dataSource, CustomerGroup).findOneBy({ tenantId: ctx.tenantId, key });
+  }
+
+  /** Members' emails by group id, sorted (export). */
+  async memberEmails(ctx: RequestContext): Promise<Map<string, string[]>> {
+    const rows = await returning<{ group_id: string; email: string }>(
+      managerOf(ctx, this.dataSource),
+      `SELECT m.group_id, c.email FROM customer_group_members m JOIN customers c ON c.tenant_id = m.tenant_id AND c.id = m.customer_id
+        WHERE m.tenant_id = $1 ORDER BY m.group_id, lower(c.email)`,
+      [ctx.tenantId],
+    );
+    const out = new Map<string, string[]>();
+    for (const r of rows) out.set(r.group_id, [...(out.get(r.group_id) ?? []), r.email]);
+    return out;
+  }
+
+  /** Customer ids by lower-cased email, for the emails that are customers of the shop. */
+  async customerIdsByEmail(ctx: RequestContext, emails: string[]): Promise<Map<string, string>> {
+    if (emails.length === 0) return new Map();
+    const rows = await returning<{ id: string; email: string }>(
+      managerOf(ctx, this.dataSource),
+      `SELECT id, lower(email) AS email FROM customers WHERE tenant_id = $1 AND lower(email) = ANY($2::text[])`,
+      [ctx.tenantId, emails.map((e) => e.toLowerCase())],
+    );
+    return new Map(rows.map((r) => [r.email, r.id]));
+  }
+
+  /** Makes the group's members exactly these customers; true when anything changed. */
+  async setMembers(ctx: RequestContext, groupId: string, customerIds: string[]): Promise<boolean> {
+    const m = managerOf(ctx, this.dataSource);
+    const gone = await returning<{ id: string }>(
+      m,
+      `DELETE FROM customer_group_members WHERE tenant_id = $1 AND group_id = $2 AND NOT (customer_id = ANY($3::uuid[])) RETURNING id`,
+      [ctx.tenantId, groupId, customerIds],
+    );
+    const added = await returning<{ id: string }>(
+      m,
+      `INSERT INTO customer_group_members (tenant_id, group_id, customer_id) SELECT $1, $2, unnest($3::uuid[])
+       ON CONFLICT (tenant_id, group_id, customer_id) DO NOTHING RETURNING id`,
+      [ctx.tenantId, groupId, customerIds],
+    );
+    return gone.length + added.length > 0;
+  }
 
   /** Oldest first, cursored. */
   list(ctx: RequestContext, page: PageRequest): Promise<Page<CustomerGroup>> {

@@ -49,9 +49,11 @@ export class PromotionsService {
     return present(await this.promotions.find(ctx, id));
   }
 
-  async create(ctx: RequestContext, dto: CreatePromotionDto): Promise<PromotionDto> {
+  /** `key`: the import key (imports only). */
+  async create(ctx: RequestContext, dto: CreatePromotionDto, key: string | null = null): Promise<PromotionDto> {
     const rules = this.checkedRules(dto.conditions, dto.actions);
     const row = this.promotions.create(ctx, {
+      key,
       name: dto.name.trim(),
       enabled: dto.enabled ?? true,
       startsAt: dto.starts_at ? new Date(dto.starts_at) : null,
