@@ -175,10 +175,20 @@ function conflicts(cands: readonly Candidate[], lineCount: number): { conf: Conf
   for (const at of byLine) {
     for (let x = 0; x < at.length; x++) for (let y = x + 1; y < at.length; y++) if (clash(at[x], at[y])) conf.add(at[x], at[y]);
   }
-  // an order or shipping candidate meets every other candidate (its discount is on the whole order or the shipping)
+  // an order or shipping candidate meets every other candidate (its discount is on the whole order or the shipping);
+  // whether two clash depends on their class and combines_with only, so the candidates are visited by that
+  // signature and only the signatures that clash are walked (an order promotion combining with product ones skips them all)
+  const sig = (i: number) => (bit[i] << 3) | accepts[i];
+  const bySig: number[][] = Array.from({ length: 64 }, () => []);
+  for (let j = 0; j < n; j++) bySig[sig(j)].push(j);
+  const sigs = bySig.map((list, k) => k).filter((k) => bySig[k].length > 0);
   for (let i = 0; i < n; i++) {
     if (cands[i].parts) continue;
-    for (let j = 0; j < n; j++) if (j !== i && clash(i, j)) conf.add(i, j);
+    for (const k of sigs) {
+      const other = bySig[k][0];
+      if (!clash(i, other)) continue;
+      for (const j of bySig[k]) if (j !== i) conf.add(i, j);
+    }
   }
   return { conf, byLine };
 }
