@@ -28,11 +28,16 @@ export async function replaceSalePrices(m: EntityManager, tenantId: string, prod
   );
 }
 
-/** The stored sale prices of a shop: variant id → `gross` as stored (4 decimals) and its product. */
-export async function storedSalePrices(m: EntityManager, tenantId: string): Promise<Map<string, { gross: string; productId: string }>> {
+/** The stored sale prices of a shop (of these products; every one when null): variant id → `gross` as stored (4 decimals) and its product. */
+export async function storedSalePrices(
+  m: EntityManager,
+  tenantId: string,
+  productIds: string[] | null,
+): Promise<Map<string, { gross: string; productId: string }>> {
   const rows: Array<{ variant_id: string; product_id: string; gross: string }> = await m.query(
-    `SELECT variant_id, product_id, gross::text AS gross FROM variant_sale_prices WHERE tenant_id = $1`,
-    [tenantId],
+    `SELECT variant_id, product_id, gross::text AS gross FROM variant_sale_prices
+      WHERE tenant_id = $1 ${productIds ? 'AND product_id IN (SELECT unnest($2::uuid[]))' : ''}`,
+    productIds ? [tenantId, productIds] : [tenantId],
   );
   return new Map(rows.map((r) => [r.variant_id, { gross: r.gross, productId: r.product_id }]));
 }

@@ -134,19 +134,21 @@ export class SearchIndexService {
   }
 
   /**
-   * Brings the shop's catalogue sale prices to what the `CataloguePriceRule` answers now (a promotion started, ended,
-   * was created, changed or deleted): the products whose sale prices differ from the stored ones get their search
-   * rows rebuilt (and so a delta to every instance's index, and a price-history row). One transaction, serialized
-   * per shop by an advisory lock: instances doing it at once for the same boundary find nothing left to do after the
+   * Brings the catalogue sale prices of these products (every product of the shop when null) to what the
+   * `CataloguePriceRule` answers now (a promotion started, ended, was created, changed or deleted: the caller names
+   * the products it can reach): the products whose sale prices differ from the stored ones get their search rows
+   * rebuilt (and so a delta to every instance's index, and a price-history row). One transaction, serialized per
+   * shop by an advisory lock: instances doing it at once for the same boundary find nothing left to do after the
    * first. Answers the number of products repriced.
    */
-  async reprice(ctx: RequestContext): Promise<number> {
+  async reprice(ctx: RequestContext, productIds: string[] | null = null): Promise<number> {
+    if (productIds && productIds.length === 0) return 0;
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       await m.query(`SELECT pg_advisory_xact_lock(hashtext('catalogue-reprice'), hashtext($1))`, [ctx.tenantId]);
       const rule = this.extensions?.one(CataloguePriceRule);
-      const next = rule ? await rule.salePrices(tx, null) : [];
-      const stored = await storedSalePrices(m, ctx.tenantId);
+      const next = rule ? await rule.salePrices(tx, productIds) : [];
+      const stored = await storedSalePrices(m, ctx.tenantId, productIds);
       const changed = new Set<string>();
       for (const p of next) {
         const was = stored.get(p.variantId);

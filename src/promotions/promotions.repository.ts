@@ -9,6 +9,7 @@ import { CustomerGroup, CustomerGroupMember } from './entities/customer-group.en
 import { Promotion } from './entities/promotion.entity.js';
 import { visibleVariantSql } from '../catalogue/index.js';
 import type { CatalogueVariant, StoredPromotion } from './catalogue/catalogue-pricing.js';
+import type { LineSelector } from './engine/types.js';
 
 /** The promotions module owns `promotions`: every statement on it is here. */
 @Injectable()
@@ -208,6 +209,25 @@ interface StoredPromotionRow {
   ends_at: Date | null;
 }
 
+function storedOf(r: StoredPromotionRow): StoredPromotion {
+  return {
+    id: r.id,
+    name: r.name,
+    priority: r.priority,
+    combinesWith: r.combines_with,
+    conditions: r.conditions,
+    actions: r.actions,
+    enabled: r.enabled,
+    code: r.code,
+    usageLimit: r.usage_limit,
+    usageLimitPerCustomer: r.usage_limit_per_customer,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 interface CatalogueVariantRow {
   variant_id: string;
   product_id: string;
@@ -236,20 +256,7 @@ export class CataloguePromotionsRepository {
           AND (ends_at IS NULL OR ends_at > $2)`,
       [ctx.tenantId, at],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      priority: r.priority,
-      combinesWith: r.combines_with,
-      conditions: r.conditions,
-      actions: r.actions,
-      enabled: r.enabled,
-      code: r.code,
-      usageLimit: r.usage_limit,
-      usageLimitPerCustomer: r.usage_limit_per_customer,
-      startsAt: r.starts_at,
-      endsAt: r.ends_at,
-    }));
+    return rows.map(storedOf);
   }
 
   /** Per shop: the next start or end of an enabled promotion without a code after `at` (the timers of the sale prices). */
@@ -263,13 +270,67 @@ export class CataloguePromotionsRepository {
     return rows.map((r) => ({ tenantId: r.tenant_id, at: new Date(r.at) }));
   }
 
-  /** Shops with a start or end of an enabled promotion without a code in `[since, until]`. */
-  async tenantsWithBoundarySince(since: Date, until: Date): Promise<string[]> {
-    const rows: Array<{ tenant_id: string }> = await this.dataSource.query(
-      `SELECT DISTINCT tenant_id FROM promotions WHERE enabled AND code IS NULL AND (starts_at BETWEEN $1 AND $2 OR ends_at BETWEEN $1 AND $2)`,
+  /**
+   * The products (with a visible variant) a line selector can match: any one matcher, as the engine reads them
+   * (categories with their ancestors, facet values by id or key, custom-field options by field and option key).
+   */
+  async productsMatching(ctx: RequestContext, selector: LineSelector): Promise<string[]> {
+    const params: unknown[] = [ctx.tenantId];
+    const arg = (v: unknown) => `$${params.push(v)}`;
+    const uuids = (ids: readonly string[]) => ids.filter((id) => UUID.test(id));
+    const clauses: string[] = [];
+    for (const m of selector) {
+      switch (m.type) {
+        case 'product':
+          clauses.push(`vs.product_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
+          break;
+        case 'variant':
+          clauses.push(`vs.variant_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
+          break;
+        case 'manufacturer':
+          clauses.push(`vs.manufacturer_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
+          break;
+        case 'category':
+          clauses.push(`vs.category_ids && ${arg(uuids(m.ids))}::uuid[]`);
+          break;
+        case 'collection':
+          clauses.push(
+            `vs.product_id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = $1 AND cp.collection_id = ANY(${arg(uuids(m.ids))}::uuid[]))`,
+          );
+          break;
+        case 'facet': {
+          const column = { colour: 'color_id', country: 'country_id', region: 'region_id', vintage: 'year_id', size: 'size_id' }[m.facet];
+          clauses.push(
+            `(vs.${column} = ANY(${arg(uuids(m.values))}::uuid[]) OR vs.${column} IN (SELECT fv.id FROM facet_values fv WHERE fv.tenant_id = $1 AND fv.key = ANY(${arg(m.values)}::text[])))`,
+          );
+          break;
+        }
+        case 'custom_field':
+          clauses.push(
+            `vs.option_ids && ARRAY(SELECT o.id FROM custom_field_options o JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id
+               WHERE o.tenant_id = $1 AND f.key = ${arg(m.key)} AND o.key = ANY(${arg(m.values)}::text[]))`,
+          );
+          break;
+      }
+    }
+    if (clauses.length === 0) return [];
+    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT DISTINCT vs.product_id FROM variant_search vs WHERE vs.tenant_id = $1 AND (${clauses.join(' OR ')})`,
+      params,
+    );
+    return rows.map((r) => r.product_id);
+  }
+
+  /** Per shop, the promotions without a code whose start or end lies in `(since, until]` (the boundaries crossed). */
+  async crossed(since: Date, until: Date): Promise<Map<string, StoredPromotion[]>> {
+    const rows: StoredPromotionRow[] & Array<{ tenant_id: string }> = await this.dataSource.query(
+      `SELECT tenant_id, id, name, priority, combines_with, conditions, actions, enabled, code, usage_limit, usage_limit_per_customer, starts_at, ends_at
+         FROM promotions WHERE code IS NULL AND ((starts_at > $1 AND starts_at <= $2) OR (ends_at > $1 AND ends_at <= $2))`,
       [since, until],
     );
-    return rows.map((r) => r.tenant_id);
+    const out = new Map<string, StoredPromotion[]>();
+    for (const r of rows) out.set(r.tenant_id, [...(out.get(r.tenant_id) ?? []), storedOf(r)]);
+    return out;
   }
 
   /** The precision of the shop's default currency. */

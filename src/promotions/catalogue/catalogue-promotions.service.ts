@@ -18,10 +18,11 @@ const CATCH_UP_MS = 7 * 24 * 3600_000;
  * Catalogue promotions as sale prices (issue 32), the built-in `CataloguePriceRule`: the catalogue asks it for the
  * sale prices of the products whose search rows it rebuilds (catalogue-pricing.ts decides them).
  *
- * Kept current without a restart: a write of a catalogue promotion (create, update, delete) reprices the shop in
- * the same transaction (`SearchIndexService.reprice`: the products whose sale price changes get their rows, their
- * price history and a delta to every instance's index), and every instance sleeps until the next `starts_at` /
- * `ends_at` of any shop's catalogue promotion, then reprices that shop. All instances wake at a boundary; the
+ * Kept current without a restart: a write of a catalogue promotion (create, update, delete) reprices, in the same
+ * transaction, the products it could reach before and after (`SearchIndexService.reprice`: those whose sale price
+ * changes get their rows, their price history and a delta to every instance's index), and every instance sleeps
+ * until the next `starts_at` / `ends_at` of any shop's promotion, then reprices the products of the promotions whose
+ * boundary it crossed (all of them since its last wake; at boot, the last 7 days'). All instances wake at a boundary; the
  * reprice is serialized per shop by an advisory lock, so the first does the work and the others find it done. The
  * timers are re-armed on every instance by a cache-bus message at each promotion write, and re-read at least every
  * minute.
@@ -32,6 +33,8 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private arming: Promise<void> | null = null;
+  /** Boundaries up to this instant (ms) have been handled by this instance. */
+  private lastWake = Date.now();
 
   constructor(
     private readonly repo: CataloguePromotionsRepository,
@@ -59,7 +62,7 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
    */
   async written(tx: RequestContext, before: StoredPromotion | null, after: StoredPromotion | null): Promise<void> {
     if (!(before && isCataloguePromotion(before)) && !(after && isCataloguePromotion(after))) return;
-    await this.search.reprice(tx);
+    await this.search.reprice(tx, await this.scopeOf(tx, [before, after]));
     if (this.bus) await this.bus.publish(PROMOTION_TIMERS_TOPIC, tx.tenantId, tx.manager);
     else this.arm();
   }
@@ -68,6 +71,7 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
   onApplicationBootstrap(): void {
     if (!this.adapterHost.httpAdapter) return;
     this.bus?.subscribe(PROMOTION_TIMERS_TOPIC, () => this.arm());
+    this.lastWake = Date.now();
     void this.catchUp().finally(() => this.arm());
   }
 
@@ -77,11 +81,39 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
     this.timer = null;
   }
 
-  /** Reprices the shops whose catalogue promotions started or ended recently (this instance may have slept through it). */
+  /**
+   * The products a reprice for these promotions must look at: those their first `lines` condition can match (a
+   * variant a catalogue promotion reduces matches every one); null (every product) for one without such a condition.
+   */
+  private async scopeOf(ctx: RequestContext, promotions: Array<StoredPromotion | null>): Promise<string[] | null> {
+    const ids = new Set<string>();
+    for (const p of promotions) {
+      if (!p || !isCataloguePromotion(p)) continue;
+      const lines = p.conditions.find((c) => c.type === 'lines');
+      if (!lines || lines.type !== 'lines') return null;
+      for (const id of await this.repo.productsMatching(ctx, lines.selector)) ids.add(id);
+    }
+    return [...ids];
+  }
+
+  /** Reprices, per shop, the products of the promotions that started or ended in `(since, until]`. */
+  private async crossed(since: Date, until: Date): Promise<void> {
+    for (const [tenantId, promotions] of await this.repo.crossed(since, until)) {
+      if (this.stopped) return;
+      try {
+        const ctx = RequestContext.forTenant(tenantId, 'promotion-boundary');
+        const n = await this.search.reprice(ctx, await this.scopeOf(ctx, promotions));
+        if (n > 0) this.logger.log(`shop ${tenantId}: ${n} products repriced at a promotion boundary`);
+      } catch (err) {
+        this.logger.warn(`shop ${tenantId}: repricing at a promotion boundary failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Reprices what promotions started or ended recently touch (this instance may have slept through a boundary). */
   private async catchUp(): Promise<void> {
     try {
-      const since = new Date(Date.now() - CATCH_UP_MS);
-      for (const tenantId of await this.repo.tenantsWithBoundarySince(since, new Date())) await this.repriceShop(tenantId);
+      await this.crossed(new Date(Date.now() - CATCH_UP_MS), new Date(this.lastWake));
     } catch (err) {
       this.logger.warn(`catching up on promotion boundaries failed: ${(err as Error).message}`);
     }
@@ -95,7 +127,7 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
       if (this.stopped) return;
       const next = boundaries.reduce((m, b) => Math.min(m, b.at.getTime()), Date.now() + MAX_SLEEP_MS);
       if (this.timer) clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.wake(boundaries), Math.max(0, next - Date.now()));
+      this.timer = setTimeout(() => void this.wake(), Math.max(0, next - Date.now()));
       this.timer.unref();
     };
     const previous = this.arming ?? Promise.resolve();
@@ -105,20 +137,16 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
     });
   }
 
-  private async wake(boundaries: Array<{ tenantId: string; at: Date }>): Promise<void> {
+  private async wake(): Promise<void> {
     this.timer = null;
     const now = Date.now();
-    for (const b of boundaries) if (b.at.getTime() <= now) await this.repriceShop(b.tenantId);
-    this.arm();
-  }
-
-  private async repriceShop(tenantId: string): Promise<void> {
-    if (this.stopped) return;
+    const since = this.lastWake;
+    this.lastWake = now;
     try {
-      const n = await this.search.reprice(RequestContext.forTenant(tenantId, 'promotion-boundary'));
-      if (n > 0) this.logger.log(`shop ${tenantId}: ${n} products repriced at a promotion boundary`);
+      await this.crossed(new Date(since), new Date(now));
     } catch (err) {
-      this.logger.warn(`shop ${tenantId}: repricing at a promotion boundary failed: ${(err as Error).message}`);
+      this.logger.warn(`repricing at promotion boundaries failed: ${(err as Error).message}`);
     }
+    this.arm();
   }
 }
