@@ -72,16 +72,6 @@ export function activeAt(p: Pick<StoredPromotion, 'startsAt' | 'endsAt'>, at: Da
   return (p.startsAt === null || p.startsAt <= at) && (p.endsAt === null || p.endsAt > at);
 }
 
-/** The first start or end of a catalogue promotion strictly after `at` (when the sale prices change next), or null. */
-export function nextBoundary(promotions: readonly StoredPromotion[], at: Date): Date | null {
-  let next: number | null = null;
-  for (const p of promotions) {
-    if (!isCataloguePromotion(p)) continue;
-    for (const t of [p.startsAt, p.endsAt]) if (t && t.getTime() > at.getTime() && (next === null || t.getTime() < next)) next = t.getTime();
-  }
-  return next === null ? null : new Date(next);
-}
-
 /** Catalogue promotions in force at `at`, in the engine's units (minor units of a currency with `precision` decimals). */
 export function compileCatalogue(promotions: readonly StoredPromotion[], at: Date, precision: number) {
   const defs: PromotionDefinition[] = promotions
