@@ -4,7 +4,10 @@
  * assigned to groups by email, and a round trip into another shop giving the same document.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
 
 const DOC = {
   customer_groups: [
@@ -40,15 +43,32 @@ describe('promotions import and export', () => {
   let t: TestApp;
   let shop: TestShop;
   let other: TestShop;
+  let receiver: Server;
+  let receiverBase: string;
+  const received: Array<{ topic: string; body: any }> = [];
 
   beforeAll(async () => {
-    t = await createTestApp();
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ topic: String(req.headers['x-webhook-topic'] ?? ''), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    t = await createTestApp({ config: { WEBHOOK_POLL_MS: 50 } });
     shop = await t.createShop();
     other = await t.createShop();
     for (const s of [shop, other])
       for (const email of ['ana@example.com', 'ben@example.com', 'cleo@example.com']) await s.admin.post('/admin/customers', { email }).expect(201);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    receiver.closeAllConnections();
+    await new Promise((r) => receiver.close(r));
+  });
 
   const outboxCount = async (s: TestShop) =>
     Number((await t.db.query(`SELECT count(*) FROM outbox_events WHERE tenant_id = $1 AND topic LIKE 'promotion.%'`, [s.tenant.id]))[0].count);
@@ -148,5 +168,23 @@ describe('promotions import and export', () => {
       expect(res.body.errors).toMatch(message);
     }
     expect((await shop.admin.get('/admin/promotions/export').expect(200)).body.document).toEqual(before);
+  });
+
+  it('promotions created, updated and deleted reach webhook subscribers (promotion.created|updated|deleted)', async () => {
+    for (const topic of ['promotion.created', 'promotion.updated', 'promotion.deleted'])
+      await shop.admin.post('/admin/webhooks', { topic, address: `${receiverBase}/${topic}` }).expect(201);
+    const p = (await shop.admin.post('/admin/promotions', { name: 'Hooked', conditions: [], actions: [{ type: 'percent_off_order', percent: 5 }] }).expect(201))
+      .body.promotion;
+    await shop.admin.put(`/admin/promotions/${p.id}`, { priority: 4 }).expect(200);
+    await shop.admin.delete(`/admin/promotions/${p.id}`).expect(204);
+    const got = await waitFor(
+      () => received.filter((r) => JSON.stringify(r.body).includes(p.id)),
+      (list) => list.length >= 3,
+      10_000,
+    );
+    const bodies = got.map((r) => JSON.stringify(r.body));
+    expect(bodies.some((b) => b.includes('promotion.created') && b.includes('"Hooked"'))).toBe(true);
+    expect(bodies.some((b) => b.includes('promotion.updated') && b.includes('"priority":4'))).toBe(true);
+    expect(bodies.some((b) => b.includes('promotion.deleted'))).toBe(true);
   });
 });
