@@ -97,8 +97,11 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
 /** The lines matching every `lines` selector: found through the index when the first one is the anchor. */
 function matchingLines(p: CompiledPromotion, keys: readonly string[][], hits: number[] | undefined): number[] {
   if (!p.lineSelectors.length) return keys.map((_, i) => i);
-  const from = hits && p.anchor === p.lineSelectors[0] ? hits : keys.map((_, i) => i);
-  return from.filter((i) => p.lineSelectors.every((s) => selectorMatches(s, keys[i])));
+  // the anchor's hits match the first selector already: only the others are tested
+  const anchored = hits !== undefined && p.anchor === p.lineSelectors[0];
+  const from = anchored ? hits : keys.map((_, i) => i);
+  if (anchored && p.lineSelectors.length === 1) return from;
+  return from.filter((i) => p.lineSelectors.every((s, k) => (anchored && k === 0) || selectorMatches(s, keys[i])));
 }
 
 function conditionHolds(c: PromotionCondition, cart: EngineCart, hooks: EngineHooks): boolean {
