@@ -8,7 +8,11 @@
  * The EU Omnibus lowest prior price of a variant on sale.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createShopApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 import { F, facetCounts, FILTER_CASES, filterQuery, fixtureImport, matchingProducts, priceRange, Row, ROWS, walkProducts } from './catalogue.fixture.js';
 
@@ -39,6 +43,8 @@ describe('catalogue promotions in the storefront', () => {
   let t: TestApp;
   let shop: TestShop;
   let ids: Ids;
+  /** A second instance on the same database (closed last, as in the catalogue-index spec). */
+  let b: NestExpressApplication | null = null;
   const keyOfProduct = new Map<string, string>();
   const keyOfValue = new Map<string, string>();
   const promos: Promo[] = [];
@@ -52,7 +58,10 @@ describe('catalogue promotions in the storefront', () => {
     for (const kind of ['categories', 'manufacturers', 'custom_field_options'])
       for (const [k, id] of Object.entries(ids[kind])) keyOfValue.set(id as string, k);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await b?.close();
+  });
 
   const qs = (f: F, extra: Record<string, string> = {}) => filterQuery(ids, f, extra);
   const keys = (products: Array<{ id: string }>) => products.map((p) => keyOfProduct.get(p.id)!);
@@ -257,5 +266,53 @@ describe('catalogue promotions in the storefront', () => {
       compare_at_price: 0,
       lowest_price_30_days: null,
     });
+  });
+
+  it('two instances: both show a start within a second; the boundary is priced once (one history row)', async () => {
+    const cfg = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off' });
+    b = await createShopApp({ config: cfg, databaseUrl: t.databaseUrl });
+    const rose = ROWS.find((r) => r.variant === 'v5a')!;
+    const viaB = (path: string) =>
+      request(b!.getHttpServer())
+        .get(API + path)
+        .set('Authorization', `Bearer ${shop.storefront_token}`);
+    const priceVia = async (get: (path: string) => Promise<{ body: any }>) =>
+      (await get(`/products/${ids.products[rose.product]}`)).body.product.variants.find((v: { id: string }) => v.id === ids.variants[rose.variant])
+        .price as number;
+    expect(await priceVia((p) => viaB(p))).toBe(rose.price); // B holds the shop's index
+    const history = async () =>
+      Number(
+        (
+          await t.db.query(`SELECT count(*) FROM variant_price_history WHERE tenant_id = $1 AND variant_id = $2`, [shop.tenant.id, ids.variants[rose.variant]])
+        )[0].count,
+      );
+    const rows = await history();
+    const startsAt = Date.now() + 3000;
+    await shop.admin
+      .post('/admin/promotions', {
+        name: 'rosé day',
+        starts_at: new Date(startsAt).toISOString(),
+        conditions: [{ type: 'lines', selector: [{ type: 'product', ids: [ids.products[rose.product]] }] }],
+        actions: [{ type: 'fixed_off_lines', amount: 5 }],
+      })
+      .expect(201);
+    await sleep(Math.max(0, startsAt - Date.now()));
+    expect(
+      await waitFor(
+        () => priceVia((p) => viaB(p)),
+        (p) => p !== rose.price,
+        5_000,
+      ),
+    ).toBe(rose.price - 5);
+    expect(Date.now() - startsAt).toBeLessThan(1000 + 200);
+    expect(
+      await waitFor(
+        () => priceVia((p) => shop.storefront.get(p)),
+        (p) => p !== rose.price,
+        5_000,
+      ),
+    ).toBe(rose.price - 5);
+    await sleep(300); // the other instance's wake has run by now
+    expect(await history()).toBe(rows + 1);
   });
 });
