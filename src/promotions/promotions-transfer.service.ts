@@ -11,6 +11,7 @@ import type { CustomerGroupDocumentDto, PromotionDocumentDto, PromotionsDocument
 import type { Promotion } from './entities/promotion.entity.js';
 import { CustomerGroupsRepository, PromotionsRepository } from './promotions.repository.js';
 import { PromotionsService } from './promotions.service.js';
+import { CataloguePromotionPrices, type PromotionWrites } from './catalogue/catalogue-promotions.service.js';
 import { parseActions, parseConditions } from './promotion-rules.js';
 
 const MAX_ITEMS = 10_000;
@@ -20,7 +21,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
  * Export and import of promotions and customer groups with their members (issue 32), in CONTRACT 6's manner: each
  * object upserted by its `key`, the whole document in one transaction (all or nothing), 422 naming the path of the
  * first bad member, a second identical import changing nothing (no write, no event). Promotions are written through
- * `PromotionsService` (the same checks, events and catalogue repricing as the admin API). A customer group condition
+ * `PromotionsService` (the same checks and events as the admin API); the catalogue is repriced once at the end, for
+ * every catalogue promotion the import wrote. A customer group condition
  * names groups by key in the document (`group_keys`), so a document moves between shops; the ids in selectors
  * (products, categories, ...) are the shop's own (the catalogue import's `ids` report maps keys to them).
  */
@@ -31,6 +33,7 @@ export class PromotionsTransferService {
     private readonly promotions: PromotionsRepository,
     private readonly groups: CustomerGroupsRepository,
     private readonly service: PromotionsService,
+    private readonly catalogue: CataloguePromotionPrices,
   ) {}
 
   async export(ctx: RequestContext): Promise<PromotionsDocumentDto> {
@@ -87,6 +90,8 @@ export class PromotionsTransferService {
         if (changed && !created) out.updated.customer_groups += 1;
         out.ids.customer_groups[g.key] = row.id;
       }
+      // catalogue promotions are priced into the catalogue once, after the last one (not one reprice per promotion)
+      const written: PromotionWrites = [];
       const groupIdOf = async (key: string): Promise<string | null> => out.ids.customer_groups[key] ?? (await this.groups.findByKey(tx, key))?.id ?? null;
       for (const [i, raw] of promotionDocs.entries()) {
         const at = `promotions[${i}]`;
@@ -95,20 +100,21 @@ export class PromotionsTransferService {
         const existing = await this.promotions.findByKey(tx, key);
         try {
           if (!existing) {
-            out.ids.promotions[key] = (await this.service.create(tx, dto, key)).id;
+            out.ids.promotions[key] = (await this.service.create(tx, dto, key, written)).id;
             out.created.promotions += 1;
             continue;
           }
           out.ids.promotions[key] = existing.id;
           const next = { key, ...dto };
           if (same(documentOf(existing, null), next)) continue;
-          await this.service.update(tx, existing.id, dto);
+          await this.service.update(tx, existing.id, dto, written);
           out.updated.promotions += 1;
         } catch (err) {
           if (err instanceof AppError && err.status === 422) throw AppError.unprocessable(`${at}.${err.message}`);
           throw err;
         }
       }
+      await this.catalogue.repriceFor(tx, written);
       return out;
     });
   }

@@ -13,7 +13,7 @@ import { CreatePromotionDto, mapPromotion, PromotionDto, UpdatePromotionDto } fr
 import type { Promotion } from './entities/promotion.entity.js';
 import { parseActions, parseConditions, RuleError } from './promotion-rules.js';
 import { PromotionsRepository } from './promotions.repository.js';
-import { CataloguePromotionPrices } from './catalogue/catalogue-promotions.service.js';
+import { CataloguePromotionPrices, type PromotionWrites } from './catalogue/catalogue-promotions.service.js';
 import type { StoredPromotion } from './catalogue/catalogue-pricing.js';
 
 const codeTaken = (code: string) => AppError.unprocessable(`code "${code}" is already used by another promotion`);
@@ -49,8 +49,8 @@ export class PromotionsService {
     return present(await this.promotions.find(ctx, id));
   }
 
-  /** `key`: the import key (imports only). */
-  async create(ctx: RequestContext, dto: CreatePromotionDto, key: string | null = null): Promise<PromotionDto> {
+  /** `key`: the import key; `batch`: catalogue repricing left to the caller (imports only). */
+  async create(ctx: RequestContext, dto: CreatePromotionDto, key: string | null = null, batch?: PromotionWrites): Promise<PromotionDto> {
     const rules = this.checkedRules(dto.conditions, dto.actions);
     const row = this.promotions.create(ctx, {
       key,
@@ -65,10 +65,10 @@ export class PromotionsService {
       code: code(dto.code),
       ...rules,
     });
-    return this.persist(ctx, row, 'promotion.created', null);
+    return this.persist(ctx, row, 'promotion.created', null, batch);
   }
 
-  async update(ctx: RequestContext, id: string, dto: UpdatePromotionDto): Promise<PromotionDto> {
+  async update(ctx: RequestContext, id: string, dto: UpdatePromotionDto, batch?: PromotionWrites): Promise<PromotionDto> {
     const p = await this.promotions.find(ctx, id);
     const before = stored(p);
     if (dto.name !== undefined) {
@@ -86,7 +86,7 @@ export class PromotionsService {
     if (dto.conditions !== undefined || dto.actions != null) {
       Object.assign(p, this.checkedRules(dto.conditions === undefined ? p.conditions : dto.conditions, dto.actions ?? p.actions));
     }
-    return this.persist(ctx, p, 'promotion.updated', before);
+    return this.persist(ctx, p, 'promotion.updated', before, batch);
   }
 
   async delete(ctx: RequestContext, id: string): Promise<void> {
@@ -117,6 +117,7 @@ export class PromotionsService {
     p: Promotion,
     topic: 'promotion.created' | 'promotion.updated',
     before: StoredPromotion | null,
+    batch?: PromotionWrites,
   ): Promise<PromotionDto> {
     if (p.startsAt && p.endsAt && p.endsAt <= p.startsAt) throw AppError.unprocessable('ends_at must be after starts_at');
     try {
@@ -128,7 +129,7 @@ export class PromotionsService {
         const saved = await this.promotions.save(tx, p);
         const dto = present(saved);
         await this.events.emit(tx, topic, { promotion: dto });
-        await this.catalogue.written(tx, before, stored(saved));
+        await this.catalogue.written(tx, before, stored(saved), batch);
         return dto;
       });
     } catch (err) {

@@ -315,4 +315,24 @@ describe('catalogue promotions in the storefront', () => {
     await sleep(300); // the other instance's wake has run by now
     expect(await history()).toBe(rows + 1);
   });
+
+  it('a catalogue promotion imported (POST /admin/promotions/import) is priced in by the import, once', async () => {
+    const rose = ROWS.find((r) => r.variant === 'v5a')!;
+    const res = await shop.admin
+      .post('/admin/promotions/import', {
+        promotions: [
+          {
+            key: 'half-rose',
+            name: 'Half price rosé',
+            conditions: [{ type: 'lines', selector: [{ type: 'product', ids: [ids.products[rose.product]] }] }],
+            actions: [{ type: 'percent_off_lines', percent: 50 }],
+          },
+        ],
+      })
+      .expect(200);
+    expect(res.body.import.created.promotions).toBe(1);
+    const v = (await shop.storefront.get(`/products/${ids.products[rose.product]}`).expect(200)).body.product.variants[0];
+    // the rosé day's 5.00 off and this 50 % do not combine: the larger one
+    expect([v.price, v.compare_at_price]).toEqual([rose.price / 2, rose.price]);
+  });
 });

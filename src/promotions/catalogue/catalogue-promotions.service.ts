@@ -7,6 +7,9 @@ import { CataloguePriceRule, type CatalogueSalePrice } from '../../extensions/in
 import { CataloguePromotionsRepository } from '../promotions.repository.js';
 import { compileCatalogue, isCataloguePromotion, salePricesOf, type StoredPromotion } from './catalogue-pricing.js';
 
+/** Promotions written in one transaction (as they were before and after each write), repriced together. */
+export type PromotionWrites = Array<StoredPromotion | null>;
+
 /** Cache-bus topic: a shop's promotions changed; every instance re-arms its timers on the next boundary. */
 export const PROMOTION_TIMERS_TOPIC = 'promotions.timers';
 /** Longest sleep of the boundary timer: it re-reads the boundaries at least this often (a lost notification heals). */
@@ -60,9 +63,18 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
    * A promotion was written in `tx` (before: as it was, null when created; after: null when deleted): when either is
    * a catalogue promotion, the shop is repriced in that transaction and every instance re-arms its timers at commit.
    */
-  async written(tx: RequestContext, before: StoredPromotion | null, after: StoredPromotion | null): Promise<void> {
-    if (!(before && isCataloguePromotion(before)) && !(after && isCataloguePromotion(after))) return;
-    await this.search.reprice(tx, await this.scopeOf(tx, [before, after]));
+  async written(tx: RequestContext, before: StoredPromotion | null, after: StoredPromotion | null, batch?: PromotionWrites): Promise<void> {
+    if (batch) {
+      batch.push(before, after); // repriced once by the batch's owner (an import), in its transaction
+      return;
+    }
+    await this.repriceFor(tx, [before, after]);
+  }
+
+  /** Reprices what these promotions (as they were and are) can reach, in `tx`; every instance re-arms at commit. */
+  async repriceFor(tx: RequestContext, promotions: PromotionWrites): Promise<void> {
+    if (!promotions.some((p) => p && isCataloguePromotion(p))) return;
+    await this.search.reprice(tx, await this.scopeOf(tx, promotions));
     if (this.bus) await this.bus.publish(PROMOTION_TIMERS_TOPIC, tx.tenantId, tx.manager);
     else this.arm();
   }
