@@ -17,17 +17,7 @@ import { ProductJsonCache } from './index/product-json-cache.js';
 import { preparedQuery } from './prepared-query.js';
 import { fixedListJson, ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
 import { serializedArray } from './preserialized-json.js';
-import { chargedGrossSql, lowestPrior30DaysSql, saleJoinSql } from './sale-prices.repository.js';
-
-/**
- * A variant's prices as the storefront shows them (issue 32): the charged price (a catalogue sale price below the
- * regular one, else the regular price; net scaled with it), `compare_at_gross` the regular price while on a catalogue
- * sale (else the imported one), and the Omnibus lowest prior price while on sale either way.
- */
-const SALE_COLUMNS = `${chargedGrossSql('v', 'sp')} AS gross,
-   CASE WHEN sp.gross < v.gross AND v.gross > 0 THEN round(v.net * sp.gross / v.gross, 4) ELSE v.net END AS net,
-   CASE WHEN sp.gross < v.gross THEN v.gross ELSE v.compare_at_gross END AS compare_at_gross,
-   CASE WHEN sp.gross < v.gross OR v.compare_at_gross > v.gross THEN ${lowestPrior30DaysSql('v')} END AS lowest_prior`;
+import { saleJoinSql, storefrontPriceColumnsSql } from './sale-prices.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -293,7 +283,7 @@ export class ProductJsonService {
         ? (text: string, values: unknown[]) => preparedQuery<VariantRow>(m, text, values)
         : (text: string, values: unknown[]) => m.query(text, values) as Promise<VariantRow[]>
     )(
-      `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, ${SALE_COLUMNS}, v.tax_rate, vs.available, v.description, v.description_additional,
+      `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, ${storefrontPriceColumnsSql('v', 'sp')}, v.tax_rate, vs.available, v.description, v.description_additional,
          v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids ${onHand}
        FROM variant_search vs JOIN variants v ON v.tenant_id = vs.tenant_id AND v.id = vs.variant_id ${saleJoinSql('v')} WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
       params,

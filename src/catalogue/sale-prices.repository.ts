@@ -79,3 +79,14 @@ export const lowestPrior30DaysSql = (v: string) => `(SELECT coalesce(min(h.gross
     LEFT JOIN variant_price_history h ON h.tenant_id = cur.tenant_id AND h.variant_id = cur.variant_id AND h.id <> cur.id
          AND h.valid_from < cur.valid_from AND coalesce(h.valid_to, cur.valid_from) > cur.valid_from - interval '30 days'
    WHERE cur.tenant_id = ${v}.tenant_id AND cur.variant_id = ${v}.id AND cur.valid_to IS NULL)`;
+
+/**
+ * A variant's prices as the storefront shows them (`gross`, `net`, `compare_at_gross`, `lowest_prior`): the charged
+ * price (a catalogue sale price below the regular one, else the regular price; net scaled with it), `compare_at_gross`
+ * the regular price while on a catalogue sale (else the imported one), and the Omnibus lowest prior price while on
+ * sale either way (else null). `sp`: the sale row joined by `saleJoinSql`.
+ */
+export const storefrontPriceColumnsSql = (v: string, sp: string) => `${chargedGrossSql(v, sp)} AS gross,
+   CASE WHEN ${sp}.gross < ${v}.gross AND ${v}.gross > 0 THEN round(${v}.net * ${sp}.gross / ${v}.gross, 4) ELSE ${v}.net END AS net,
+   CASE WHEN ${sp}.gross < ${v}.gross THEN ${v}.gross ELSE ${v}.compare_at_gross END AS compare_at_gross,
+   CASE WHEN ${sp}.gross < ${v}.gross OR ${v}.compare_at_gross > ${v}.gross THEN ${lowestPrior30DaysSql(v)} END AS lowest_prior`;
