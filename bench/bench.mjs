@@ -15,7 +15,11 @@
  *
  * Options (after `npm run bench --`): --products N (100000), --duration S (15), --warmup S (5), --connections C (10),
  * --cases a,b,c,d,e,f,g,h, --orders-per-second N (5), --selling (cases a–e measured while guest orders complete at
- * that rate, as in (g)), --no-build, --regenerate. Not part of `npm test` or CI.
+ * that rate, as in (g)), --no-build, --regenerate, --promotions N (0: N catalogue promotions active during the cases,
+ * half on two products each, half on a producer each, priced into the catalogue once before the server starts; with
+ * N > 0 case p measures a promotion starting: the time from its starts_at until a product it reduces shows the
+ * sale price).
+ * Not part of `npm test` or CI.
  * Issue 34's cases `checkout`, `checkout-browsing` and `workers` are in bench/checkout.mjs; every run prints its figures
  * next to the last ones recorded in bench/README.md (bench/recorded.mjs), `--record` appends them (`--note` text).
  */
@@ -50,6 +54,7 @@ const { values: opts } = parseArgs({
     regenerate: { type: 'boolean', default: false },
     record: { type: 'boolean', default: false },
     note: { type: 'string', default: '' },
+    promotions: { type: 'string', default: '0' },
   },
 });
 const COUNT = Number(opts.products);
@@ -71,6 +76,7 @@ async function main() {
   try {
     const meta = await ensureCatalogue(db.url);
     log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
+    const promotions = await ensurePromotions(db.url, meta, Number(opts.promotions));
     // the server's warnings about its catalogue index (rebuilds, gaps) are part of the report
     server = await startServer(db.url, {
       onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined),
@@ -96,6 +102,7 @@ async function main() {
       }
     }
     if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
+    if (promotions.count > 0 && wanted.includes('p')) results.p = await caseP(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
     const b = { query, log, runPaths, figures, startServer, CONNECTIONS, WARMUP, DURATION, opts };
     if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
@@ -129,6 +136,7 @@ async function main() {
         orders_per_second: Number(opts['orders-per-second']),
       },
       targets: { p99_ms_below: 100, a_rps_above: 300 },
+      promotions,
       cases: results,
       memory,
       load_average: loadavg(),
@@ -262,6 +270,91 @@ async function ensureCatalogue(url) {
   }
   const [meta] = await query(url, `SELECT * FROM bench_meta WHERE generator_version = $1`, [GENERATOR_VERSION]);
   return meta;
+}
+
+// ------------------------------------------------------------------ catalogue promotions (issue 32)
+
+/**
+ * Makes the bench shop hold exactly `count` catalogue promotions (rows named `bench catalogue N`, no time window),
+ * then prices them into the catalogue once (`SearchIndexService.reprice`, as a promotion write does), timed.
+ */
+async function ensurePromotions(url, meta, count) {
+  const tenant = meta.tenant_id;
+  await query(url, `DELETE FROM promotions WHERE tenant_id = $1 AND name LIKE 'bench %'`, [tenant]);
+  const products = (await query(url, `SELECT DISTINCT product_id AS id FROM variant_search WHERE tenant_id = $1 ORDER BY 1 LIMIT 20000`, [tenant])).map(
+    (r) => r.id,
+  );
+  const makers = (await query(url, `SELECT id FROM manufacturers WHERE tenant_id = $1 ORDER BY id`, [tenant])).map((r) => r.id);
+  let seed = 32;
+  const pick = (list) => list[(seed = (seed * 1103515245 + 12345) % 2147483648) % list.length];
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    const selector = i % 2 === 0 ? [{ type: 'product', ids: [pick(products), pick(products)] }] : [{ type: 'manufacturer', ids: [pick(makers)] }];
+    const action = i % 3 === 0 ? { type: 'fixed_off_lines', amount: 1 + (i % 5) } : { type: 'percent_off_lines', percent: 5 + (i % 26) };
+    rows.push({ name: `bench catalogue ${i}`, priority: i % 6, conditions: [{ type: 'lines', selector }], actions: [action] });
+  }
+  await query(
+    url,
+    `INSERT INTO promotions (tenant_id, name, priority, combines_with, conditions, actions)
+     SELECT $1, x.name, x.priority, '{"product": false, "order": true, "shipping": true, "discount_codes": true}', x.conditions, x.actions
+       FROM jsonb_to_recordset($2::jsonb) AS x(name text, priority int, conditions jsonb, actions jsonb)`,
+    [tenant, JSON.stringify(rows)],
+  );
+  const { loadConfig } = await dist('src/config/app-config.js');
+  const { createShopContext } = await dist('src/app.js');
+  const { SearchIndexService } = await dist('src/catalogue/search-index.service.js');
+  const { RequestContext } = await dist('src/common/context/request-context.js');
+  const app = await createShopContext({ config: loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: url }), databaseUrl: url });
+  try {
+    const t0 = Date.now();
+    const repriced = await app.get(SearchIndexService).reprice(RequestContext.forTenant(tenant, 'bench'));
+    const [{ n }] = await query(url, `SELECT count(*)::int AS n FROM variant_sale_prices WHERE tenant_id = $1`, [tenant]);
+    const out = { count, repriced_products: repriced, variants_on_sale_by_promotion: n, reprice_ms: Date.now() - t0 };
+    log(`catalogue promotions: ${JSON.stringify(out)}`);
+    return out;
+  } finally {
+    await app.close();
+  }
+}
+
+/**
+ * (p) A catalogue promotion starting while the server runs: a row with `starts_at` 3 s ahead on one product (the
+ * cache-bus message a promotion write sends re-arms the server's timer), then the product is read every 20 ms until
+ * it shows the sale price: the time from `starts_at` to that read (target: at most 1 s). The row is deleted after.
+ */
+async function caseP(url, base, meta) {
+  const tenant = meta.tenant_id;
+  const [{ product_id: productId }] = await query(url, `SELECT product_id FROM variant_search WHERE tenant_id = $1 ORDER BY product_id DESC LIMIT 1`, [tenant]);
+  const read = async () => {
+    const r = await fetch(`${base}/api/2026-04-01/products/${productId}`, { headers: { authorization: `Bearer ${meta.storefront_token}` } });
+    return (await r.json()).product.variants[0].price;
+  };
+  const regular = await read();
+  const startsAt = new Date(Date.now() + 3000);
+  const [{ id }] = await query(
+    url,
+    `INSERT INTO promotions (tenant_id, name, starts_at, combines_with, conditions, actions) VALUES ($1, 'bench starting', $2, $3, $4, $5) RETURNING id`,
+    [
+      tenant,
+      startsAt,
+      { product: false, order: false, shipping: false, discount_codes: false },
+      JSON.stringify([{ type: 'lines', selector: [{ type: 'product', ids: [productId] }] }]),
+      JSON.stringify([{ type: 'percent_off_lines', percent: 50 }]),
+    ],
+  );
+  try {
+    await query(url, `SELECT pg_notify('vinoshop_cache', $1)`, [JSON.stringify({ t: 'promotions.timers', id: tenant, o: 'bench' })]);
+    let price = regular;
+    while (price === regular && Date.now() < startsAt.getTime() + 10_000) {
+      await new Promise((r) => setTimeout(r, 20));
+      price = await read();
+    }
+    const ms = Date.now() - startsAt.getTime();
+    log(`case p (a catalogue promotion starting): sale price visible ${ms} ms after starts_at (${regular} -> ${price})`);
+    return { start_to_visible_ms: ms, regular, sale: price };
+  } finally {
+    await query(url, `DELETE FROM promotions WHERE tenant_id = $1 AND id = $2`, [tenant, id]);
+  }
 }
 
 // ------------------------------------------------------------------ server
@@ -408,6 +501,10 @@ function printTable(results) {
       log(
         `h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`,
       );
+      continue;
+    }
+    if (id === 'p') {
+      log(`p     sale price visible ${r.start_to_visible_ms} ms after starts_at (target <= 1000: ${r.start_to_visible_ms <= 1000 ? 'met' : 'MISSED'})`);
       continue;
     }
     let ok = r.requests > 0 && r.p99_ms < 100 && (id !== 'a' || r.rps > 300) && r.non_2xx === 0 && r.errors === 0;

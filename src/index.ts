@@ -16,6 +16,7 @@ export {
   AssetStores,
   CartCurrencyResolver,
   CATALOGUE_SEARCH,
+  CataloguePriceRule,
   MailTransport,
   MailTransportOverrideModule,
   OrderAfterSales,

@@ -1884,6 +1884,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2026-04-01/admin/promotions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export */
+        get: operations["AdminPromotionsController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2026-04-01/admin/promotions/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import */
+        post: operations["AdminPromotionsController_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2026-04-01/admin/promotions": {
         parameters: {
             query?: never;
@@ -2547,6 +2581,12 @@ export interface components {
             options: components["schemas"]["OptionRefDto"][];
         };
         VariantDto: {
+            /**
+             * @description EU Omnibus: the lowest price this variant was sold at during the 30 days before its current price took effect
+             *     (in the response's currency), when it is on offer (`compare_at_price` above `price`); null otherwise. Without
+             *     an earlier price in that window (a new variant), the current price.
+             */
+            lowest_price_30_days: number | null;
             quantity_rule: components["schemas"]["QuantityRuleDto"];
             custom_fields: components["schemas"]["CustomFieldDto"][];
             facets: components["schemas"]["VariantFacetsDto"];
@@ -4045,11 +4085,60 @@ export interface components {
              */
             excise_display?: "included" | "separate";
         };
+        CustomerGroupDocumentDto: {
+            /** @description Members by email (every one must be a customer of the shop); on import the group's members become exactly these. */
+            customers: string[];
+            /** @description Unique per shop; the import upserts by it (a group of the same name without a key is adopted). */
+            key: string;
+            name: string;
+        };
         CombinesWithOutDto: {
             product: boolean;
             order: boolean;
             shipping: boolean;
             discount_codes: boolean;
+        };
+        PromotionDocumentDto: {
+            combines_with: components["schemas"]["CombinesWithOutDto"];
+            /** @description As in the admin API (README "Promotions"); a customer_group condition names groups by `group_keys` (or `group_ids`). */
+            conditions: {
+                [key: string]: unknown;
+            }[];
+            /** @description As in the admin API (README "Promotions"); a customer_group condition names groups by `group_keys` (or `group_ids`). */
+            actions: {
+                [key: string]: unknown;
+            }[];
+            /** @description Unique per shop; the import upserts by it. */
+            key: string;
+            name: string;
+            enabled: boolean;
+            starts_at: string | null;
+            ends_at: string | null;
+            priority: number;
+            usage_limit: number | null;
+            usage_limit_per_customer: number | null;
+            code: string | null;
+        };
+        PromotionsDocumentDto: {
+            customer_groups?: components["schemas"]["CustomerGroupDocumentDto"][];
+            promotions?: components["schemas"]["PromotionDocumentDto"][];
+        };
+        ImportCountsDto: {
+            customer_groups: number;
+            promotions: number;
+        };
+        PromotionsImportIdsDto: {
+            customer_groups: {
+                [key: string]: string;
+            };
+            promotions: {
+                [key: string]: string;
+            };
+        };
+        PromotionsImportResultDto: {
+            created: components["schemas"]["ImportCountsDto"];
+            updated: components["schemas"]["ImportCountsDto"];
+            ids: components["schemas"]["PromotionsImportIdsDto"];
         };
         PromotionDto: {
             /** @description See README "Promotions" for every type and its members; money as decimals of the default currency. */
@@ -27099,6 +27188,267 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected fault; the envelope carries `request_id` for the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminPromotionsController_export: {
+        parameters: {
+            query?: {
+                /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
+                locale?: components["parameters"]["locale"];
+                /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */
+                currency?: components["parameters"]["currency"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {document} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        document: components["schemas"]["PromotionsDocumentDto"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope (or its issuer the permission), or the account may not do this. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the member. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected fault; the envelope carries `request_id` for the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminPromotionsController_import: {
+        parameters: {
+            query?: {
+                /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
+                locale?: components["parameters"]["locale"];
+                /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */
+                currency?: components["parameters"]["currency"];
+            };
+            header?: {
+                /** @description retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromotionsDocumentDto"];
+            };
+        };
+        responses: {
+            /** @description {import} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["PromotionsImportResultDto"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope (or its issuer the permission), or the account may not do this. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource is in a state that does not allow this (or an Idempotency-Key is still in progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_progress";
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the member. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
                 };
             };
             /** @description Rate limit exceeded: wait `Retry-After` seconds. */

@@ -17,6 +17,7 @@ import { ProductJsonCache } from './index/product-json-cache.js';
 import { preparedQuery } from './prepared-query.js';
 import { fixedListJson, ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
 import { serializedArray } from './preserialized-json.js';
+import { saleJoinSql, storefrontPriceColumnsSql } from './sale-prices.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,6 +31,8 @@ interface VariantRow {
   gross: string;
   net: string;
   compare_at_gross: string | null;
+  /** The Omnibus prior price (gross, default currency) when the variant is on sale; null otherwise. */
+  lowest_prior: string | null;
   tax_rate: string;
   available: boolean;
   description: Translations;
@@ -280,9 +283,9 @@ export class ProductJsonService {
         ? (text: string, values: unknown[]) => preparedQuery<VariantRow>(m, text, values)
         : (text: string, values: unknown[]) => m.query(text, values) as Promise<VariantRow[]>
     )(
-      `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, v.gross, v.net, v.compare_at_gross, v.tax_rate, vs.available, v.description, v.description_additional,
+      `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, ${storefrontPriceColumnsSql('v', 'sp')}, v.tax_rate, vs.available, v.description, v.description_additional,
          v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids ${onHand}
-       FROM variant_search vs JOIN variants v ON v.tenant_id = vs.tenant_id AND v.id = vs.variant_id WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
+       FROM variant_search vs JOIN variants v ON v.tenant_id = vs.tenant_id AND v.id = vs.variant_id ${saleJoinSql('v')} WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
       params,
     );
   }
@@ -328,6 +331,7 @@ export class ProductJsonService {
       price,
       net_price: money(v.net),
       compare_at_price: compare > price ? compare : 0,
+      lowest_price_30_days: compare > price && v.lowest_prior !== null ? money(v.lowest_prior) : null,
       tax_rate: full ? Number(v.tax_rate) : 0,
       available: v.available,
       inventory_quantity: onHand,

@@ -334,6 +334,27 @@ export abstract class PromotionAction {
   abstract forCart(ctx: RequestContext, cart: PromotionCartView): Promise<(params: Record<string, unknown>, lines: readonly PromotionLineView[]) => number[]>;
 }
 
+/** A variant's catalogue sale price as a `CataloguePriceRule` answers it. */
+export interface CatalogueSalePrice {
+  variantId: string;
+  productId: string;
+  /** The sale price: gross, default currency, as a decimal string with at most 4 decimals; below the regular price. */
+  gross: string;
+  /** What made it (for the record): promotion ids. */
+  sourceIds: string[];
+}
+
+/**
+ * **Catalogue price rule** (one). The sale prices of the visible variants of these products (every product of the
+ * shop when null) at this moment, read in the caller's transaction (`ctx.manager`): the catalogue stores them in
+ * `variant_sale_prices` when it rebuilds the products' search rows, so the storefront lists, facets, price filters
+ * and sorting show them (`compare_at_price` = the regular price). A variant not answered has no sale price. Built
+ * in: the promotions module (catalogue promotions, issue 32); without one, nothing is on a catalogue sale.
+ */
+export abstract class CataloguePriceRule {
+  abstract salePrices(ctx: RequestContext, productIds: string[] | null): Promise<CatalogueSalePrice[]>;
+}
+
 // ------------------------------------------------------------------------------------------ taxes
 
 /** What a tax provider is asked: the checkout's lines, its destination and the shop's basis (issue 31). */

@@ -10,6 +10,8 @@ import { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { Pager } from '../common/paging/pager.service.js';
 import { CreatePromotionDto, PromotionDto, UpdatePromotionDto } from './dto/promotion.dto.js';
 import { PromotionsService } from './promotions.service.js';
+import { PromotionsDocumentDto, PromotionsImportResultDto } from './dto/promotions-document.dto.js';
+import { PromotionsTransferService } from './promotions-transfer.service.js';
 
 @ApiTags('admin: promotions')
 @Controller('admin/promotions')
@@ -17,7 +19,29 @@ export class AdminPromotionsController {
   constructor(
     private readonly promotions: PromotionsService,
     private readonly pager: Pager,
+    private readonly transfer: PromotionsTransferService,
   ) {}
+
+  /** Every customer group (with its members' emails) and promotion, each with its import key (its id when it has none), by key. */
+  @Get('export')
+  @Auth({ tier: 'admin', scope: 'Shop/promotions/read' })
+  @Envelope('document', PromotionsDocumentDto)
+  export(@Ctx() ctx: RequestContext): Promise<PromotionsDocumentDto> {
+    return this.transfer.export(ctx);
+  }
+
+  /**
+   * The export's `document` (or any part of it): customer groups and promotions upserted by key in one transaction,
+   * a group's members made exactly the listed customers; 422 naming the first bad member; an identical import changes nothing.
+   */
+  @Post('import')
+  @HttpCode(200)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'retry-safe key (up to 255 characters, kept 24 h): a retry returns the first answer' })
+  @Auth({ tier: 'admin', scope: 'Shop/promotions/write' })
+  @Envelope('import', PromotionsImportResultDto)
+  import(@Ctx() ctx: RequestContext, @Body() body: PromotionsDocumentDto): Promise<PromotionsImportResultDto> {
+    return this.transfer.import(ctx, body);
+  }
 
   /** Every promotion, newest first, disabled and expired included; cursored (`Link: <...>; rel="next"`). */
   @Get()

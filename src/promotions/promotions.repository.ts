@@ -7,6 +7,9 @@ import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CustomerGroup, CustomerGroupMember } from './entities/customer-group.entity.js';
 import { Promotion } from './entities/promotion.entity.js';
+import { visibleVariantSql } from '../catalogue/index.js';
+import type { CatalogueVariant, StoredPromotion } from './catalogue/catalogue-pricing.js';
+import type { LineSelector } from './engine/types.js';
 
 /** The promotions module owns `promotions`: every statement on it is here. */
 @Injectable()
@@ -24,6 +27,16 @@ export class PromotionsRepository {
 
   find(ctx: RequestContext, id: string): Promise<Promotion> {
     return getOrThrow(ctx, this.dataSource, Promotion, id, 'promotion');
+  }
+
+  /** Every promotion of the shop, oldest first (export). */
+  all(ctx: RequestContext): Promise<Promotion[]> {
+    return repoOf(ctx, this.dataSource, Promotion).find({ where: { tenantId: ctx.tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The shop's promotion with this import key, or null. */
+  findByKey(ctx: RequestContext, key: string): Promise<Promotion | null> {
+    return repoOf(ctx, this.dataSource, Promotion).findOneBy({ tenantId: ctx.tenantId, key });
   }
 
   /** The shop's promotion with this code (any case), or null. */
@@ -60,6 +73,57 @@ export class CustomerGroupsRepository {
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
   ) {}
+
+  /** Every group of the shop, oldest first (export). */
+  all(ctx: RequestContext): Promise<CustomerGroup[]> {
+    return repoOf(ctx, this.dataSource, CustomerGroup).find({ where: { tenantId: ctx.tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The shop's group with this import key, or null. */
+  findByKey(ctx: RequestContext, key: string): Promise<CustomerGroup | null> {
+    return repoOf(ctx, this.dataSource, CustomerGroup).findOneBy({ tenantId: ctx.tenantId, key });
+  }
+
+  /** Members' emails by group id, sorted (export). */
+  async memberEmails(ctx: RequestContext): Promise<Map<string, string[]>> {
+    const rows = await returning<{ group_id: string; email: string }>(
+      managerOf(ctx, this.dataSource),
+      `SELECT m.group_id, c.email FROM customer_group_members m JOIN customers c ON c.tenant_id = m.tenant_id AND c.id = m.customer_id
+        WHERE m.tenant_id = $1 ORDER BY m.group_id, lower(c.email)`,
+      [ctx.tenantId],
+    );
+    const out = new Map<string, string[]>();
+    for (const r of rows) out.set(r.group_id, [...(out.get(r.group_id) ?? []), r.email]);
+    return out;
+  }
+
+  /** Customer ids by lower-cased email, for the emails that are customers of the shop. */
+  async customerIdsByEmail(ctx: RequestContext, emails: string[]): Promise<Map<string, string>> {
+    if (emails.length === 0) return new Map();
+    const rows = await returning<{ id: string; email: string }>(
+      managerOf(ctx, this.dataSource),
+      `SELECT id, lower(email) AS email FROM customers WHERE tenant_id = $1 AND lower(email) = ANY($2::text[])`,
+      [ctx.tenantId, emails.map((e) => e.toLowerCase())],
+    );
+    return new Map(rows.map((r) => [r.email, r.id]));
+  }
+
+  /** Makes the group's members exactly these customers; true when anything changed. */
+  async setMembers(ctx: RequestContext, groupId: string, customerIds: string[]): Promise<boolean> {
+    const m = managerOf(ctx, this.dataSource);
+    const gone = await returning<{ id: string }>(
+      m,
+      `DELETE FROM customer_group_members WHERE tenant_id = $1 AND group_id = $2 AND NOT (customer_id = ANY($3::uuid[])) RETURNING id`,
+      [ctx.tenantId, groupId, customerIds],
+    );
+    const added = await returning<{ id: string }>(
+      m,
+      `INSERT INTO customer_group_members (tenant_id, group_id, customer_id) SELECT $1, $2, unnest($3::uuid[])
+       ON CONFLICT (tenant_id, group_id, customer_id) DO NOTHING RETURNING id`,
+      [ctx.tenantId, groupId, customerIds],
+    );
+    return gone.length + added.length > 0;
+  }
 
   /** Oldest first, cursored. */
   list(ctx: RequestContext, page: PageRequest): Promise<Page<CustomerGroup>> {
@@ -184,5 +248,199 @@ export class PromotionUsagesRepository {
       `INSERT INTO promotion_usages (tenant_id, promotion_id, order_id, buyer) SELECT $1, x, $2, $3 FROM unnest($4::uuid[]) AS x`,
       [ctx.tenantId, orderId, buyer, ids],
     );
+  }
+}
+
+/** A promotion row as the catalogue pricing reads it. */
+interface StoredPromotionRow {
+  id: string;
+  name: string;
+  priority: number;
+  combines_with: StoredPromotion['combinesWith'];
+  conditions: StoredPromotion['conditions'];
+  actions: StoredPromotion['actions'];
+  enabled: boolean;
+  code: string | null;
+  usage_limit: number | null;
+  usage_limit_per_customer: number | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+}
+
+function storedOf(r: StoredPromotionRow): StoredPromotion {
+  return {
+    id: r.id,
+    name: r.name,
+    priority: r.priority,
+    combinesWith: r.combines_with,
+    conditions: r.conditions,
+    actions: r.actions,
+    enabled: r.enabled,
+    code: r.code,
+    usageLimit: r.usage_limit,
+    usageLimitPerCustomer: r.usage_limit_per_customer,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface CatalogueVariantRow {
+  variant_id: string;
+  product_id: string;
+  gross: string;
+  manufacturer_id: string | null;
+  category_ids: string[];
+  collection_ids: string[];
+  color_id: string | null;
+  region_id: string | null;
+  year_id: string | null;
+  size_id: string | null;
+  country_id: string | null;
+  option_ids: string[];
+}
+
+/** What catalogue pricing reads: the candidate promotions, the visible variants with their matchable attributes. */
+@Injectable()
+export class CataloguePromotionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The shop's enabled promotions without a code or usage limit that have not ended by `at` (the candidates). */
+  async candidates(ctx: RequestContext, at: Date): Promise<StoredPromotion[]> {
+    const rows: StoredPromotionRow[] = await managerOf(ctx, this.dataSource).query(
+      `SELECT id, name, priority, combines_with, conditions, actions, enabled, code, usage_limit, usage_limit_per_customer, starts_at, ends_at
+         FROM promotions WHERE tenant_id = $1 AND enabled AND code IS NULL AND usage_limit IS NULL AND usage_limit_per_customer IS NULL
+          AND (ends_at IS NULL OR ends_at > $2)`,
+      [ctx.tenantId, at],
+    );
+    return rows.map(storedOf);
+  }
+
+  /** Per shop: the next start or end of an enabled promotion without a code after `at` (the timers of the sale prices). */
+  async nextBoundaries(at: Date): Promise<Array<{ tenantId: string; at: Date }>> {
+    const rows: Array<{ tenant_id: string; at: Date }> = await this.dataSource.query(
+      `SELECT tenant_id, min(t) AS at FROM (
+         SELECT tenant_id, starts_at AS t FROM promotions WHERE enabled AND code IS NULL AND starts_at > $1
+         UNION ALL SELECT tenant_id, ends_at FROM promotions WHERE enabled AND code IS NULL AND ends_at > $1) b GROUP BY tenant_id`,
+      [at],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, at: new Date(r.at) }));
+  }
+
+  /**
+   * The products (with a visible variant) a line selector can match: any one matcher, as the engine reads them
+   * (categories with their ancestors, facet values by id or key, custom-field options by field and option key).
+   */
+  async productsMatching(ctx: RequestContext, selector: LineSelector): Promise<string[]> {
+    const params: unknown[] = [ctx.tenantId];
+    const arg = (v: unknown) => `$${params.push(v)}`;
+    const uuids = (ids: readonly string[]) => ids.filter((id) => UUID.test(id));
+    const clauses: string[] = [];
+    for (const m of selector) {
+      switch (m.type) {
+        case 'product':
+          clauses.push(`vs.product_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
+          break;
+        case 'variant':
+          clauses.push(`vs.variant_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
+          break;
+        case 'manufacturer':
+          clauses.push(`vs.manufacturer_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
+          break;
+        case 'category':
+          clauses.push(`vs.category_ids && ${arg(uuids(m.ids))}::uuid[]`);
+          break;
+        case 'collection':
+          clauses.push(
+            `vs.product_id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = $1 AND cp.collection_id = ANY(${arg(uuids(m.ids))}::uuid[]))`,
+          );
+          break;
+        case 'facet': {
+          const column = { colour: 'color_id', country: 'country_id', region: 'region_id', vintage: 'year_id', size: 'size_id' }[m.facet];
+          clauses.push(
+            `(vs.${column} = ANY(${arg(uuids(m.values))}::uuid[]) OR vs.${column} IN (SELECT fv.id FROM facet_values fv WHERE fv.tenant_id = $1 AND fv.key = ANY(${arg(m.values)}::text[])))`,
+          );
+          break;
+        }
+        case 'custom_field':
+          clauses.push(
+            `vs.option_ids && ARRAY(SELECT o.id FROM custom_field_options o JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id
+               WHERE o.tenant_id = $1 AND f.key = ${arg(m.key)} AND o.key = ANY(${arg(m.values)}::text[]))`,
+          );
+          break;
+      }
+    }
+    if (clauses.length === 0) return [];
+    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT DISTINCT vs.product_id FROM variant_search vs WHERE vs.tenant_id = $1 AND (${clauses.join(' OR ')})`,
+      params,
+    );
+    return rows.map((r) => r.product_id);
+  }
+
+  /** Per shop, the promotions without a code whose start or end lies in `(since, until]` (the boundaries crossed). */
+  async crossed(since: Date, until: Date): Promise<Map<string, StoredPromotion[]>> {
+    const rows: StoredPromotionRow[] & Array<{ tenant_id: string }> = await this.dataSource.query(
+      `SELECT tenant_id, id, name, priority, combines_with, conditions, actions, enabled, code, usage_limit, usage_limit_per_customer, starts_at, ends_at
+         FROM promotions WHERE code IS NULL AND ((starts_at > $1 AND starts_at <= $2) OR (ends_at > $1 AND ends_at <= $2))`,
+      [since, until],
+    );
+    const out = new Map<string, StoredPromotion[]>();
+    for (const r of rows) out.set(r.tenant_id, [...(out.get(r.tenant_id) ?? []), storedOf(r)]);
+    return out;
+  }
+
+  /** The precision of the shop's default currency. */
+  async defaultPrecision(ctx: RequestContext): Promise<number> {
+    const [row]: Array<{ precision: number }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT precision FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code LIMIT 1`,
+      [ctx.tenantId],
+    );
+    return row ? Number(row.precision) : 2;
+  }
+
+  /** The visible variants of these products (every product when null) with what a line selector matches. */
+  async variants(ctx: RequestContext, productIds: string[] | null): Promise<CatalogueVariant[]> {
+    const m = managerOf(ctx, this.dataSource);
+    const params: unknown[] = [ctx.tenantId];
+    if (productIds) params.push(productIds);
+    const rows: CatalogueVariantRow[] = await m.query(
+      `SELECT v.id AS variant_id, v.product_id, v.gross::text AS gross, p.manufacturer_id,
+              coalesce((SELECT array_agg(DISTINCT a) FROM categories c, unnest(c.path) a WHERE c.tenant_id = p.tenant_id AND c.id = ANY(p.category_ids)), '{}') AS category_ids,
+              coalesce((SELECT array_agg(cp.collection_id) FROM collection_products cp WHERE cp.tenant_id = p.tenant_id AND cp.product_id = p.id), '{}') AS collection_ids,
+              v.color_id, v.region_id, v.year_id, v.size_id, v.country_id, v.option_ids
+         FROM variants v JOIN products p ON p.tenant_id = v.tenant_id AND p.id = v.product_id
+        WHERE v.tenant_id = $1 AND ${visibleVariantSql('v', 'p')} ${productIds ? 'AND v.product_id IN (SELECT unnest($2::uuid[]))' : ''}`,
+      params,
+    );
+    if (rows.length === 0) return [];
+    const keys = new Map<string, string>();
+    for (const r of (await m.query(`SELECT id, key FROM facet_values WHERE tenant_id = $1`, [ctx.tenantId])) as Array<{ id: string; key: string }>)
+      keys.set(r.id, r.key);
+    const options = new Map<string, { field: string; key: string }>();
+    for (const r of (await m.query(
+      `SELECT o.id, o.key, f.key AS field FROM custom_field_options o JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id WHERE o.tenant_id = $1`,
+      [ctx.tenantId],
+    )) as Array<{ id: string; key: string; field: string }>)
+      options.set(r.id, { field: r.field, key: r.key });
+    const facet = (id: string | null) => (id ? [id, keys.get(id) ?? id] : []);
+    return rows.map((r) => {
+      const customFields: Record<string, string> = {};
+      for (const id of r.option_ids) {
+        const o = options.get(id);
+        if (o && customFields[o.field] === undefined) customFields[o.field] = o.key;
+      }
+      return {
+        variantId: r.variant_id,
+        productId: r.product_id,
+        gross: r.gross,
+        collectionIds: r.collection_ids,
+        categoryIds: r.category_ids,
+        manufacturerId: r.manufacturer_id,
+        facets: { colour: facet(r.color_id), region: facet(r.region_id), vintage: facet(r.year_id), size: facet(r.size_id), country: facet(r.country_id) },
+        customFields,
+      };
+    });
   }
 }

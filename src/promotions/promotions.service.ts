@@ -13,6 +13,8 @@ import { CreatePromotionDto, mapPromotion, PromotionDto, UpdatePromotionDto } fr
 import type { Promotion } from './entities/promotion.entity.js';
 import { parseActions, parseConditions, RuleError } from './promotion-rules.js';
 import { PromotionsRepository } from './promotions.repository.js';
+import { CataloguePromotionPrices, type PromotionWrites } from './catalogue/catalogue-promotions.service.js';
+import type { StoredPromotion } from './catalogue/catalogue-pricing.js';
 
 const codeTaken = (code: string) => AppError.unprocessable(`code "${code}" is already used by another promotion`);
 
@@ -26,6 +28,7 @@ export class PromotionsService {
     private readonly promotions: PromotionsRepository,
     private readonly events: DomainEvents,
     private readonly extensions: Extensions,
+    private readonly catalogue: CataloguePromotionPrices,
   ) {}
 
   /** Called after a promotion of a shop is created, changed or deleted (the evaluation's cache). */
@@ -57,9 +60,11 @@ export class PromotionsService {
     return present(await this.promotions.find(ctx, id));
   }
 
-  async create(ctx: RequestContext, dto: CreatePromotionDto): Promise<PromotionDto> {
+  /** `key`: the import key; `batch`: catalogue repricing left to the caller (imports only). */
+  async create(ctx: RequestContext, dto: CreatePromotionDto, key: string | null = null, batch?: PromotionWrites): Promise<PromotionDto> {
     const rules = this.checkedRules(dto.conditions, dto.actions);
     const row = this.promotions.create(ctx, {
+      key,
       name: dto.name.trim(),
       enabled: dto.enabled ?? true,
       startsAt: dto.starts_at ? new Date(dto.starts_at) : null,
@@ -71,11 +76,12 @@ export class PromotionsService {
       code: code(dto.code),
       ...rules,
     });
-    return this.persist(ctx, row, 'promotion.created');
+    return this.persist(ctx, row, 'promotion.created', null, batch);
   }
 
-  async update(ctx: RequestContext, id: string, dto: UpdatePromotionDto): Promise<PromotionDto> {
+  async update(ctx: RequestContext, id: string, dto: UpdatePromotionDto, batch?: PromotionWrites): Promise<PromotionDto> {
     const p = await this.promotions.find(ctx, id);
+    const before = stored(p);
     if (dto.name !== undefined) {
       if (dto.name === null) throw AppError.unprocessable('name must not be null');
       p.name = dto.name.trim();
@@ -91,13 +97,15 @@ export class PromotionsService {
     if (dto.conditions !== undefined || dto.actions != null) {
       Object.assign(p, this.checkedRules(dto.conditions === undefined ? p.conditions : dto.conditions, dto.actions ?? p.actions));
     }
-    return this.persist(ctx, p, 'promotion.updated');
+    return this.persist(ctx, p, 'promotion.updated', before, batch);
   }
 
   async delete(ctx: RequestContext, id: string): Promise<void> {
     await inTransaction(ctx, this.dataSource, async (tx) => {
+      const before = await this.promotions.find(tx, id);
       if (!(await this.promotions.delete(tx, id))) throw AppError.notFound('promotion');
       await this.events.emit(tx, 'promotion.deleted', { promotion: { id } });
+      await this.catalogue.written(tx, stored(before), null);
     });
     this.changed(ctx.tenantId);
   }
@@ -116,7 +124,13 @@ export class PromotionsService {
     return rules;
   }
 
-  private async persist(ctx: RequestContext, p: Promotion, topic: 'promotion.created' | 'promotion.updated'): Promise<PromotionDto> {
+  private async persist(
+    ctx: RequestContext,
+    p: Promotion,
+    topic: 'promotion.created' | 'promotion.updated',
+    before: StoredPromotion | null,
+    batch?: PromotionWrites,
+  ): Promise<PromotionDto> {
     if (p.startsAt && p.endsAt && p.endsAt <= p.startsAt) throw AppError.unprocessable('ends_at must be after starts_at');
     try {
       const saved = await inTransaction(ctx, this.dataSource, async (tx) => {
@@ -124,8 +138,10 @@ export class PromotionsService {
           const other = await this.promotions.findByCode(tx, p.code);
           if (other && other.id !== p.id) throw codeTaken(p.code);
         }
-        const dto = present(await this.promotions.save(tx, p));
+        const saved = await this.promotions.save(tx, p);
+        const dto = present(saved);
         await this.events.emit(tx, topic, { promotion: dto });
+        await this.catalogue.written(tx, before, stored(saved), batch);
         return dto;
       });
       this.changed(ctx.tenantId);
@@ -135,6 +151,24 @@ export class PromotionsService {
       throw err;
     }
   }
+}
+
+/** A promotion as catalogue pricing reads it. */
+export function stored(p: Promotion): StoredPromotion {
+  return {
+    id: p.id,
+    name: p.name,
+    priority: p.priority,
+    combinesWith: p.combinesWith,
+    conditions: p.conditions,
+    actions: p.actions,
+    enabled: p.enabled,
+    code: p.code,
+    usageLimit: p.usageLimit,
+    usageLimitPerCustomer: p.usageLimitPerCustomer,
+    startsAt: p.startsAt,
+    endsAt: p.endsAt,
+  };
 }
 
 function present(p: Promotion): PromotionDto {

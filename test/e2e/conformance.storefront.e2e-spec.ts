@@ -53,6 +53,7 @@ const DETAIL_KEYS = sorted(
   'custom_fields',
   'variants',
 );
+// README: lowest_price_30_days (EU Omnibus, issue 32) is the one member added to SPEC's variant
 const VARIANT_KEYS = sorted(
   'id',
   'product_id',
@@ -63,6 +64,7 @@ const VARIANT_KEYS = sorted(
   'price',
   'net_price',
   'compare_at_price',
+  'lowest_price_30_days',
   'tax_rate',
   'available',
   'inventory_quantity',
@@ -383,6 +385,8 @@ function expectVariant(v: Record<string, unknown>) {
     expect([k, isStrOrNull(v[k])]).toEqual([k, true]);
   for (const k of ['price', 'net_price', 'compare_at_price', 'tax_rate', 'inventory_quantity']) expect([k, isNum(v[k])]).toEqual([k, true]);
   expect(typeof v.available).toBe('boolean');
+  // on offer (compare_at_price above price): a number; otherwise null
+  expect((v.compare_at_price as number) > (v.price as number) ? isNum(v.lowest_price_30_days) : v.lowest_price_30_days === null).toBe(true);
   expect(v.alcohol_volume === null || isNum(v.alcohol_volume)).toBe(true);
   const rule = v.quantity_rule as Record<string, unknown>;
   expect(keys(rule)).toEqual(sorted('min', 'max', 'increment'));

@@ -83,6 +83,13 @@ export class VariantDto {
   net_price: number;
   /** Pre-discount price when on offer; 0 otherwise. */
   compare_at_price: number;
+  /**
+   * EU Omnibus: the lowest price this variant was sold at during the 30 days before its current price took effect
+   * (in the response's currency), when it is on offer (`compare_at_price` above `price`); null otherwise. Without
+   * an earlier price in that window (a new variant), the current price.
+   */
+  @ApiProperty({ type: Number, nullable: true })
+  lowest_price_30_days: number | null;
   tax_rate: number;
   available: boolean;
   inventory_quantity: number;

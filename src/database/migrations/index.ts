@@ -23,6 +23,7 @@ import { Returns1795698104874 } from './1795698104874-returns.js';
 import { TaxZones1795695774008 } from './1795695774008-tax-zones.js';
 import { TaxRates1795696655966 } from './1795696655966-tax-rates.js';
 import { ShippingRates1795696097429 } from './1795696097429-shipping-rates.js';
+import { CatalogueSalePrices1795700100000 } from './1795700100000-catalogue-sale-prices.js';
 import { OrdersTaxShipping1795701931031 } from './1795701931031-orders-tax-shipping.js';
 import { GiftCardSales1795706058710 } from './1795706058710-gift-card-sales.js';
 
@@ -53,6 +54,7 @@ export const migrations = [
   TaxZones1795695774008,
   TaxRates1795696655966,
   ShippingRates1795696097429,
+  CatalogueSalePrices1795700100000,
   OrdersTaxShipping1795701931031,
   GiftCardSales1795706058710,
 ];

@@ -23,6 +23,9 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
   const amounts = lines.map((l) => l.amount);
   const subtotal = amounts.reduce((s, v) => s + v, 0);
   const codes = new Set(cart.codes.map((c) => c.toUpperCase()));
+  // every line (in canonical order) and their units: what a promotion without a lines condition matches
+  const allLines: readonly number[] = lines.map((_, i) => i);
+  const allQuantity = lines.reduce((s, l) => s + l.quantity, 0);
 
   // candidates: the unanchored promotions and those anchored on a key of some line (with the lines that hit it)
   const isCandidate = new Uint8Array(compiled.list.length);
@@ -48,9 +51,9 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
     if (cart.hasDiscountCode && !p.def.combinesWith.discount_codes) continue;
     if (!p.codes.every((c) => codes.has(c))) continue;
     if (!p.otherConditions.every((c) => conditionHolds(c, cart, hooks))) continue;
-    const matching = matchingLines(p, keys, anchorHits.get(r));
+    const matching = p.lineSelectors.length ? matchingLines(p, keys, anchorHits.get(r)) : allLines;
     if (p.lineSelectors.length && !matching.length) continue;
-    const quantity = matching.reduce((s, i) => s + lines[i].quantity, 0);
+    const quantity = p.lineSelectors.length ? matching.reduce((s, i) => s + lines[i].quantity, 0) : allQuantity;
     const missingQuantity = p.minQuantity !== null && quantity < p.minQuantity ? p.minQuantity - quantity : null;
     const missingSubtotal = p.minSubtotal !== null && subtotal < p.minSubtotal ? p.minSubtotal - subtotal : null;
     if (missingQuantity !== null || missingSubtotal !== null) {
@@ -94,8 +97,11 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
 /** The lines matching every `lines` selector: found through the index when the first one is the anchor. */
 function matchingLines(p: CompiledPromotion, keys: readonly string[][], hits: number[] | undefined): number[] {
   if (!p.lineSelectors.length) return keys.map((_, i) => i);
-  const from = hits && p.anchor === p.lineSelectors[0] ? hits : keys.map((_, i) => i);
-  return from.filter((i) => p.lineSelectors.every((s) => selectorMatches(s, keys[i])));
+  // the anchor's hits match the first selector already: only the others are tested
+  const anchored = hits !== undefined && p.anchor === p.lineSelectors[0];
+  const from = anchored ? hits : keys.map((_, i) => i);
+  if (anchored && p.lineSelectors.length === 1) return from;
+  return from.filter((i) => p.lineSelectors.every((s, k) => (anchored && k === 0) || selectorMatches(s, keys[i])));
 }
 
 function conditionHolds(c: PromotionCondition, cart: EngineCart, hooks: EngineHooks): boolean {
@@ -123,7 +129,7 @@ function candidate(
   p: CompiledPromotion,
   lines: readonly EngineLine[],
   keys: readonly string[][],
-  matching: number[],
+  matching: readonly number[],
   subtotal: number,
   cart: EngineCart,
   hooks: EngineHooks,

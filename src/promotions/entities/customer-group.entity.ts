@@ -6,6 +6,10 @@ import { TenantEntity } from '../../common/db/base.entity.js';
 export class CustomerGroup extends TenantEntity {
   @Column({ type: 'text' })
   name: string;
+
+  /** Import key (unique per shop), set by an import; null for groups made in the admin API. */
+  @Column({ type: 'text', nullable: true })
+  key?: string | null;
 }
 
 /** A customer in a group (once). */

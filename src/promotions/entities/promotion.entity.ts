@@ -8,6 +8,10 @@ export class Promotion extends TenantEntity {
   @Column({ type: 'text' })
   name: string;
 
+  /** Import key (unique per shop), set by an import; null for promotions made in the admin API. */
+  @Column({ type: 'text', nullable: true })
+  key?: string | null;
+
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
 

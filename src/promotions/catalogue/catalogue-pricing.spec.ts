@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import { activeAt, compileCatalogue, isCataloguePromotion, salePricesOf, type CatalogueVariant, type StoredPromotion } from './catalogue-pricing.js';
+
+const base: StoredPromotion = {
+  id: 'a',
+  name: 'A',
+  priority: 0,
+  combinesWith: { product: false, order: false, shipping: false, discount_codes: false },
+  conditions: [{ type: 'lines', selector: [{ type: 'manufacturer', ids: ['m1'] }] }],
+  actions: [{ type: 'percent_off_lines', percent: 20 }],
+  enabled: true,
+  code: null,
+  usageLimit: null,
+  usageLimitPerCustomer: null,
+  startsAt: null,
+  endsAt: null,
+};
+const variant = (over: Partial<CatalogueVariant> = {}): CatalogueVariant => ({
+  variantId: 'v1',
+  productId: 'p1',
+  gross: '24.90',
+  collectionIds: [],
+  categoryIds: ['k-wine', 'k-red'],
+  manufacturerId: 'm1',
+  facets: { colour: ['id-red', 'red'], vintage: ['id-2019', '2019'] },
+  customFields: { grape: 'merlot' },
+  ...over,
+});
+const at = new Date('2026-06-01T12:00:00Z');
+const prices = (promotions: StoredPromotion[], variants: CatalogueVariant[], when = at) => salePricesOf(compileCatalogue(promotions, when, 2), variants, 2);
+
+describe('catalogue promotions', () => {
+  it('are enabled, codeless, unlimited, with only lines conditions and only percent/fixed off lines', () => {
+    expect(isCataloguePromotion(base)).toBe(true);
+    expect(isCataloguePromotion({ ...base, conditions: [] })).toBe(true);
+    expect(isCataloguePromotion({ ...base, enabled: false })).toBe(false);
+    expect(isCataloguePromotion({ ...base, code: 'X' })).toBe(false);
+    expect(isCataloguePromotion({ ...base, usageLimit: 10 })).toBe(false);
+    expect(isCataloguePromotion({ ...base, usageLimitPerCustomer: 1 })).toBe(false);
+    expect(isCataloguePromotion({ ...base, conditions: [...base.conditions, { type: 'customer_group', group_ids: ['g'] }] })).toBe(false);
+    expect(isCataloguePromotion({ ...base, conditions: [...base.conditions, { type: 'min_quantity', quantity: 6 }] })).toBe(false);
+    expect(isCataloguePromotion({ ...base, actions: [{ type: 'n_for_m', n: 6, m: 5, free: 'cheapest' }] })).toBe(false);
+  });
+
+  it('are in force from starts_at (inclusive) to ends_at (exclusive)', () => {
+    const p = { ...base, startsAt: new Date('2026-06-01T12:00:00Z'), endsAt: new Date('2026-06-02T00:00:00Z') };
+    expect(activeAt(p, new Date('2026-06-01T11:59:59.999Z'))).toBe(false);
+    expect(activeAt(p, p.startsAt)).toBe(true);
+    expect(activeAt(p, new Date('2026-06-01T23:59:59.999Z'))).toBe(true);
+    expect(activeAt(p, p.endsAt)).toBe(false);
+  });
+
+  it('give the sale price the engine gives one unit: percent rounded once, fixed capped at the price', () => {
+    expect(prices([base], [variant()])).toEqual([{ variantId: 'v1', productId: 'p1', gross: '19.92', promotionIds: ['a'] }]);
+    const fixed = { ...base, actions: [{ type: 'fixed_off_lines' as const, amount: 30 }] };
+    expect(prices([fixed], [variant()])).toEqual([{ variantId: 'v1', productId: 'p1', gross: '0.00', promotionIds: ['a'] }]);
+    // 33.33 % of 10.01 = 3.3363... -> 3.34 (half up, once)
+    expect(prices([{ ...base, actions: [{ type: 'percent_off_lines', percent: 33.33 }] }], [variant({ gross: '10.01' })])[0].gross).toBe('6.67');
+  });
+
+  it('match facet values by id or key, categories with ancestors, custom fields by option key; others are left out', () => {
+    const by = (selector: unknown) => ({ ...base, conditions: [{ type: 'lines', selector }] }) as StoredPromotion;
+    expect(prices([by([{ type: 'facet', facet: 'colour', values: ['red'] }])], [variant()])).toHaveLength(1);
+    expect(prices([by([{ type: 'facet', facet: 'vintage', values: ['id-2019'] }])], [variant()])).toHaveLength(1);
+    expect(prices([by([{ type: 'category', ids: ['k-wine'] }])], [variant()])).toHaveLength(1);
+    expect(prices([by([{ type: 'custom_field', key: 'grape', values: ['merlot'] }])], [variant()])).toHaveLength(1);
+    expect(prices([by([{ type: 'facet', facet: 'colour', values: ['white'] }])], [variant()])).toEqual([]);
+    expect(prices([base], [variant({ manufacturerId: 'm2' })])).toEqual([]);
+  });
+
+  it('outside their window, or not catalogue promotions, change nothing', () => {
+    expect(prices([{ ...base, startsAt: new Date('2026-06-02T00:00:00Z') }], [variant()])).toEqual([]);
+    expect(prices([{ ...base, endsAt: at }], [variant()])).toEqual([]);
+    expect(prices([{ ...base, code: 'CLUB' }], [variant()])).toEqual([]);
+  });
+
+  it('take the largest discount of promotions that do not combine, and stack those that do', () => {
+    const b = { ...base, id: 'b', actions: [{ type: 'fixed_off_lines' as const, amount: 6 }] };
+    expect(prices([base, b], [variant()])[0]).toMatchObject({ gross: '18.90', promotionIds: ['b'] });
+    const both = { product: true, order: false, shipping: false, discount_codes: false };
+    const stacked = prices(
+      [
+        { ...base, combinesWith: both },
+        { ...b, combinesWith: both },
+      ],
+      [variant()],
+    )[0];
+    expect(Number(stacked.gross)).toBeLessThan(18.9);
+    expect(stacked.promotionIds.sort()).toEqual(['a', 'b']);
+  });
+});
