@@ -2,7 +2,7 @@
 // promotion (issue 32), inside a <dl className="totals">.
 import type { Schemas } from './api/client';
 import { formatPercent, type Translate } from './i18n';
-import type { AppliedPromotion } from './promotions';
+import type { LinePromotion, PromotionDiscount } from './promotions';
 import { useShop } from './store';
 
 type TaxLine = Schemas['TaxLineDto'];
@@ -39,23 +39,41 @@ export function TaxRows({ lines, included, currency }: { lines: TaxLine[]; inclu
   );
 }
 
-/** A row per promotion (`discounts[]`); nothing when the answer has none. */
-export function PromotionRows({ discounts, currency }: { discounts: AppliedPromotion[]; currency: string }) {
+/**
+ * A row per promotion (`discounts[]`) with its part off the lines (inside the discount total); a shipping
+ * promotion's part is already off the shipping price and shows next to it (`ShippingPromotions`).
+ */
+export function PromotionRows({ discounts, currency }: { discounts: PromotionDiscount[]; currency: string }) {
   const { money } = useShop();
   return (
     <>
-      {discounts.map((d) => (
-        <div key={d.promotion_id} className="promotion-row" data-testid="promotion-discount">
-          <dt>{d.name}</dt>
-          <dd>−{money(d.amount, currency)}</dd>
-        </div>
-      ))}
+      {discounts
+        .filter((d) => d.lines_amount > 0)
+        .map((d) => (
+          <div key={d.promotion_id} className="promotion-row" data-testid="promotion-discount">
+            <dt>{d.name}</dt>
+            <dd>−{money(d.lines_amount, currency)}</dd>
+          </div>
+        ))}
     </>
   );
 }
 
+/** What promotions took off the shipping price, beside the shipping row (whose amount is after them). */
+export function ShippingPromotions({ discounts, currency }: { discounts: PromotionDiscount[]; currency: string }) {
+  const { money } = useShop();
+  const shipping = discounts.filter((d) => d.shipping_amount > 0);
+  if (shipping.length === 0) return null;
+  return (
+    <small className="shipping-promotions" data-testid="shipping-promotion">
+      {' '}
+      ({shipping.map((d) => `${d.name}: −${money(d.shipping_amount, currency)}`).join(', ')})
+    </small>
+  );
+}
+
 /** The promotions of one line, under its title. */
-export function LinePromotions({ promotions, currency }: { promotions: AppliedPromotion[]; currency: string }) {
+export function LinePromotions({ promotions, currency }: { promotions: LinePromotion[]; currency: string }) {
   const { money } = useShop();
   if (promotions.length === 0) return null;
   return (

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { api, ok, type Cart } from '../api/client';
-import { availablePromotions, couponShare, discountsOf, linePromotions, suggestedGifts, type SuggestedGift } from '../promotions';
+import { availablePromotions, couponShare, discountsOf, giftTarget, linePromotions, suggestedGifts, type SuggestedGift } from '../promotions';
 import { useShop } from '../store';
 import { LinePromotions, PromotionRows } from '../totals';
 import { ErrorNote, hideImage, Loading } from '../ui';
@@ -169,9 +169,11 @@ function PromotionHints({ cart, onAdded }: { cart: Cart; onAdded(cart: Cart): vo
   const addGift = async (gift: SuggestedGift) => {
     setError(null);
     try {
-      let variantId = gift.variant_id;
-      if (!variantId && gift.product_id) {
-        const product = ok(await api.GET('/api/2026-04-01/products/{id}', { params: { path: { id: gift.product_id } } })).product;
+      const target = giftTarget(gift);
+      let variantId: string | null = null;
+      if (target && 'variant_id' in target) variantId = target.variant_id;
+      else if (target) {
+        const product = ok(await api.GET('/api/2026-04-01/products/{id}', { params: { path: { id: target.product_id } } })).product;
         variantId = (product.variants.find((v) => v.available) ?? product.variants[0])?.id ?? null;
       }
       if (!variantId) return;
@@ -186,18 +188,15 @@ function PromotionHints({ cart, onAdded }: { cart: Cart; onAdded(cart: Cart): vo
       <ul aria-live="polite">
         {hints.map((h) => (
           <li key={h.promotion_id} data-testid="promotion-hint">
-            {h.missing_quantity !== null && h.missing_quantity > 0
+            {h.missing_quantity
               ? t(h.missing_quantity === 1 ? 'addMoreBottle' : 'addMoreBottles', { count: h.missing_quantity, name: h.name })
-              : t('addMoreValue', { amount: money(h.missing_subtotal ?? 0, cart.currency), name: h.name })}
+              : t('addMoreValue', { amount: money(h.missing_amount ?? 0, cart.currency), name: h.name })}
           </li>
         ))}
         {gifts.map((g) => (
           <li key={g.promotion_id} className="gift" data-testid="suggested-gift">
-            <span>
-              {t('giftFor', { name: g.name })}
-              {g.title && `: ${g.quantity} × ${g.title}`}
-            </span>{' '}
-            {(g.variant_id || g.product_id) && (
+            <span>{t('giftFor', { name: g.name })}</span>{' '}
+            {giftTarget(g) && (
               <button type="button" onClick={() => void addGift(g)}>
                 {t('addGift')}
                 <span className="sr-only"> ({g.name})</span>

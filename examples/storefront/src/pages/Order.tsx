@@ -1,8 +1,8 @@
 import { Link, useSearch } from 'wouter';
 import { api, ok, type Order } from '../api/client';
-import { couponShare, discountsOf } from '../promotions';
+import { couponShare, discountsOf, linePromotions } from '../promotions';
 import { useLoad, useShop } from '../store';
-import { PromotionRows, TaxRows } from '../totals';
+import { LinePromotions, PromotionRows, ShippingPromotions, TaxRows } from '../totals';
 import { ErrorNote, Loading } from '../ui';
 
 /** The confirmation page: the guest receipt read by order id and hash (also where the payment provider returns). */
@@ -57,7 +57,10 @@ export function OrderView({ order }: { order: Order }) {
         <tbody>
           {order.line_items.map((l) => (
             <tr key={l.id}>
-              <td>{l.title}</td>
+              <td>
+                {l.title}
+                <LinePromotions promotions={linePromotions(l)} currency={order.currency} />
+              </td>
               <td className="num">{l.quantity}</td>
               <td className="num">{money(l.line_total, order.currency)}</td>
             </tr>
@@ -73,10 +76,13 @@ export function OrderView({ order }: { order: Order }) {
             <dt>
               {t('discount')} {order.discount_code && <small>({order.discount_code})</small>}
             </dt>
-            <dd>−{money(couponDiscount, order.currency)}</dd>
+            <dd data-testid="discount">−{money(couponDiscount, order.currency)}</dd>
           </>
         )}
-        <dt>{order.shipping_method_name ?? t('shipping')}</dt>
+        <dt>
+          {order.shipping_method_name ?? t('shipping')}
+          <ShippingPromotions discounts={discounts} currency={order.currency} />
+        </dt>
         <dd>{money(order.shipping_amount, order.currency)}</dd>
         {!order.price_includes_tax && <TaxRows lines={order.tax_lines} included={false} currency={order.currency} />}
         <dt className="grand">{t('total')}</dt>

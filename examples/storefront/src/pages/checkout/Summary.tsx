@@ -1,7 +1,7 @@
 import type { Checkout } from '../../api/client';
 import { couponShare, discountsOf, linePromotions } from '../../promotions';
 import { useShop } from '../../store';
-import { LinePromotions, PromotionRows, TaxRows } from '../../totals';
+import { LinePromotions, PromotionRows, ShippingPromotions, TaxRows } from '../../totals';
 
 const EXCISE = 'Excise duty';
 
@@ -14,7 +14,7 @@ export function CheckoutTotals({ checkout }: { checkout: Checkout }) {
   const totals = checkout.totals;
   const currency = totals.currency;
   const included = totals.price_includes_tax;
-  const discounts = discountsOf(checkout);
+  const discounts = discountsOf(totals);
   const couponDiscount = couponShare(totals.discount, discounts);
   // with `excise_display: separate` the excise is in `total` but not among the tax lines: its own row
   const separateExcise = (totals.excise_amount ?? 0) > 0 && !totals.tax_lines.some((l) => l.name === EXCISE) ? totals.excise_amount! : 0;
@@ -41,10 +41,13 @@ export function CheckoutTotals({ checkout }: { checkout: Checkout }) {
             <dt>
               {t('discount')} {totals.coupon_text && <small>({totals.coupon_text})</small>}
             </dt>
-            <dd>−{money(couponDiscount, currency)}</dd>
+            <dd data-testid="discount">−{money(couponDiscount, currency)}</dd>
           </>
         )}
-        <dt>{totals.shipping_method_name ?? t('shipping')}</dt>
+        <dt>
+          {totals.shipping_method_name ?? t('shipping')}
+          <ShippingPromotions discounts={discounts} currency={currency} />
+        </dt>
         <dd data-testid="shipping-amount">{money(totals.shipping_amount, currency)}</dd>
         {!included && <TaxRows lines={totals.tax_lines} included={false} currency={currency} />}
         {separateExcise > 0 && (
