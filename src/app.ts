@@ -97,7 +97,8 @@ function setupOpenApi(app: INestApplication, prebuilt?: OpenAPIObject): void {
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, useGlobalPrefix: false });
 }
 
-function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+/** Generates the OpenAPI document of an app's modules (what `openApiDocumentOf` returns unless one was passed in). */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const doc = new DocumentBuilder()
     .setTitle('Commerce service API')
     .setDescription('Admin, storefront and customer tiers of a multi-tenant wine shop back end. See README.md and SPEC.md.')
