@@ -47,4 +47,6 @@ module.exports = {
   projects: process.env.JEST_PROJECT ? projects.filter((p) => p.displayName === process.env.JEST_PROJECT) : projects,
   maxWorkers: 2,
   testTimeout: 60000,
+  // the files known to be long start first (test/helpers/sequencer.cjs)
+  testSequencer: '<rootDir>/test/helpers/sequencer.cjs',
 };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { routeList } from '../../src/common/http/route-table.js';
@@ -34,6 +34,10 @@ const NOISY = new Set([
   'migrations',
   'typeorm_metadata',
 ]);
+
+// The sweeps over every route send thousands of requests one after another: on a loaded machine (CI beside other jobs)
+// one took over Jest's default 60 s; on an idle one they take a fraction of it.
+jest.setTimeout(180_000);
 
 describe('hostile input on every route', () => {
   let t: TestApp;

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { buildOpenApiDocument } from '../../src/app.js';
+import { API, createTestApp, sharedOpenApiDocument, TestApp, TestShop } from '../helpers/test-app.js';
 import { importShop } from './checkout.fixture.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -104,6 +105,13 @@ describe('OpenAPI document', () => {
   it('describes a nullable reference so that null validates (variants[].facets.vintage)', () => {
     const schemas = (doc.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas;
     expect(schemas.VariantFacetsDto.properties.vintage).toEqual({ anyOf: [{ $ref: '#/components/schemas/FacetRefDto' }, { type: 'null' }] });
+  });
+
+  it('the document the test apps of a run share (generated once, test-app.ts) is the one an app generates for itself', () => {
+    const shared = sharedOpenApiDocument();
+    expect(shared).toBeDefined();
+    expect(shared).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(t.app))));
+    expect(doc).toEqual(shared);
   });
 
   it('the catalogue import body is the schema that validates it', () => {

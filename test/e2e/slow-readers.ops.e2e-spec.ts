@@ -101,7 +101,13 @@ describe('slow readers, export limits and the pool (issue 30)', () => {
       await big.admin.get('/admin/products?limit=5').expect(200);
       await other.storefront.get('/products').expect(200);
       // a held transaction stays; a background job's momentary one between two statements passes (CI saw one)
-      expect(await waitFor(() => idleInTransaction(t), (n) => n === 0, 5_000)).toBe(0);
+      expect(
+        await waitFor(
+          () => idleInTransaction(t),
+          (n) => n === 0,
+          5_000,
+        ),
+      ).toBe(0);
     } finally {
       for (const r of readers) r.socket.destroy();
     }
@@ -161,7 +167,13 @@ describe('slow readers, export limits and the pool (issue 30)', () => {
     for (const r of readers) expect(r.status).toBe(200);
     await other.admin.get('/admin/products').expect(200);
     await other.storefront.get('/products').expect(200);
-    expect(await waitFor(() => idleInTransaction(t), (n) => n === 0, 5_000)).toBe(0);
+    expect(
+      await waitFor(
+        () => idleInTransaction(t),
+        (n) => n === 0,
+        5_000,
+      ),
+    ).toBe(0);
     for (const r of readers) r.socket.destroy();
   }, 60_000);
 

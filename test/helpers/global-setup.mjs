@@ -21,6 +21,8 @@ function freePort() {
 }
 
 export default async function globalSetup() {
+  // files shared by the run's test files (the OpenAPI document of the built-in modules, test-app.ts); removed at the end
+  process.env.TEST_RUN_DIR = mkdtempSync(join(tmpdir(), 'shop-test-run-'));
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const dir = mkdtempSync(join(tmpdir(), 'shop-test-pg-'));
