@@ -3671,6 +3671,8 @@ export interface components {
             date: string;
             /** @description Gross, in the order's own currency. */
             total: number;
+            /** @description ISO 4217 code of the order's currency (the currency of `total`). */
+            currency: string;
             /** @description Number of lines. */
             line_items: number;
         };

@@ -212,7 +212,15 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
 }
 
 export function mapOrderSummary(o: Order, lineCount: number): OrderSummaryDto {
-  return { id: o.id, number: String(o.number), status: o.status, date: o.placedAt.toISOString(), total: Number(o.total), line_items: lineCount };
+  return {
+    id: o.id,
+    number: String(o.number),
+    status: o.status,
+    date: o.placedAt.toISOString(),
+    total: Number(o.total),
+    currency: o.currencyCode,
+    line_items: lineCount,
+  };
 }
 
 function round(x: number, precision: number): number {

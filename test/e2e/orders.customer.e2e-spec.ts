@@ -49,6 +49,7 @@ describe('customer orders', () => {
       status: 'Open',
       date: expect.any(String),
       total: expect.any(Number),
+      currency: expect.stringMatching(/^[A-Z]{3}$/),
       line_items: 1,
     });
   });
