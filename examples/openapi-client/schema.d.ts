@@ -1149,6 +1149,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2026-04-01/admin/store_credit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export */
+        get: operations["AdminStoreCreditTransferController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2026-04-01/admin/store_credit/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import */
+        post: operations["AdminStoreCreditTransferController_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2026-04-01/gift_cards/balance": {
         parameters: {
             query?: never;
@@ -2680,6 +2714,8 @@ export interface components {
             quantity_rule: components["schemas"]["QuantityRuleDto"];
             track_inventory: boolean;
             allow_backorder: boolean;
+            /** @description Sold as a gift card (issue 33): once the order is paid, each unit bought issues a card worth the unit price, mailed to the buyer. */
+            gift_card: boolean;
             /** @description Read-only: the sum of `stock`. */
             inventory_quantity: number;
             created_at: string;
@@ -2765,9 +2801,17 @@ export interface components {
             meta_title: string | null;
             meta_description: string | null;
         };
+        LinePromotionDto: {
+            promotion_id: string;
+            name: string;
+            /** @description Taken off this line. */
+            amount: number;
+        };
         CartLineDto: {
             /** @description The product's first image. */
             image: components["schemas"]["ImageDto"];
+            /** @description The promotions taking something off this line (issue 32); present only while the shop has an active promotion. */
+            promotions?: components["schemas"]["LinePromotionDto"][];
             /** @description The variant (article) id; addresses the line in PUT/DELETE /cart/items/{id}. */
             id: string;
             product_id: string;
@@ -2793,6 +2837,44 @@ export interface components {
             size: string | null;
             color: string | null;
         };
+        PromotionDiscountDto: {
+            /**
+             * @description `product`, `order` or `shipping`.
+             * @enum {string}
+             */
+            kind: "product" | "order" | "shipping";
+            promotion_id: string;
+            name: string;
+            /** @description Everything it took off: `lines_amount` + `shipping_amount`. */
+            amount: number;
+            /** @description Of `amount`, off the lines (inside `discount`). */
+            lines_amount: number;
+            /** @description Of `amount`, off the shipping price (`shipping_amount` is after it). */
+            shipping_amount: number;
+        };
+        AvailablePromotionDto: {
+            /** @description Units of matching lines still missing; null when the quantity is met. */
+            missing_quantity?: number | null;
+            /** @description Subtotal still missing; null when the subtotal is met. */
+            missing_amount?: number | null;
+            promotion_id: string;
+            name: string;
+            /** @description e.g. `Add 2 more for "10% off a mixed case of 12"`. */
+            message: string;
+        };
+        SuggestedGiftDto: {
+            /** @description The variants and products named by the gift's selector (empty when it selects by category, facet, ...). */
+            variant_ids: string[];
+            product_ids: string[];
+            /** @description The gift's selector as written in the promotion (README "Promotions", matchers). */
+            selector: {
+                [key: string]: unknown;
+            }[];
+            promotion_id: string;
+            name: string;
+            /** @description Units of the gift to add. */
+            quantity: number;
+        };
         CartDto: {
             items: components["schemas"]["CartLineDto"][];
             /**
@@ -2801,6 +2883,12 @@ export interface components {
              * @enum {string|null}
              */
             discount_code_error: "discount_code_not_found" | "discount_code_inactive" | "discount_code_expired" | "discount_code_already_used" | "discount_code_minimum_not_met" | "discount_code_currency_mismatch" | null;
+            /** @description The promotions applied, by promotion (their line parts are inside `total_discount`); only while the shop has an active promotion. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
+            /** @description Promotions the cart is close to ("add 2 more"); only while the shop has an active promotion. */
+            available_promotions?: components["schemas"]["AvailablePromotionDto"][];
+            /** @description Buy-X-get-Y gifts to offer (the storefront adds them); only while the shop has an active promotion. */
+            suggested_gifts?: components["schemas"]["SuggestedGiftDto"][];
             /** @description ISO code of the cart's currency. */
             currency: string;
             /** @description True when every price and total is net (shop setting, or a corporate/reseller shopper). */
@@ -3045,6 +3133,25 @@ export interface components {
             currency: string;
             balance: number;
         };
+        StoreCreditExportDto: {
+            transactions: components["schemas"]["GiftCardExportRowDto"][];
+            /** @description The customer's e-mail: the key an import matches customers by (ids differ between shops). */
+            customer_email: string;
+            /** @description The customer in the exporting shop (not used on import). */
+            customer_id: string;
+            currency: string;
+            /** @description The sum of `transactions`. */
+            balance: number;
+        };
+        StoreCreditImportResultDto: {
+            /** @description Accounts created with their ledger. */
+            created: number;
+            /** @description Accounts the customer already had in that currency with a ledger (left unchanged). */
+            unchanged: number;
+        };
+        StoreCreditImportDto: {
+            store_credit: string[];
+        };
         GiftCardBalanceDto: {
             balance: number;
             currency: string | null;
@@ -3137,6 +3244,8 @@ export interface components {
             to: string;
         };
         CheckoutLineDto: {
+            /** @description What promotions took off this line, in the shop's price basis (issue 32); present only when promotions apply (open checkout: the shop has one active; completed: the order applied one). */
+            promotions?: components["schemas"]["LinePromotionDto"][];
             id: string;
             /** @description The variant id; null when the variant no longer exists. */
             article_id: string | null;
@@ -3158,6 +3267,8 @@ export interface components {
         };
         CheckoutTotalsDto: {
             tax_lines: components["schemas"]["TaxLineDto"][];
+            /** @description The promotions applied, by promotion (issue 32): line parts inside `discount`, shipping parts taken off `shipping_amount`; present as `promotions` on the lines. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
             /** @description subtotal_before_discount - discount. */
             subtotal: number;
             /** @description The lines in the shop's price basis (gross when price_includes_tax). */
@@ -3336,6 +3447,8 @@ export interface components {
             age_confirmed?: boolean;
         };
         OrderLineDto: {
+            /** @description What promotions took off this line (issue 32); present only when the order applied a promotion. */
+            promotions?: components["schemas"]["LinePromotionDto"][];
             id: string;
             variant_id: string | null;
             product_id: string | null;
@@ -3367,6 +3480,8 @@ export interface components {
              * @enum {string}
              */
             gross_price_policy?: "constant" | "recompute";
+            /** @description The promotions applied, by promotion (issue 32; inside `discount`, shipping parts inside `shipping_amount`); present only when the order applied one. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
             refunds: components["schemas"]["OrderRefundSummaryDto"][];
             id: string;
             number: string | null;
@@ -3516,6 +3631,52 @@ export interface components {
             recorded_by: string | null;
             note: string | null;
         };
+        ReturnLineDto: {
+            line_id: string;
+            quantity: number;
+            reason: string | null;
+            quantity_received: number;
+            quantity_damaged: number;
+            location_id: string | null;
+        };
+        ReturnDto: {
+            lines: components["schemas"]["ReturnLineDto"][];
+            id: string;
+            order_id: string;
+            /** @description `requested`, `approved`, `received`, `refunded` or `rejected`. */
+            status: string;
+            /** @description `staff` or `customer`. */
+            requested_by: string;
+            note: string | null;
+            rejected_reason: string | null;
+            /** @description The return shipping fee deducted from the refund. */
+            shipping_fee: number;
+            /** @description `original` or `store_credit` once refunded. */
+            refund_to: string | null;
+            refunded_amount: number;
+            created_at: string;
+            received_at: string | null;
+            refunded_at: string | null;
+        };
+        ClaimLineDto: {
+            line_id: string;
+            quantity: number;
+            reason: string | null;
+        };
+        ClaimDto: {
+            lines: components["schemas"]["ClaimLineDto"][];
+            id: string;
+            order_id: string;
+            /** @description `replace` or `refund`. */
+            type: string;
+            reason: string | null;
+            note: string | null;
+            /** @description The refund a `refund` claim made. */
+            refund_id: string | null;
+            /** @description The zero-priced order a `replace` claim created. */
+            replacement_order_id: string | null;
+            created_at: string;
+        };
         AdminOrderLineTaxDto: {
             line_id: string;
             tax_rate: number;
@@ -3570,10 +3731,16 @@ export interface components {
              * @enum {string}
              */
             gross_price_policy?: "constant" | "recompute";
+            /** @description The promotions applied, by promotion (issue 32; inside `discount`, shipping parts inside `shipping_amount`); present only when the order applied one. */
+            discounts?: components["schemas"]["PromotionDiscountDto"][];
             refunds: components["schemas"]["AdminOrderRefundDto"][];
             fulfillments: components["schemas"]["AdminOrderFulfillmentDto"][];
             transactions: components["schemas"]["AdminOrderTransactionDto"][];
             tags: string[];
+            /** @description The order's returns (RMA), oldest first (issue 33; README "Returns and claims"). */
+            returns: components["schemas"]["ReturnDto"][];
+            /** @description The order's claims, oldest first; a `replace` claim's `replacement_order_id` names its replacement order. */
+            claims: components["schemas"]["ClaimDto"][];
             taxes: components["schemas"]["AdminOrderTaxesDto"];
             shipping: components["schemas"]["AdminOrderShippingDto"];
             email: string | null;
@@ -3665,43 +3832,16 @@ export interface components {
             tracking_url: string;
         };
         OrderSummaryDto: {
+            /** @description ISO 4217 code of the order's currency (the currency of `total`); only with `include=currency` (not in SPEC's summary). */
+            currency?: string;
             id: string;
             number: string | null;
             status: string | null;
             date: string;
             /** @description Gross, in the order's own currency. */
             total: number;
-            /** @description ISO 4217 code of the order's currency (the currency of `total`). */
-            currency: string;
             /** @description Number of lines. */
             line_items: number;
-        };
-        ReturnLineDto: {
-            line_id: string;
-            quantity: number;
-            reason: string | null;
-            quantity_received: number;
-            quantity_damaged: number;
-            location_id: string | null;
-        };
-        ReturnDto: {
-            lines: components["schemas"]["ReturnLineDto"][];
-            id: string;
-            order_id: string;
-            /** @description `requested`, `approved`, `received`, `refunded` or `rejected`. */
-            status: string;
-            /** @description `staff` or `customer`. */
-            requested_by: string;
-            note: string | null;
-            rejected_reason: string | null;
-            /** @description The return shipping fee deducted from the refund. */
-            shipping_fee: number;
-            /** @description `original` or `store_credit` once refunded. */
-            refund_to: string | null;
-            refunded_amount: number;
-            created_at: string;
-            received_at: string | null;
-            refunded_at: string | null;
         };
         CreateReturnDto: {
             lines: string[];
@@ -3722,25 +3862,6 @@ export interface components {
             /** @description A return shipping fee deducted from the refund (tax included; default 0). */
             shipping_fee?: number;
             note?: string | null;
-        };
-        ClaimLineDto: {
-            line_id: string;
-            quantity: number;
-            reason: string | null;
-        };
-        ClaimDto: {
-            lines: components["schemas"]["ClaimLineDto"][];
-            id: string;
-            order_id: string;
-            /** @description `replace` or `refund`. */
-            type: string;
-            reason: string | null;
-            note: string | null;
-            /** @description The refund a `refund` claim made. */
-            refund_id: string | null;
-            /** @description The zero-priced order a `replace` claim created. */
-            replacement_order_id: string | null;
-            created_at: string;
         };
         CreateClaimDto: {
             /**
@@ -4257,6 +4378,8 @@ export interface components {
             } | null;
             track_inventory?: boolean | null;
             allow_backorder?: boolean | null;
+            /** @description Sold as a gift card: its purchase issues a card per unit once the order is paid (README "Gift cards and store credit"). */
+            gift_card?: boolean | null;
             /** @description Location key → on-hand quantity (sets the level). */
             stock?: {
                 [key: string]: number;
@@ -18253,6 +18376,267 @@ export interface operations {
             };
         };
     };
+    AdminStoreCreditTransferController_export: {
+        parameters: {
+            query?: {
+                /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
+                locale?: components["parameters"]["locale"];
+                /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */
+                currency?: components["parameters"]["currency"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {store_credit} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        store_credit: components["schemas"]["StoreCreditExportDto"][];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope (or its issuer the permission), or the account may not do this. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the member. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected fault; the envelope carries `request_id` for the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminStoreCreditTransferController_import: {
+        parameters: {
+            query?: {
+                /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
+                locale?: components["parameters"]["locale"];
+                /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */
+                currency?: components["parameters"]["currency"];
+            };
+            header?: {
+                /** @description Up to 255 characters; a retry with the same key and request replays the first answer for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoreCreditImportDto"];
+            };
+        };
+        responses: {
+            /** @description {import} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["StoreCreditImportResultDto"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope (or its issuer the permission), or the account may not do this. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource is in a state that does not allow this (or an Idempotency-Key is still in progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_progress";
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the member. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected fault; the envelope carries `request_id` for the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     StorefrontGiftCardsController_balance: {
         parameters: {
             query?: {
@@ -20940,7 +21324,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "age_requirement" | "age_verification_required" | "checkout_empty" | "destination_closed" | "discount_code_already_used" | "discount_code_currency_mismatch" | "discount_code_expired" | "discount_code_inactive" | "discount_code_minimum_not_met" | "discount_code_not_found" | "gift_card_currency_mismatch" | "gift_card_disabled" | "gift_card_expired" | "idempotency_key_reused" | "insufficient_stock" | "payment_required" | "payment_type_unavailable" | "return_url_required" | "shipping_method_not_offered" | "shipping_method_required" | "terms_acceptance_required" | "volume_limit_exceeded";
+                        code?: "age_requirement" | "age_verification_required" | "checkout_empty" | "destination_closed" | "discount_code_already_used" | "discount_code_currency_mismatch" | "discount_code_expired" | "discount_code_inactive" | "discount_code_minimum_not_met" | "discount_code_not_found" | "gift_card_currency_mismatch" | "gift_card_disabled" | "gift_card_expired" | "idempotency_key_reused" | "insufficient_stock" | "payment_required" | "payment_type_unavailable" | "promotion_unavailable" | "promotion_usage_limit_reached" | "return_url_required" | "shipping_method_not_offered" | "shipping_method_required" | "terms_acceptance_required" | "volume_limit_exceeded";
                     };
                 };
             };
@@ -22899,6 +23283,8 @@ export interface operations {
                 limit?: string;
                 /** @description orders skipped, newest first; 0 when omitted */
                 offset?: string;
+                /** @description `currency`: each summary also names its currency (SPEC leaves it out) */
+                include?: string;
                 /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
                 locale?: components["parameters"]["locale"];
                 /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */

@@ -211,14 +211,15 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
   };
 }
 
-export function mapOrderSummary(o: Order, lineCount: number): OrderSummaryDto {
+/** SPEC's order summary; `currency` only when asked (`include=currency`): SPEC says it is not part of the summary. */
+export function mapOrderSummary(o: Order, lineCount: number, withCurrency = false): OrderSummaryDto {
   return {
     id: o.id,
     number: String(o.number),
     status: o.status,
     date: o.placedAt.toISOString(),
     total: Number(o.total),
-    currency: o.currencyCode,
+    ...(withCurrency ? { currency: o.currencyCode } : {}),
     line_items: lineCount,
   };
 }

@@ -95,7 +95,7 @@ export function SignUpPage() {
 export function AccountPage() {
   const { t, signedIn, signOut } = useShop();
   const profile = useLoad(async () => (signedIn ? ok(await api.GET('/api/2026-04-01/customers/me')).customer : null), [signedIn]);
-  const orders = useLoad(async () => (signedIn ? ok(await api.GET('/api/2026-04-01/customers/me/orders', { params: { query: { limit: '50' } } })).orders : []), [signedIn]);
+  const orders = useLoad(async () => (signedIn ? ok(await api.GET('/api/2026-04-01/customers/me/orders', { params: { query: { limit: '50', include: 'currency' } } })).orders : []), [signedIn]);
   const { money } = useShop();
   if (!signedIn) return <Redirect to="/account/sign-in" />;
   if (profile.loading && !profile.data) return <Loading />;
