@@ -149,7 +149,7 @@ export function AccountPage() {
                   <td>{new Date(o.date).toLocaleDateString()}</td>
                   <td>{o.status}</td>
                   <td className="num" data-testid="order-total">
-                    {money(o.total, o.currency)}
+                    {o.currency ? money(o.total, o.currency) : o.total.toFixed(2)}
                   </td>
                 </tr>
               ))}
