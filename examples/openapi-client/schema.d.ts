@@ -3872,6 +3872,8 @@ export interface components {
             tracking_url: string;
         };
         OrderSummaryDto: {
+            /** @description ISO 4217 code of the order's currency (the currency of `total`); only with `include=currency` (not in SPEC's summary). */
+            currency?: string;
             id: string;
             number: string | null;
             status: string | null;
@@ -23392,6 +23394,8 @@ export interface operations {
                 limit?: string;
                 /** @description orders skipped, newest first; 0 when omitted */
                 offset?: string;
+                /** @description `currency`: each summary also names its currency (SPEC leaves it out) */
+                include?: string;
                 /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
                 locale?: components["parameters"]["locale"];
                 /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */

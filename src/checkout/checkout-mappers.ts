@@ -211,8 +211,17 @@ export function mapReceiptBase(o: Order, lines: OrderLine[], names: CountryNames
   };
 }
 
-export function mapOrderSummary(o: Order, lineCount: number): OrderSummaryDto {
-  return { id: o.id, number: String(o.number), status: o.status, date: o.placedAt.toISOString(), total: Number(o.total), line_items: lineCount };
+/** SPEC's order summary; `currency` only when asked (`include=currency`): SPEC says it is not part of the summary. */
+export function mapOrderSummary(o: Order, lineCount: number, withCurrency = false): OrderSummaryDto {
+  return {
+    id: o.id,
+    number: String(o.number),
+    status: o.status,
+    date: o.placedAt.toISOString(),
+    total: Number(o.total),
+    ...(withCurrency ? { currency: o.currencyCode } : {}),
+    line_items: lineCount,
+  };
 }
 
 function round(x: number, precision: number): number {

@@ -23,11 +23,18 @@ export class CustomerOrdersController {
   @Get()
   @ApiQuery({ name: 'limit', required: false, description: '1..250, default 50 (clamped)' })
   @ApiQuery({ name: 'offset', required: false, description: 'orders skipped, newest first; 0 when omitted' })
+  @ApiQuery({ name: 'include', required: false, description: '`currency`: each summary also names its currency (SPEC leaves it out)' })
   @Envelope('orders', [OrderSummaryDto])
-  async list(@Ctx() ctx: RequestContext, @Query('limit') limit?: string, @Query('offset') offset?: string): Promise<OrderSummaryDto[]> {
+  async list(
+    @Ctx() ctx: RequestContext,
+    @Query('limit') limit?: string,
+    @Query('offset') offset?: string,
+    @Query('include') include?: string,
+  ): Promise<OrderSummaryDto[]> {
     const page = offsetPage(limit, offset);
     const customerId = await this.accounts.activeShopper(ctx);
-    return this.orders.listForCustomer(ctx, customerId, page.limit, page.offset);
+    const withCurrency = typeof include === 'string' && include.split(',').includes('currency');
+    return this.orders.listForCustomer(ctx, customerId, page.limit, page.offset, withCurrency);
   }
 
   /** The full receipt; an order of another shopper (or a guest order) is 404. */

@@ -34,7 +34,7 @@ export class OrdersService {
   }
 
   /** The shopper's orders, newest first by date (limit/offset; the caller clamps). */
-  async listForCustomer(ctx: RequestContext, customerId: string, limit: number, offset: number): Promise<OrderSummaryDto[]> {
+  async listForCustomer(ctx: RequestContext, customerId: string, limit: number, offset: number, withCurrency = false): Promise<OrderSummaryDto[]> {
     const rows = await repoOf(ctx, this.dataSource, Order)
       .createQueryBuilder('o')
       .where('o.tenant_id = :tenant AND o.customer_id = :customer', { tenant: ctx.tenantId, customer: customerId })
@@ -49,7 +49,7 @@ export class OrdersService {
       [ctx.tenantId, rows.map((r) => r.id)],
     );
     const byOrder = new Map(counts.map((c) => [c.order_id, Number(c.n)]));
-    return rows.map((o) => mapOrderSummary(o, byOrder.get(o.id) ?? 0));
+    return rows.map((o) => mapOrderSummary(o, byOrder.get(o.id) ?? 0, withCurrency));
   }
 
   /** One of the shopper's orders; another's (or an unknown id) is 404. */

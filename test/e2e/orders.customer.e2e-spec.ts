@@ -53,6 +53,16 @@ describe('customer orders', () => {
     });
   });
 
+  it("names each summary's currency only when asked with include=currency (SPEC leaves it out of the summary)", async () => {
+    const orders = (await ana.get('/customers/me/orders?include=currency').expect(200)).body.orders as Array<Record<string, unknown>>;
+    expect(orders).toHaveLength(3);
+    for (const o of orders) expect(Object.keys(o)).toEqual(['id', 'number', 'status', 'date', 'total', 'currency', 'line_items']);
+    const [one] = await t.db.query(`SELECT currency_code FROM orders WHERE id = $1`, [orders[0].id]);
+    expect(orders[0].currency).toBe(one.currency_code);
+    const plain = (await ana.get('/customers/me/orders').expect(200)).body.orders as Array<Record<string, unknown>>;
+    for (const o of plain) expect(o).not.toHaveProperty('currency');
+  });
+
   it('pages with limit and offset; a page shorter than limit is the last', async () => {
     const first = (await ana.get('/customers/me/orders?limit=2').expect(200)).body.orders;
     const second = (await ana.get('/customers/me/orders?limit=2&offset=2').expect(200)).body.orders;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { text } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -196,6 +197,8 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await expect(page.getByTestId('receipt').textContent()).resolves.toContain(COUPON);
     await expect(page.locator('.receipt tbody tr').count()).resolves.toBe(1);
     await expect(page.locator('.receipt tbody td.num').first().textContent()).resolves.toBe('2');
+    // the receipt names the bottle size (the line's description: the variant's title)
+    await expect(page.locator('.receipt tbody .line-description').first().textContent()).resolves.toBe('75 cl');
     // the cart was turned into the order
     await expect(page.locator('.cart-link .badge').textContent()).resolves.toBe('0');
     await shot(page, 'guest-order');
@@ -209,6 +212,10 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.getByLabel('Last name').fill('Favre');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('correct horse battery');
+    // the two name fields share a row inside the card
+    const card = (await page.locator('form.auth').boundingBox())!;
+    const lastName = (await page.getByLabel('Last name').boundingBox())!;
+    expect(lastName.x + lastName.width).toBeLessThanOrEqual(card.x + card.width);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByTestId('profile-email').filter({ hasText: email }).waitFor();
 
@@ -251,8 +258,14 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.getByRole('link', { name: 'Account' }).click();
     const history = page.getByTestId('order-history');
     await history.waitFor();
+    // the total with its currency (the summary carries the order's currency)
+    await expect(text(history.getByTestId('order-total').first())).resolves.toMatch(/^CHF \d/);
     await history.getByRole('link', { name: number }).click();
     await expect(page.getByTestId('order-number').textContent()).resolves.toBe(`Order ${number}`);
+    // the order is the page: its number is the h1, focus is on it, and the title names it
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Order ${number}`);
+    await expect(page.evaluate('document.activeElement.tagName + " " + document.activeElement.textContent')).resolves.toBe(`H1 Order ${number}`);
+    await expect(page.title()).resolves.toBe(`Order ${number} · Vinoshop`);
     await page.goBack();
     await history.waitFor();
     await shot(page, 'shopper-order-history');
@@ -273,7 +286,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.getByRole('heading', { name: 'All wines' }).waitFor();
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('heading', { name: 'Alle Weine' }).waitFor();
-    await page.locator('summary', { hasText: 'Filter' }).click();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await page.locator('fieldset[data-facet="colors"] legend', { hasText: 'Farbe' }).waitFor();
     // catalogue text comes in German from the API (locale)
     await page.locator('fieldset[data-facet="colors"] label', { hasText: 'Rot' }).waitFor();
@@ -287,6 +300,127 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
       .map((el) => el.outerHTML.slice(0, 80))`);
     expect(unlabelled).toEqual([]);
     await shot(page, 'phone-de');
+  }, 120_000);
+
+  /** Requests for a catalogue listing page sent by the page from now on. */
+  function countListings(page: Page): { count: () => number } {
+    let n = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/2026-04-01/products?')) n += 1;
+    });
+    return { count: () => n };
+  }
+
+  it('on a phone: filters in a drawer closed by default, results and "Add to cart" on the first screen, counts announced, focus and title follow the page', async () => {
+    const page = await visitor({ width: 390, height: 844 });
+    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.waitForSelector('section.results[aria-busy="false"] .card');
+    await expect(page.title()).resolves.toBe('All wines · Vinoshop');
+    // the drawer is closed and the first results start on the first screen
+    await expect(page.locator('#filters').isVisible()).resolves.toBe(false);
+    expect((await page.locator('.card').first().boundingBox())!.y).toBeLessThan(844 - 100);
+    const announced = page.getByTestId('result-count');
+    await expect(announced.getAttribute('aria-live')).resolves.toBe('polite');
+    const all = Number((await text(announced)).replace(/ wines$/, ''));
+    expect(all).toBeGreaterThan(24);
+
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
+    await page.locator('#filters').waitFor({ state: 'visible' });
+    await filter(page, () => page.locator('fieldset[data-facet="colors"] label', { hasText: 'Red' }).click(), 'color_id');
+    const red = (await counts(page, 'colors')).Red!;
+    // the drawer's button names how many wines the filters leave, and the count is announced
+    await page.getByRole('button', { name: `Show ${red} results` }).click();
+    await expect(page.locator('#filters').isVisible()).resolves.toBe(false);
+    await expect(text(announced)).resolves.toBe(`${red} wines`);
+    await expect(page.getByRole('button', { name: 'Filters (1)' }).getAttribute('aria-expanded')).resolves.toBe('false');
+    expect((await page.locator('.card').first().boundingBox())!.y).toBeLessThan(844 - 100);
+
+    await page.locator('.card .card-link').first().click();
+    await page.waitForSelector('.product h1');
+    const name = await text(page.locator('.product h1'));
+    // focus on the new page's heading, the title names the wine, "Add to cart" within the first screen
+    await expect(page.evaluate('document.activeElement.tagName')).resolves.toBe('H1');
+    await expect(page.title()).resolves.toBe(`${name} · Vinoshop`);
+    const buy = (await page.locator('.buy-bar button[type="submit"]').boundingBox())!;
+    expect(buy.y).toBeGreaterThanOrEqual(0);
+    expect(buy.y + buy.height).toBeLessThanOrEqual(844);
+    await shot(page, 'phone-product');
+    await page.goBack();
+    await page.waitForSelector('section.results[aria-busy="false"] .card');
+    await expect(page.title()).resolves.toBe('All wines · Vinoshop');
+  }, 120_000);
+
+  it('the price slider asks once per settled value, and back restores the loaded pages and the scroll position', async () => {
+    const page = await visitor();
+    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.waitForSelector('section.results[aria-busy="false"] .card');
+
+    // page 2, then a product from it, then back: both pages there, scrolled where they were
+    await page.getByRole('button', { name: 'Show more wines' }).click();
+    await page.locator('.card').nth(47).waitFor();
+    await expect(page.locator('.card').count()).resolves.toBe(48);
+    // catalogue flags in the API's colours stay readable (WCAG AA: at least 4.5:1)
+    type Styled = { getComputedStyle(el: unknown): { color: string; backgroundColor: string } };
+    const colours = await page
+      .locator('.card .flag:not(.sale)')
+      .evaluateAll((flags) =>
+        flags.map((el) => [
+          (globalThis as unknown as Styled).getComputedStyle(el).color,
+          (globalThis as unknown as Styled).getComputedStyle(el).backgroundColor,
+        ]),
+      );
+    const lum = (css: string) => {
+      const [r, g, b] = css
+        .match(/\d+(\.\d+)?/g)!
+        .slice(0, 3)
+        .map((v) => {
+          const x = Number(v) / 255;
+          return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+        });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const contrasts = colours.map(([fg, bg]) => {
+      const [x, y] = [lum(fg!), lum(bg!)];
+      return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+    });
+    expect(contrasts.length).toBeGreaterThan(0);
+    for (const ratio of contrasts) expect(ratio).toBeGreaterThanOrEqual(4.5);
+    const target = page.locator('.card .card-link').nth(30);
+    await target.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(200);
+    expect(await page.evaluate<number>('window.scrollY')).toBeGreaterThan(500);
+    // where the product's card is on the screen (the scroll offset itself moves when the content above it loads)
+    const at = (await target.boundingBox())!.y;
+    const sameSpot = async () => {
+      await page.locator('.card').nth(47).waitFor();
+      await expect(page.locator('.card').count()).resolves.toBe(48);
+      await page.waitForTimeout(300);
+      expect(Math.abs((await target.boundingBox())!.y - at)).toBeLessThan(50);
+    };
+    await target.click();
+    await page.waitForSelector('.product h1');
+    await expect(page.evaluate<number>('window.scrollY')).resolves.toBeLessThan(100);
+    await page.goBack();
+    await sameSpot();
+    await page.goForward();
+    await page.waitForSelector('.product h1');
+    await page.goBack();
+    await sameSpot();
+
+    // 30 arrow presses on the price slider: one request once it settles, at most one new history entry
+    await page.evaluate('window.scrollTo(0, 0)');
+    const listings = countListings(page);
+    const entries = await page.evaluate<number>('history.length');
+    const slider = page.getByRole('slider', { name: 'Maximum price' });
+    await slider.focus();
+    for (let i = 0; i < 30; i += 1) await slider.press('ArrowLeft');
+    await page.waitForURL(/price_max=/);
+    await page.waitForSelector('section.results[aria-busy="false"]');
+    await page.waitForTimeout(1000);
+    expect(listings.count()).toBeGreaterThanOrEqual(1);
+    expect(listings.count()).toBeLessThanOrEqual(2);
+    expect((await page.evaluate<number>('history.length')) - entries).toBeLessThanOrEqual(1);
+    await shot(page, 'price-slider');
   }, 120_000);
 
   it('catalogue HTML cannot run script: an injected onerror never runs (sanitised in the page, and a CSP without inline script)', async () => {

@@ -6,6 +6,7 @@ import { CataloguePage } from './pages/Catalogue';
 import { ProductPage } from './pages/Product';
 import { ShopProvider, useShop } from './store';
 import { Loading } from './ui';
+import { usePageChange } from './navigation';
 
 // Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
 const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
@@ -30,6 +31,7 @@ export function App() {
 
 function Layout() {
   const { t } = useShop();
+  usePageChange();
   return (
     <>
       <a className="skip" href="#main">

@@ -76,3 +76,40 @@ export function startFirstListing(base: string): void {
   listing.catch(() => undefined); // the page reports errors when it takes it
   early = { key: keyOf(m[1], search), listing };
 }
+
+/** How many products the listing holds: the manufacturer facet counts each product once (its own filter excluded). */
+export function resultCount(facets: Facet[], search: string): number | null {
+  const makers = facets.find((f) => f.key === 'manufacturers');
+  if (!makers) return null;
+  const selected = (new URLSearchParams(search).get(PARAM.manufacturers) ?? '').split(',').filter(Boolean);
+  return makers.values.filter((v) => selected.length === 0 || selected.includes(v.id)).reduce((sum, v) => sum + v.count, 0);
+}
+
+/** A listing as the shopper left it: the pages loaded with "more" and the scroll position. */
+export interface SavedListing {
+  listing: Listing;
+  more: { products: Product[]; next: string | null } | null;
+  scrollY: number;
+}
+const saved = new Map<string, SavedListing>();
+let popped = false;
+if (typeof window !== 'undefined') {
+  // back and forward put the listing back where it was (below); a link opens it fresh at the top
+  history.scrollRestoration = 'manual';
+  addEventListener('popstate', () => {
+    popped = true;
+  });
+  // wouter announces its own navigations as events of these names
+  for (const type of ['pushState', 'replaceState']) addEventListener(type, () => (popped = false));
+}
+
+export function saveListing(collectionId: string | undefined, search: string, state: SavedListing): void {
+  saved.set(keyOf(collectionId, search), state);
+}
+
+/** The saved listing when the page was reached by back or forward; null after any other navigation. */
+export function restoreListing(collectionId: string | undefined, search: string): SavedListing | null {
+  const state = popped ? (saved.get(keyOf(collectionId, search)) ?? null) : null;
+  popped = false;
+  return state;
+}

@@ -38,3 +38,21 @@ export function Field({ label, children, hint }: { label: string; children: Reac
 export const hideImage = (e: SyntheticEvent<HTMLImageElement>) => {
   e.currentTarget.style.visibility = 'hidden';
 };
+
+/** Relative luminance of a #rrggbb colour (WCAG 2). */
+function luminance(hex: string): number | null {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex.trim());
+  if (!m) return null;
+  const [r, g, b] = m.slice(1).map((h) => {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** The text colour (white or black) with the higher contrast on a flag's colour from the API: always at least 4.5:1. */
+export function textOn(background: string): string {
+  const l = luminance(background);
+  if (l === null) return '#fff';
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? '#fff' : '#000';
+}

@@ -96,6 +96,9 @@ export class OrderSummaryDto {
   date: string;
   /** Gross, in the order's own currency. */
   total: number;
+  /** ISO 4217 code of the order's currency (the currency of `total`); only with `include=currency` (not in SPEC's summary). */
+  @ApiPropertyOptional()
+  currency?: string;
   /** Number of lines. */
   line_items: number;
 }

@@ -95,8 +95,8 @@ export function SignUpPage() {
 export function AccountPage() {
   const { t, signedIn, signOut } = useShop();
   const profile = useLoad(async () => (signedIn ? ok(await api.GET('/api/2026-04-01/customers/me')).customer : null), [signedIn]);
-  const orders = useLoad(async () => (signedIn ? ok(await api.GET('/api/2026-04-01/customers/me/orders', { params: { query: { limit: '50' } } })).orders : []), [signedIn]);
-  const { locale } = useShop();
+  const orders = useLoad(async () => (signedIn ? ok(await api.GET('/api/2026-04-01/customers/me/orders', { params: { query: { limit: '50', include: 'currency' } } })).orders : []), [signedIn]);
+  const { money } = useShop();
   if (!signedIn) return <Redirect to="/account/sign-in" />;
   if (profile.loading && !profile.data) return <Loading />;
   if (profile.error || !profile.data) return <ErrorNote error={profile.error} />;
@@ -148,8 +148,9 @@ export function AccountPage() {
                   </td>
                   <td>{new Date(o.date).toLocaleDateString()}</td>
                   <td>{o.status}</td>
-                  {/* the summary carries no currency (SPEC): the amount alone */}
-                  <td className="num">{o.total.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}</td>
+                  <td className="num" data-testid="order-total">
+                    {o.currency ? money(o.total, o.currency) : o.total.toFixed(2)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -301,7 +302,7 @@ export function OrderDetailPage() {
   return (
     <section className="order">
       <Link href="/account">← {t('back')}</Link>
-      <OrderView order={data} />
+      <OrderView order={data} heading="h1" />
       <ReturnRequest order={data} />
     </section>
   );

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { api, nextQuery, ok, type Collection, type Facet, type PriceRange, type Product } from '../api/client';
-import { FILTERS, listingQuery, loadListing, PARAM } from '../listing';
+import { api, nextQuery, ok, session, type Collection, type Facet, type PriceRange, type Product } from '../api/client';
+import { FILTERS, listingQuery, loadListing, PARAM, restoreListing, resultCount, saveListing, type SavedListing } from '../listing';
 import { useLoad, useShop } from '../store';
-import { ErrorNote, hideImage, Loading } from '../ui';
+import { ErrorNote, hideImage, Loading, textOn } from '../ui';
 
+let collectionsCache: { key: string; list: Collection[] } | null = null;
 const ORDERS = ['created desc', 'price asc', 'price desc', 'title asc', 'rating desc'];
 
 /**
@@ -19,17 +20,55 @@ export function CataloguePage() {
   const params = new URLSearchParams(searchString);
 
   const query = listingQuery(searchString);
-  const listing = useLoad(() => loadListing(collectionId, searchString), [collectionId, searchString]);
+  // back or forward: the listing as it was left (pages loaded, scroll position), else the first page from the API
+  const restored = useRef<SavedListing | null>(null);
+  const listing = useLoad(() => {
+    restored.current = restoreListing(collectionId, searchString);
+    return restored.current ? Promise.resolve(restored.current.listing) : loadListing(collectionId, searchString);
+  }, [collectionId, searchString]);
 
-  const collections = useLoad(async () => ok(await api.GET('/api/2026-04-01/collections')).collections, []);
+  // kept for the session: a listing restored by back or forward has its menu at once (its scroll position depends on it)
+  const collections = useLoad(async () => {
+    const key = session.locale;
+    if (collectionsCache?.key !== key) collectionsCache = { key, list: ok(await api.GET('/api/2026-04-01/collections')).collections };
+    return collectionsCache.list;
+  }, []);
   const [more, setMore] = useState<{ products: Product[]; next: string | null } | null>(null);
   const [moreError, setMoreError] = useState<unknown>(null);
   const [loadingMore, setLoadingMore] = useState(false);
-  useEffect(() => setMore(null), [listing.data]);
+  const [scrollTo, setScrollTo] = useState<number | null>(null);
+  const [drawer, setDrawer] = useState(false);
   useEffect(() => {
-    // "first category page interactive": the browser test reads this mark (examples/storefront/README.md)
-    if (listing.data && performance.getEntriesByName('storefront:first-products').length === 0) performance.mark('storefront:first-products');
+    if (!listing.data) return;
+    setMore(restored.current?.more ?? null);
+    setScrollTo(restored.current?.scrollY ?? null);
+    restored.current = null;
   }, [listing.data]);
+  useLayoutEffect(() => {
+    if (scrollTo === null) return;
+    window.scrollTo(0, scrollTo);
+    setScrollTo(null);
+  }, [scrollTo]);
+  // kept up to date while the page is shown; leaving the page (to a product) records the listing as it was
+  const position = useRef(0);
+  const latest = useRef<{ collectionId?: string; searchString: string; state: Omit<SavedListing, 'scrollY'> } | null>(null);
+  if (listing.data && !listing.loading) latest.current = { collectionId, searchString, state: { listing: listing.data, more } };
+  useEffect(() => {
+    // read on the click that leaves the page (before the next page's layout moves it) and on any scroll
+    // (a scroll after the URL changed belongs to the next page: the jump to its top, before this page unmounts)
+    const path = location.pathname;
+    const record = () => {
+      if (location.pathname === path) position.current = window.scrollY;
+    };
+    addEventListener('scroll', record, { passive: true });
+    addEventListener('click', record, true);
+    return () => {
+      removeEventListener('scroll', record);
+      removeEventListener('click', record, true);
+      const l = latest.current;
+      if (l) saveListing(l.collectionId, l.searchString, { ...l.state, scrollY: position.current });
+    };
+  }, []);
 
   const products = [...(listing.data?.products ?? []), ...(more?.products ?? [])];
   const next = more ? more.next : (listing.data?.next ?? null);
@@ -51,14 +90,14 @@ export function CataloguePage() {
     }
   };
 
-  const update = (changes: Record<string, string | null>) => {
+  const update = (changes: Record<string, string | null>, replace = false) => {
     const p = new URLSearchParams(searchString);
     for (const [k, v] of Object.entries(changes)) {
       if (v === null || v === '') p.delete(k);
       else p.set(k, v);
     }
     const qs = p.toString();
-    navigate(`${collectionId ? `/collections/${collectionId}` : '/'}${qs ? `?${qs}` : ''}`, { replace: false });
+    navigate(`${collectionId ? `/collections/${collectionId}` : '/'}${qs ? `?${qs}` : ''}`, { replace });
   };
   const toggle = (param: string, id: string) => {
     const current = (params.get(param) ?? '').split(',').filter(Boolean);
@@ -68,12 +107,20 @@ export function CataloguePage() {
   const activeFilters = FILTERS.filter((k) => k !== 'q' && params.get(k));
   const collection = collections.data?.find((c) => c.id === collectionId);
   const q = params.get('q');
+  const count = listing.data ? resultCount(listing.data.facets, searchString) : null;
 
   return (
     <div className="catalogue">
       <CollectionNav collections={collections.data ?? []} current={collectionId} />
       <div className="listing-head">
         <h1>{q ? `${t('resultsFor')} “${q}”` : (collection?.title ?? t('allWines'))}</h1>
+        <p className="result-count" role="status" aria-live="polite" data-testid="result-count">
+          {count !== null && !listing.loading ? t('resultCount', { count }) : ''}
+        </p>
+        <button type="button" className="filter-button" aria-expanded={drawer} aria-controls="filters" onClick={() => setDrawer(true)}>
+          {t('filters')}
+          {activeFilters.length > 0 && ` (${activeFilters.length})`}
+        </button>
         <label className="sort">
           <span>{t('sortBy')}</span>
           <select value={query.order} onChange={(e) => update({ order: e.target.value })}>
@@ -86,12 +133,15 @@ export function CataloguePage() {
         </label>
       </div>
       <div className="listing">
-        <details className="sidebar" open={typeof window !== 'undefined' && window.matchMedia('(min-width: 800px)').matches}>
-          <summary>
-            {t('filters')}
-            {activeFilters.length > 0 && ` (${activeFilters.length})`}
-          </summary>
-          <div className="sidebar-body" aria-label={t('filters')} role="region">
+        {/* a column on a desktop; on a phone a drawer, closed until the filter button opens it */}
+        <div className={drawer ? 'sidebar open' : 'sidebar'} id="filters" role="region" aria-label={t('filters')}>
+          <div className="drawer-head">
+            <strong>{t('filters')}</strong>
+            <button type="button" className="link" onClick={() => setDrawer(false)}>
+              {t('closeFilters')}
+            </button>
+          </div>
+          <div className="sidebar-body">
             {activeFilters.length > 0 && (
               <button type="button" className="link" onClick={() => update(Object.fromEntries(activeFilters.map((k) => [k, null])))}>
                 {t('clearFilters')}
@@ -113,14 +163,19 @@ export function CataloguePage() {
                 range={listing.data.priceRange}
                 min={params.get('price_min')}
                 max={params.get('price_max')}
-                onChange={(min, max) => update({ price_min: min, price_max: max })}
+                onChange={(min, max, replace) => update({ price_min: min, price_max: max }, replace)}
               />
             )}
             {(listing.data?.facets ?? []).map((facet) => (
               <FacetGroup key={facet.key} facet={facet} param={PARAM[facet.key]} selected={(params.get(PARAM[facet.key]) ?? '').split(',').filter(Boolean)} onToggle={toggle} />
             ))}
           </div>
-        </details>
+          <div className="drawer-foot">
+            <button type="button" className="primary wide" aria-busy={listing.loading} onClick={() => setDrawer(false)}>
+              {count !== null ? t('showResults', { count }) : t('showResultsAny')}
+            </button>
+          </div>
+        </div>
         <section className="results" aria-label={t('results')} aria-busy={listing.loading}>
           <ErrorNote error={listing.error} />
           {listing.loading && !listing.data && <Loading />}
@@ -192,15 +247,40 @@ function FacetGroup({ facet, param, selected, onToggle }: { facet: Facet; param:
   );
 }
 
+const SETTLE_MS = 350;
+
 /** Two sliders over `price_range` (computed without the price bounds, so the whole range on offer stays visible). */
-function PriceFilter({ range, min, max, onChange }: { range: PriceRange; min: string | null; max: string | null; onChange(min: string | null, max: string | null): void }) {
+function PriceFilter({
+  range,
+  min,
+  max,
+  onChange,
+}: {
+  range: PriceRange;
+  min: string | null;
+  max: string | null;
+  onChange(min: string | null, max: string | null, replace: boolean): void;
+}) {
   const { t, money } = useShop();
   const lo = Math.floor(range.min);
   const hi = Math.ceil(range.max);
   const [value, setValue] = useState<[number, number]>([Number(min ?? lo), Number(max ?? hi)]);
   useEffect(() => setValue([Number(min ?? lo), Number(max ?? hi)]), [min, max, lo, hi]);
+  // one request per settled value: a drag or held arrow key asks once it rests for SETTLE_MS; the first settled
+  // value of a slider session adds a history entry, later ones replace it (until the slider loses focus)
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const pushed = useRef(false);
+  useEffect(() => () => clearTimeout(timer.current), []);
   if (!(hi > lo)) return null;
-  const commit = () => onChange(value[0] > lo ? String(value[0]) : null, value[1] < hi ? String(value[1]) : null);
+  const slide = (next: [number, number]) => {
+    setValue(next);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      onChange(next[0] > lo ? String(next[0]) : null, next[1] < hi ? String(next[1]) : null, pushed.current);
+      pushed.current = true;
+    }, SETTLE_MS);
+  };
+  const endSession = () => (pushed.current = false);
   const step = hi - lo > 200 ? 5 : 1;
   return (
     <fieldset className="facet price">
@@ -217,9 +297,8 @@ function PriceFilter({ range, min, max, onChange }: { range: PriceRange; min: st
           max={hi}
           step={step}
           value={value[0]}
-          onChange={(e) => setValue([Math.min(Number(e.target.value), value[1]), value[1]])}
-          onPointerUp={commit}
-          onKeyUp={commit}
+          onChange={(e) => slide([Math.min(Number(e.target.value), value[1]), value[1]])}
+          onBlur={endSession}
         />
       </label>
       <label>
@@ -231,9 +310,8 @@ function PriceFilter({ range, min, max, onChange }: { range: PriceRange; min: st
           max={hi}
           step={step}
           value={value[1]}
-          onChange={(e) => setValue([value[0], Math.max(Number(e.target.value), value[0])])}
-          onPointerUp={commit}
-          onKeyUp={commit}
+          onChange={(e) => slide([value[0], Math.max(Number(e.target.value), value[0])])}
+          onBlur={endSession}
         />
       </label>
     </fieldset>
@@ -254,7 +332,7 @@ function ProductCard({ product: p, money }: { product: Product; money(a: number,
         <div className="card-image">
           {p.image && <img src={p.image} alt="" loading="lazy" width={300} height={450} onError={hideImage} />}
           {p.flag.name && (
-            <span className="flag" style={{ background: p.flag.color ?? '#5b1a2e' }}>
+            <span className="flag" style={{ background: p.flag.color ?? '#5b1a2e', color: textOn(p.flag.color ?? '#5b1a2e') }}>
               {p.flag.name}
             </span>
           )}

@@ -23,14 +23,16 @@ export function OrderPage() {
   );
 }
 
-export function OrderView({ order }: { order: Order }) {
+/** `heading`: h1 where the order is the page (the account's order detail), h2 under the confirmation's h1. */
+export function OrderView({ order, heading = 'h2' }: { order: Order; heading?: 'h1' | 'h2' }) {
+  const Heading = heading;
   const { t, money, locale } = useShop();
   const a = order.shipping_address;
   const discounts = discountsOf(order);
   const couponDiscount = couponShare(order.discount, discounts);
   return (
     <div className="receipt" data-testid="receipt">
-      <h2 data-testid="order-number">{t('orderNumber', { number: order.number ?? order.id })}</h2>
+      <Heading data-testid="order-number">{t('orderNumber', { number: order.number ?? order.id })}</Heading>
       <dl className="meta">
         <dt>{t('date')}</dt>
         <dd>{new Date(order.date).toLocaleString(locale)}</dd>
@@ -59,6 +61,8 @@ export function OrderView({ order }: { order: Order }) {
             <tr key={l.id}>
               <td>
                 {l.title}
+                {/* the bottle size and vintage as the cart showed them */}
+                {l.description && <small className="line-description">{l.description}</small>}
                 <LinePromotions promotions={linePromotions(l)} currency={order.currency} />
               </td>
               <td className="num">{l.quantity}</td>

@@ -30,9 +30,6 @@ export function ProductPage() {
     if (variant) setQuantity(variant.quantity_rule.min || 1);
     setStatus('idle');
   }, [variant?.id]);
-  useEffect(() => {
-    if (product) document.title = `${product.title} · Vinoshop`;
-  }, [product]);
 
   if (loading && !product) return <Loading />;
   if (error || !product) return <ErrorNote error={error} />;
@@ -128,9 +125,13 @@ export function ProductPage() {
                     {rule.max !== null ? t('quantityMax', { max: rule.max }) : ''}
                   </small>
                 </label>
-                <button type="submit" className="primary" disabled={!variant.available || !valid || status === 'adding'}>
-                  {variant.available ? t('addToCart') : t('soldOut')}
-                </button>
+                {/* on a phone a bar fixed at the bottom of the screen (styles.css) */}
+                <div className="buy-bar">
+                  <strong className="buy-price">{money(net ? variant.net_price : variant.price, product.currency)}</strong>
+                  <button type="submit" className="primary" disabled={!variant.available || !valid || status === 'adding'}>
+                    {variant.available ? t('addToCart') : t('soldOut')}
+                  </button>
+                </div>
               </>
             )}
             <ErrorNote error={addError} />
