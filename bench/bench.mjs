@@ -103,7 +103,7 @@ async function main() {
     const b = { query, log, runPaths, figures, startServer, CONNECTIONS, WARMUP, DURATION, opts };
     if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
     if (wanted.includes('checkout-browsing')) results['checkout-browsing'] = await caseCheckoutBrowsing(b, db.url, server.base, meta);
-    if (wanted.includes('promotions-cart')) results['promotions-cart'] = await casePromotionsCart(b, db.url, server.base, meta);
+    if (wanted.includes('promotions-cart')) results['promotions-cart'] = await casePromotionsCart(b, db.url, server.base, meta, server.pid);
     const memory = { rss_mb_after_cases: rssMb(server.pid) };
     log(`server resident memory with the 100k tenant loaded: ${memory.rss_mb_after_cases} MB`);
     if (wanted.includes('workers')) {
