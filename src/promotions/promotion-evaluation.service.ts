@@ -60,11 +60,16 @@ interface TenantPromotions {
   /** What the live promotions need loaded per request. */
   needs: { groups: boolean; firstOrder: boolean; hooks: boolean; zones: boolean };
   byCurrency: Map<string, CompiledPromotions>;
+  /** Answers by everything they depend on (see `prepare`), newest last; dropped with the entry. */
+  results: Map<string, EngineResult>;
 }
 
 const TTL_MS = 30_000;
 /** Variants whose facts a process keeps per shop (beyond it the shop's cache starts over). */
 const FACTS_CAP = 50_000;
+/** Engine answers a process keeps per shop (the oldest goes first). */
+const RESULTS_CAP = 256;
+let factsGeneration = 0;
 const usageLimitReached = (name: string) => AppError.unprocessable(`the promotion "${name}" has reached its usage limit`, 'promotion_usage_limit_reached');
 
 /** The buyer key `usage_limit_per_customer` counts by: the customer id, else the lower-cased email. */
@@ -86,7 +91,7 @@ export function buyerKey(customerId: string | null, email: string | null | undef
 export class PromotionEvaluation {
   private readonly cache = new Map<string, TenantPromotions>();
   /** The lines' catalogue facts by shop and variant, for at most 30 s (a catalogue edit reaches promotions within it). */
-  private readonly factsCache = new Map<string, { until: number; byVariant: Map<string, VariantFacts> }>();
+  private readonly factsCache = new Map<string, { until: number; generation: number; byVariant: Map<string, VariantFacts> }>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -125,7 +130,7 @@ export class PromotionEvaluation {
         hooks: uses('custom') || live.some((p) => p.actions.some((a) => a.type === 'custom')),
         zones: uses('shipping_zone') || live.some((p) => p.actions.some((a) => a.type === 'shipping' && !!a.zones?.length)),
       };
-      entry = { live, until, needs, byCurrency: new Map() };
+      entry = { live, until, needs, byCurrency: new Map(), results: new Map() };
       this.cache.set(ctx.tenantId, entry);
     }
     return entry;
@@ -163,17 +168,35 @@ export class PromotionEvaluation {
       compiled = cached ?? compile(live, req.currency);
       if (!cached) entry.byCurrency.set(req.currency.id, compiled);
     }
-    const [byVariant, groupIds, ordered, hooks, zones] = await Promise.all([
+    const [{ byVariant, generation }, groupIds, ordered, hooks, zones] = await Promise.all([
       this.factsOf(ctx.tenantId, req),
       req.customerId && needs.groups ? this.groups.groupIdsOf(ctx, req.customerId) : Promise.resolve([] as string[]),
       req.customerId && needs.firstOrder ? this.hasOrdered(ctx, req.customerId) : Promise.resolve(false),
       needs.hooks ? this.promotions.hooks(ctx, { customerId: req.customerId }) : Promise.resolve({} as EngineHooks),
       req.shipping && needs.zones ? req.shipping.zones() : Promise.resolve([] as string[]),
     ]);
+    // the engine is pure: its answer is shared by the reads of the same input while this entry and these facts live
+    // (not with an extension's hooks, whose conditions may read anything; not when a per-customer limit removed some)
+    const shared = !needs.hooks && exhausted.size === 0 ? entry.results : null;
+    const fixed = JSON.stringify([
+      req.currency.id,
+      generation,
+      req.customerId,
+      groupIds,
+      ordered,
+      req.codes,
+      req.hasDiscountCode,
+      req.shipping ? [req.shipping.methodId, req.shipping.country, zones] : null,
+    ]);
     let memo: { key: string; result: EngineResult } | null = null;
     const promote = (lines: readonly PricedLine[], shippingAmount: number | null): EngineResult => {
-      const key = `${shippingAmount};${lines.map((l) => `${l.variantId}:${l.quantity}:${l.unit}:${l.line}`).join(',')}`;
+      const key = `${fixed};${shippingAmount};${lines.map((l) => `${l.variantId}:${l.productId}:${l.quantity}:${l.unit}:${l.line}`).join(',')}`;
       if (memo?.key === key) return memo.result;
+      const known = shared?.get(key);
+      if (known) {
+        memo = { key, result: known };
+        return known;
+      }
       const cart: EngineCart = {
         lines: lines.map((l) => engineLine(l, byVariant.get(l.variantId))),
         customer: req.customerId ? { id: req.customerId, groupIds, firstOrder: !ordered } : null,
@@ -183,7 +206,11 @@ export class PromotionEvaluation {
         codes: req.codes,
         hasDiscountCode: req.hasDiscountCode,
       };
-      memo = { key, result: evaluatePromotions(compiled, cart, hooks) };
+      memo = { key, result: deepFreeze(evaluatePromotions(compiled, cart, hooks)) };
+      if (shared) {
+        if (shared.size >= RESULTS_CAP) shared.delete(shared.keys().next().value!);
+        shared.set(key, memo.result);
+      }
       return memo.result;
     };
     return { promote, last: () => memo?.result ?? null };
@@ -215,24 +242,36 @@ export class PromotionEvaluation {
     if (taken.some((t) => t.usage_limit !== null)) this.invalidate(tx.tenantId);
   }
 
-  /** The facts of the request's variants: cached ones, the others loaded in one statement. */
-  private async factsOf(tenantId: string, req: PromotionRequest): Promise<Map<string, VariantFacts>> {
+  /**
+   * The facts of the request's variants: cached ones, the others loaded in one statement. A variant's facts do not
+   * change within a `generation` (a new one starts when the cache does), so answers are shared within it.
+   */
+  private async factsOf(tenantId: string, req: PromotionRequest): Promise<{ byVariant: Map<string, VariantFacts>; generation: number }> {
     const now = Date.now();
     let cached = this.factsCache.get(tenantId);
     if (!cached || cached.until <= now || cached.byVariant.size > FACTS_CAP) {
-      cached = { until: now + TTL_MS, byVariant: new Map() };
+      cached = { until: now + TTL_MS, generation: ++factsGeneration, byVariant: new Map() };
       this.factsCache.set(tenantId, cached);
     }
     const known = cached.byVariant;
     const missing = req.variantIds.filter((id) => !known.has(id));
     if (missing.length) for (const f of await req.facts(missing)) known.set(f.variant_id, f);
-    return new Map(req.variantIds.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as const] : [])));
+    return { byVariant: known, generation: cached.generation };
   }
 
   private async hasOrdered(ctx: RequestContext, customerId: string): Promise<boolean> {
     const history = this.extensions.one(OrderHistory);
     return history ? history.customerHasOrdered(managerOf(ctx, this.dataSource), ctx.tenantId, customerId) : false;
   }
+}
+
+/** An answer shared between requests is read only: a caller writing into it fails loudly instead of changing others'. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
 }
 
 function isLive(p: Promotion, now: number): boolean {

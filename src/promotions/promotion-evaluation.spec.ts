@@ -153,6 +153,33 @@ describe('PromotionEvaluation', () => {
     expect(asked).toEqual([['v1', 'v2'], ['v3']]);
   });
 
+  it('reads of the same input share one frozen answer; another cart, buyer or code, or an admin change, gets its own', async () => {
+    const { evaluation } = setup([promotion({})]);
+    const read = async (over: Partial<PromotionRequest> = {}, lines = [priced(1000)]) => (await evaluation.prepare(ctx, request(over)))!.promote(lines, null);
+    const first = await read();
+    expect(await read()).toBe(first);
+    expect(Object.isFrozen(first.lines[0].promotions)).toBe(true);
+    expect(() => (first.discounts as unknown[]).push({})).toThrow(TypeError);
+    expect(await read({}, [priced(1000, 2)])).not.toBe(first);
+    expect(await read({ customerId: 'c1' })).not.toBe(first);
+    expect(await read({ codes: ['X'] })).not.toBe(first);
+    expect(await read({ currency: { ...CHF, id: 'eur', code: 'EUR' } })).not.toBe(first);
+    expect(await read()).toBe(first);
+    evaluation.invalidate('t1');
+    const after = await read();
+    expect(after).not.toBe(first);
+    expect(after).toEqual(first);
+  });
+
+  it("answers are not shared when an extension's hooks or a per-customer limit are involved", async () => {
+    const custom = setup([promotion({ conditions: [{ type: 'custom', name: 'club', params: {} }] })]);
+    const hooked = async () => (await custom.evaluation.prepare(ctx, request()))!.promote([priced(1000)], null);
+    expect(await hooked()).not.toBe(await hooked());
+    const limited = setup([promotion({ usageLimitPerCustomer: 1 }), promotion({ id: 'p2' })], { used: new Map([['p1', 1]]) });
+    const used = async () => (await limited.evaluation.prepare(ctx, request({ customerId: 'c1' })))!.promote([priced(1000)], null);
+    expect(await used()).not.toBe(await used());
+  });
+
   it('buyerKey: the customer, else the lower-cased email, else none', () => {
     expect(buyerKey('c1', 'a@x.ch')).toBe('customer:c1');
     expect(buyerKey(null, ' A@X.ch ')).toBe('email:a@x.ch');
