@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { caseCheckout, caseCheckoutBrowsing, caseWorkers, checkoutLines } from './checkout.mjs';
+import { caseCheckoutRead, checkoutReadLine } from './checkout-read.mjs';
 import { compareWithRecorded, readRecorded, recordFigures } from './recorded.mjs';
 
 /** Bump when the generated data (generator, seed, batching) changes: a new database is generated. */
@@ -50,6 +51,10 @@ const { values: opts } = parseArgs({
     regenerate: { type: 'boolean', default: false },
     record: { type: 'boolean', default: false },
     note: { type: 'string', default: '' },
+    // checkout-read (bench/checkout-read.mjs): another built tree to compare with, pairs, products of its shop
+    'server-dist': { type: 'string', default: '' },
+    pairs: { type: 'string', default: '3' },
+    'read-products': { type: 'string', default: '3000' },
   },
 });
 const COUNT = Number(opts.products);
@@ -57,7 +62,8 @@ const DURATION = Number(opts.duration);
 const WARMUP = Number(opts.warmup);
 const CONNECTIONS = Number(opts.connections);
 const log = (s) => process.stdout.write(`${s}\n`);
-const dist = (p) => import(resolve(root, 'dist', p));
+/** A module of a built tree's dist (this one unless `tree` names another, e.g. `--server-dist`). */
+const dist = (p, tree = root) => import(resolve(tree, 'dist', p));
 
 async function main() {
   if (!opts['no-build'] && process.env.BENCH_BUILD !== '0') {
@@ -68,7 +74,13 @@ async function main() {
   const dbName = `shop_bench_g${GENERATOR_VERSION}_${COUNT}`;
   const db = await openDatabase(dbName);
   let server = null;
+  const wanted = opts.cases.split(',');
   try {
+    const results = {};
+    const b = { query, log, runPaths, figures, startServer, ensureCatalogue, freshDatabase: db.fresh, root, CONNECTIONS, WARMUP, DURATION, opts };
+    // checkout-read runs on databases and servers of its own (fresh per run), before the catalogue of the other cases
+    if (wanted.includes('checkout-read')) results['checkout-read'] = await caseCheckoutRead(b);
+    if (wanted.every((c) => c === 'checkout-read')) return finish(results, null, {}, db.kind);
     const meta = await ensureCatalogue(db.url);
     log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
     // the server's warnings about its catalogue index (rebuilds, gaps) are part of the report
@@ -76,8 +88,6 @@ async function main() {
       onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined),
     });
     const cases = await buildCases(db.url, server.base, meta);
-    const wanted = opts.cases.split(',');
-    const results = {};
     for (const c of cases) {
       if (!wanted.includes(c.id)) continue;
       if (!opts.selling) {
@@ -97,7 +107,6 @@ async function main() {
     }
     if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
-    const b = { query, log, runPaths, figures, startServer, CONNECTIONS, WARMUP, DURATION, opts };
     if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
     if (wanted.includes('checkout-browsing')) results['checkout-browsing'] = await caseCheckoutBrowsing(b, db.url, server.base, meta);
     const memory = { rss_mb_after_cases: rssMb(server.pid) };
@@ -114,12 +123,22 @@ async function main() {
       memory.rss_mb_cold_start = results.h.rss_mb;
       memory.index = results.h.index;
     }
+    finish(results, meta, memory, db.kind);
+  } finally {
+    await server?.stop();
+    await db.stop();
+  }
+}
+
+/** The table, bench/results.json and the comparison with the recorded figures. */
+function finish(results, meta, memory, kind) {
+  {
     printTable(results);
     const out = {
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
-      database: db.kind,
-      catalogue: { products: meta.products, variants: meta.variants, generator_version: GENERATOR_VERSION, seed: SEED },
+      database: kind,
+      catalogue: meta ? { products: meta.products, variants: meta.variants, generator_version: GENERATOR_VERSION, seed: SEED } : null,
       settings: {
         connections: CONNECTIONS,
         duration_s: DURATION,
@@ -142,9 +161,6 @@ async function main() {
     for (const line of lines) log(`  ${line}`);
     if (drops > 0) log(`${drops} figure(s) DROPPED by more than 15 % since the last record`);
     if (opts.record) log(`recorded ${recordFigures(readme, results, opts.note, root)} figures in bench/README.md`);
-  } finally {
-    await server?.stop();
-    await db.stop();
   }
 }
 
@@ -166,7 +182,7 @@ async function openDatabase(name) {
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${name}`;
     log(`database: ${name} on DATABASE_URL's server`);
-    return { url: url.toString(), kind: 'DATABASE_URL server', stop: async () => undefined };
+    return { url: url.toString(), kind: 'DATABASE_URL server', fresh: (n) => recreate(admin.toString(), n), stop: async () => undefined };
   }
   const { startEmbeddedPostgres } = await dist('src/database/embedded-postgres.js');
   const port = Number(process.env.BENCH_PG_PORT ?? 54339);
@@ -180,7 +196,23 @@ async function openDatabase(name) {
     await c.end();
   }
   log(`database: ${name} on the embedded PostgreSQL under ./data/bench (port ${port})`);
-  return { url: embedded.url, kind: 'embedded PostgreSQL', stop: () => embedded.stop() };
+  const admin = embedded.url.replace(/\/[^/]+$/, '/postgres');
+  return { url: embedded.url, kind: 'embedded PostgreSQL', fresh: (n) => recreate(admin, n), stop: () => embedded.stop() };
+}
+
+/** An empty database `name` on the admin URL's server (dropped first when there); returns its URL. */
+async function recreate(adminUrl, name) {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await c.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function query(url, sql, params = []) {
@@ -193,8 +225,13 @@ async function query(url, sql, params = []) {
   }
 }
 
-/** Generates and imports the catalogue unless a complete one of this generator version is there. */
-async function ensureCatalogue(url) {
+/**
+ * Generates and imports the catalogue unless a complete one of this generator version is there. `count` products
+ * (`--products`), with the migrations, services and generator of `tree`'s dist (this tree unless given).
+ */
+async function ensureCatalogue(url, { count = COUNT, tree = root } = {}) {
+  const dist = (p) => import(resolve(tree, 'dist', p));
+  const COUNT = count;
   const { runMigrations } = await dist('src/database/data-source.js');
   await runMigrations(url);
   await query(
@@ -266,12 +303,13 @@ async function ensureCatalogue(url) {
 
 // ------------------------------------------------------------------ server
 
-async function startServer(url, { logLevel = 'warn', onLine, env = {} } = {}) {
+/** The server of `tree`'s dist (this tree unless given, e.g. `--server-dist`). */
+async function startServer(url, { logLevel = 'warn', onLine, env = {}, tree = root } = {}) {
   const port = Number(process.env.BENCH_PORT ?? 3999);
   // BENCH_NODE_ARGS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a case)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, resolve(root, 'dist/src/main.js')], {
-    cwd: root,
+  const child = spawn(process.execPath, [...nodeArgs, resolve(tree, 'dist/src/main.js')], {
+    cwd: tree,
     env: {
       ...process.env,
       DATABASE_URL: url,
@@ -402,8 +440,9 @@ function printTable(results) {
   log('');
   log('case  req/s     p50 ms  p99 ms  target');
   for (const line of checkoutLines(results)) log(line);
+  for (const line of checkoutReadLine(results['checkout-read'])) log(line);
   for (const [id, r] of Object.entries(results)) {
-    if (['checkout', 'checkout-browsing', 'workers'].includes(id)) continue;
+    if (['checkout', 'checkout-browsing', 'workers', 'checkout-read'].includes(id)) continue;
     if (id === 'h') {
       log(
         `h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`,

@@ -17,6 +17,7 @@ export function trackedFigures(id, r) {
   if (id === 'checkout-browsing') return pick('orders_per_s', 'flow_p99_ms', 'browse_ratio', 'rps');
   if (id === 'workers') return pick('category_rps_1', 'category_rps_2', 'checkout_orders_per_s_1', 'checkout_orders_per_s_2');
   if (id === 'h') return pick('first_ms');
+  if (id === 'checkout-read') return pick('rps', 'p99_ms', 'ratio_median');
   return pick('rps', 'p99_ms');
 }
 

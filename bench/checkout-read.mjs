@@ -1,0 +1,166 @@
+/**
+ * Issue 31's bench case `checkout-read` (imported by bench.mjs, which passes its helpers in `b`): the checkout read,
+ * `GET /checkouts/{token}`, against today's build and, with `--server-dist <dir>`, against another built tree (e.g. a
+ * worktree of an older commit after `npx nest build`), alternately, `--pairs N` (3) pairs back to back.
+ *
+ * Every run is on a fresh database (dropped and created again on the bench's PostgreSQL) migrated, provisioned and
+ * filled by the tree under test itself (its migrations, its `ProvisioningService`, its demo generator with the same
+ * seed: `--read-products` (3000) products) and a fresh server started from that tree's `dist/src/main.js`. Then
+ * `--connections` (10) guest checkouts, each of 10 lines with a CH shipping address and the `post` shipping method
+ * chosen, one per connection; each connection reads its own checkout for the warm-up, then `--duration` s: req/s,
+ * p50, p99 (over every response). The ratio is current / other per pair (req/s) and its spread over the pairs.
+ */
+import { resolve } from 'node:path';
+import { loadavg } from 'node:os';
+import autocannon from 'autocannon';
+
+const ADDRESS = {
+  first_name: 'Bench',
+  last_name: 'Reader',
+  street: 'Bahnhofstrasse',
+  house_number: '1',
+  zip_code: '8001',
+  location: 'Zürich',
+  email: 'reader@example.ch',
+  country_code: 'CH',
+};
+const LINES = 10;
+const API = '/api/2026-04-01';
+
+const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
+const r1 = (x) => (x === null ? null : Math.round(x * 10) / 10);
+
+/** `connections` checkouts of 10 lines each, address and shipping method chosen; returns their tokens. */
+async function makeCheckouts(b, url, base, meta, connections) {
+  const t = meta.tenant_id;
+  const variants = await b.query(
+    url,
+    `SELECT vs.variant_id AS id FROM variant_search vs JOIN variants v ON v.id = vs.variant_id
+     WHERE vs.tenant_id = $1 AND v.quantity_min = 1 AND v.quantity_increment = 1
+       AND (NOT v.track_inventory OR v.allow_backorder
+            OR (SELECT sum(delta) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id) > 20)
+     ORDER BY md5(vs.variant_id::text) LIMIT $2`,
+    [t, connections * LINES],
+  );
+  if (variants.length < connections * LINES) throw new Error(`only ${variants.length} orderable variants`);
+  const [{ id: post }] = await b.query(url, `SELECT id FROM shipping_methods WHERE tenant_id = $1 AND key = 'post'`, [t]);
+  const tokens = [];
+  for (let i = 0; i < connections; i++) {
+    let cookie = '';
+    const call = async (method, path, body) => {
+      const r = await fetch(base + API + path, {
+        method,
+        headers: { authorization: `Bearer ${meta.storefront_token}`, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const set = r.headers.get('set-cookie');
+      if (set && !cookie) cookie = set.split(';')[0];
+      const json = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
+      return json;
+    };
+    for (let l = 0; l < LINES; l++) await call('POST', '/cart/items', { article_id: variants[i * LINES + l].id, quantity: 1 + (l % 3) });
+    const { checkout } = await call('POST', '/checkouts');
+    await call('PUT', `/checkouts/${checkout.id}`, { shipping_address: ADDRESS, shipping_method_id: post });
+    const { checkout: read } = await call('GET', `/checkouts/${checkout.id}`);
+    if (read.line_items?.length !== LINES || read.selected_shipping_method_id !== post || read.shipping_address?.country_code !== 'CH')
+      throw new Error(`checkout ${checkout.id} is not ${LINES} lines with a CH address and post: ${JSON.stringify(read).slice(0, 300)}`);
+    tokens.push(checkout.id);
+  }
+  return tokens;
+}
+
+/** One autocannon client per checkout (1 connection each, all at once); every response's latency is kept. */
+async function readAll(base, tokens, seconds, token) {
+  const latencies = [];
+  let non2xx = 0;
+  let errors = 0;
+  const runs = tokens.map(
+    (id) =>
+      new Promise((done, fail) => {
+        const inst = autocannon(
+          { url: `${base}${API}/checkouts/${id}`, connections: 1, duration: seconds, headers: { authorization: `Bearer ${token}` } },
+          (err, res) => (err ? fail(err) : done(res)),
+        );
+        inst.on('response', (_client, status, _bytes, ms) => {
+          if (status >= 200 && status < 300) latencies.push(ms);
+          else non2xx += 1;
+        });
+        inst.on('reqError', () => (errors += 1));
+      }),
+  );
+  await Promise.all(runs);
+  latencies.sort((x, y) => x - y);
+  return {
+    rps: r1((latencies.length + non2xx) / seconds),
+    p50_ms: r1(pct(latencies, 50)),
+    p99_ms: r1(pct(latencies, 99)),
+    requests: latencies.length + non2xx,
+    non_2xx: non2xx,
+    errors,
+  };
+}
+
+/** One run: fresh database, the tree's own migrations and data, its server, the checkouts, then the reads. */
+async function oneRun(b, tree, label) {
+  const url = await b.freshDatabase('shop_bench_checkout_read');
+  const meta = await b.ensureCatalogue(url, { count: Number(b.opts['read-products']), tree });
+  const server = await b.startServer(url, { tree });
+  try {
+    const tokens = await makeCheckouts(b, url, server.base, meta, b.CONNECTIONS);
+    b.log(`  ${label} (${tree}): ${tokens.length} checkouts of ${LINES} lines; warm-up ${b.WARMUP} s, then ${b.DURATION} s`);
+    if (b.WARMUP > 0) await readAll(server.base, tokens, b.WARMUP, meta.storefront_token);
+    const load = loadavg()[0];
+    const r = await readAll(server.base, tokens, b.DURATION, meta.storefront_token);
+    b.log(`  ${label}: ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms (${r.non_2xx} non-2xx, ${r.errors} errors; load ${load.toFixed(1)})`);
+    if (r.non_2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non_2xx} non-2xx responses, ${r.errors} errors`);
+    return { ...r, load_1m: r1(load) };
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function caseCheckoutRead(b) {
+  const other = b.opts['server-dist'] ? resolve(b.opts['server-dist']) : null;
+  const pairs = other ? Number(b.opts.pairs) : 1;
+  b.log(
+    `case checkout-read: GET /checkouts/{token}, ${b.CONNECTIONS} checkouts of ${LINES} lines (one per connection), ${b.opts['read-products']} products` +
+      (other ? `; ${pairs} pairs, ${other} then this tree` : ''),
+  );
+  const runs = [];
+  for (let i = 0; i < pairs; i++) {
+    const pair = { pair: i + 1 };
+    if (other) pair.other = await oneRun(b, other, `pair ${i + 1} other`);
+    pair.current = await oneRun(b, b.root, `pair ${i + 1} current`);
+    if (other) pair.ratio = Math.round((pair.current.rps / pair.other.rps) * 1000) / 1000;
+    runs.push(pair);
+  }
+  const out = {
+    name: `GET /checkouts/{token}, ${LINES}-line checkouts with address and shipping method, ${b.CONNECTIONS} connections`,
+    products: Number(b.opts['read-products']),
+    rps: r1(runs.reduce((s, p) => s + p.current.rps, 0) / runs.length),
+    p50_ms: r1(runs.reduce((s, p) => s + p.current.p50_ms, 0) / runs.length),
+    p99_ms: r1(runs.reduce((s, p) => s + p.current.p99_ms, 0) / runs.length),
+    runs,
+  };
+  if (other) {
+    const ratios = runs.map((p) => p.ratio).sort((x, y) => x - y);
+    out.other = other;
+    out.other_rps = r1(runs.reduce((s, p) => s + p.other.rps, 0) / runs.length);
+    out.ratio_median = ratios[Math.floor(ratios.length / 2)];
+    out.ratio_min = ratios[0];
+    out.ratio_max = ratios[ratios.length - 1];
+  }
+  return out;
+}
+
+/** The table line: with another tree, the target is current >= 90 % of its req/s (the median pair). */
+export function checkoutReadLine(r) {
+  if (!r) return [];
+  const base = `checkout-read  ${r.rps} req/s, p50 ${r.p50_ms} / p99 ${r.p99_ms} ms (mean of ${r.runs.length} run(s))`;
+  if (r.ratio_median === undefined) return [base];
+  const ok = r.ratio_median >= 0.9;
+  return [
+    `${base}; other tree ${r.other_rps} req/s; current/other ${r.ratio_median} (median; pairs ${r.runs.map((p) => p.ratio).join(', ')}) (>= 0.9): ${ok ? 'met' : 'MISSED'}`,
+  ];
+}
