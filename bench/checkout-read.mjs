@@ -10,6 +10,7 @@
  * chosen, one per connection; each connection reads its own checkout for the warm-up, then `--duration` s: req/s,
  * p50, p99 (over every response). The ratio is current / other per pair (req/s) and its spread over the pairs.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -101,6 +102,39 @@ async function readAll(base, tokens, seconds, token) {
   };
 }
 
+/** The process's CPU time so far (user + system, ms), from /proc (Linux); null elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Table accesses per read, less noisy than req/s on a loaded machine: `n` reads one after the other, then the change
+ * of pg_stat_user_tables' seq_scan + idx_scan per table (an idle session flushes its statistics within 10 s: 11 s waits before each snapshot).
+ */
+async function scansPerRead(b, url, base, id, token, n = 100) {
+  const snap = async () => {
+    await new Promise((r) => setTimeout(r, 11000));
+    const rows = await b.query(url, `SELECT relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0) AS scans FROM pg_stat_user_tables`);
+    return new Map(rows.map((r) => [r.relname, Number(r.scans)]));
+  };
+  const before = await snap();
+  for (let i = 0; i < n; i++) await (await fetch(`${base}${API}/checkouts/${id}`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
+  const after = await snap();
+  const tables = {};
+  let total = 0;
+  for (const [t, v] of after) {
+    const d = (v - (before.get(t) ?? 0)) / n;
+    if (d > 0) tables[t] = r1(d);
+    total += d;
+  }
+  return { total: r1(total), tables };
+}
+
 /** One run: fresh database, the tree's own migrations and data, its server, the checkouts, then the reads. */
 async function oneRun(b, tree, label) {
   const url = await b.freshDatabase('shop_bench_checkout_read');
@@ -111,8 +145,17 @@ async function oneRun(b, tree, label) {
     b.log(`  ${label} (${tree}): ${tokens.length} checkouts of ${LINES} lines; warm-up ${b.WARMUP} s, then ${b.DURATION} s`);
     if (b.WARMUP > 0) await readAll(server.base, tokens, b.WARMUP, meta.storefront_token);
     const load = loadavg()[0];
+    const cpu0 = cpuMs(server.pid);
     const r = await readAll(server.base, tokens, b.DURATION, meta.storefront_token);
-    b.log(`  ${label}: ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms (${r.non_2xx} non-2xx, ${r.errors} errors; load ${load.toFixed(1)})`);
+    const cpu1 = cpuMs(server.pid);
+    r.server_cpu_ms_per_read = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / r.requests) * 100) / 100;
+    const scans = await scansPerRead(b, url, server.base, tokens[0], meta.storefront_token);
+    r.table_scans_per_read = scans.total;
+    r.table_scans = scans.tables;
+    b.log(
+      `  ${label}: ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, server CPU ${r.server_cpu_ms_per_read} ms/read, ${r.table_scans_per_read} table scans/read (${r.non_2xx} non-2xx, ${r.errors} errors; load ${load.toFixed(1)})`,
+    );
+    b.log(`    scans/read: ${JSON.stringify(r.table_scans)}`);
     if (r.non_2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non_2xx} non-2xx responses, ${r.errors} errors`);
     return { ...r, load_1m: r1(load) };
   } finally {
@@ -133,6 +176,8 @@ export async function caseCheckoutRead(b) {
     if (other) pair.other = await oneRun(b, other, `pair ${i + 1} other`);
     pair.current = await oneRun(b, b.root, `pair ${i + 1} current`);
     if (other) pair.ratio = Math.round((pair.current.rps / pair.other.rps) * 1000) / 1000;
+    if (other && pair.current.server_cpu_ms_per_read && pair.other.server_cpu_ms_per_read)
+      pair.cpu_ratio = Math.round((pair.current.server_cpu_ms_per_read / pair.other.server_cpu_ms_per_read) * 1000) / 1000;
     runs.push(pair);
   }
   const out = {
@@ -150,6 +195,11 @@ export async function caseCheckoutRead(b) {
     out.ratio_median = ratios[Math.floor(ratios.length / 2)];
     out.ratio_min = ratios[0];
     out.ratio_max = ratios[ratios.length - 1];
+    const cpu = runs
+      .map((p) => p.cpu_ratio)
+      .filter((x) => x !== undefined)
+      .sort((x, y) => x - y);
+    if (cpu.length) out.cpu_ratio_median = cpu[Math.floor(cpu.length / 2)];
   }
   return out;
 }
@@ -161,6 +211,6 @@ export function checkoutReadLine(r) {
   if (r.ratio_median === undefined) return [base];
   const ok = r.ratio_median >= 0.9;
   return [
-    `${base}; other tree ${r.other_rps} req/s; current/other ${r.ratio_median} (median; pairs ${r.runs.map((p) => p.ratio).join(', ')}) (>= 0.9): ${ok ? 'met' : 'MISSED'}`,
+    `${base}; other tree ${r.other_rps} req/s; current/other ${r.ratio_median} (median; pairs ${r.runs.map((p) => p.ratio).join(', ')}) (>= 0.9): ${ok ? 'met' : 'MISSED'}; server CPU per read current/other ${r.cpu_ratio_median ?? '?'} (pairs ${r.runs.map((p) => p.cpu_ratio).join(', ')})`,
   ];
 }
