@@ -304,8 +304,7 @@ async function ensureCatalogue(url, { count = COUNT, tree = root } = {}) {
 // ------------------------------------------------------------------ server
 
 /** The server of `tree`'s dist (this tree unless given, e.g. `--server-dist`). */
-async function startServer(url, { logLevel = 'warn', onLine, env = {}, tree = root } = {}) {
-  const port = Number(process.env.BENCH_PORT ?? 3999);
+async function startServer(url, { logLevel = 'warn', onLine, env = {}, tree = root, port = Number(process.env.BENCH_PORT ?? 3999) } = {}) {
   // BENCH_NODE_ARGS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a case)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, resolve(tree, 'dist/src/main.js')], {

@@ -3,8 +3,8 @@
  * `GET /checkouts/{token}`, against today's build and, with `--server-dist <dir>`, against another built tree (e.g. a
  * worktree of an older commit after `npx nest build`), alternately, `--pairs N` (3) pairs back to back.
  *
- * Every run is on a fresh database (dropped and created again on the bench's PostgreSQL) migrated, provisioned and
- * filled by the tree under test itself (its migrations, its `ProvisioningService`, its demo generator with the same
+ * Each tree gets a fresh database (dropped and created again on the bench's PostgreSQL) migrated, provisioned and
+ * filled by the tree itself (its migrations, its `ProvisioningService`, its demo generator with the same
  * seed: `--read-products` (3000) products) and a fresh server started from that tree's `dist/src/main.js`. Then
  * `--connections` (10) guest checkouts, each of 10 lines with a CH shipping address and the `post` shipping method
  * chosen, one per connection; each connection reads its own checkout for the warm-up, then `--duration` s: req/s,
@@ -135,73 +135,97 @@ async function scansPerRead(b, url, base, id, token, n = 100) {
   return { total: r1(total), tables };
 }
 
-/** One run: fresh database, the tree's own migrations and data, its server, the checkouts, then the reads. */
-async function oneRun(b, tree, label) {
-  const url = await b.freshDatabase('shop_bench_checkout_read');
+/** One side: a fresh database filled by the tree itself, its server (on `port`), its checkouts. */
+async function setUp(b, tree, label, port) {
+  const url = await b.freshDatabase(`shop_bench_checkout_read_${label}`);
   const meta = await b.ensureCatalogue(url, { count: Number(b.opts['read-products']), tree });
-  const server = await b.startServer(url, { tree });
+  const server = await b.startServer(url, { tree, port });
   try {
     const tokens = await makeCheckouts(b, url, server.base, meta, b.CONNECTIONS);
-    b.log(`  ${label} (${tree}): ${tokens.length} checkouts of ${LINES} lines; warm-up ${b.WARMUP} s, then ${b.DURATION} s`);
-    if (b.WARMUP > 0) await readAll(server.base, tokens, b.WARMUP, meta.storefront_token);
-    const load = loadavg()[0];
-    const cpu0 = cpuMs(server.pid);
-    const r = await readAll(server.base, tokens, b.DURATION, meta.storefront_token);
-    const cpu1 = cpuMs(server.pid);
-    r.server_cpu_ms_per_read = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / r.requests) * 100) / 100;
-    const scans = await scansPerRead(b, url, server.base, tokens[0], meta.storefront_token);
-    r.table_scans_per_read = scans.total;
-    r.table_scans = scans.tables;
-    b.log(
-      `  ${label}: ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, server CPU ${r.server_cpu_ms_per_read} ms/read, ${r.table_scans_per_read} table scans/read (${r.non_2xx} non-2xx, ${r.errors} errors; load ${load.toFixed(1)})`,
-    );
-    b.log(`    scans/read: ${JSON.stringify(r.table_scans)}`);
-    if (r.non_2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non_2xx} non-2xx responses, ${r.errors} errors`);
-    return { ...r, load_1m: r1(load) };
-  } finally {
+    b.log(`  ${label} (${tree}): ${tokens.length} checkouts of ${LINES} lines on ${server.base}`);
+    return { label, tree, url, server, tokens, token: meta.storefront_token };
+  } catch (err) {
     await server.stop();
+    throw err;
   }
 }
 
+/** One measured window of a side: req/s, p50, p99, the server's CPU per read. */
+async function measureSide(b, side, tag) {
+  const load = loadavg()[0];
+  const cpu0 = cpuMs(side.server.pid);
+  const r = await readAll(side.server.base, side.tokens, b.DURATION, side.token);
+  const cpu1 = cpuMs(side.server.pid);
+  r.server_cpu_ms_per_read = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / r.requests) * 100) / 100;
+  r.load_1m = r1(load);
+  b.log(
+    `  ${tag} ${side.label}: ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, server CPU ${r.server_cpu_ms_per_read} ms/read (${r.non_2xx} non-2xx, ${r.errors} errors; load ${load.toFixed(1)})`,
+  );
+  if (r.non_2xx > 0 || r.errors > 0) throw new Error(`${side.label}: ${r.non_2xx} non-2xx responses, ${r.errors} errors`);
+  return r;
+}
+
+/**
+ * Both sides are set up first (fresh databases, fresh servers on BENCH_PORT and BENCH_PORT + 1), warmed up, then
+ * measured alternately, `--pairs` pairs of `--duration` s windows back to back (the first side alternating), so a
+ * change of the machine's load falls on both; then the table scans per read of each.
+ */
 export async function caseCheckoutRead(b) {
   const other = b.opts['server-dist'] ? resolve(b.opts['server-dist']) : null;
   const pairs = other ? Number(b.opts.pairs) : 1;
+  const port = Number(process.env.BENCH_PORT ?? 3999);
   b.log(
     `case checkout-read: GET /checkouts/{token}, ${b.CONNECTIONS} checkouts of ${LINES} lines (one per connection), ${b.opts['read-products']} products` +
-      (other ? `; ${pairs} pairs, ${other} then this tree` : ''),
+      (other ? `; ${pairs} pairs of ${b.DURATION} s windows, ${other} and this tree alternately` : ''),
   );
-  const runs = [];
-  for (let i = 0; i < pairs; i++) {
-    const pair = { pair: i + 1 };
-    if (other) pair.other = await oneRun(b, other, `pair ${i + 1} other`);
-    pair.current = await oneRun(b, b.root, `pair ${i + 1} current`);
-    if (other) pair.ratio = Math.round((pair.current.rps / pair.other.rps) * 1000) / 1000;
-    if (other && pair.current.server_cpu_ms_per_read && pair.other.server_cpu_ms_per_read)
-      pair.cpu_ratio = Math.round((pair.current.server_cpu_ms_per_read / pair.other.server_cpu_ms_per_read) * 1000) / 1000;
-    runs.push(pair);
+  const sides = [];
+  try {
+    if (other) sides.push(await setUp(b, other, 'other', port + 1));
+    sides.push(await setUp(b, b.root, 'current', port));
+    for (const side of sides) if (b.WARMUP > 0) await readAll(side.server.base, side.tokens, b.WARMUP, side.token);
+    const runs = [];
+    for (let i = 0; i < pairs; i++) {
+      const pair = { pair: i + 1 };
+      const order = i % 2 === 0 ? sides : [...sides].reverse();
+      for (const side of order) pair[side.label] = await measureSide(b, side, `pair ${i + 1}`);
+      if (other) {
+        pair.ratio = Math.round((pair.current.rps / pair.other.rps) * 1000) / 1000;
+        if (pair.current.server_cpu_ms_per_read && pair.other.server_cpu_ms_per_read)
+          pair.cpu_ratio = Math.round((pair.current.server_cpu_ms_per_read / pair.other.server_cpu_ms_per_read) * 1000) / 1000;
+      }
+      runs.push(pair);
+    }
+    const scans = {};
+    for (const side of sides) {
+      scans[side.label] = await scansPerRead(b, side.url, side.server.base, side.tokens[0], side.token);
+      b.log(`  ${side.label}: ${scans[side.label].total} table scans per read: ${JSON.stringify(scans[side.label].tables)}`);
+    }
+    const mean = (f) => r1(runs.reduce((s, p) => s + p.current[f], 0) / runs.length);
+    const out = {
+      name: `GET /checkouts/{token}, ${LINES}-line checkouts with address and shipping method, ${b.CONNECTIONS} connections`,
+      products: Number(b.opts['read-products']),
+      rps: mean('rps'),
+      p50_ms: mean('p50_ms'),
+      p99_ms: mean('p99_ms'),
+      table_scans_per_read: scans.current.total,
+      runs,
+      scans,
+    };
+    if (other) {
+      const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+      out.other = other;
+      out.other_rps = r1(runs.reduce((s, p) => s + p.other.rps, 0) / runs.length);
+      out.other_table_scans_per_read = scans.other.total;
+      out.ratio_median = median(runs.map((p) => p.ratio));
+      out.ratio_min = Math.min(...runs.map((p) => p.ratio));
+      out.ratio_max = Math.max(...runs.map((p) => p.ratio));
+      const cpu = runs.map((p) => p.cpu_ratio).filter((x) => x !== undefined);
+      if (cpu.length) out.cpu_ratio_median = median(cpu);
+    }
+    return out;
+  } finally {
+    for (const side of sides) await side.server.stop();
   }
-  const out = {
-    name: `GET /checkouts/{token}, ${LINES}-line checkouts with address and shipping method, ${b.CONNECTIONS} connections`,
-    products: Number(b.opts['read-products']),
-    rps: r1(runs.reduce((s, p) => s + p.current.rps, 0) / runs.length),
-    p50_ms: r1(runs.reduce((s, p) => s + p.current.p50_ms, 0) / runs.length),
-    p99_ms: r1(runs.reduce((s, p) => s + p.current.p99_ms, 0) / runs.length),
-    runs,
-  };
-  if (other) {
-    const ratios = runs.map((p) => p.ratio).sort((x, y) => x - y);
-    out.other = other;
-    out.other_rps = r1(runs.reduce((s, p) => s + p.other.rps, 0) / runs.length);
-    out.ratio_median = ratios[Math.floor(ratios.length / 2)];
-    out.ratio_min = ratios[0];
-    out.ratio_max = ratios[ratios.length - 1];
-    const cpu = runs
-      .map((p) => p.cpu_ratio)
-      .filter((x) => x !== undefined)
-      .sort((x, y) => x - y);
-    if (cpu.length) out.cpu_ratio_median = cpu[Math.floor(cpu.length / 2)];
-  }
-  return out;
 }
 
 /** The table line: with another tree, the target is current >= 90 % of its req/s (the median pair). */
