@@ -18,6 +18,8 @@
  * that rate, as in (g)), --no-build, --regenerate. Not part of `npm test` or CI.
  * Issue 34's cases `checkout`, `checkout-browsing` and `workers` are in bench/checkout.mjs; every run prints its figures
  * next to the last ones recorded in bench/README.md (bench/recorded.mjs), `--record` appends them (`--note` text).
+ * Issue 31's case `checkout-read` is in bench/checkout-read.mjs: `--server-dist <built tree>` compares with another
+ * build (`--pairs N` alternating windows, `--read-products N`); it needs no 100k catalogue.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
