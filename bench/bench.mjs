@@ -23,6 +23,8 @@
  * Issue 34's cases `checkout`, `checkout-browsing` and `workers` are in bench/checkout.mjs, issue 32's `promotions-cart`
  * (GET /cart of 100 lines with 1,000 promotions and without) in bench/promotions-cart.mjs; every run prints its figures
  * next to the last ones recorded in bench/README.md (bench/recorded.mjs), `--record` appends them (`--note` text).
+ * Issue 31's case `checkout-read` is in bench/checkout-read.mjs: `--server-dist <built tree>` compares with another
+ * build (`--pairs N` alternating windows, `--read-products N`); it needs no 100k catalogue.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,6 +37,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { caseCheckout, caseCheckoutBrowsing, caseWorkers, checkoutLines } from './checkout.mjs';
 import { casePromotionsCart, promotionsCartLines } from './promotions-cart.mjs';
+import { caseCheckoutRead, checkoutReadLine } from './checkout-read.mjs';
 import { compareWithRecorded, readRecorded, recordFigures } from './recorded.mjs';
 
 /** Bump when the generated data (generator, seed, batching) changes: a new database is generated. */
@@ -57,6 +60,10 @@ const { values: opts } = parseArgs({
     record: { type: 'boolean', default: false },
     note: { type: 'string', default: '' },
     promotions: { type: 'string', default: '0' },
+    // checkout-read (bench/checkout-read.mjs): another built tree to compare with, pairs, products of its shop
+    'server-dist': { type: 'string', default: '' },
+    pairs: { type: 'string', default: '3' },
+    'read-products': { type: 'string', default: '3000' },
   },
 });
 const COUNT = Number(opts.products);
@@ -64,7 +71,8 @@ const DURATION = Number(opts.duration);
 const WARMUP = Number(opts.warmup);
 const CONNECTIONS = Number(opts.connections);
 const log = (s) => process.stdout.write(`${s}\n`);
-const dist = (p) => import(resolve(root, 'dist', p));
+/** A module of a built tree's dist (this one unless `tree` names another, e.g. `--server-dist`). */
+const dist = (p, tree = root) => import(resolve(tree, 'dist', p));
 
 async function main() {
   if (!opts['no-build'] && process.env.BENCH_BUILD !== '0') {
@@ -75,7 +83,13 @@ async function main() {
   const dbName = `shop_bench_g${GENERATOR_VERSION}_${COUNT}`;
   const db = await openDatabase(dbName);
   let server = null;
+  const wanted = opts.cases.split(',');
   try {
+    const results = {};
+    const b = { query, log, runPaths, figures, startServer, ensureCatalogue, freshDatabase: db.fresh, root, CONNECTIONS, WARMUP, DURATION, opts };
+    // checkout-read runs on databases and servers of its own (fresh per run), before the catalogue of the other cases
+    if (wanted.includes('checkout-read')) results['checkout-read'] = await caseCheckoutRead(b);
+    if (wanted.every((c) => c === 'checkout-read')) return finish(results, null, {}, db.kind);
     const meta = await ensureCatalogue(db.url);
     log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
     const promotions = await ensurePromotions(db.url, meta, Number(opts.promotions));
@@ -83,10 +97,8 @@ async function main() {
     server = await startServer(db.url, {
       onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined),
     });
-    const wanted = opts.cases.split(',');
     // (a)–(e) need the 100k catalogue's deep lists: only built when one of them runs
     const cases = wanted.some((id) => ['a', 'b', 'c', 'd', 'e'].includes(id)) ? await buildCases(db.url, server.base, meta) : [];
-    const results = {};
     for (const c of cases) {
       if (!wanted.includes(c.id)) continue;
       if (!opts.selling) {
@@ -107,7 +119,6 @@ async function main() {
     if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
     if (promotions.count > 0 && wanted.includes('p')) results.p = await caseP(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
-    const b = { query, log, runPaths, figures, startServer, CONNECTIONS, WARMUP, DURATION, opts };
     if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
     if (wanted.includes('checkout-browsing')) results['checkout-browsing'] = await caseCheckoutBrowsing(b, db.url, server.base, meta);
     if (wanted.includes('promotions-cart')) results['promotions-cart'] = await casePromotionsCart(b, db.url, server.base, meta, server.pid);
@@ -125,12 +136,22 @@ async function main() {
       memory.rss_mb_cold_start = results.h.rss_mb;
       memory.index = results.h.index;
     }
+    finish(results, meta, memory, db.kind);
+  } finally {
+    await server?.stop();
+    await db.stop();
+  }
+}
+
+/** The table, bench/results.json and the comparison with the recorded figures. */
+function finish(results, meta, memory, kind) {
+  {
     printTable(results);
     const out = {
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
-      database: db.kind,
-      catalogue: { products: meta.products, variants: meta.variants, generator_version: GENERATOR_VERSION, seed: SEED },
+      database: kind,
+      catalogue: meta ? { products: meta.products, variants: meta.variants, generator_version: GENERATOR_VERSION, seed: SEED } : null,
       settings: {
         connections: CONNECTIONS,
         duration_s: DURATION,
@@ -154,9 +175,6 @@ async function main() {
     for (const line of lines) log(`  ${line}`);
     if (drops > 0) log(`${drops} figure(s) DROPPED by more than 15 % since the last record`);
     if (opts.record) log(`recorded ${recordFigures(readme, results, opts.note, root)} figures in bench/README.md`);
-  } finally {
-    await server?.stop();
-    await db.stop();
   }
 }
 
@@ -178,7 +196,7 @@ async function openDatabase(name) {
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${name}`;
     log(`database: ${name} on DATABASE_URL's server`);
-    return { url: url.toString(), kind: 'DATABASE_URL server', stop: async () => undefined };
+    return { url: url.toString(), kind: 'DATABASE_URL server', fresh: (n) => recreate(admin.toString(), n), stop: async () => undefined };
   }
   const { startEmbeddedPostgres } = await dist('src/database/embedded-postgres.js');
   const port = Number(process.env.BENCH_PG_PORT ?? 54339);
@@ -192,7 +210,23 @@ async function openDatabase(name) {
     await c.end();
   }
   log(`database: ${name} on the embedded PostgreSQL under ./data/bench (port ${port})`);
-  return { url: embedded.url, kind: 'embedded PostgreSQL', stop: () => embedded.stop() };
+  const admin = embedded.url.replace(/\/[^/]+$/, '/postgres');
+  return { url: embedded.url, kind: 'embedded PostgreSQL', fresh: (n) => recreate(admin, n), stop: () => embedded.stop() };
+}
+
+/** An empty database `name` on the admin URL's server (dropped first when there); returns its URL. */
+async function recreate(adminUrl, name) {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await c.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function query(url, sql, params = []) {
@@ -205,8 +239,13 @@ async function query(url, sql, params = []) {
   }
 }
 
-/** Generates and imports the catalogue unless a complete one of this generator version is there. */
-async function ensureCatalogue(url) {
+/**
+ * Generates and imports the catalogue unless a complete one of this generator version is there. `count` products
+ * (`--products`), with the migrations, services and generator of `tree`'s dist (this tree unless given).
+ */
+async function ensureCatalogue(url, { count = COUNT, tree = root } = {}) {
+  const dist = (p) => import(resolve(tree, 'dist', p));
+  const COUNT = count;
   const { runMigrations } = await dist('src/database/data-source.js');
   await runMigrations(url);
   await query(
@@ -363,12 +402,12 @@ async function caseP(url, base, meta) {
 
 // ------------------------------------------------------------------ server
 
-async function startServer(url, { logLevel = 'warn', onLine, env = {} } = {}) {
-  const port = Number(process.env.BENCH_PORT ?? 3999);
+/** The server of `tree`'s dist (this tree unless given, e.g. `--server-dist`). */
+async function startServer(url, { logLevel = 'warn', onLine, env = {}, tree = root, port = Number(process.env.BENCH_PORT ?? 3999) } = {}) {
   // BENCH_NODE_ARGS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a case)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, resolve(root, 'dist/src/main.js')], {
-    cwd: root,
+  const child = spawn(process.execPath, [...nodeArgs, resolve(tree, 'dist/src/main.js')], {
+    cwd: tree,
     env: {
       ...process.env,
       DATABASE_URL: url,
@@ -500,8 +539,9 @@ function printTable(results) {
   log('case  req/s     p50 ms  p99 ms  target');
   for (const line of checkoutLines(results)) log(line);
   for (const line of promotionsCartLines(results)) log(line);
+  for (const line of checkoutReadLine(results['checkout-read'])) log(line);
   for (const [id, r] of Object.entries(results)) {
-    if (['checkout', 'checkout-browsing', 'workers', 'promotions-cart'].includes(id)) continue;
+    if (['checkout', 'checkout-browsing', 'workers', 'promotions-cart', 'checkout-read'].includes(id)) continue;
     if (id === 'h') {
       log(
         `h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`,

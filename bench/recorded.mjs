@@ -18,6 +18,7 @@ export function trackedFigures(id, r) {
   if (id === 'workers') return pick('category_rps_1', 'category_rps_2', 'checkout_orders_per_s_1', 'checkout_orders_per_s_2');
   if (id === 'promotions-cart') return pick('ratio', 'rps', 'p99_ms', 'off_rps', 'cpu_per_read_ms', 'off_cpu_per_read_ms');
   if (id === 'h') return pick('first_ms');
+  if (id === 'checkout-read') return pick('rps', 'p99_ms', 'ratio_median');
   return pick('rps', 'p99_ms');
 }
 
