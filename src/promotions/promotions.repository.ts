@@ -7,7 +7,9 @@ import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CustomerGroup, CustomerGroupMember } from './entities/customer-group.entity.js';
 import { Promotion } from './entities/promotion.entity.js';
-import { visibleVariantSql } from '../catalogue/index.js';
+import { productsMatchingSelector, promotionCatalogueVariants } from '../catalogue/index.js';
+import { customerEmails, customerIdsByEmail } from '../customers/index.js';
+import { currencyRecordsOf } from '../tenancy/index.js';
 import type { CatalogueVariant, StoredPromotion } from './catalogue/catalogue-pricing.js';
 import type { LineSelector } from './engine/types.js';
 
@@ -84,28 +86,27 @@ export class CustomerGroupsRepository {
     return repoOf(ctx, this.dataSource, CustomerGroup).findOneBy({ tenantId: ctx.tenantId, key });
   }
 
-  /** Members' emails by group id, sorted (export). */
+  /** Members' emails by group id, sorted without case (export); the addresses are the customers module's. */
   async memberEmails(ctx: RequestContext): Promise<Map<string, string[]>> {
-    const rows = await returning<{ group_id: string; email: string }>(
-      managerOf(ctx, this.dataSource),
-      `SELECT m.group_id, c.email FROM customer_group_members m JOIN customers c ON c.tenant_id = m.tenant_id AND c.id = m.customer_id
-        WHERE m.tenant_id = $1 ORDER BY m.group_id, lower(c.email)`,
+    const m = managerOf(ctx, this.dataSource);
+    const rows = await returning<{ group_id: string; customer_id: string }>(
+      m,
+      `SELECT group_id, customer_id FROM customer_group_members WHERE tenant_id = $1 ORDER BY group_id`,
       [ctx.tenantId],
     );
+    const emails = await customerEmails(m, ctx.tenantId, [...new Set(rows.map((r) => r.customer_id))]);
     const out = new Map<string, string[]>();
-    for (const r of rows) out.set(r.group_id, [...(out.get(r.group_id) ?? []), r.email]);
+    for (const r of rows) {
+      const email = emails.get(r.customer_id);
+      if (email !== undefined) out.set(r.group_id, [...(out.get(r.group_id) ?? []), email]);
+    }
+    for (const list of out.values()) list.sort((a, b) => compareText(a.toLowerCase(), b.toLowerCase()));
     return out;
   }
 
-  /** Customer ids by lower-cased email, for the emails that are customers of the shop. */
-  async customerIdsByEmail(ctx: RequestContext, emails: string[]): Promise<Map<string, string>> {
-    if (emails.length === 0) return new Map();
-    const rows = await returning<{ id: string; email: string }>(
-      managerOf(ctx, this.dataSource),
-      `SELECT id, lower(email) AS email FROM customers WHERE tenant_id = $1 AND lower(email) = ANY($2::text[])`,
-      [ctx.tenantId, emails.map((e) => e.toLowerCase())],
-    );
-    return new Map(rows.map((r) => [r.email, r.id]));
+  /** Customer ids by lower-cased email, for the emails that are customers of the shop (the customers module's). */
+  customerIdsByEmail(ctx: RequestContext, emails: string[]): Promise<Map<string, string>> {
+    return customerIdsByEmail(managerOf(ctx, this.dataSource), ctx.tenantId, emails);
   }
 
   /** Makes the group's members exactly these customers; true when anything changed. */
@@ -251,6 +252,11 @@ export class PromotionUsagesRepository {
   }
 }
 
+/** Code-point order (the same on every machine, unlike a locale's collation). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** A promotion row as the catalogue pricing reads it. */
 interface StoredPromotionRow {
   id: string;
@@ -284,23 +290,6 @@ function storedOf(r: StoredPromotionRow): StoredPromotion {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface CatalogueVariantRow {
-  variant_id: string;
-  product_id: string;
-  gross: string;
-  manufacturer_id: string | null;
-  category_ids: string[];
-  collection_ids: string[];
-  color_id: string | null;
-  region_id: string | null;
-  year_id: string | null;
-  size_id: string | null;
-  country_id: string | null;
-  option_ids: string[];
-}
-
 /** What catalogue pricing reads: the candidate promotions, the visible variants with their matchable attributes. */
 @Injectable()
 export class CataloguePromotionsRepository {
@@ -328,55 +317,9 @@ export class CataloguePromotionsRepository {
     return rows.map((r) => ({ tenantId: r.tenant_id, at: new Date(r.at) }));
   }
 
-  /**
-   * The products (with a visible variant) a line selector can match: any one matcher, as the engine reads them
-   * (categories with their ancestors, facet values by id or key, custom-field options by field and option key).
-   */
-  async productsMatching(ctx: RequestContext, selector: LineSelector): Promise<string[]> {
-    const params: unknown[] = [ctx.tenantId];
-    const arg = (v: unknown) => `$${params.push(v)}`;
-    const uuids = (ids: readonly string[]) => ids.filter((id) => UUID.test(id));
-    const clauses: string[] = [];
-    for (const m of selector) {
-      switch (m.type) {
-        case 'product':
-          clauses.push(`vs.product_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
-          break;
-        case 'variant':
-          clauses.push(`vs.variant_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
-          break;
-        case 'manufacturer':
-          clauses.push(`vs.manufacturer_id = ANY(${arg(uuids(m.ids))}::uuid[])`);
-          break;
-        case 'category':
-          clauses.push(`vs.category_ids && ${arg(uuids(m.ids))}::uuid[]`);
-          break;
-        case 'collection':
-          clauses.push(
-            `vs.product_id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = $1 AND cp.collection_id = ANY(${arg(uuids(m.ids))}::uuid[]))`,
-          );
-          break;
-        case 'facet': {
-          const column = { colour: 'color_id', country: 'country_id', region: 'region_id', vintage: 'year_id', size: 'size_id' }[m.facet];
-          clauses.push(
-            `(vs.${column} = ANY(${arg(uuids(m.values))}::uuid[]) OR vs.${column} IN (SELECT fv.id FROM facet_values fv WHERE fv.tenant_id = $1 AND fv.key = ANY(${arg(m.values)}::text[])))`,
-          );
-          break;
-        }
-        case 'custom_field':
-          clauses.push(
-            `vs.option_ids && ARRAY(SELECT o.id FROM custom_field_options o JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id
-               WHERE o.tenant_id = $1 AND f.key = ${arg(m.key)} AND o.key = ANY(${arg(m.values)}::text[]))`,
-          );
-          break;
-      }
-    }
-    if (clauses.length === 0) return [];
-    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT DISTINCT vs.product_id FROM variant_search vs WHERE vs.tenant_id = $1 AND (${clauses.join(' OR ')})`,
-      params,
-    );
-    return rows.map((r) => r.product_id);
+  /** The products (with a visible variant) a line selector can match (the catalogue's `productsMatchingSelector`). */
+  productsMatching(ctx: RequestContext, selector: LineSelector): Promise<string[]> {
+    return productsMatchingSelector(managerOf(ctx, this.dataSource), ctx.tenantId, selector);
   }
 
   /** Per shop, the promotions without a code whose start or end lies in `(since, until]` (the boundaries crossed). */
@@ -391,56 +334,14 @@ export class CataloguePromotionsRepository {
     return out;
   }
 
-  /** The precision of the shop's default currency. */
+  /** The precision of the shop's default currency (the tenancy module's currencies, the default first); 2 without one. */
   async defaultPrecision(ctx: RequestContext): Promise<number> {
-    const [row]: Array<{ precision: number }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT precision FROM currencies WHERE tenant_id = $1 ORDER BY is_default DESC, code LIMIT 1`,
-      [ctx.tenantId],
-    );
+    const [row] = await currencyRecordsOf(managerOf(ctx, this.dataSource), ctx.tenantId);
     return row ? Number(row.precision) : 2;
   }
 
-  /** The visible variants of these products (every product when null) with what a line selector matches. */
-  async variants(ctx: RequestContext, productIds: string[] | null): Promise<CatalogueVariant[]> {
-    const m = managerOf(ctx, this.dataSource);
-    const params: unknown[] = [ctx.tenantId];
-    if (productIds) params.push(productIds);
-    const rows: CatalogueVariantRow[] = await m.query(
-      `SELECT v.id AS variant_id, v.product_id, v.gross::text AS gross, p.manufacturer_id,
-              coalesce((SELECT array_agg(DISTINCT a) FROM categories c, unnest(c.path) a WHERE c.tenant_id = p.tenant_id AND c.id = ANY(p.category_ids)), '{}') AS category_ids,
-              coalesce((SELECT array_agg(cp.collection_id) FROM collection_products cp WHERE cp.tenant_id = p.tenant_id AND cp.product_id = p.id), '{}') AS collection_ids,
-              v.color_id, v.region_id, v.year_id, v.size_id, v.country_id, v.option_ids
-         FROM variants v JOIN products p ON p.tenant_id = v.tenant_id AND p.id = v.product_id
-        WHERE v.tenant_id = $1 AND ${visibleVariantSql('v', 'p')} ${productIds ? 'AND v.product_id IN (SELECT unnest($2::uuid[]))' : ''}`,
-      params,
-    );
-    if (rows.length === 0) return [];
-    const keys = new Map<string, string>();
-    for (const r of (await m.query(`SELECT id, key FROM facet_values WHERE tenant_id = $1`, [ctx.tenantId])) as Array<{ id: string; key: string }>)
-      keys.set(r.id, r.key);
-    const options = new Map<string, { field: string; key: string }>();
-    for (const r of (await m.query(
-      `SELECT o.id, o.key, f.key AS field FROM custom_field_options o JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id WHERE o.tenant_id = $1`,
-      [ctx.tenantId],
-    )) as Array<{ id: string; key: string; field: string }>)
-      options.set(r.id, { field: r.field, key: r.key });
-    const facet = (id: string | null) => (id ? [id, keys.get(id) ?? id] : []);
-    return rows.map((r) => {
-      const customFields: Record<string, string> = {};
-      for (const id of r.option_ids) {
-        const o = options.get(id);
-        if (o && customFields[o.field] === undefined) customFields[o.field] = o.key;
-      }
-      return {
-        variantId: r.variant_id,
-        productId: r.product_id,
-        gross: r.gross,
-        collectionIds: r.collection_ids,
-        categoryIds: r.category_ids,
-        manufacturerId: r.manufacturer_id,
-        facets: { colour: facet(r.color_id), region: facet(r.region_id), vintage: facet(r.year_id), size: facet(r.size_id), country: facet(r.country_id) },
-        customFields,
-      };
-    });
+  /** The visible variants of these products (every product when null) with what a line selector matches (the catalogue's). */
+  variants(ctx: RequestContext, productIds: string[] | null): Promise<CatalogueVariant[]> {
+    return promotionCatalogueVariants(managerOf(ctx, this.dataSource), ctx.tenantId, productIds);
   }
 }

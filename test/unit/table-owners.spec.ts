@@ -31,6 +31,8 @@ const OWNERS: Record<string, string[]> = {
     'collection_products',
     'catalogue_changes',
     'catalogue_versions',
+    'variant_sale_prices',
+    'variant_price_history',
   ],
   shipping: ['shipping_methods', 'destination_rules'],
   collections: ['collections'],
