@@ -136,7 +136,7 @@ async function main() {
       memory.rss_mb_cold_start = results.h.rss_mb;
       memory.index = results.h.index;
     }
-    finish(results, meta, memory, db.kind);
+    finish(results, meta, memory, db.kind, promotions);
   } finally {
     await server?.stop();
     await db.stop();
@@ -144,7 +144,7 @@ async function main() {
 }
 
 /** The table, bench/results.json and the comparison with the recorded figures. */
-function finish(results, meta, memory, kind) {
+function finish(results, meta, memory, kind, promotions = null) {
   {
     printTable(results);
     const out = {
