@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PrincipalCache } from '../common/auth/principal-cache.js';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
@@ -9,6 +11,9 @@ import { AccountRow, GiftCardsRepository } from './gift-cards.repository.js';
 import { AccountState, allocate, returnsFor, unusableReason } from './ledger.js';
 
 /** An account applied to a checkout (or that paid an order), as the shopper sees it. */
+/** Cache-bus topic sent by the `checkout_balance_accounts` trigger (migration ReadPathNotify1795707000000). */
+export const CHECKOUT_BALANCES_CACHE_TOPIC = 'checkout_balances';
+
 export interface AppliedBalance {
   id: string;
   kind: 'gift_card' | 'store_credit';
@@ -55,10 +60,23 @@ export class BalancePayments {
     private readonly dataSource: DataSource,
     private readonly repo: GiftCardsRepository,
     private readonly codes: GiftCardCodes,
-  ) {}
+    @Optional() private readonly bus?: CacheBus,
+  ) {
+    this.anyApplied = new PrincipalCache(5_000, 10_000, () => this.bus?.listening === true);
+    bus?.subscribe(CHECKOUT_BALANCES_CACHE_TOPIC, (tenantId) => this.anyApplied.drop(tenantId));
+  }
+
+  /**
+   * Whether any checkout of a shop has an account applied, outside transactions only: false lets the checkout read
+   * skip the applied-accounts query (issue 31). Dropped by the `checkout_balance_accounts` trigger's message, and
+   * here at once when this instance applies an account.
+   */
+  private readonly anyApplied: PrincipalCache<boolean>;
 
   /** What the accounts applied to a checkout pay of `due` (minor units), in the order they were applied. */
   async coverage(ctx: RequestContext, checkoutId: string, currency: string, precision: number, due: number): Promise<BalanceCoverage> {
+    // without a listening bus nothing is reused, and asking first would only add a statement
+    if (!ctx.manager && this.bus?.listening === true && !(await this.shopHasApplied(ctx.tenantId))) return { accounts: [], covered: 0 };
     const applied = await this.repo.applied(managerOf(ctx, this.dataSource), ctx.tenantId, checkoutId);
     if (applied.length === 0) return { accounts: [], covered: 0 };
     const now = new Date();
@@ -77,6 +95,15 @@ export class BalancePayments {
     };
   }
 
+  private async shopHasApplied(tenantId: string): Promise<boolean> {
+    const hit = this.anyApplied.get(tenantId);
+    if (hit !== undefined) return hit;
+    const epoch = this.anyApplied.begin();
+    const any = await this.repo.anyApplied(this.dataSource.manager, tenantId);
+    this.anyApplied.set(tenantId, epoch, tenantId, any);
+    return any;
+  }
+
   /** POST /checkouts/{token}/gift_cards: 422 with a code naming why the card cannot pay. */
   async applyGiftCard(ctx: RequestContext, checkoutId: string, code: string, currency: string, precision: number): Promise<void> {
     const m = managerOf(ctx, this.dataSource);
@@ -85,6 +112,7 @@ export class BalancePayments {
     const why = unusableReason(stateOf(card, precision), currency, new Date());
     if (why) throw AppError.unprocessable(REFUSALS[why][0], REFUSALS[why][1]);
     await this.repo.apply(m, ctx.tenantId, checkoutId, card.id);
+    this.anyApplied.drop(ctx.tenantId);
   }
 
   /** POST /checkouts/{token}/store_credit: the signed-in shopper's credit in the checkout's currency. */
@@ -93,6 +121,7 @@ export class BalancePayments {
     const credit = (await this.repo.customerAccounts(m, ctx.tenantId, customerId)).find((a) => a.currency_code === currency);
     if (!credit || toMinor(credit.balance, precision) <= 0) throw AppError.unprocessable(`no store credit in ${currency} to spend`, 'store_credit_empty');
     await this.repo.apply(m, ctx.tenantId, checkoutId, credit.id);
+    this.anyApplied.drop(ctx.tenantId);
   }
 
   /** DELETE /checkouts/{token}/gift_cards/{id}: 404 when that account is not applied. */

@@ -241,6 +241,12 @@ export class GiftCardsRepository {
     );
   }
 
+  /** Whether any checkout of the shop has an account applied. */
+  async anyApplied(m: EntityManager, tenantId: string): Promise<boolean> {
+    const rows: Array<{ any: boolean }> = await m.query(`SELECT EXISTS (SELECT 1 FROM checkout_balance_accounts WHERE tenant_id = $1) AS any`, [tenantId]);
+    return Boolean(rows[0]?.any);
+  }
+
   async apply(m: EntityManager, tenantId: string, checkoutId: string, accountId: string): Promise<void> {
     await m.query(`INSERT INTO checkout_balance_accounts (tenant_id, checkout_id, account_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
       tenantId,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
@@ -12,6 +13,7 @@ import { parseDestinationRule } from './destination-rules.js';
 import { DestinationRuleDto, mapDestinationRule, mapShippingMethod, ShippingMethodDto } from './dto/shipping.dto.js';
 import { parseShippingMethodInput, shippingMethodValues } from './method-input.js';
 import { ShippingInputError } from './rate-table.js';
+import { DESTINATION_RULES_CACHE_TOPIC } from './shipping-quotes.service.js';
 import { ShippingZones } from './shipping-zones.js';
 import * as repo from './shipping.repository.js';
 
@@ -29,7 +31,17 @@ export class ShippingAdminService {
     private readonly tenancy: TenancyService,
     private readonly events: DomainEvents,
     private readonly zones: ShippingZones,
+    @Optional() private readonly bus?: CacheBus,
   ) {}
+
+  /**
+   * After a committed rule write: this instance's cached rules go at once (the table's trigger tells every instance
+   * at commit too; this spares the writer's next request the wait for that message).
+   */
+  private async rulesChanged<T>(ctx: RequestContext, out: T): Promise<T> {
+    if (!ctx.manager) await this.bus?.publish(DESTINATION_RULES_CACHE_TOPIC, ctx.tenantId);
+    return out;
+  }
 
   // ------------------------------------------------------------------ shipping methods
 
@@ -113,7 +125,7 @@ export class ShippingAdminService {
   /** One rule per zone: a second for the same zone is 422. */
   async createRule(ctx: RequestContext, body: unknown): Promise<DestinationRuleDto> {
     const input = parseDestinationRule(body, '');
-    return inTransaction(ctx, this.dataSource, async (tx) => {
+    const created = await inTransaction(ctx, this.dataSource, async (tx) => {
       await this.zones.assertKnown(tx, [input.zone], () => 'zone');
       const row = await repo.insertDestinationRule(managerOf(tx, this.dataSource), tx.tenantId, ruleValues(input));
       if (!row) throw new ShippingInputError('zone', `"${input.zone}" already has destination rules`);
@@ -121,12 +133,13 @@ export class ShippingAdminService {
       await this.events.emit(tx, 'destination_rule.created', { destination_rule: dto });
       return dto;
     });
+    return this.rulesChanged(ctx, created);
   }
 
   async updateRule(ctx: RequestContext, id: string, body: unknown): Promise<DestinationRuleDto> {
     // bad input is 422 before the rule is looked up (the members are applied to the stored rule below)
     parseDestinationRule(body, '', { zone: 'any', alcohol_shipping: true, max_litres_per_order: null, max_litres_per_year: null, min_age: null });
-    return inTransaction(ctx, this.dataSource, async (tx) => {
+    const updated = await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const current = await repo.destinationRuleById(m, tx.tenantId, id, true);
       if (!current) throw AppError.notFound('destination rule');
@@ -139,6 +152,7 @@ export class ShippingAdminService {
       await this.events.emit(tx, 'destination_rule.updated', { destination_rule: dto });
       return dto;
     });
+    return this.rulesChanged(ctx, updated);
   }
 
   async deleteRule(ctx: RequestContext, id: string): Promise<void> {
@@ -148,6 +162,7 @@ export class ShippingAdminService {
       if (!current || !(await repo.deleteDestinationRule(m, tx.tenantId, id))) throw AppError.notFound('destination rule');
       await this.events.emit(tx, 'destination_rule.deleted', { destination_rule: { id, zone: current.zone } });
     });
+    await this.rulesChanged(ctx, undefined);
   }
 }
 

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, isUniqueViolation, managerOf } from '../common/db/tenant-scope.js';
@@ -36,6 +37,7 @@ import {
   zoneById,
 } from './tax.repository.js';
 import type { ExciseClass, TaxSettings } from './tax-engine.js';
+import { TAX_SETTINGS_CACHE_TOPIC } from './tax.service.js';
 
 export const DEFAULT_TAX_SETTINGS: TaxSettings = { mode: 'origin', gross_price_policy: 'constant', excise_display: 'included' };
 
@@ -46,6 +48,7 @@ export class TaxRatesService {
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
     private readonly events: DomainEvents,
+    @Optional() private readonly bus?: CacheBus,
   ) {}
 
   // ------------------------------------------------------------------ categories
@@ -130,7 +133,7 @@ export class TaxRatesService {
   }
 
   async updateSettings(ctx: RequestContext, dto: UpdateTaxSettingsDto): Promise<TaxSettingsDto> {
-    return inTransaction(ctx, this.dataSource, async (tx) => {
+    const updated = await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const current = (await taxSettingsOf(m, tx.tenantId)) ?? DEFAULT_TAX_SETTINGS;
       const next = { ...current, ...definedOnly(dto) } as TaxSettings;
@@ -139,6 +142,9 @@ export class TaxRatesService {
       await this.events.emit(tx, 'tax_settings.updated', { tax_settings: out });
       return out;
     });
+    // committed: this instance's cached settings go at once (the table's trigger tells every instance at commit too)
+    if (!ctx.manager) await this.bus?.publish(TAX_SETTINGS_CACHE_TOPIC, ctx.tenantId);
+    return updated;
   }
 
   // ------------------------------------------------------------------ helpers

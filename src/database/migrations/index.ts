@@ -26,6 +26,7 @@ import { ShippingRates1795696097429 } from './1795696097429-shipping-rates.js';
 import { CatalogueSalePrices1795700100000 } from './1795700100000-catalogue-sale-prices.js';
 import { OrdersTaxShipping1795701931031 } from './1795701931031-orders-tax-shipping.js';
 import { GiftCardSales1795706058710 } from './1795706058710-gift-card-sales.js';
+import { ReadPathNotify1795707000000 } from './1795707000000-read-path-notify.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -57,4 +58,5 @@ export const migrations = [
   CatalogueSalePrices1795700100000,
   OrdersTaxShipping1795701931031,
   GiftCardSales1795706058710,
+  ReadPathNotify1795707000000,
 ];
