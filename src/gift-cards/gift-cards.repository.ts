@@ -180,8 +180,9 @@ export class GiftCardsRepository {
   async append(m: EntityManager, tenantId: string, r: NewLedgerRow): Promise<LedgerTransactionRow> {
     const [row] = await returning<LedgerTransactionRow>(
       m,
-      `INSERT INTO balance_transactions (tenant_id, account_id, amount, currency_code, order_id, kind, staff_id, note)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at`,
+      // clock_timestamp(), not the transaction's now(): rows appended in one transaction (an import) keep their order
+      `INSERT INTO balance_transactions (tenant_id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, clock_timestamp()) RETURNING id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at`,
       [tenantId, r.accountId, r.amount, r.currency, r.orderId, r.kind, r.staffId, r.note],
     );
     return row;
