@@ -191,7 +191,7 @@ export class GiftCardsRepository {
   async history(m: EntityManager, tenantId: string, accountId: string): Promise<LedgerTransactionRow[]> {
     return m.query(
       `SELECT id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at FROM balance_transactions
-       WHERE tenant_id = $1 AND account_id = $2 ORDER BY created_at, id`,
+       WHERE tenant_id = $1 AND account_id = $2 ORDER BY created_at, seq`,
       [tenantId, accountId],
     );
   }
@@ -199,7 +199,7 @@ export class GiftCardsRepository {
   async orderRows(m: EntityManager, tenantId: string, orderId: string): Promise<LedgerTransactionRow[]> {
     return m.query(
       `SELECT id, account_id, amount, currency_code, order_id, kind, staff_id, note, created_at FROM balance_transactions
-       WHERE tenant_id = $1 AND order_id = $2 ORDER BY created_at, id`,
+       WHERE tenant_id = $1 AND order_id = $2 ORDER BY created_at, seq`,
       [tenantId, orderId],
     );
   }
@@ -228,7 +228,7 @@ export class GiftCardsRepository {
   async ledgerOfKind(m: EntityManager, tenantId: string, kind: 'gift_card' | 'store_credit'): Promise<LedgerTransactionRow[]> {
     return m.query(
       `SELECT t.id, t.account_id, t.amount, t.currency_code, t.order_id, t.kind, t.staff_id, t.note, t.created_at FROM balance_transactions t
-       JOIN balance_accounts a ON a.tenant_id = t.tenant_id AND a.id = t.account_id WHERE t.tenant_id = $1 AND a.kind = $2 ORDER BY t.created_at, t.id`,
+       JOIN balance_accounts a ON a.tenant_id = t.tenant_id AND a.id = t.account_id WHERE t.tenant_id = $1 AND a.kind = $2 ORDER BY t.created_at, t.seq`,
       [tenantId, kind],
     );
   }

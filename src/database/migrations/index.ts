@@ -27,6 +27,7 @@ import { CatalogueSalePrices1795700100000 } from './1795700100000-catalogue-sale
 import { OrdersTaxShipping1795701931031 } from './1795701931031-orders-tax-shipping.js';
 import { GiftCardSales1795706058710 } from './1795706058710-gift-card-sales.js';
 import { ReadPathNotify1795707000000 } from './1795707000000-read-path-notify.js';
+import { LedgerOrder1795708000000 } from './1795708000000-ledger-order.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -59,4 +60,5 @@ export const migrations = [
   OrdersTaxShipping1795701931031,
   GiftCardSales1795706058710,
   ReadPathNotify1795707000000,
+  LedgerOrder1795708000000,
 ];
