@@ -61,7 +61,8 @@ export function spliceJson(res: Response): void {
     const members = Object.entries(body as Record<string, unknown>);
     if (!members.some(([, v]) => v !== null && typeof v === 'object' && fragments.has(v))) return original.call(this, body);
     const parts: Buffer[] = [];
-    const pieces: Array<Buffer | DeflatedPiece> = [];
+    // the gzip pieces are made only when gzip is chosen: a kept fragment's deflate is never paid for an identity answer
+    const pieces: Array<Buffer | Fragment> = [];
     const hash = createHash('sha1');
     let text = '{';
     let first = true;
@@ -71,7 +72,7 @@ export function spliceJson(res: Response): void {
         text += `${first ? '' : ','}${JSON.stringify(k)}:`;
         const head = Buffer.from(text, 'utf8');
         parts.push(head, frag.buf);
-        pieces.push(head, frag.kept ? keptPiece(frag) : frag.buf);
+        pieces.push(head, frag.kept ? frag : frag.buf);
         hash.update(text).update(frag.digest);
         text = '';
         first = false;
@@ -95,7 +96,10 @@ export function spliceJson(res: Response): void {
     // gzip first here (at equal q): a kept fragment's deflate is spliced into the member, Brotli streams do not splice
     const coding = encodingFor(this.req, this, length, ['gzip', 'br']);
     if (coding) {
-      const out = coding === 'gzip' ? gzipPieces(pieces) : compressBody(coding, Buffer.concat(parts));
+      const out =
+        coding === 'gzip'
+          ? gzipPieces(pieces.map((p): Buffer | DeflatedPiece => (Buffer.isBuffer(p) ? p : keptPiece(p))))
+          : compressBody(coding, Buffer.concat(parts));
       out.then(
         (body) => sendCompressed(this, coding, body, (b) => this.end(b)),
         (err: unknown) => this.destroy(err as Error),

@@ -147,6 +147,15 @@ describe('compression (COMPRESSION on, the default)', () => {
     expect([br.headers['content-encoding'], br.text]).toEqual(['br', plain.text]);
   });
 
+  it("an answer sent uncompressed never pays for the kept fragment's deflate (the long tail of one-off reads)", async () => {
+    const path = `${API}/products/facets?color_id=${Object.values(ids.facets.colors as Record<string, string>)[1]}`;
+    const before = keptCompressions.count;
+    for (let i = 0; i < 3; i++) expect((await raw(t, path, auth)).headers['content-encoding']).toBeUndefined(); // kept from the second ask
+    expect(keptCompressions.count).toBe(before);
+    expect((await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
+    expect(keptCompressions.count).toBeGreaterThan(before);
+  });
+
   it('measures a category page with facets (bytes on the wire)', async () => {
     const path = `${API}/products?include=facets&limit=24&category_id=${Object.values(ids.categories as Record<string, string>)[0]}`;
     const sizes: Record<string, number> = {};
