@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { VariantPromotionFactsRow } from '../catalogue/index.js';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
@@ -14,20 +15,7 @@ import { CustomerGroupsRepository, PromotionUsagesRepository } from './promotion
 import { PromotionsService } from './promotions.service.js';
 
 /** The catalogue's facts of a variant that promotions match lines by (`variantPromotionFacts` of the catalogue). */
-export interface VariantFacts {
-  variant_id: string;
-  product_id: string;
-  manufacturer_id: string | null;
-  category_ids: string[];
-  collection_ids: string[];
-  colour: string[];
-  country: string[];
-  region: string[];
-  vintage: string[];
-  size: string[];
-  /** `[field key, option key, option value, option id]`. */
-  options: Array<[string, string, string | null, string]>;
-}
+export type VariantFacts = VariantPromotionFactsRow;
 
 export interface PromotionRequest {
   currency: CurrencyInfo;
