@@ -45,6 +45,10 @@ export async function storedSalePrices(
 /**
  * Records the charged price of these products' variants (every product's when null) where it differs from the open
  * history row: the open row is closed now and a new one opened now (in the caller's transaction, so at its time).
+ * The open row is looked up per variant: LATERAL with LIMIT 1, which the planner cannot flatten into a join, is an
+ * index probe of `variant_price_history_open_key`. As a plain join, during a bulk import (no statistics yet: the
+ * table "has 3 rows") the planner materialised every open row of the shop and scanned it once per variant: 1 to 3
+ * minutes per batch of 1,000 products at 100,000 products.
  */
 export async function recordPriceHistory(m: EntityManager, tenantId: string, productIds: string[] | null): Promise<void> {
   const params: unknown[] = [tenantId];
@@ -52,7 +56,8 @@ export async function recordPriceHistory(m: EntityManager, tenantId: string, pro
   const scope = productIds ? 'AND v.product_id IN (SELECT unnest($2::uuid[]))' : '';
   const changed = `SELECT v.id, ${chargedGrossSql('v', 'sp')} AS charged, v.gross AS regular
       FROM variants v ${saleJoinSql('v')}
-      LEFT JOIN variant_price_history h ON h.tenant_id = v.tenant_id AND h.variant_id = v.id AND h.valid_to IS NULL
+      LEFT JOIN LATERAL (SELECT h.gross, h.regular_gross FROM variant_price_history h
+                          WHERE h.tenant_id = v.tenant_id AND h.variant_id = v.id AND h.valid_to IS NULL LIMIT 1) h ON true
      WHERE v.tenant_id = $1 ${scope}
        AND (h.gross IS DISTINCT FROM ${chargedGrossSql('v', 'sp')} OR h.regular_gross IS DISTINCT FROM v.gross)`;
   const rows: Array<{ id: string; charged: string; regular: string }> = await m.query(changed, params);
