@@ -2925,7 +2925,11 @@ export interface components {
             discount_code_error: "discount_code_not_found" | "discount_code_inactive" | "discount_code_expired" | "discount_code_already_used" | "discount_code_minimum_not_met" | "discount_code_currency_mismatch" | null;
             /** @description The promotions applied, by promotion (their line parts are inside `total_discount`); only while the shop has an active promotion. */
             discounts?: components["schemas"]["PromotionDiscountDto"][];
-            /** @description Promotions the cart is close to ("add 2 more"); only while the shop has an active promotion. */
+            /**
+             * @description Promotions the cart is close to ("add 2 more"): missing only their minimum quantity or subtotal, each missing part
+             *     at most half its threshold (or at most 2 units), at most 5, the smallest share missing first, then priority
+             *     descending and id; only while the shop has an active promotion.
+             */
             available_promotions?: components["schemas"]["AvailablePromotionDto"][];
             /** @description Buy-X-get-Y gifts to offer (the storefront adds them); only while the shop has an active promotion. */
             suggested_gifts?: components["schemas"]["SuggestedGiftDto"][];

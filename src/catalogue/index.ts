@@ -30,5 +30,6 @@ export {
 } from './catalogue.repository.js';
 export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, StockLevelRow, VariantPromotionFactsRow } from './catalogue.repository.js';
 export { productsMatchingSelector, promotionCatalogueVariants } from './promotion-catalogue.repository.js';
+export { productsPricedByPromotion } from './sale-prices.repository.js';
 export type { PromotionCatalogueVariant, PromotionSelectorFacet, PromotionSelectorMatcher } from './promotion-catalogue.repository.js';
 export type { AdminProductDto } from './dto/admin-product.dto.js';

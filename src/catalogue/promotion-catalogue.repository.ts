@@ -32,15 +32,16 @@ export interface PromotionCatalogueVariant {
   manufacturerId: string | null;
   /** Each facet value by id and by key. */
   facets: Record<PromotionSelectorFacet, string[]>;
-  /** One option key per custom field (the first option of a field wins). */
-  customFields: Record<string, string>;
+  /** Per custom field, every option of the variant by key and by id (a wine of two grapes matches either). */
+  customFields: Record<string, string[]>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The products (with a visible variant) a line selector can match: any one matcher, as the engine reads them (categories
- * with their ancestors, facet values by id or key, custom-field options by field and option key).
+ * with their ancestors, manual collections, facet values by id or key, custom-field options by field and option
+ * key or id).
  */
 export async function productsMatchingSelector(m: EntityManager, tenantId: string, selector: readonly PromotionSelectorMatcher[]): Promise<string[]> {
   const params: unknown[] = [tenantId];
@@ -76,7 +77,7 @@ export async function productsMatchingSelector(m: EntityManager, tenantId: strin
       case 'custom_field':
         clauses.push(
           `vs.option_ids && ARRAY(SELECT o.id FROM custom_field_options o JOIN custom_fields f ON f.tenant_id = o.tenant_id AND f.id = o.field_id
-             WHERE o.tenant_id = $1 AND f.key = ${arg(s.key)} AND o.key = ANY(${arg(s.values)}::text[]))`,
+             WHERE o.tenant_id = $1 AND f.key = ${arg(s.key)} AND (o.key = ANY(${arg(s.values)}::text[]) OR o.id = ANY(${arg(uuids(s.values))}::uuid[])))`,
         );
         break;
     }
@@ -129,10 +130,10 @@ export async function promotionCatalogueVariants(m: EntityManager, tenantId: str
     options.set(r.id, { field: r.field, key: r.key });
   const facet = (id: string | null) => (id ? [id, keys.get(id) ?? id] : []);
   return rows.map((r) => {
-    const customFields: Record<string, string> = {};
+    const customFields: Record<string, string[]> = {};
     for (const id of r.option_ids) {
       const o = options.get(id);
-      if (o && customFields[o.field] === undefined) customFields[o.field] = o.key;
+      if (o) (customFields[o.field] ??= []).push(o.key, id);
     }
     return {
       variantId: r.variant_id,

@@ -42,6 +42,15 @@ export async function storedSalePrices(
   return new Map(rows.map((r) => [r.variant_id, { gross: r.gross, productId: r.product_id }]));
 }
 
+/** The products with a stored sale price this promotion took part in (what a reprice after its change must look at). */
+export async function productsPricedByPromotion(m: EntityManager, tenantId: string, promotionId: string): Promise<string[]> {
+  const rows: Array<{ product_id: string }> = await m.query(
+    `SELECT DISTINCT product_id FROM variant_sale_prices WHERE tenant_id = $1 AND promotion_ids @> ARRAY[$2::uuid]`,
+    [tenantId, promotionId],
+  );
+  return rows.map((r) => r.product_id);
+}
+
 /**
  * Records the charged price of these products' variants (every product's when null) where it differs from the open
  * history row: the open row is closed now and a new one opened now (in the caller's transaction, so at its time).

@@ -21,8 +21,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
  * Export and import of promotions and customer groups with their members (issue 32), in CONTRACT 6's manner: each
  * object upserted by its `key`, the whole document in one transaction (all or nothing), 422 naming the path of the
  * first bad member, a second identical import changing nothing (no write, no event). Promotions are written through
- * `PromotionsService` (the same checks and events as the admin API); the catalogue is repriced once at the end, for
- * every catalogue promotion the import wrote. A customer group condition
+ * `PromotionsService` (the same checks and events as the admin API); each catalogue promotion written is priced into
+ * the catalogue after the commit by its event's handler, the timers re-armed once. A customer group condition
  * names groups by key in the document (`group_keys`), so a document moves between shops; the ids in selectors
  * (products, categories, ...) are the shop's own (the catalogue import's `ids` report maps keys to them).
  */
@@ -90,7 +90,7 @@ export class PromotionsTransferService {
         if (changed && !created) out.updated.customer_groups += 1;
         out.ids.customer_groups[g.key] = row.id;
       }
-      // catalogue promotions are priced into the catalogue once, after the last one (not one reprice per promotion)
+      // the timers of catalogue promotions are re-armed once, after the last one; their events reprice the catalogue after the commit
       const written: PromotionWrites = [];
       const groupIdOf = async (key: string): Promise<string | null> => out.ids.customer_groups[key] ?? (await this.groups.findByKey(tx, key))?.id ?? null;
       for (const [i, raw] of promotionDocs.entries()) {
@@ -114,7 +114,7 @@ export class PromotionsTransferService {
           throw err;
         }
       }
-      await this.catalogue.repriceFor(tx, written);
+      await this.catalogue.rearm(tx, written);
       return out;
     });
   }

@@ -7,7 +7,7 @@ import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CustomerGroup, CustomerGroupMember } from './entities/customer-group.entity.js';
 import { Promotion } from './entities/promotion.entity.js';
-import { productsMatchingSelector, promotionCatalogueVariants } from '../catalogue/index.js';
+import { productsMatchingSelector, productsPricedByPromotion, promotionCatalogueVariants } from '../catalogue/index.js';
 import { customerEmails, customerIdsByEmail } from '../customers/index.js';
 import { currencyRecordsOf } from '../tenancy/index.js';
 import type { CatalogueVariant, StoredPromotion } from './catalogue/catalogue-pricing.js';
@@ -320,6 +320,21 @@ export class CataloguePromotionsRepository {
   /** The products (with a visible variant) a line selector can match (the catalogue's `productsMatchingSelector`). */
   productsMatching(ctx: RequestContext, selector: LineSelector): Promise<string[]> {
     return productsMatchingSelector(managerOf(ctx, this.dataSource), ctx.tenantId, selector);
+  }
+
+  /** One promotion as catalogue pricing reads it; null when it is gone. */
+  async stored(ctx: RequestContext, id: string): Promise<StoredPromotion | null> {
+    const [row]: StoredPromotionRow[] = await managerOf(ctx, this.dataSource).query(
+      `SELECT id, name, priority, combines_with, conditions, actions, enabled, code, usage_limit, usage_limit_per_customer, starts_at, ends_at
+         FROM promotions WHERE tenant_id = $1 AND id = $2`,
+      [ctx.tenantId, id],
+    );
+    return row ? storedOf(row) : null;
+  }
+
+  /** The products whose stored sale price this promotion took part in (the catalogue's `productsPricedByPromotion`). */
+  productsPricedBy(ctx: RequestContext, promotionId: string): Promise<string[]> {
+    return productsPricedByPromotion(managerOf(ctx, this.dataSource), ctx.tenantId, promotionId);
   }
 
   /** Per shop, the promotions without a code whose start or end lies in `(since, until]` (the boundaries crossed). */

@@ -12,6 +12,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createShopApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/app-config.js';
+import { EventHandlerWorker } from '../../src/events/event-handler.worker.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 import { F, facetCounts, FILTER_CASES, filterQuery, fixtureImport, matchingProducts, priceRange, Row, ROWS, walkProducts } from './catalogue.fixture.js';
@@ -74,8 +75,21 @@ describe('catalogue promotions in the storefront', () => {
     return [...lowest.keys()].sort((a, b) => dir * (lowest.get(a)! - lowest.get(b)! || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0)));
   }
 
-  /** Every answer of the storefront for these filter cases equals the model's at instant `at`. */
+  /** The repricing jobs of promotion writes still pending (they run after the admin request, in the outbox's handlers). */
+  const pendingReprices = async () =>
+    Number(
+      (
+        await t.db.query(
+          `SELECT count(*) AS n FROM event_handler_jobs WHERE tenant_id = $1 AND handler LIKE 'CataloguePromotionPrices.%' AND status = 'pending'`,
+          [shop.tenant.id],
+        )
+      )[0].n,
+    );
+  const repriced = async () => expect(await waitFor(pendingReprices, (n) => n === 0, 10_000)).toBe(0);
+
+  /** Every answer of the storefront for these filter cases equals the model's at instant `at` (once promotion writes are priced in). */
   async function expectModel(at: number, cases: Array<[string, F]>) {
+    await repriced();
     const rows = modelRows(promos, at);
     for (const [name, f] of cases) {
       for (const [order, dir] of [
@@ -200,7 +214,7 @@ describe('catalogue promotions in the storefront', () => {
     await shop.admin.delete(`/admin/promotions/${res.body.promotion.id}`).expect(204);
   });
 
-  it('updating and deleting a catalogue promotion reprices at once', async () => {
+  it('updating and deleting a catalogue promotion reprices (after the request)', async () => {
     const created = (
       await shop.admin
         .post('/admin/promotions', {
@@ -296,6 +310,7 @@ describe('catalogue promotions in the storefront', () => {
         actions: [{ type: 'fixed_off_lines', amount: 5 }],
       })
       .expect(201);
+    promos.push({ name: 'rosé day', matches: (r) => r.product === rose.product, off: (c) => Math.min(c, 500), startsAt });
     await sleep(Math.max(0, startsAt - Date.now()));
     expect(
       await waitFor(
@@ -316,7 +331,7 @@ describe('catalogue promotions in the storefront', () => {
     expect(await history()).toBe(rows + 1);
   });
 
-  it('a catalogue promotion imported (POST /admin/promotions/import) is priced in by the import, once', async () => {
+  it('a catalogue promotion imported (POST /admin/promotions/import) is priced in after the import', async () => {
     const rose = ROWS.find((r) => r.variant === 'v5a')!;
     const res = await shop.admin
       .post('/admin/promotions/import', {
@@ -331,8 +346,67 @@ describe('catalogue promotions in the storefront', () => {
       })
       .expect(200);
     expect(res.body.import.created.promotions).toBe(1);
+    promos.push({ name: 'Half price rosé', matches: (r) => r.product === rose.product, off: (c) => Math.round(c * 0.5) });
+    await repriced();
     const v = (await shop.storefront.get(`/products/${ids.products[rose.product]}`).expect(200)).body.product.variants[0];
     // the rosé day's 5.00 off and this 50 % do not combine: the larger one
     expect([v.price, v.compare_at_price]).toEqual([rose.price / 2, rose.price]);
+  });
+
+  it('a promotion over the whole shop is priced after the admin request, by the outbox handler; a code takes it out again', async () => {
+    const worker = t.get(EventHandlerWorker);
+    await worker.beforeApplicationShutdown(); // the handlers' worker stopped: what the request itself does shows
+    let id = '';
+    try {
+      const res = await shop.admin.post('/admin/promotions', { name: '-5% everything', actions: [{ type: 'percent_off_lines', percent: 5 }] }).expect(201);
+      id = res.body.promotion.id;
+      // a variant no earlier promotion reduces
+      const now = modelRows(promos, Date.now());
+      const plain = ROWS.find((r) => now.find((x) => x.variant === r.variant)!.price === r.price)!;
+      const p = (await shop.storefront.get(`/products/${ids.products[plain.product]}`).expect(200)).body.product;
+      // committed and answered, the catalogue not repriced yet: the job waits for the worker
+      expect(p.variants.find((v: { id: string }) => v.id === ids.variants[plain.variant]).price).toBe(plain.price);
+      expect(await pendingReprices()).toBe(1);
+    } finally {
+      worker.start();
+    }
+    const everything: Promo = { name: '-5% everything', matches: () => true, off: (c) => Math.round(c * 0.05) };
+    promos.push(everything);
+    await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+    // with a code it is no catalogue price any more: the products it priced are repriced without it
+    await shop.admin.put(`/admin/promotions/${id}`, { code: 'FIVE' }).expect(200);
+    promos.splice(promos.indexOf(everything), 1);
+    await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+  });
+
+  it('a custom-field selector matches every option of the field: a blend of cabernet and merlot is reduced by either grape', async () => {
+    const blend = ROWS.find((r) => r.grapes.length > 1)!;
+    const created = (
+      await shop.admin
+        .post('/admin/promotions', {
+          name: '-15% grape',
+          conditions: [{ type: 'lines', selector: [{ type: 'custom_field', key: 'grape', values: [blend.grapes[0]] }] }],
+          actions: [{ type: 'percent_off_lines', percent: 15 }],
+        })
+        .expect(201)
+    ).body.promotion;
+    const grape: Promo = { name: '-15% grape', matches: (r) => r.grapes.includes(blend.grapes[0]), off: (c) => Math.round(c * 0.15) };
+    promos.push(grape);
+    await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+    for (const g of blend.grapes.slice(1)) {
+      // the other grapes of the blend, by option key and by option id
+      for (const value of [g, ids.custom_field_options[g] as string]) {
+        await shop.admin
+          .put(`/admin/promotions/${created.id}`, { conditions: [{ type: 'lines', selector: [{ type: 'custom_field', key: 'grape', values: [value] }] }] })
+          .expect(200);
+        grape.matches = (r) => r.grapes.includes(g);
+        await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+      }
+    }
+    const rows = modelRows(promos, Date.now());
+    expect(rows.find((r) => r.variant === blend.variant)!.price).toBeLessThan(blend.price);
+    await shop.admin.delete(`/admin/promotions/${created.id}`).expect(204);
+    promos.splice(promos.indexOf(grape), 1);
+    await expectModel(Date.now(), SOME_CASES.slice(0, 3));
   });
 });

@@ -23,6 +23,7 @@ const LONG_FIRST = [
   'test/e2e/customers.customer.e2e-spec.ts',
   'test/e2e/orders.payments.e2e-spec.ts',
   'test/e2e/openapi.e2e-spec.ts', // redocly and openapi-typescript + tsc on the example client
+  'test/e2e/catalogue-promotions.storefront.e2e-spec.ts', // waits for promotion starts and ends (about 20 s of timers)
 ];
 
 class LongFirstSequencer extends Sequencer {

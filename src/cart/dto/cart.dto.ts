@@ -70,7 +70,11 @@ export class CartDto {
   /** The promotions applied, by promotion (their line parts are inside `total_discount`); only while the shop has an active promotion. */
   @ApiPropertyOptional({ type: () => [PromotionDiscountDto] })
   discounts?: PromotionDiscountDto[];
-  /** Promotions the cart is close to ("add 2 more"); only while the shop has an active promotion. */
+  /**
+   * Promotions the cart is close to ("add 2 more"): missing only their minimum quantity or subtotal, each missing part
+   * at most half its threshold (or at most 2 units), at most 5, the smallest share missing first, then priority
+   * descending and id; only while the shop has an active promotion.
+   */
   @ApiPropertyOptional({ type: () => [AvailablePromotionDto] })
   available_promotions?: AvailablePromotionDto[];
   /** Buy-X-get-Y gifts to offer (the storefront adds them); only while the shop has an active promotion. */

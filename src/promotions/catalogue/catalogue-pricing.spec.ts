@@ -23,7 +23,7 @@ const variant = (over: Partial<CatalogueVariant> = {}): CatalogueVariant => ({
   categoryIds: ['k-wine', 'k-red'],
   manufacturerId: 'm1',
   facets: { colour: ['id-red', 'red'], vintage: ['id-2019', '2019'] },
-  customFields: { grape: 'merlot' },
+  customFields: { grape: ['merlot', 'id-merlot'] },
   ...over,
 });
 const at = new Date('2026-06-01T12:00:00Z');
@@ -58,12 +58,17 @@ describe('catalogue promotions', () => {
     expect(prices([{ ...base, actions: [{ type: 'percent_off_lines', percent: 33.33 }] }], [variant({ gross: '10.01' })])[0].gross).toBe('6.67');
   });
 
-  it('match facet values by id or key, categories with ancestors, custom fields by option key; others are left out', () => {
+  it('match facet values by id or key, categories with ancestors, custom fields by the key or id of every option; others are left out', () => {
     const by = (selector: unknown) => ({ ...base, conditions: [{ type: 'lines', selector }] }) as StoredPromotion;
     expect(prices([by([{ type: 'facet', facet: 'colour', values: ['red'] }])], [variant()])).toHaveLength(1);
     expect(prices([by([{ type: 'facet', facet: 'vintage', values: ['id-2019'] }])], [variant()])).toHaveLength(1);
     expect(prices([by([{ type: 'category', ids: ['k-wine'] }])], [variant()])).toHaveLength(1);
     expect(prices([by([{ type: 'custom_field', key: 'grape', values: ['merlot'] }])], [variant()])).toHaveLength(1);
+    // every option of a field: a wine of two grapes matches either, by key or id
+    const blend = variant({ customFields: { grape: ['cabernet', 'id-cabernet', 'merlot', 'id-merlot'] } });
+    expect(prices([by([{ type: 'custom_field', key: 'grape', values: ['merlot'] }])], [blend])).toHaveLength(1);
+    expect(prices([by([{ type: 'custom_field', key: 'grape', values: ['id-cabernet'] }])], [blend])).toHaveLength(1);
+    expect(prices([by([{ type: 'custom_field', key: 'grape', values: ['syrah'] }])], [blend])).toEqual([]);
     expect(prices([by([{ type: 'facet', facet: 'colour', values: ['white'] }])], [variant()])).toEqual([]);
     expect(prices([base], [variant({ manufacturerId: 'm2' })])).toEqual([]);
   });

@@ -40,8 +40,8 @@ export interface CatalogueVariant {
   manufacturerId: string | null;
   /** Each facet value by id and by key. */
   facets: Partial<Record<LineFacet, string[]>>;
-  /** One option key per custom field (the engine's line has one value per field). */
-  customFields: Record<string, string>;
+  /** Per custom field, every option of the variant by key and by id. */
+  customFields: Record<string, string[]>;
 }
 
 export interface SalePrice {

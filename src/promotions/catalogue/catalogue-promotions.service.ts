@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { RequestContext } from '../../common/context/request-context.js';
 import { CacheBus } from '../../common/cluster/cache-bus.js';
 import { SearchIndexService } from '../../catalogue/index.js';
+import { OnDomainEvent, type DomainEvent } from '../../events/index.js';
 import { CataloguePriceRule, type CatalogueSalePrice } from '../../extensions/index.js';
 import { CataloguePromotionsRepository } from '../promotions.repository.js';
 import { compileCatalogue, isCataloguePromotion, salePricesOf, type StoredPromotion } from './catalogue-pricing.js';
@@ -21,11 +22,13 @@ const CATCH_UP_MS = 7 * 24 * 3600_000;
  * Catalogue promotions as sale prices (issue 32), the built-in `CataloguePriceRule`: the catalogue asks it for the
  * sale prices of the products whose search rows it rebuilds (catalogue-pricing.ts decides them).
  *
- * Kept current without a restart: a write of a catalogue promotion (create, update, delete) reprices, in the same
- * transaction, the products it could reach before and after (`SearchIndexService.reprice`: those whose sale price
- * changes get their rows, their price history and a delta to every instance's index), and every instance sleeps
- * until the next `starts_at` / `ends_at` of any shop's promotion, then reprices the products of the promotions whose
- * boundary it crossed (all of them since its last wake; at boot, the last 7 days'). All instances wake at a boundary; the
+ * Kept current without a restart, never inside an admin request: a write of a promotion (create, update, delete,
+ * import) emits `promotion.created|updated|deleted` through the outbox, and this class's handlers of those events
+ * reprice, after the commit and in a job of their own (retried on failure), the products the promotion reaches now
+ * and those whose stored sale price it took part in (`SearchIndexService.reprice`: those whose sale price changes
+ * get their rows, their price history and a delta to every instance's index). Every instance sleeps until the next
+ * `starts_at` / `ends_at` of any shop's promotion, then reprices the products of the promotions whose boundary it
+ * crossed (all of them since its last wake; at boot, the last 7 days'). All instances wake at a boundary; the
  * reprice is serialized per shop by an advisory lock, so the first does the work and the others find it done. The
  * timers are re-armed on every instance by a cache-bus message at each promotion write, and re-read at least every
  * minute.
@@ -61,22 +64,52 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
 
   /**
    * A promotion was written in `tx` (before: as it was, null when created; after: null when deleted): when either is
-   * a catalogue promotion, the shop is repriced in that transaction and every instance re-arms its timers at commit.
+   * a catalogue promotion, every instance re-arms its timers at commit. The repricing itself is the event handlers'
+   * (below), after the commit; an import passes `batch` and re-arms once for all its writes (`rearm`).
    */
   async written(tx: RequestContext, before: StoredPromotion | null, after: StoredPromotion | null, batch?: PromotionWrites): Promise<void> {
     if (batch) {
-      batch.push(before, after); // repriced once by the batch's owner (an import), in its transaction
+      batch.push(before, after);
       return;
     }
-    await this.repriceFor(tx, [before, after]);
+    await this.rearm(tx, [before, after]);
   }
 
-  /** Reprices what these promotions (as they were and are) can reach, in `tx`; every instance re-arms at commit. */
-  async repriceFor(tx: RequestContext, promotions: PromotionWrites): Promise<void> {
+  /** Every instance re-reads the boundaries at commit when one of these promotions (as they were and are) is a catalogue one. */
+  async rearm(tx: RequestContext, promotions: PromotionWrites): Promise<void> {
     if (!promotions.some((p) => p && isCataloguePromotion(p))) return;
-    await this.search.reprice(tx, await this.scopeOf(tx, promotions));
     if (this.bus) await this.bus.publish(PROMOTION_TIMERS_TOPIC, tx.tenantId, tx.manager);
     else this.arm();
+  }
+
+  @OnDomainEvent('promotion.created')
+  async created(event: DomainEvent<'promotion.created'>, ctx: RequestContext): Promise<void> {
+    await this.repriceWritten(ctx, event.payload.promotion.id);
+  }
+
+  @OnDomainEvent('promotion.updated')
+  async updated(event: DomainEvent<'promotion.updated'>, ctx: RequestContext): Promise<void> {
+    await this.repriceWritten(ctx, event.payload.promotion.id);
+  }
+
+  @OnDomainEvent('promotion.deleted')
+  async deleted(event: DomainEvent<'promotion.deleted'>, ctx: RequestContext): Promise<void> {
+    await this.repriceWritten(ctx, event.payload.promotion.id);
+  }
+
+  /**
+   * After a write of promotion `id` (in the event handler's job): reprices the products it reaches as it is now
+   * (every product for a catalogue promotion without a `lines` condition) and those whose stored sale price it took
+   * part in (as it was). Nothing for a promotion that is not a catalogue one and priced nothing. Reads the current
+   * state, so jobs of several writes of one promotion, run in any order, end in the same prices.
+   */
+  async repriceWritten(ctx: RequestContext, id: string): Promise<number> {
+    const now = await this.repo.stored(ctx, id);
+    const priced = await this.repo.productsPricedBy(ctx, id);
+    const reaches = now !== null && isCataloguePromotion(now);
+    if (!reaches && priced.length === 0) return 0;
+    const scope = reaches ? await this.scopeOf(ctx, [now]) : [];
+    return this.search.reprice(ctx, scope === null ? null : [...new Set([...scope, ...priced])]);
   }
 
   /** Starts the timers with the HTTP service (a CLI context has none). */

@@ -30,7 +30,10 @@ export class PromotionDiscountDto {
   shipping_amount: number;
 }
 
-/** A promotion the buyer is close to: only its minimum quantity or subtotal is missing. */
+/**
+ * A promotion the buyer is close to: only its minimum quantity or subtotal is missing, each by at most half of it (or
+ * by at most 2 units); the cart lists at most 5, the smallest share missing first.
+ */
 export class AvailablePromotionDto {
   promotion_id: string;
   name: string;

@@ -40,6 +40,40 @@ describe('promotion conditions (each must hold)', () => {
     expect(r.available[0].missingQuantity).toBe(1);
   });
 
+  it('lists only the promotions the buyer is close to: each missing part at most half its threshold (or 2 units), 5 at most, smallest share first', () => {
+    // subtotal 13000, 3 units
+    const bySubtotal = (amount: number, id: string) =>
+      promo({ id, conditions: [{ type: 'min_subtotal', amount }], actions: [{ type: 'percent_off_order', percent: 5 }] });
+    const byQuantity = (quantity: number, id: string) =>
+      promo({ id, conditions: [{ type: 'min_quantity', quantity }], actions: [{ type: 'percent_off_lines', percent: 5 }] });
+    const defs = [
+      bySubtotal(26000, 's-half'), // missing 13000 = 50 %: close (the bound is inclusive)
+      bySubtotal(26002, 's-far'), // missing just over 50 %: not listed
+      bySubtotal(14000, 's-near'), // 1000 of 14000
+      byQuantity(4, 'q-1'), // 1 of 4 missing
+      byQuantity(7, 'q-far'), // 4 of 7: not listed
+      byQuantity(6, 'q-3'), // 3 of 6 = 50 %
+      bySubtotal(20000, 's-mid'), // 7000 of 20000
+      promo({
+        id: 'both',
+        conditions: [
+          { type: 'min_subtotal', amount: 14000 },
+          { type: 'min_quantity', quantity: 12 },
+        ],
+        actions: [{ type: 'percent_off_order', percent: 5 }],
+      }),
+    ];
+    const r = run(defs, cart([barolo, chablis]));
+    expect(r.available.map((a) => a.promotionId)).toEqual(['s-near', 'q-1', 's-mid', 'q-3', 's-half']);
+    // the order of the definitions and of the lines does not change it
+    expect(run([...defs].reverse(), cart([chablis, barolo])).available).toEqual(r.available);
+    // a small deal: 2 units missing are close whatever the share; 3 are not
+    const one = cart([chablis]);
+    expect(run([byQuantity(3, 'q-of-3'), byQuantity(4, 'q-of-4')], one).available).toEqual([
+      { promotionId: 'q-of-3', name: expect.any(String), missingQuantity: 2, missingSubtotal: null },
+    ]);
+  });
+
   it.each([
     ['product', { type: 'product', ids: ['p-barolo'] }],
     ['variant', { type: 'variant', ids: ['v-barolo'] }],

@@ -10,6 +10,25 @@ import { chooseBest, shippingApplies, type Candidate } from './combine.js';
 import { lineKeys, selectorMatches, type CompiledPromotion, type CompiledPromotions } from './compile.js';
 import type { AvailablePromotion, EngineCart, EngineHooks, EngineLine, EngineResult, LineResult, PromotionCondition, SuggestedGift } from './types.js';
 
+/**
+ * "Close to a promotion": the missing subtotal is at most this share of the minimum subtotal, and the missing units
+ * at most this share of the minimum quantity or at most AVAILABLE_CLOSE_UNITS (60.00 of a 100.00 minimum is close,
+ * 40.00 is not; 6 bottles of a case of 12 are close, 5 are not; 1 bottle of a deal on 3 is close: 2 more).
+ */
+export const AVAILABLE_MAX_MISSING_SHARE = 0.5;
+export const AVAILABLE_CLOSE_UNITS = 2;
+/** At most this many promotions are listed as close, the smallest share missing first (then the rank). */
+export const AVAILABLE_LIMIT = 5;
+
+/** The larger share of its threshold still missing (0 < share <= 1), or null when the buyer is not close. */
+function closeShare(missingQuantity: number | null, minQuantity: number | null, missingSubtotal: number | null, minSubtotal: number | null): number | null {
+  const q = missingQuantity !== null && minQuantity ? missingQuantity / minQuantity : 0;
+  const s = missingSubtotal !== null && minSubtotal ? missingSubtotal / minSubtotal : 0;
+  if (s > AVAILABLE_MAX_MISSING_SHARE) return null;
+  if (q > AVAILABLE_MAX_MISSING_SHARE && (missingQuantity ?? 0) > AVAILABLE_CLOSE_UNITS) return null;
+  return Math.max(q, s);
+}
+
 function compareLines(a: EngineLine, b: EngineLine): number {
   if (a.variantId !== b.variantId) return a.variantId < b.variantId ? -1 : 1;
   if (a.productId !== b.productId) return a.productId < b.productId ? -1 : 1;
@@ -43,7 +62,7 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
   });
 
   const cands: Candidate[] = [];
-  const available: AvailablePromotion[] = [];
+  const close: Array<{ a: AvailablePromotion; share: number; rank: number }> = [];
   const gifts: Array<SuggestedGift & { rank: number }> = [];
   for (let r = 0; r < isCandidate.length; r++) {
     if (!isCandidate[r]) continue;
@@ -57,7 +76,8 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
     const missingQuantity = p.minQuantity !== null && quantity < p.minQuantity ? p.minQuantity - quantity : null;
     const missingSubtotal = p.minSubtotal !== null && subtotal < p.minSubtotal ? p.minSubtotal - subtotal : null;
     if (missingQuantity !== null || missingSubtotal !== null) {
-      available.push({ promotionId: p.def.id, name: p.def.name, missingQuantity, missingSubtotal });
+      const share = closeShare(missingQuantity, p.minQuantity, missingSubtotal, p.minSubtotal);
+      if (share !== null) close.push({ a: { promotionId: p.def.id, name: p.def.name, missingQuantity, missingSubtotal }, share, rank: p.rank });
       continue;
     }
     const c = candidate(p, lines, keys, matching, subtotal, cart, hooks, gifts);
@@ -89,7 +109,10 @@ export function evaluatePromotions(compiled: CompiledPromotions, cart: EngineCar
     discounts,
     linesDiscount,
     shippingDiscount,
-    available,
+    available: close
+      .sort((x, y) => x.share - y.share || x.rank - y.rank)
+      .slice(0, AVAILABLE_LIMIT)
+      .map((c) => c.a),
     suggestedGifts: gifts.filter((g) => appliedIds.has(g.promotionId) || !cands.some((c) => c.p.def.id === g.promotionId)).map(({ rank: _rank, ...g }) => g),
   };
 }
