@@ -1,6 +1,11 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type DeepPartial, type EntityManager } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
 import type { Translations } from '../common/db/base.entity.js';
 import { upsert, type UpsertResult } from '../common/db/keyed-upsert.js';
+import { getOrThrow, inTransaction, repoOf } from '../common/db/tenant-scope.js';
+import type { Page } from '../common/paging/page.js';
+import { Pager, type PageRequest } from '../common/paging/pager.service.js';
 import { Collection, type CollectionType } from './entities/collection.entity.js';
 
 /**
@@ -88,4 +93,79 @@ export const COLLECTION_COLUMNS = [
 /** Inserts or updates keyed collections (rows in `COLLECTION_COLUMNS` order; unchanged rows are left alone). */
 export function upsertCollections(m: EntityManager, tenantId: string, rows: unknown[][]): Promise<UpsertResult> {
   return upsert(m, tenantId, { table: 'collections', cols: COLLECTION_COLUMNS, conflict: '(tenant_id, key) WHERE key IS NOT NULL', compareAll: true }, rows);
+}
+
+/** Filters of the admin list of collections. */
+export interface CollectionListFilter {
+  published?: boolean;
+  collectionType?: CollectionType;
+}
+
+/**
+ * Every statement `CollectionsService` runs, in the context's transaction when one is open (`ctx.manager`). The
+ * service holds the rules (handles, rules JSON, events) and is unit-tested with this class faked.
+ */
+@Injectable()
+export class CollectionsRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+  ) {}
+
+  /** Runs `work` in one transaction (reusing an open one) with the context bound to it. */
+  transaction<R>(ctx: RequestContext, work: (tx: RequestContext) => Promise<R>): Promise<R> {
+    return inTransaction(ctx, this.dataSource, work);
+  }
+
+  /** A page of the shop's collections, oldest first (ties by id). */
+  page(ctx: RequestContext, page: PageRequest, filter: CollectionListFilter): Promise<Page<Collection>> {
+    const qb = repoOf(ctx, this.dataSource, Collection).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
+    if (filter.published !== undefined) qb.andWhere('c.published = :published', { published: filter.published });
+    if (filter.collectionType) qb.andWhere('c.collection_type = :type', { type: filter.collectionType });
+    return this.pager.paginateByCreated(qb, page, 'ASC');
+  }
+
+  /** The shop's collection `id`, or 404 `collection`. */
+  getOrThrow(ctx: RequestContext, id: string): Promise<Collection> {
+    return getOrThrow(ctx, this.dataSource, Collection, id, 'collection');
+  }
+
+  /** A new (unsaved) collection entity. */
+  build(ctx: RequestContext, fields: DeepPartial<Collection>): Collection {
+    return repoOf(ctx, this.dataSource, Collection).create(fields);
+  }
+
+  /** Inserts or updates the collection; a taken handle fails with PostgreSQL's unique violation. */
+  save(ctx: RequestContext, c: Collection): Promise<Collection> {
+    return repoOf(ctx, this.dataSource, Collection).save(c);
+  }
+
+  /** Deletes the shop's collection `id`; false when there is none. */
+  async delete(ctx: RequestContext, id: string): Promise<boolean> {
+    const res = await repoOf(ctx, this.dataSource, Collection)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
+      .execute();
+    return Boolean(res.affected);
+  }
+
+  /** True when a collection of the shop has this handle (compared without case). */
+  handleTaken(ctx: RequestContext, handle: string): Promise<boolean> {
+    return repoOf(ctx, this.dataSource, Collection)
+      .createQueryBuilder('c')
+      .where('c.tenant_id = :tenant AND lower(c.handle) = lower(:handle)', { tenant: ctx.tenantId, handle })
+      .getExists();
+  }
+
+  /** The shop's handles (lower case) equal to `base` or starting with `<base>-`. */
+  async handlesLike(ctx: RequestContext, base: string): Promise<string[]> {
+    const rows: Array<{ handle: string }> = await repoOf(ctx, this.dataSource, Collection)
+      .createQueryBuilder('c')
+      .select('lower(c.handle)', 'handle')
+      .where('c.tenant_id = :tenant', { tenant: ctx.tenantId })
+      .andWhere(`(lower(c.handle) = :base OR lower(c.handle) LIKE :prefix)`, { base, prefix: `${base.replace(/[\\%_]/g, '\\$&')}-%` })
+      .getRawMany();
+    return rows.map((r) => r.handle);
+  }
 }

@@ -1,23 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { isUniqueViolation } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { withTranslation } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
-import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { PageRequest } from '../common/paging/pager.service.js';
 import { DomainEvents } from '../events/index.js';
 import { slugify } from '../tenancy/index.js';
 import { Extensions, ProductCountSource } from '../extensions/index.js';
 import { parseCollectionRules } from './collection-rules.js';
 import { CollectionDto, CreateCollectionDto, mapCollection, UpdateCollectionDto } from './dto/collection.dto.js';
 import { Collection, CollectionType } from './entities/collection.entity.js';
+import { CollectionsRepository, type CollectionListFilter } from './collections.repository.js';
 import { safeHtml, safeHtmlMember } from '../common/html/safe-html.js';
-
-export interface CollectionListFilter {
-  published?: boolean;
-  collectionType?: CollectionType;
-}
 
 const HANDLE_TAKEN = (handle: string) => AppError.unprocessable(`handle "${handle}" is already taken by another collection`);
 
@@ -25,18 +20,14 @@ const HANDLE_TAKEN = (handle: string) => AppError.unprocessable(`handle "${handl
 @Injectable()
 export class CollectionsService {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly pager: Pager,
+    private readonly repo: CollectionsRepository,
     private readonly events: DomainEvents,
     private readonly extensions: Extensions,
   ) {}
 
   /** Every collection of the shop, published or not, oldest first. */
   async list(ctx: RequestContext, page: PageRequest, filter: CollectionListFilter = {}): Promise<Page<CollectionDto>> {
-    const qb = repoOf(ctx, this.dataSource, Collection).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
-    if (filter.published !== undefined) qb.andWhere('c.published = :published', { published: filter.published });
-    if (filter.collectionType) qb.andWhere('c.collection_type = :type', { type: filter.collectionType });
-    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
+    const rows = await this.repo.page(ctx, page, filter);
     const counts = await this.productsCounts(
       ctx,
       rows.items.map((r) => r.id),
@@ -50,7 +41,7 @@ export class CollectionsService {
 
   /** The tenant's collection row or 404. */
   find(ctx: RequestContext, id: string): Promise<Collection> {
-    return getOrThrow(ctx, this.dataSource, Collection, id, 'collection');
+    return this.repo.getOrThrow(ctx, id);
   }
 
   /** Products per collection from the `ProductCountSource` extension provider (the catalogue); 0 without one. */
@@ -64,7 +55,7 @@ export class CollectionsService {
     const title = dto.title.trim();
     const rulesJson = type === 'smart' ? checkedRules(dto.rules_json) : null;
     const build = (handle: string) =>
-      repoOf(ctx, this.dataSource, Collection).create({
+      this.repo.build(ctx, {
         tenantId: ctx.tenantId,
         handle,
         title: withTranslation({}, ctx.language, title),
@@ -121,13 +112,8 @@ export class CollectionsService {
   }
 
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    await inTransaction(ctx, this.dataSource, async (tx) => {
-      const res = await repoOf(tx, this.dataSource, Collection)
-        .createQueryBuilder()
-        .delete()
-        .where('id = :id AND tenant_id = :tenant', { id, tenant: tx.tenantId })
-        .execute();
-      if (!res.affected) throw AppError.notFound('collection');
+    await this.repo.transaction(ctx, async (tx) => {
+      if (!(await this.repo.delete(tx, id))) throw AppError.notFound('collection');
       await this.events.emit(tx, 'collection.deleted', { collection: { id } });
     });
   }
@@ -139,8 +125,8 @@ export class CollectionsService {
 
   /** Saves and records the domain event in one transaction. */
   private persist(ctx: RequestContext, c: Collection, topic: 'collection.created' | 'collection.updated'): Promise<CollectionDto> {
-    return inTransaction(ctx, this.dataSource, async (tx) => {
-      const dto = await this.present(tx, await repoOf(tx, this.dataSource, Collection).save(c));
+    return this.repo.transaction(ctx, async (tx) => {
+      const dto = await this.present(tx, await this.repo.save(tx, c));
       await this.events.emit(tx, topic, { collection: dto });
       return dto;
     });
@@ -156,21 +142,11 @@ export class CollectionsService {
   }
 
   private async assertHandleFree(ctx: RequestContext, handle: string): Promise<void> {
-    const taken = await repoOf(ctx, this.dataSource, Collection)
-      .createQueryBuilder('c')
-      .where('c.tenant_id = :tenant AND lower(c.handle) = lower(:handle)', { tenant: ctx.tenantId, handle })
-      .getExists();
-    if (taken) throw HANDLE_TAKEN(handle);
+    if (await this.repo.handleTaken(ctx, handle)) throw HANDLE_TAKEN(handle);
   }
 
   private async freeHandle(ctx: RequestContext, base: string): Promise<string> {
-    const rows: { handle: string }[] = await repoOf(ctx, this.dataSource, Collection)
-      .createQueryBuilder('c')
-      .select('lower(c.handle)', 'handle')
-      .where('c.tenant_id = :tenant', { tenant: ctx.tenantId })
-      .andWhere(`(lower(c.handle) = :base OR lower(c.handle) LIKE :prefix)`, { base, prefix: `${base.replace(/[\\%_]/g, '\\$&')}-%` })
-      .getRawMany();
-    const taken = new Set(rows.map((r) => r.handle));
+    const taken = new Set(await this.repo.handlesLike(ctx, base));
     if (!taken.has(base)) return base;
     for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
   }

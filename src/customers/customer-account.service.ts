@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { isCountryOf, isUuid } from '../tenancy/index.js';
+import { isUuid } from '../tenancy/index.js';
 import { ADDRESS_FIELDS, AddressBodyDto, mapProfile, mapSavedAddress, ProfileDto, SavedAddressDto } from './dto/account.dto.js';
 import { CustomerAddress } from './entities/customer-address.entity.js';
-import { Customer } from './entities/customer.entity.js';
-
-import { MAX_SAVED_ADDRESSES } from './customers.repository.js';
+import { CustomersRepository, MAX_SAVED_ADDRESSES } from './customers.repository.js';
 
 /**
  * The customer tier (SPEC "Customer tier"): the signed-in shopper's own profile and saved addresses. Every query is
@@ -17,28 +13,22 @@ import { MAX_SAVED_ADDRESSES } from './customers.repository.js';
  */
 @Injectable()
 export class CustomerAccountService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly repo: CustomersRepository) {}
 
   async profile(ctx: RequestContext): Promise<ProfileDto> {
     return this.profileOf(ctx, shopperId(ctx));
   }
 
   async profileOf(ctx: RequestContext, customerId: string): Promise<ProfileDto> {
-    const customer = await getOrThrow(ctx, this.dataSource, Customer, customerId, 'customer');
-    const address = customer.defaultAddressId
-      ? await repoOf(ctx, this.dataSource, CustomerAddress).findOne({ where: { id: customer.defaultAddressId, tenantId: ctx.tenantId } })
-      : null;
-    return mapProfile(customer, address);
+    const customer = await this.repo.getOrThrow(ctx, customerId);
+    const addresses = await this.repo.addressesByIds(ctx, customer.defaultAddressId ? [customer.defaultAddressId] : []);
+    return mapProfile(customer, (customer.defaultAddressId && addresses.get(customer.defaultAddressId)) || null);
   }
 
   /** Unpaged, oldest first (SPEC promises no order). */
   async listAddresses(ctx: RequestContext): Promise<SavedAddressDto[]> {
     const customerId = await this.activeShopper(ctx);
-    const rows = await repoOf(ctx, this.dataSource, CustomerAddress).find({
-      where: { tenantId: ctx.tenantId, customerId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-    return rows.map(mapSavedAddress);
+    return (await this.repo.addressesOf(ctx, customerId)).map(mapSavedAddress);
   }
 
   /** A new saved address; the shopper's first address (when none is the billing address yet) becomes default_address. */
@@ -46,26 +36,16 @@ export class CustomerAccountService {
     const customerId = await this.activeShopper(ctx);
     if (!Object.keys(ADDRESS_FIELDS).some((k) => dto[k as keyof AddressBodyDto] != null)) throw AppError.unprocessable('an address needs at least one member');
     if (dto.country_id != null) await this.assertCountry(ctx, dto.country_id);
-    return inTransaction(ctx, this.dataSource, async (tx) => {
-      const m = managerOf(tx, this.dataSource);
+    return this.repo.transaction(ctx, async (tx) => {
       // The customer row lock serialises a shopper's concurrent creates (the limit and the default stay exact).
-      const [me]: { default_address_id: string | null }[] = await m.query(
-        `SELECT default_address_id FROM customers WHERE id = $1 AND tenant_id = $2 FOR UPDATE`,
-        [customerId, tx.tenantId],
-      );
+      const me = await this.repo.lockForNewAddress(tx, customerId);
       if (!me) throw AppError.notFound('customer');
-      const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM customer_addresses WHERE tenant_id = $1 AND customer_id = $2`, [
-        tx.tenantId,
-        customerId,
-      ]);
-      if (n >= MAX_SAVED_ADDRESSES) throw AppError.unprocessable(`a shopper keeps at most ${MAX_SAVED_ADDRESSES} saved addresses`);
-      const repo = m.getRepository(CustomerAddress);
-      const address = repo.create({ tenantId: tx.tenantId, customerId });
+      if (me.addresses >= MAX_SAVED_ADDRESSES) throw AppError.unprocessable(`a shopper keeps at most ${MAX_SAVED_ADDRESSES} saved addresses`);
+      const address = this.repo.buildAddress(tx, { tenantId: tx.tenantId, customerId });
       for (const [member, prop] of Object.entries(ADDRESS_FIELDS))
         (address as unknown as Record<string, unknown>)[prop] = clean(dto[member as keyof AddressBodyDto]) ?? null;
-      const saved = await repo.save(address);
-      if (!me.default_address_id)
-        await m.query(`UPDATE customers SET default_address_id = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [customerId, tx.tenantId, saved.id]);
+      const saved = await this.repo.saveAddress(tx, address);
+      if (!me.defaultAddressId) await this.repo.setDefaultAddress(tx, customerId, saved.id);
       return mapSavedAddress(saved);
     });
   }
@@ -79,42 +59,33 @@ export class CustomerAccountService {
       const value = dto[member as keyof AddressBodyDto];
       if (value !== undefined) (address as unknown as Record<string, unknown>)[prop] = clean(value);
     }
-    return mapSavedAddress(await repoOf(ctx, this.dataSource, CustomerAddress).save(address));
+    return mapSavedAddress(await this.repo.saveAddress(ctx, address));
   }
 
   /** Deletes a saved address; when it was the billing address, default_address becomes null. */
   async deleteAddress(ctx: RequestContext, id: string): Promise<void> {
     const customerId = await this.activeShopper(ctx);
     if (!isUuid(id)) throw AppError.notFound('address');
-    const result = await managerOf(ctx, this.dataSource).query(
-      `DELETE FROM customer_addresses WHERE id = $1 AND tenant_id = $2 AND customer_id = $3 RETURNING id`,
-      [id, ctx.tenantId, customerId],
-    );
-    const rows = Array.isArray(result[0]) ? result[0] : result;
-    if (rows.length === 0) throw AppError.notFound('address');
+    if (!(await this.repo.deleteAddress(ctx, customerId, id))) throw AppError.notFound('address');
   }
 
   /** The shopper of the token, refused with 403 `account_disabled` when the account is disabled. */
   async activeShopper(ctx: RequestContext): Promise<string> {
     const id = shopperId(ctx);
-    const rows: { is_active: boolean }[] = await managerOf(ctx, this.dataSource).query(`SELECT is_active FROM customers WHERE id = $1 AND tenant_id = $2`, [
-      id,
-      ctx.tenantId,
-    ]);
-    if (rows.length === 0) throw AppError.unauthorized('the access token is unknown, expired or revoked');
-    if (!rows[0].is_active) throw AppError.forbidden('the account is disabled: only its profile can be read', 'account_disabled');
+    const active = await this.repo.isActive(ctx, id);
+    if (active === null) throw AppError.unauthorized('the access token is unknown, expired or revoked');
+    if (!active) throw AppError.forbidden('the account is disabled: only its profile can be read', 'account_disabled');
     return id;
   }
 
   private async ownAddress(ctx: RequestContext, customerId: string, id: string): Promise<CustomerAddress> {
-    const address = isUuid(id) ? await repoOf(ctx, this.dataSource, CustomerAddress).findOne({ where: { id, tenantId: ctx.tenantId, customerId } }) : null;
+    const address = isUuid(id) ? await this.repo.ownAddress(ctx, customerId, id) : null;
     if (!address) throw AppError.notFound('address');
     return address;
   }
 
   private async assertCountry(ctx: RequestContext, countryId: string): Promise<void> {
-    if (!(await isCountryOf(managerOf(ctx, this.dataSource), ctx.tenantId, countryId)))
-      throw AppError.unprocessable('country_id is not a country of this shop');
+    if (!(await this.repo.isCountryOfShop(ctx, countryId))) throw AppError.unprocessable('country_id is not a country of this shop');
   }
 }
 

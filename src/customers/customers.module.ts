@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AdminCustomersController } from './admin-customers.controller.js';
+import { CustomerAuthRepository } from './auth/customer-auth.repository.js';
 import { CustomerAuthService, CustomerTokenResolver } from './auth/customer-auth.service.js';
 import { VisitorCarryOverService } from './auth/visitor-carry-over.service.js';
 import { CustomerAccountController } from './customer-account.controller.js';
 import { CustomerAccountService } from './customer-account.service.js';
 import { CustomerAuthController } from './customer-auth.controller.js';
+import { CustomersRepository } from './customers.repository.js';
 import { CustomersService } from './customers.service.js';
 import { MailModule } from './mail/mail.module.js';
 import { StorefrontCustomersController } from './storefront-customers.controller.js';
@@ -16,7 +18,15 @@ import { StorefrontCustomersController } from './storefront-customers.controller
 @Module({
   imports: [MailModule],
   controllers: [AdminCustomersController, StorefrontCustomersController, CustomerAuthController, CustomerAccountController],
-  providers: [CustomersService, CustomerAuthService, CustomerTokenResolver, CustomerAccountService, VisitorCarryOverService],
+  providers: [
+    CustomersService,
+    CustomerAuthService,
+    CustomerTokenResolver,
+    CustomerAccountService,
+    VisitorCarryOverService,
+    CustomersRepository,
+    CustomerAuthRepository,
+  ],
   exports: [CustomersService, CustomerAccountService, MailModule],
 })
 export class CustomersModule {}

@@ -1,6 +1,14 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource, In, type DeepPartial, type EntityManager } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { returning } from '../common/db/returning.js';
 import { olderThan, type CleanupSweep } from '../common/db/sweep.js';
-import { countryIdByCode } from '../tenancy/index.js';
+import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import type { Page } from '../common/paging/page.js';
+import { Pager, type PageRequest } from '../common/paging/pager.service.js';
+import { countryIdByCode, isCountryOf } from '../tenancy/index.js';
+import { CustomerAddress } from './entities/customer-address.entity.js';
+import { Customer } from './entities/customer.entity.js';
 
 /**
  * The customers module owns `customers`, `customer_addresses`, `customer_tokens` and `customer_one_time_tokens`: it
@@ -132,3 +140,137 @@ export const CUSTOMER_SWEEPS: CleanupSweep[] = [
     select: olderThan('customer_one_time_tokens', 'expires_at'),
   },
 ];
+
+/**
+ * The statements of the admin customers and of the customer tier (`CustomersService`, `CustomerAccountService`):
+ * accounts and saved addresses, always filtered by the shop (and the shopper where it applies). Each method runs in
+ * the context's transaction when one is open. The credentials' statements are `CustomerAuthRepository`'s.
+ */
+@Injectable()
+export class CustomersRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+  ) {}
+
+  /** Runs `work` in one transaction (reusing an open one) with the context bound to it. */
+  transaction<R>(ctx: RequestContext, work: (tx: RequestContext) => Promise<R>): Promise<R> {
+    return inTransaction(ctx, this.dataSource, work);
+  }
+
+  /** A page of the shop's customers, oldest first. */
+  page(ctx: RequestContext, page: PageRequest): Promise<Page<Customer>> {
+    const qb = repoOf(ctx, this.dataSource, Customer).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
+    return this.pager.paginateByCreated(qb, page, 'ASC');
+  }
+
+  /** The shop's customer `id`, or 404 `customer`. */
+  getOrThrow(ctx: RequestContext, id: string): Promise<Customer> {
+    return getOrThrow(ctx, this.dataSource, Customer, id, 'customer');
+  }
+
+  /** True when a customer of the shop has this e-mail address (compared without case). */
+  emailTaken(ctx: RequestContext, email: string): Promise<boolean> {
+    return repoOf(ctx, this.dataSource, Customer)
+      .createQueryBuilder('c')
+      .where('c.tenant_id = :tenant AND lower(c.email) = lower(:email)', { tenant: ctx.tenantId, email })
+      .getExists();
+  }
+
+  /** A new (unsaved) customer entity. */
+  build(ctx: RequestContext, fields: DeepPartial<Customer>): Customer {
+    return repoOf(ctx, this.dataSource, Customer).create(fields);
+  }
+
+  /** Inserts or updates the customer; a taken e-mail address fails with a unique violation. */
+  save(ctx: RequestContext, c: Customer): Promise<Customer> {
+    return repoOf(ctx, this.dataSource, Customer).save(c);
+  }
+
+  /** Deletes the shop's customer `id` with its addresses; false when there is none. */
+  async delete(ctx: RequestContext, id: string): Promise<boolean> {
+    const res = await repoOf(ctx, this.dataSource, Customer)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
+      .execute();
+    return Boolean(res.affected);
+  }
+
+  /** The shop's addresses of these ids, by id. */
+  async addressesByIds(ctx: RequestContext, ids: string[]): Promise<Map<string, CustomerAddress>> {
+    if (ids.length === 0) return new Map();
+    const rows = await repoOf(ctx, this.dataSource, CustomerAddress).find({ where: { tenantId: ctx.tenantId, id: In(ids) } });
+    return new Map(rows.map((a) => [a.id, a]));
+  }
+
+  /** The shopper's saved addresses, oldest first. */
+  addressesOf(ctx: RequestContext, customerId: string): Promise<CustomerAddress[]> {
+    return repoOf(ctx, this.dataSource, CustomerAddress).find({ where: { tenantId: ctx.tenantId, customerId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The shopper's address `id` (a uuid), or null when it is unknown or another shopper's. */
+  ownAddress(ctx: RequestContext, customerId: string, id: string): Promise<CustomerAddress | null> {
+    return repoOf(ctx, this.dataSource, CustomerAddress).findOne({ where: { id, tenantId: ctx.tenantId, customerId } });
+  }
+
+  /**
+   * Locks the shopper's row (serialising a shopper's concurrent address creates) and answers its default address id
+   * and how many addresses it keeps; null for an unknown shopper.
+   */
+  async lockForNewAddress(ctx: RequestContext, customerId: string): Promise<{ defaultAddressId: string | null; addresses: number } | null> {
+    const m = managerOf(ctx, this.dataSource);
+    const [me]: Array<{ default_address_id: string | null }> = await m.query(
+      `SELECT default_address_id FROM customers WHERE id = $1 AND tenant_id = $2 FOR UPDATE`,
+      [customerId, ctx.tenantId],
+    );
+    if (!me) return null;
+    const [{ n }]: Array<{ n: number }> = await m.query(`SELECT count(*)::int AS n FROM customer_addresses WHERE tenant_id = $1 AND customer_id = $2`, [
+      ctx.tenantId,
+      customerId,
+    ]);
+    return { defaultAddressId: me.default_address_id, addresses: n };
+  }
+
+  /** A new (unsaved) address entity. */
+  buildAddress(ctx: RequestContext, fields: DeepPartial<CustomerAddress>): CustomerAddress {
+    return repoOf(ctx, this.dataSource, CustomerAddress).create(fields);
+  }
+
+  saveAddress(ctx: RequestContext, address: CustomerAddress): Promise<CustomerAddress> {
+    return repoOf(ctx, this.dataSource, CustomerAddress).save(address);
+  }
+
+  /** Makes the address the shopper's default (billing) address. */
+  async setDefaultAddress(ctx: RequestContext, customerId: string, addressId: string): Promise<void> {
+    await managerOf(ctx, this.dataSource).query(`UPDATE customers SET default_address_id = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
+      customerId,
+      ctx.tenantId,
+      addressId,
+    ]);
+  }
+
+  /** Deletes the shopper's address `id`; false when it is unknown or another shopper's. */
+  async deleteAddress(ctx: RequestContext, customerId: string, id: string): Promise<boolean> {
+    const rows = await returning<{ id: string }>(
+      managerOf(ctx, this.dataSource),
+      `DELETE FROM customer_addresses WHERE id = $1 AND tenant_id = $2 AND customer_id = $3 RETURNING id`,
+      [id, ctx.tenantId, customerId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Whether the shop's customer is active; null for an unknown one. */
+  async isActive(ctx: RequestContext, customerId: string): Promise<boolean | null> {
+    const rows: Array<{ is_active: boolean }> = await managerOf(ctx, this.dataSource).query(
+      `SELECT is_active FROM customers WHERE id = $1 AND tenant_id = $2`,
+      [customerId, ctx.tenantId],
+    );
+    return rows.length === 0 ? null : rows[0].is_active;
+  }
+
+  /** True when `countryId` is a country of the shop (the tenancy module's table). */
+  isCountryOfShop(ctx: RequestContext, countryId: string): Promise<boolean> {
+    return isCountryOf(managerOf(ctx, this.dataSource), ctx.tenantId, countryId);
+  }
+}

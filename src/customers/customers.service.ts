@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { isUniqueViolation } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
-import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { PageRequest } from '../common/paging/pager.service.js';
 import { DomainEvents } from '../events/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { CreateCustomerDto, CustomerDto, mapCustomer, UpdateCustomerDto } from './dto/customer.dto.js';
 import { CustomerAddress } from './entities/customer-address.entity.js';
 import { Customer, CustomerType } from './entities/customer.entity.js';
 import { CustomerAuthService } from './auth/customer-auth.service.js';
+import { CustomersRepository } from './customers.repository.js';
 
 const emailTaken = () => AppError.unprocessable('email is already used by another customer');
 
@@ -18,8 +18,7 @@ const emailTaken = () => AppError.unprocessable('email is already used by anothe
 @Injectable()
 export class CustomersService {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly pager: Pager,
+    private readonly repo: CustomersRepository,
     private readonly tenancy: TenancyService,
     private readonly events: DomainEvents,
     private readonly auth: CustomerAuthService,
@@ -27,8 +26,7 @@ export class CustomersService {
 
   /** Every customer of the shop, oldest first. */
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<CustomerDto>> {
-    const qb = repoOf(ctx, this.dataSource, Customer).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
+    const rows = await this.repo.page(ctx, page);
     const addresses = await this.defaultAddresses(ctx, rows.items);
     return rows.map((c) => mapCustomer(c, (c.defaultAddressId && addresses.get(c.defaultAddressId)) || null));
   }
@@ -39,19 +37,14 @@ export class CustomersService {
 
   /** The tenant's customer row or 404. */
   find(ctx: RequestContext, id: string): Promise<Customer> {
-    return getOrThrow(ctx, this.dataSource, Customer, id, 'customer');
+    return this.repo.getOrThrow(ctx, id);
   }
 
   async create(ctx: RequestContext, dto: CreateCustomerDto): Promise<CustomerDto> {
     const email = dto.email.trim();
     if (dto.currency_id != null) await this.assertCurrency(ctx, dto.currency_id);
-    const repo = repoOf(ctx, this.dataSource, Customer);
-    const taken = await repo
-      .createQueryBuilder('c')
-      .where('c.tenant_id = :tenant AND lower(c.email) = lower(:email)', { tenant: ctx.tenantId, email })
-      .getExists();
-    if (taken) throw emailTaken();
-    const customer = repo.create({
+    if (await this.repo.emailTaken(ctx, email)) throw emailTaken();
+    const customer = this.repo.build(ctx, {
       tenantId: ctx.tenantId,
       email,
       isActive: dto.is_active ?? true,
@@ -83,12 +76,7 @@ export class CustomersService {
 
   /** Deletes the customer and its addresses. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    const res = await repoOf(ctx, this.dataSource, Customer)
-      .createQueryBuilder()
-      .delete()
-      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
-      .execute();
-    if (!res.affected) throw AppError.notFound('customer');
+    if (!(await this.repo.delete(ctx, id))) throw AppError.notFound('customer');
     this.auth.forget(ctx.tenantId);
   }
 
@@ -97,11 +85,11 @@ export class CustomersService {
     return mapCustomer(c, (c.defaultAddressId && addresses.get(c.defaultAddressId)) || null);
   }
 
-  private async defaultAddresses(ctx: RequestContext, customers: Customer[]): Promise<Map<string, CustomerAddress>> {
-    const ids = customers.map((c) => c.defaultAddressId).filter((id): id is string => !!id);
-    if (ids.length === 0) return new Map();
-    const rows = await repoOf(ctx, this.dataSource, CustomerAddress).find({ where: { tenantId: ctx.tenantId, id: In(ids) } });
-    return new Map(rows.map((a) => [a.id, a]));
+  private defaultAddresses(ctx: RequestContext, customers: Customer[]): Promise<Map<string, CustomerAddress>> {
+    return this.repo.addressesByIds(
+      ctx,
+      customers.map((c) => c.defaultAddressId).filter((id): id is string => !!id),
+    );
   }
 
   private async assertCurrency(ctx: RequestContext, currencyId: string): Promise<void> {
@@ -112,8 +100,8 @@ export class CustomersService {
   /** Saves, presents and records the domain event in one transaction. */
   private async save(ctx: RequestContext, c: Customer, topic: 'customer.created' | 'customer.updated'): Promise<CustomerDto> {
     try {
-      return await inTransaction(ctx, this.dataSource, async (tx) => {
-        const dto = await this.present(tx, await repoOf(tx, this.dataSource, Customer).save(c));
+      return await this.repo.transaction(ctx, async (tx) => {
+        const dto = await this.present(tx, await this.repo.save(tx, c));
         await this.events.emit(tx, topic, { customer: dto });
         return dto;
       });

@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { joinOutboxEvent, PollingWorker, retryDelayMs } from '../events/index.js';
+import { PollingWorker, retryDelayMs } from '../events/index.js';
 import type { DomainEvent, DomainEventMap, EventTopic } from '../events/index.js';
 import { OutboxCommitListener } from '../extensions/index.js';
 import { request as httpRequest } from 'node:http';
@@ -13,6 +12,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { signWebhook } from './signature.js';
 import { BlockedTargetError, checkedLookup, checkLiteralHost } from './target-address.js';
 import { WebhooksService } from './webhooks.service.js';
+import { WebhooksRepository, type ClaimedDelivery, type DeliverySettlement } from './webhooks.repository.js';
 
 const BATCH = 20;
 /** Margin of a claim's lease beyond the request timeout before another instance may try the same delivery. */
@@ -38,27 +38,44 @@ export function webhookBody<T extends EventTopic>(event: DomainEvent<T>): Webhoo
   };
 }
 
-interface Claimed {
-  id: string;
-  tenant_id: string;
-  subscription_id: string;
-  event_id: string;
-  topic: EventTopic;
-  attempts: number;
-  created_at: Date;
-  address: string;
-  secret_box: Buffer;
-  /** As emitted for `topic` (the emitter is typed by DomainEventMap). */
-  payload: DomainEventMap[EventTopic];
-  occurred_at: Date;
-  trace_context: Record<string, string> | null;
-}
-
-interface Outcome {
+/** What one POST of a delivery came to. */
+export interface Outcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
   aborted: boolean;
+}
+
+/** How an attempt's outcome settles its delivery, and the label counted in `webhook_deliveries_total`. */
+export interface Verdict {
+  status: DeliverySettlement['status'];
+  nextAttemptAt: Date;
+  gaveUp: boolean;
+  counted: 'delivered' | 'failed' | 'aborted' | 'retry';
+}
+
+/**
+ * The retry rule: a 2xx delivers; an aborted attempt (shutdown) is retried at once; any other failure is retried after
+ * an exponential backoff with jitter (`retryDelayMs`), never past the end of the retry window (`created_at` +
+ * `retryWindowMs`); a failure at or after that end gives up.
+ */
+export function deliveryVerdict(
+  d: Pick<ClaimedDelivery, 'attempts' | 'created_at'>,
+  o: Outcome,
+  now: number,
+  cfg: { retryWindowMs: number; retryBaseMs: number },
+  random: () => number = Math.random,
+): Verdict {
+  const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+  const deadline = d.created_at.getTime() + cfg.retryWindowMs;
+  const gaveUp = !ok && !o.aborted && now >= deadline;
+  const next = o.aborted ? now : Math.min(now + retryDelayMs(d.attempts, cfg.retryBaseMs, random), deadline);
+  return {
+    status: ok ? 'delivered' : gaveUp ? 'failed' : 'pending',
+    nextAttemptAt: new Date(next),
+    gaveUp,
+    counted: ok ? 'delivered' : gaveUp ? 'failed' : o.aborted ? 'aborted' : 'retry',
+  };
 }
 
 /**
@@ -77,7 +94,7 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
   private shutdown = new AbortController();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repo: WebhooksRepository,
     private readonly webhooks: WebhooksService,
     private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
@@ -125,32 +142,12 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
     return claimed.length === BATCH;
   }
 
-  /**
-   * Leases a batch of due deliveries and reads what they deliver in one statement (SKIP LOCKED: instances never take
-   * the same row). The event's payload comes through the events module's `joinOutboxEvent`, the one place naming its
-   * table, because a second statement could find the event gone or race the lease.
-   */
-  private async claim(): Promise<Claimed[]> {
-    const leaseMs = this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
-    const [rows] = (await this.dataSource.query(
-      `UPDATE webhook_deliveries d
-          SET attempts = d.attempts + 1, next_attempt_at = clock_timestamp() + $2 * interval '1 millisecond', updated_at = clock_timestamp()
-         FROM (SELECT d2.id, s.address, s.secret_box, e.payload, e.occurred_at, e.trace_context
-                 FROM webhook_deliveries d2
-                 JOIN webhook_subscriptions s ON s.id = d2.subscription_id
-                 ${joinOutboxEvent('e', 'd2.event_id')}
-                WHERE d2.status = 'pending' AND d2.next_attempt_at <= clock_timestamp() AND s.is_active
-                ORDER BY d2.next_attempt_at
-                LIMIT $1
-                FOR UPDATE OF d2 SKIP LOCKED) c
-        WHERE d.id = c.id
-       RETURNING d.id, d.tenant_id, d.subscription_id, d.event_id, d.topic, d.attempts, d.created_at, c.address, c.secret_box, c.payload, c.occurred_at, c.trace_context`,
-      [BATCH, leaseMs],
-    )) as [Claimed[], number];
-    return rows;
+  /** Leases a batch of due deliveries with what they deliver (`WebhooksRepository.claimDue`). */
+  private claim(): Promise<ClaimedDelivery[]> {
+    return this.repo.claimDue(BATCH, this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
   }
 
-  private deliver(d: Claimed): Promise<void> {
+  private deliver(d: ClaimedDelivery): Promise<void> {
     const attributes = {
       'tenant.id': d.tenant_id,
       'event.id': d.event_id,
@@ -161,7 +158,7 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
     return continueTrace(d.trace_context, 'webhook.deliver', attributes, () => this.deliverNow(d), SpanKind.PRODUCER);
   }
 
-  private async deliverNow(d: Claimed): Promise<void> {
+  private async deliverNow(d: ClaimedDelivery): Promise<void> {
     const body = JSON.stringify(
       webhookBody({ id: d.event_id, tenantId: d.tenant_id, topic: d.topic, payload: d.payload, occurredAt: d.occurred_at } as DomainEvent),
     );
@@ -244,35 +241,17 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
     }
   }
 
-  private async record(d: Claimed, o: Outcome): Promise<void> {
-    const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
-    const deadline = d.created_at.getTime() + this.config.WEBHOOK_RETRY_WINDOW_MS;
-    const now = Date.now();
-    const gaveUp = !ok && !o.aborted && now >= deadline;
-    // an aborted attempt (shutdown) is retried at once; other failures after a backoff, never past the window's end
-    const next = o.aborted ? now : Math.min(now + retryDelayMs(d.attempts, this.config.WEBHOOK_RETRY_BASE_MS), deadline);
-    await this.dataSource.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO webhook_delivery_attempts (tenant_id, delivery_id, subscription_id, event_id, topic, attempt, status_code, error, duration_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (tenant_id, delivery_id, attempt) DO NOTHING`,
-        [d.tenant_id, d.id, d.subscription_id, d.event_id, d.topic, d.attempts, o.statusCode, o.error?.slice(0, 1000) ?? null, o.durationMs],
-      );
-      const status = ok ? 'delivered' : gaveUp ? 'failed' : 'pending';
-      this.metrics.webhookDeliveries.inc({ outcome: ok ? 'delivered' : gaveUp ? 'failed' : o.aborted ? 'aborted' : 'retry' });
-      const [, updated] = (await m.query(
-        `UPDATE webhook_deliveries
-            SET status = $3, last_status_code = $4, last_error = $5, next_attempt_at = $6,
-                delivered_at = CASE WHEN $3 = 'delivered' THEN clock_timestamp() END, updated_at = clock_timestamp()
-          WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
-        [d.id, d.attempts, status, o.statusCode, o.error?.slice(0, 1000) ?? null, new Date(next)],
-      )) as [unknown, number];
-      if (gaveUp && updated) {
+  private async record(d: ClaimedDelivery, o: Outcome): Promise<void> {
+    const v = deliveryVerdict(d, o, Date.now(), { retryWindowMs: this.config.WEBHOOK_RETRY_WINDOW_MS, retryBaseMs: this.config.WEBHOOK_RETRY_BASE_MS });
+    const error = o.error?.slice(0, 1000) ?? null;
+    await this.repo.transactionOf(async (m) => {
+      await this.repo.insertAttempt(m, d, { statusCode: o.statusCode, error, durationMs: o.durationMs });
+      this.metrics.webhookDeliveries.inc({ outcome: v.counted });
+      const settled = await this.repo.settleDelivery(m, d, { status: v.status, statusCode: o.statusCode, error, nextAttemptAt: v.nextAttemptAt });
+      if (v.gaveUp && settled) {
         this.logger.warn(`webhook ${d.subscription_id} (${d.topic}) failed for the whole retry window: marked failing`);
-        await m.query(
-          `UPDATE webhook_subscriptions SET is_active = false, failing_since = clock_timestamp(), updated_at = clock_timestamp() WHERE id = $1 AND is_active`,
-          [d.subscription_id],
-        );
-        await this.webhooks.dropPending(m, d.subscription_id, 'subscription marked failing');
+        await this.repo.markFailing(m, d.subscription_id);
+        await this.repo.dropPending(m, d.subscription_id, 'subscription marked failing');
       }
     });
   }

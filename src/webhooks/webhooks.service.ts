@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { isUniqueViolation } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
-import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { PageRequest } from '../common/paging/pager.service.js';
 import { AppConfig } from '../config/app-config.js';
 import type { DomainEvent } from '../events/index.js';
 import { isEventTopic } from '../events/index.js';
@@ -18,10 +18,10 @@ import {
   WebhookDeliveryAttemptDto,
   WebhookDto,
 } from './dto/webhook.dto.js';
-import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity.js';
 import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
 import { newWebhookSecret, SecretBox } from './signature.js';
 import { isBlockedAddress, resolveAll } from './target-address.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 const ADDRESS_TAKEN = AppError.unprocessable('address is already subscribed to this topic');
 
@@ -31,8 +31,7 @@ export class WebhooksService extends OutboxSink {
   readonly secrets: SecretBox;
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly pager: Pager,
+    private readonly repo: WebhooksRepository,
     private readonly config: AppConfig,
   ) {
     super();
@@ -46,20 +45,12 @@ export class WebhooksService extends OutboxSink {
 
   /** In the emitting transaction: one pending delivery per active subscription of the event's topic. */
   async recordDeliveries(manager: EntityManager, event: DomainEvent): Promise<void> {
-    await manager.query(
-      `INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic)
-       SELECT s.tenant_id, $2, s.id, s.topic FROM webhook_subscriptions s
-        WHERE s.tenant_id = $1 AND s.topic = $3 AND s.is_active
-       ON CONFLICT (tenant_id, event_id, subscription_id) DO NOTHING`,
-      [event.tenantId, event.id, event.topic],
-    );
+    await this.repo.insertDeliveries(manager, event);
   }
 
   /** Oldest first; cursored. */
   async list(ctx: RequestContext, page: PageRequest, filter: { topic?: string } = {}): Promise<Page<WebhookDto>> {
-    const qb = repoOf(ctx, this.dataSource, WebhookSubscription).createQueryBuilder('w').where('w.tenant_id = :tenant', { tenant: ctx.tenantId });
-    if (filter.topic) qb.andWhere('w.topic = :topic', { topic: filter.topic });
-    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
+    const rows = await this.repo.page(ctx, page, filter.topic);
     return rows.map(mapWebhook);
   }
 
@@ -68,7 +59,7 @@ export class WebhooksService extends OutboxSink {
   }
 
   find(ctx: RequestContext, id: string, lock = false): Promise<WebhookSubscription> {
-    return getOrThrow(ctx, this.dataSource, WebhookSubscription, id, 'webhook', lock ? { lock: 'pessimistic_write' } : {});
+    return this.repo.getOrThrow(ctx, id, lock);
   }
 
   /** The secret is generated here and returned only by this call. */
@@ -76,10 +67,17 @@ export class WebhooksService extends OutboxSink {
     const topic = checkedTopic(dto.topic);
     const address = await this.reachableAddress(checkedAddress(dto.address));
     const secret = newWebhookSecret();
-    const repo = repoOf(ctx, this.dataSource, WebhookSubscription);
     try {
-      const saved = await repo.save(
-        repo.create({ tenantId: ctx.tenantId, topic, address, secretBox: this.secrets.seal(secret), isActive: dto.is_active ?? true, failingSince: null }),
+      const saved = await this.repo.save(
+        ctx,
+        this.repo.build(ctx, {
+          tenantId: ctx.tenantId,
+          topic,
+          address,
+          secretBox: this.secrets.seal(secret),
+          isActive: dto.is_active ?? true,
+          failingSince: null,
+        }),
       );
       return { ...mapWebhook(saved), secret };
     } catch (err) {
@@ -91,7 +89,7 @@ export class WebhooksService extends OutboxSink {
   async update(ctx: RequestContext, id: string, dto: UpdateWebhookDto): Promise<WebhookDto> {
     const address = dto.address !== undefined ? await this.reachableAddress(checkedAddress(dto.address)) : undefined;
     try {
-      return await inTransaction(ctx, this.dataSource, async (tx) => {
+      return await this.repo.transaction(ctx, async (tx) => {
         const s = await this.find(tx, id, true);
         if (dto.topic !== undefined) s.topic = checkedTopic(dto.topic);
         if (address !== undefined) s.address = address;
@@ -101,7 +99,7 @@ export class WebhooksService extends OutboxSink {
           if (!dto.is_active && s.isActive) await this.dropPending(tx.manager!, s.id, 'subscription deactivated');
           s.isActive = dto.is_active;
         }
-        return mapWebhook(await tx.manager!.getRepository(WebhookSubscription).save(s));
+        return mapWebhook(await this.repo.save(tx, s));
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw ADDRESS_TAKEN;
@@ -132,30 +130,19 @@ export class WebhooksService extends OutboxSink {
 
   /** Deletes the subscription with its pending deliveries and its log. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    const res = await repoOf(ctx, this.dataSource, WebhookSubscription)
-      .createQueryBuilder()
-      .delete()
-      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
-      .execute();
-    if (!res.affected) throw AppError.notFound('webhook');
+    if (!(await this.repo.delete(ctx, id))) throw AppError.notFound('webhook');
   }
 
   /** The subscription's delivery attempts, newest first; cursored. */
   async attempts(ctx: RequestContext, id: string, page: PageRequest): Promise<Page<WebhookDeliveryAttemptDto>> {
     await this.find(ctx, id);
-    const qb = repoOf(ctx, this.dataSource, WebhookDeliveryAttempt)
-      .createQueryBuilder('a')
-      .where('a.tenant_id = :tenant AND a.subscription_id = :id', { tenant: ctx.tenantId, id });
-    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
+    const rows = await this.repo.attemptsPage(ctx, id, page);
     return rows.map(mapDeliveryAttempt);
   }
 
   /** Pending deliveries of a subscription that stops receiving are given up. */
   async dropPending(manager: EntityManager, subscriptionId: string, reason: string): Promise<void> {
-    await manager.query(
-      `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, updated_at = clock_timestamp() WHERE subscription_id = $1 AND status = 'pending'`,
-      [subscriptionId, reason],
-    );
+    await this.repo.dropPending(manager, subscriptionId, reason);
   }
 }
 

@@ -1,11 +1,10 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AuthService, Principal } from '../../auth/index.js';
 import { PrincipalCache } from '../../common/auth/principal-cache.js';
 import { generateToken } from '../../common/auth/token-hash.js';
 import { CacheBus } from '../../common/cluster/cache-bus.js';
 import type { RequestContext } from '../../common/context/request-context.js';
-import { inTransaction, isUniqueViolation, managerOf } from '../../common/db/tenant-scope.js';
+import { isUniqueViolation } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
 import { DomainEvents } from '../../events/index.js';
 import { TenancyService } from '../../tenancy/index.js';
@@ -14,6 +13,7 @@ import { CustomerAccountService } from '../customer-account.service.js';
 import { CustomerAccessTokenDto, ProfileDto, RegisterCustomerDto } from '../dto/account.dto.js';
 import type { OneTimePurpose } from '../entities/customer-one-time-token.entity.js';
 import { MailMessage, MailTransport } from '../mail/mail-transport.js';
+import { CustomerAuthRepository } from './customer-auth.repository.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { VisitorCarryOverService } from './visitor-carry-over.service.js';
 
@@ -38,13 +38,6 @@ const invalidCredentials = () => AppError.unauthorized('the email or the passwor
 const invalidToken = () => AppError.unprocessable('token is unknown, expired or already used', 'invalid_token');
 const emailTaken = () => AppError.unprocessable('email is already used by another customer');
 
-interface SignInRow {
-  id: string;
-  password_hash: string | null;
-  is_active: boolean;
-  is_email_confirmed: boolean;
-}
-
 /**
  * Shopper credentials (CONTRACT 3): registration, sign-in with `vnscat_` tokens, sign-out, email confirmation and
  * password reset by mailed single-use codes. The tokens resolve through AuthService's resolver hook.
@@ -56,7 +49,7 @@ export class CustomerAuthService {
   private readonly principals: PrincipalCache<Principal>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repo: CustomerAuthRepository,
     private readonly auth: AuthService,
     private readonly tenancy: TenancyService,
     private readonly accounts: CustomerAccountService,
@@ -81,12 +74,7 @@ export class CustomerAuthService {
     const hit = this.principals.get(key);
     if (hit) return hit;
     const epoch = this.principals.begin();
-    const rows: { id: string; tenant_id: string; customer_id: string; is_active: boolean; expires_at: Date }[] = await this.dataSource.query(
-      `SELECT t.id, t.tenant_id, t.customer_id, c.is_active, t.expires_at FROM customer_tokens t JOIN customers c ON c.id = t.customer_id AND c.tenant_id = t.tenant_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
-      [hash],
-    );
-    const row = rows[0];
+    const row = await this.repo.liveToken(hash);
     if (!row) return null;
     const principal: Principal = Object.freeze({
       kind: 'customer',
@@ -108,23 +96,12 @@ export class CustomerAuthService {
     let code: string;
     let customerId: string;
     try {
-      ({ code, customerId } = await inTransaction(ctx, this.dataSource, async (tx) => {
-        const m = managerOf(tx, this.dataSource);
-        const taken = await m.query(`SELECT 1 FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`, [tx.tenantId, email]);
-        if (taken.length > 0) throw emailTaken();
-        const [customer]: { id: string }[] = await m.query(
-          `INSERT INTO customers (tenant_id, email, password_hash, is_active, is_email_confirmed, type) VALUES ($1, $2, $3, true, false, 'customer') RETURNING id`,
-          [tx.tenantId, email, passwordHash],
-        );
-        if (firstName || lastName) {
-          const [address]: { id: string }[] = await m.query(
-            `INSERT INTO customer_addresses (tenant_id, customer_id, first_name, last_name, email) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-            [tx.tenantId, customer.id, firstName, lastName, email],
-          );
-          await m.query(`UPDATE customers SET default_address_id = $3 WHERE id = $1 AND tenant_id = $2`, [customer.id, tx.tenantId, address.id]);
-        }
-        await this.events.emit(tx, 'customer.created', { customer: { id: customer.id, email, is_active: true, is_email_confirmed: false, type: 'customer' } });
-        return { code: await this.issueCode(tx, customer.id, 'confirm_email'), customerId: customer.id };
+      ({ code, customerId } = await this.repo.transaction(ctx, async (tx) => {
+        if (await this.repo.customerByEmail(tx, email)) throw emailTaken();
+        const id = await this.repo.insertCustomer(tx, email, passwordHash);
+        if (firstName || lastName) await this.repo.addBillingAddress(tx, id, firstName, lastName, email);
+        await this.events.emit(tx, 'customer.created', { customer: { id, email, is_active: true, is_email_confirmed: false, type: 'customer' } });
+        return { code: await this.issueCode(tx, id, 'confirm_email'), customerId: id };
       }));
     } catch (err) {
       if (isUniqueViolation(err)) throw emailTaken();
@@ -140,11 +117,7 @@ export class CustomerAuthService {
    * is checked only after the password, so it reveals nothing to someone without it.
    */
   async signIn(ctx: RequestContext, email: string, password: string): Promise<CustomerAccessTokenDto> {
-    const rows: SignInRow[] = await this.dataSource.query(
-      `SELECT id, password_hash, is_active, is_email_confirmed FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`,
-      [ctx.tenantId, email.trim()],
-    );
-    const row = rows[0];
+    const row = await this.repo.signInRow(ctx, email.trim());
     const ok = row?.password_hash ? await verifyPassword(password, row.password_hash) : await verifyAgainstDummy(password);
     if (!row || !ok) throw invalidCredentials();
     const config = await this.tenancy.config(ctx.tenantId);
@@ -152,32 +125,22 @@ export class CustomerAuthService {
       throw AppError.forbidden('the email address is not confirmed yet', 'email_not_confirmed');
     }
     const token = generateToken(CUSTOMER_TOKEN_PREFIX);
-    const [saved]: { expires_at: Date }[] = await this.dataSource.query(
-      `INSERT INTO customer_tokens (tenant_id, customer_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond') RETURNING expires_at`,
-      [ctx.tenantId, row.id, this.auth.hash(token), CUSTOMER_TOKEN_TTL_MS],
-    );
+    const expiresAt = await this.repo.insertToken(ctx, row.id, this.auth.hash(token), CUSTOMER_TOKEN_TTL_MS);
     if (row.is_active) await this.carryOver.carryOver(ctx, ctx.visitorId, row.id);
-    return { access_token: token, expires_at: new Date(saved.expires_at).toISOString() };
+    return { access_token: token, expires_at: expiresAt.toISOString() };
   }
 
   /** Revokes the token the request was made with. */
   async signOut(ctx: RequestContext): Promise<void> {
     if (ctx.actor.type !== 'customer') throw AppError.unauthorized('a customer access token is required');
-    await this.dataSource.query(`UPDATE customer_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL`, [
-      ctx.actor.tokenId,
-      ctx.tenantId,
-    ]);
+    await this.repo.revokeToken(ctx, ctx.actor.tokenId);
     // every instance hears of it at commit (trigger); here at once
     this.forget(ctx.tenantId);
   }
 
   /** Mails a reset code when the email belongs to a customer of the shop; the caller learns nothing either way. */
   async recover(ctx: RequestContext, email: string): Promise<void> {
-    const rows: { id: string; email: string }[] = await this.dataSource.query(
-      `SELECT id, email FROM customers WHERE tenant_id = $1 AND lower(email) = lower($2)`,
-      [ctx.tenantId, email.trim()],
-    );
-    const customer = rows[0];
+    const customer = await this.repo.customerByEmail(ctx, email.trim());
     if (!customer) return;
     const code = await this.issueCode(ctx, customer.id, 'reset_password');
     this.send(ctx, { to: customer.email, kind: 'reset_password', subject: 'Reset your password', text: resetText(code), data: { token: code } });
@@ -191,65 +154,38 @@ export class CustomerAuthService {
     // A cheap look first, so a wrong code costs no scrypt work; the conditional update below decides.
     if (!(await this.findCode(ctx, code, 'reset_password'))) throw invalidToken();
     const passwordHash = await hashPassword(password);
-    await inTransaction(ctx, this.dataSource, async (tx) => {
-      const m = managerOf(tx, this.dataSource);
+    await this.repo.transaction(ctx, async (tx) => {
       const customerId = await this.consumeCode(tx, code, 'reset_password');
-      await m.query(`UPDATE customers SET password_hash = $3, is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-        customerId,
-        tx.tenantId,
-        passwordHash,
-      ]);
-      await m.query(
-        `UPDATE customer_one_time_tokens SET used_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND purpose = 'reset_password' AND used_at IS NULL`,
-        [tx.tenantId, customerId],
-      );
-      await m.query(`UPDATE customer_tokens SET revoked_at = now(), updated_at = now() WHERE tenant_id = $1 AND customer_id = $2 AND revoked_at IS NULL`, [
-        tx.tenantId,
-        customerId,
-      ]);
+      await this.repo.setPassword(tx, customerId, passwordHash);
+      await this.repo.useUpCodes(tx, customerId, 'reset_password');
+      await this.repo.revokeTokensOf(tx, customerId);
     });
     this.forget(ctx.tenantId);
   }
 
   /** Marks the email confirmed with a confirmation code (single use). */
   async confirmEmail(ctx: RequestContext, code: string): Promise<void> {
-    await inTransaction(ctx, this.dataSource, async (tx) => {
+    await this.repo.transaction(ctx, async (tx) => {
       const customerId = await this.consumeCode(tx, code, 'confirm_email');
-      await managerOf(tx, this.dataSource).query(
-        `UPDATE customers SET is_email_confirmed = true, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND NOT is_email_confirmed`,
-        [customerId, tx.tenantId],
-      );
+      await this.repo.confirmEmail(tx, customerId);
     });
   }
 
   private async issueCode(ctx: RequestContext, customerId: string, purpose: OneTimePurpose): Promise<string> {
     const code = generateToken(ONE_TIME_PREFIX[purpose]);
-    await managerOf(ctx, this.dataSource).query(
-      `INSERT INTO customer_one_time_tokens (tenant_id, customer_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
-      [ctx.tenantId, customerId, purpose, this.auth.hash(code), ONE_TIME_TTL_MS[purpose]],
-    );
+    await this.repo.insertCode(ctx, customerId, purpose, this.auth.hash(code), ONE_TIME_TTL_MS[purpose]);
     return code;
   }
 
-  private async findCode(ctx: RequestContext, code: string, purpose: OneTimePurpose): Promise<boolean> {
-    const rows = await managerOf(ctx, this.dataSource).query(
-      `SELECT 1 FROM customer_one_time_tokens WHERE token_hash = $1 AND tenant_id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > now()`,
-      [this.auth.hash(code.trim()), ctx.tenantId, purpose],
-    );
-    return rows.length > 0;
+  private findCode(ctx: RequestContext, code: string, purpose: OneTimePurpose): Promise<boolean> {
+    return this.repo.codeIsLive(ctx, this.auth.hash(code.trim()), purpose);
   }
 
   /** Uses up a live code of the shop and purpose (atomically: two concurrent uses, one winner); 422 otherwise. */
   private async consumeCode(ctx: RequestContext, code: string, purpose: OneTimePurpose): Promise<string> {
-    const result = await managerOf(ctx, this.dataSource).query(
-      `UPDATE customer_one_time_tokens SET used_at = now(), updated_at = now()
-        WHERE token_hash = $1 AND tenant_id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > now()
-        RETURNING customer_id`,
-      [this.auth.hash(code.trim()), ctx.tenantId, purpose],
-    );
-    const rows: { customer_id: string }[] = Array.isArray(result[0]) ? result[0] : result;
-    if (rows.length === 0) throw invalidToken();
-    return rows[0].customer_id;
+    const customerId = await this.repo.consumeCode(ctx, this.auth.hash(code.trim()), purpose);
+    if (customerId === null) throw invalidToken();
+    return customerId;
   }
 
   /**
