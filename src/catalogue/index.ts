@@ -32,3 +32,4 @@ export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariant
 export { productsMatchingSelector, promotionCatalogueVariants } from './promotion-catalogue.repository.js';
 export type { PromotionCatalogueVariant, PromotionSelectorFacet, PromotionSelectorMatcher } from './promotion-catalogue.repository.js';
 export type { AdminProductDto } from './dto/admin-product.dto.js';
+export type { ProductPayload } from './catalogue.events.js';
