@@ -1,45 +1,99 @@
 /**
- * Module boundaries of src/ (issue 15), checked by `npm run lint:deps` (part of `npm test`).
+ * Module boundaries of src/ (issues 15 and 36), checked by `npm run lint:deps` (part of `npm test`).
  *
- * Layers: `src/common/` is the ground floor (context, errors, HTTP plumbing, paging); `src/config/` and
- * `src/database/` are infrastructure, not features; every other folder of src/ is a feature module. The
- * composition root (`src/*.ts`: app, app.module, main) may import anything.
+ * Layers, bottom to top (a layer imports only layers below it, never one above; README "Architecture"):
+ *   1. ground: `src/common/` (context, errors, HTTP plumbing, paging, the cache bus) and `src/config/`;
+ *   2. contracts: `src/extensions/` (every extension point's contract and the `Extensions` collector, the CLI command
+ *      contract, the contract types the points take: mail message, asset store, catalogue search, principal...);
+ *   3. infrastructure: `src/database/` (data source, replicas, the entity registry) and `src/observability/`;
+ *   4. `src/events/` (the domain event map and the outbox): payloads are plain types here, or declared by the
+ *      emitting module through declaration merging; events/ never imports them;
+ *   5. feature modules: every other folder of src/, importing each other only through their public files;
+ *   6. the composition root (`src/*.ts`: app, app.module, index, main) and, at the very top, `src/cli/`, which
+ *      nothing imports (a module contributes a command with the `CliCommand` contract of extensions/).
  *
- * - common imports no feature module (only common, config, database);
+ * - no cycle of value imports anywhere in src/ (`no-circular`; no exemption by name). Type-only imports
+ *   (`import type`, `export type`) are erased at compile time and may close a cycle: the rule ignores a cycle that
+ *   contains one. Three such cycles remain, each inside one module (tax, cart, catalogue/index);
+ * - common/ and config/ import nothing above them; extensions/ imports only the ground; database/ and
+ *   observability/ import no feature (the entity registry excepted); events/ imports no feature;
  * - a feature imports another feature only through that module's public files: `src/<module>/index.ts` (services,
- *   read functions, types; never the Nest module class, so importing it loads no controllers and makes no import
- *   cycle) and `src/<module>/<module>.module.ts` (the Nest module, for another module's `imports:`);
- * - infrastructure imports features only through their public file, except the entity registry
- *   (`src/database/entities.ts`), which lists every module's `entities/`;
+ *   read functions, types; never the Nest module class, so importing it loads no controllers) and, from its own
+ *   Nest module class only, `src/<module>/<module>.module.ts` (a Nest module lists the modules it builds on in
+ *   `imports:`, which needs their class as a value; exporting the class from index.ts would load the controllers
+ *   of every module whose services another one reads);
  * - live code never imports from `src/database/migrations/` (a migration keeps its own frozen SQL);
- * - extensions (examples/) use only the public surface: `src/index.ts` and the test helpers' entry
- *   `test/helpers/testing.ts` (package.json "exports": "." and "./testing").
+ * - extensions (examples/) use only the public surface: the package's own name, `vinoshop-commerce` (src/index.ts)
+ *   and `vinoshop-commerce/testing` (test/helpers/testing.ts), never a path into src/ or test/.
  */
-const INFRA = '(common|config|database)';
+const GROUND = '(common|config)';
+const INFRA = '(common|config|extensions|database|observability)';
+/** The folders that are not feature modules. */
+const NOT_FEATURE = '(common|config|extensions|database|observability|events|cli)';
 
 module.exports = {
   forbidden: [
     {
-      name: 'common-imports-no-feature',
-      comment: 'src/common/ is the ground floor: it may import common/, config/ and database/ only, never a feature module.',
+      name: 'no-circular',
+      comment: 'No cycle of value imports in src/ (no exemption by name). A cycle closed by a type-only import is allowed: it is erased at compile time.',
       severity: 'error',
-      from: { path: '^src/common/' },
-      to: { path: '^src/', pathNot: `^src/${INFRA}/` },
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'ground-imports-nothing-above',
+      comment: 'src/common/ and src/config/ are the ground floor: they import each other only (not database/, not extensions/, no feature).',
+      severity: 'error',
+      from: { path: `^src/${GROUND}/` },
+      to: { path: '^src/', pathNot: `^src/${GROUND}/` },
+    },
+    {
+      name: 'extensions-is-a-leaf',
+      comment: 'src/extensions/ holds the contracts: it imports the ground only, never a module implementing a point.',
+      severity: 'error',
+      from: { path: '^src/extensions/' },
+      to: { path: '^src/', pathNot: `^src/(${GROUND.slice(1, -1)}|extensions)/` },
+    },
+    {
+      name: 'events-imports-no-feature',
+      comment: 'src/events/ imports no feature module (payloads are its own plain types or merged into DomainEventMap by their module).',
+      severity: 'error',
+      from: { path: '^src/events/' },
+      to: { path: '^src/', pathNot: `^src/(${INFRA.slice(1, -1)}|events)/` },
+    },
+    {
+      name: 'nothing-imports-cli',
+      comment: 'src/cli/ is the top: nothing imports it (modules declare commands with the CliCommand contract of src/extensions/).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'nothing-imports-the-composition-root',
+      comment: 'Modules never import the composition root (src/*.ts: app, app.module, main...); only cli/ and the root itself do.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: '^src/cli/' },
+      to: { path: '^src/[^/]+\\.ts$' },
     },
     {
       name: 'feature-through-public-file',
-      comment: 'A feature imports another feature only through its public files src/<module>/index.ts and src/<module>/<module>.module.ts.',
+      comment: "A feature imports another feature only through its public index.ts, and a Nest module class imports another module's <module>.module.ts.",
       severity: 'error',
-      // src/extensions/extension-points.ts is the one place listing every extension point: it re-exports the tokens
-      // their owning modules define (mail transport, asset store, catalogue search, index stats) from their files
-      from: { path: '^src/([^/]+)/', pathNot: [`^src/${INFRA}/`, '^src/extensions/extension-points\\.ts$'] },
-      to: { path: '^src/([^/]+)/', pathNot: ['^src/$1/', `^src/${INFRA}/`, '^src/[^/]+/index\\.ts$', '^src/[^/]+/[a-z-]+\\.module\\.ts$'] },
+      from: { path: `^src/(?!${NOT_FEATURE}/)([^/]+)/`, pathNot: '^src/[^/]+/[a-z-]+\\.module\\.ts$' },
+      to: { path: `^src/(?!${NOT_FEATURE}/)([^/]+)/`, pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'module-class-through-public-file',
+      comment: "A Nest module class imports another feature's index.ts or its <module>.module.ts (for `imports:`), nothing deeper.",
+      severity: 'error',
+      from: { path: `^src/(?!${NOT_FEATURE}/)([^/]+)/[a-z-]+\\.module\\.ts$` },
+      to: { path: `^src/(?!${NOT_FEATURE}/)([^/]+)/`, pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/[^/]+/[a-z-]+\\.module\\.ts$'] },
     },
     {
       name: 'infrastructure-through-public-file',
-      comment: 'config/ and database/ import a feature only through its public file (the entity registry excepted).',
+      comment: 'database/ and observability/ import a feature only through its public file (the entity registry excepted).',
       severity: 'error',
-      from: { path: '^src/(config|database)/', pathNot: '^src/database/entities\\.ts$' },
+      from: { path: '^src/(database|observability)/', pathNot: '^src/database/entities\\.ts$' },
       to: { path: '^src/', pathNot: [`^src/${INFRA}/`, '^src/[^/]+/index\\.ts$'] },
     },
     {

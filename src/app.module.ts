@@ -5,6 +5,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { ApiGuard } from './auth/api.guard.js';
 import { RateLimitGuard } from './common/auth/rate-limit.js';
 import { ClusterModule } from './common/cluster/cluster.module.js';
+import { ReadReplicasModule } from './database/read-replicas.module.js';
 import { rateLimitStoreProvider } from './common/cluster/redis-rate-limit.store.js';
 import { initializeDataSource, replicaUrls, withReplicas } from './database/replication.js';
 import { CommonModule } from './common/common.module.js';
@@ -94,6 +95,7 @@ export class AppModule {
         ExtensionsModule,
         ObservabilityModule,
         ClusterModule,
+        ReadReplicasModule,
         ...FEATURE_MODULES,
         ...(options.imports ?? []),
       ],

@@ -18,7 +18,6 @@ export {
   CATALOGUE_SEARCH,
   CataloguePriceRule,
   MailTransport,
-  MailTransportOverrideModule,
   OrderAfterSales,
   OrderHistory,
   PaymentProvider,
@@ -31,6 +30,7 @@ export {
   TokenResolver,
   VisitorCarryOverParticipant,
 } from './extensions/extension-points.js';
+export { MailTransportOverrideModule } from './customers/index.js';
 export { ShippingRateProvider } from './extensions/shipping-rate-provider.js';
 export type { ShippingRate, ShippingRateRequest } from './extensions/shipping-rate-provider.js';
 export type {
@@ -53,7 +53,7 @@ export type {
 } from './extensions/extension-points.js';
 export { Extensions } from './extensions/extensions.service.js';
 export type { ExtensionPoint } from './extensions/extensions.service.js';
-export type { Principal } from './auth/auth.service.js';
+export type { Principal } from './extensions/principal.js';
 
 // ---------------------------------------------------------------------------- promotions
 export { PromotionsService } from './promotions/index.js';

@@ -6,16 +6,14 @@ import { PrincipalCache } from '../common/auth/principal-cache.js';
 import { generateToken, hashToken } from '../common/auth/token-hash.js';
 import { adminScopes, BUILT_IN_ADMIN_RESOURCES, isAdminScope, isStorefrontScope, STOREFRONT_SCOPES } from '../common/auth/scopes.js';
 import { AdminResource, TokenResolver } from '../extensions/index.js';
-import { Extensions } from '../extensions/index.js';
+import { Extensions, type Principal } from '../extensions/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { isUuid } from '../tenancy/index.js';
 import { AccessToken, TokenTier } from './entities/access-token.entity.js';
 import { StaffUser } from './entities/staff-user.entity.js';
 
-export type Principal =
-  | { kind: 'access_token'; tokenId: string; tenantId: string; tier: TokenTier; scopes: string[]; issuerId: string; issuerPermissions: string[] }
-  | { kind: 'customer'; tokenId: string; tenantId: string; customerId: string; active: boolean };
+export type { Principal } from '../extensions/index.js';
 
 export interface MintedToken {
   id: string;

@@ -1,13 +1,15 @@
 import { AppError } from '../common/http/app-error.js';
+import { FACET_KEYS, ORDERS, type CatalogueFilters, type FacetKey, type OrderSpec } from '../extensions/index.js';
 
 /*
  * The storefront catalogue's filters (CONTRACT 7): parameter names, orders, and parsing of the raw query
  * (`CatalogueQueryPipe`). The SQL built from them is in catalogue-query.ts.
  */
 
-/** Facet keys in SPEC order, with their filter parameter. */
-export const FACET_KEYS = ['manufacturers', 'categories', 'colors', 'sizes', 'years', 'countries', 'regions', 'custom_fields'] as const;
-export type FacetKey = (typeof FACET_KEYS)[number];
+export { FACET_KEYS, ORDERS } from '../extensions/index.js';
+export type { CatalogueFilters, CollectionScope, FacetKey, OrderSpec } from '../extensions/index.js';
+
+/** Each facet's filter parameter. */
 export const FACET_PARAM: Record<FacetKey, string> = {
   manufacturers: 'vendor',
   categories: 'category_id',
@@ -18,34 +20,6 @@ export const FACET_PARAM: Record<FacetKey, string> = {
   regions: 'region_id',
   custom_fields: 'custom_field_id',
 };
-
-export const ORDERS = ['price asc', 'price desc', 'created asc', 'created desc', 'title asc', 'title desc', 'rating desc', 'relevance'] as const;
-export type OrderSpec = (typeof ORDERS)[number] | 'manual';
-
-export interface CatalogueFilters {
-  ids: string[] | null;
-  collectionId: string | null;
-  /** Normalized search words (unaccented, lower case). */
-  words: string[];
-  /** The raw search text (an exact SKU matches only its variants). */
-  q?: string | null;
-  dims: Record<FacetKey, string[]>;
-  priceMin: number | null;
-  priceMax: number | null;
-  available: boolean;
-  onSale: boolean;
-  order: OrderSpec | null;
-  includeFacets: boolean;
-  /** Variants matching the search words, resolved once per request (see `textMatchSql`). */
-  textMatches?: string[];
-}
-
-/** A collection the list is confined to: its picked products, or its rules evaluated in SQL. */
-export interface CollectionScope {
-  id: string;
-  type: 'manual' | 'smart';
-  rulesJson: string | null;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

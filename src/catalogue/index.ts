@@ -33,3 +33,4 @@ export { productsMatchingSelector, promotionCatalogueVariants } from './promotio
 export { productsPricedByPromotion } from './sale-prices.repository.js';
 export type { PromotionCatalogueVariant, PromotionSelectorFacet, PromotionSelectorMatcher } from './promotion-catalogue.repository.js';
 export type { AdminProductDto } from './dto/admin-product.dto.js';
+export type { ProductPayload } from './catalogue.events.js';

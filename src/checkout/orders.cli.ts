@@ -1,4 +1,4 @@
-import type { CliCommand } from '../cli/index.js';
+import type { CliCommand } from '../extensions/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { TenancyService } from '../tenancy/index.js';
 import { AdminOrdersService } from './admin-orders.service.js';

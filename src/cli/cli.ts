@@ -13,29 +13,14 @@ import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { DiscountCodesService } from '../discounts/index.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
+import type { CliArgs, CliCommand, CliIo } from '../extensions/index.js';
 import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { STOREFRONT_DEMO_PATH } from '../storefront-demo/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { mapTheme } from '../themes/index.js';
 import { listLibraryThemes, ThemesService } from '../themes/index.js';
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-export interface CliCommand {
-  /** e.g. `tenant create` */
-  name: string;
-  usage: string;
-  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
-  run(app: INestApplicationContext, args: CliArgs, io: CliIo): Promise<{ json: object; text: string }>;
-}
-
-export interface CliArgs {
-  values: Record<string, string | boolean | string[] | undefined>;
-  positionals: string[];
-}
+export type { CliArgs, CliCommand, CliIo } from '../extensions/index.js';
 
 const list = (v: unknown): string[] =>
   typeof v === 'string'

@@ -7,3 +7,4 @@ export { CollectionsService } from './collections.service.js';
 export type { CollectionDto } from './dto/collection.dto.js';
 export { COLLECTION_COLUMNS, collectionRecordsOf, collectionScopesOf, collectionsOf, upsertCollections } from './collections.repository.js';
 export type { CollectionRecord, CollectionScopeRow } from './collections.repository.js';
+export type { CollectionPayload } from './collections.events.js';

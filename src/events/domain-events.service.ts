@@ -11,7 +11,8 @@ const traceCarrierJson = (requestId: string): string | null => {
   return carrier ? JSON.stringify(carrier) : null;
 };
 import type { DomainEvent, DomainEventHandler } from './domain-event.js';
-import { OutboxCommitListener, OutboxSink } from '../extensions/index.js';
+import { OutboxCommitListener } from '../extensions/index.js';
+import { OutboxSink } from './outbox-sink.js';
 import { Extensions } from '../extensions/index.js';
 import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
@@ -23,9 +24,6 @@ export interface RegisteredHandler {
   topic: EventTopic | '*';
   fn: DomainEventHandler;
 }
-
-/** Work recorded in the emitting transaction beside the event itself: an extension point (the webhooks module's deliveries). */
-export { OutboxSink };
 
 /**
  * Domain events through a transactional outbox.

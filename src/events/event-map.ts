@@ -6,10 +6,12 @@
  *
  * Each payload holds the resource under its own member, in its admin representation where one exists (ids, decimal
  * money as numbers in the order's currency, ISO timestamps).
+ *
+ * The map imports nothing from the modules (src/events/ is a leaf): a payload that is a module's own admin
+ * representation (the product, the collection, the customer) is declared by that module, which adds its topics to
+ * `DomainEventMap` by declaration merging (catalogue/catalogue.events.ts, collections/collections.events.ts,
+ * customers/customers.events.ts); every other payload is a plain type here.
  */
-import type { AdminProductDto } from '../catalogue/index.js';
-import type { CollectionDto } from '../collections/index.js';
-import type { CustomerDto } from '../customers/index.js';
 
 export interface OrderPlacedPayload {
   order: {
@@ -83,19 +85,10 @@ export interface CheckoutCompletedPayload {
   checkout: { token: string; order_id: string; order_number: string };
 }
 
-/** The admin customer (a self-registration carries the members known then). */
-export interface CustomerPayload {
-  customer: Pick<CustomerDto, 'id' | 'email' | 'is_active' | 'is_email_confirmed' | 'type'> & Partial<CustomerDto>;
-}
-
 export interface InventoryLevelUpdatedPayload {
   inventory_level: { inventory_item_id: string; location_id: string; available: number };
   /** The stock movement's reason (`import`, `order`, `restock`, ...). */
   reason: string;
-}
-
-export interface CollectionPayload {
-  collection: CollectionDto;
 }
 
 export interface CollectionDeletedPayload {
@@ -114,10 +107,6 @@ export interface ThemePublishedPayload {
 export interface CatalogueImportedPayload {
   /** Rows created and updated per kind (`products`, `variants`, ...). */
   import: { created: Record<string, number>; updated: Record<string, number> };
-}
-
-export interface ProductPayload {
-  product: AdminProductDto;
 }
 
 export interface ProductDeletedPayload {
@@ -242,7 +231,7 @@ export interface DestinationRuleDeletedPayload {
   destination_rule: { id: string; zone: string };
 }
 
-/** Topic → payload of every domain event. */
+/** Topic → payload of every domain event (the catalogue, collections and customers modules add theirs, see above). */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
   'order.paid': OrderPaidPayload;
@@ -251,17 +240,11 @@ export interface DomainEventMap {
   'order.refunded': OrderRefundedPayload;
   'order.fulfilled': OrderFulfilledPayload;
   'checkout.completed': CheckoutCompletedPayload;
-  'customer.created': CustomerPayload;
-  'customer.updated': CustomerPayload;
   'inventory_level.updated': InventoryLevelUpdatedPayload;
-  'collection.created': CollectionPayload;
-  'collection.updated': CollectionPayload;
   'collection.deleted': CollectionDeletedPayload;
   'discount_code.redeemed': DiscountCodeRedeemedPayload;
   'theme.published': ThemePublishedPayload;
   'catalogue.imported': CatalogueImportedPayload;
-  'product.created': ProductPayload;
-  'product.updated': ProductPayload;
   'product.deleted': ProductDeletedPayload;
   'promotion.created': PromotionPayload;
   'promotion.updated': PromotionPayload;

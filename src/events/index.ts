@@ -1,7 +1,8 @@
 /** The public surface of domain events, for feature and extension modules. */
 export type { DomainEvent, DomainEventHandler } from './domain-event.js';
 export { DomainEvents } from './domain-events.service.js';
-export type { OutboxSink, RegisteredHandler } from './domain-events.service.js';
+export type { RegisteredHandler } from './domain-events.service.js';
+export { OutboxSink } from './outbox-sink.js';
 export { EventHandlerWorker } from './event-handler.worker.js';
 export { EVENT_TOPICS, isEventTopic } from './event-topics.js';
 export { DOMAIN_EVENT_PAYLOADS } from './event-map.js';

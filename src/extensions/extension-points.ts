@@ -14,10 +14,9 @@
  * may replace the built-in one.
  */
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Principal } from '../auth/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
+import type { Principal } from './principal.js';
 import { queueBacklog, type QueueBacklog } from '../common/db/queue-backlog.js';
-import type { DomainEvent } from '../events/index.js';
 
 // ------------------------------------------------------------------------------------------ payment providers
 
@@ -204,13 +203,7 @@ export abstract class OrderAfterSales {
 
 // ------------------------------------------------------------------------------------------ domain events
 
-/**
- * **Outbox sink** (several). Work recorded in the emitting transaction beside each domain event (`manager` is that
- * transaction): a rolled-back change leaves neither. Built in: the webhooks module's pending deliveries.
- */
-export abstract class OutboxSink {
-  abstract record(manager: EntityManager, event: DomainEvent): Promise<void>;
-}
+// The outbox sink point (`OutboxSink`, several) is the events module's: src/events/outbox-sink.ts (it takes a `DomainEvent`).
 
 /**
  * **Outbox commit listener** (several). Told after a transaction that recorded events has committed, so a worker
@@ -340,15 +333,14 @@ export abstract class TaxProvider {
 
 /**
  * **Mail transport** (one, injected as `MailTransport`): SMTP by `SMTP_URL`, else the log. Replace it for the whole
- * app with `createShopApp({imports: [MailTransportOverrideModule.use(transport)]})`.
+ * app with `createShopApp({imports: [MailTransportOverrideModule.use(transport)]})` (the customers module's).
  */
-export { MailTransport, type MailMessage } from '../customers/mail/mail-transport.js';
-export { MailTransportOverrideModule } from '../customers/mail/mail.module.js';
+export { MailTransport, type MailMessage } from './mail-transport.js';
 /** **Asset store** (one, injected as `AssetStores`): where theme asset bytes live (`THEME_ASSET_STORE`). */
-export { AssetStores, type AssetStore } from '../themes/storage/asset-store.js';
+export { AssetStores, type AssetStore } from './asset-store.js';
 /** **Catalogue index statistics** (one): figures of the in-memory catalogue for metrics. Built in: the catalogue. */
-export { CatalogueIndexStats, type CatalogueIndexSnapshot } from '../observability/catalogue-index-stats.js';
+export { CatalogueIndexStats, type CatalogueIndexSnapshot } from './catalogue-index-stats.js';
 /** **Catalogue search** (one, injected with `@Inject(CATALOGUE_SEARCH)`): the storefront catalogue engine. */
-export { CATALOGUE_SEARCH, type CatalogueSearch } from '../catalogue/index/catalogue-search.js';
-
+export * from './catalogue-search.js';
+export type { Principal } from './principal.js';
 export type { QueueBacklog } from '../common/db/queue-backlog.js';

@@ -1,11 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context.js';
-import type { CatalogueLine } from '../pricing/index.js';
 import { PriceAdjuster, PriceLine } from './extension-points.js';
 import { Extensions } from './extensions.service.js';
 
-/** The members of a catalogue line (the cart's and the checkout's line shape) the pricing extension point sees. */
-export type AdjustableLine = Pick<CatalogueLine, 'variantId' | 'productId' | 'quantity' | 'gross' | 'net' | 'taxRate'>;
+/**
+ * The members of a catalogue line (the cart's and the checkout's line shape, pricing's `CatalogueLine`) the pricing
+ * extension point sees; declared here, structurally, so src/extensions/ imports no feature module.
+ */
+export interface AdjustableLine {
+  variantId: string;
+  productId: string;
+  /** Decimal string or number. */
+  quantity: string | number;
+  /** Unit gross and net in the default currency (numeric strings). */
+  gross: string;
+  net: string;
+  taxRate: string | number;
+}
 
 const DECIMAL = /^\d{1,12}(\.\d{1,8})?$/;
 

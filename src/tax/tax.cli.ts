@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { CliCommand } from '../cli/index.js';
+import type { CliCommand } from '../extensions/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { importTax } from './tax-import.js';
 

@@ -7,8 +7,7 @@ import { Page } from '../common/paging/page.js';
 import { PageRequest } from '../common/paging/pager.service.js';
 import { AppConfig } from '../config/app-config.js';
 import type { DomainEvent } from '../events/index.js';
-import { isEventTopic } from '../events/index.js';
-import { OutboxSink } from '../extensions/index.js';
+import { isEventTopic, OutboxSink } from '../events/index.js';
 import {
   CreatedWebhookDto,
   CreateWebhookDto,

@@ -1,8 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { CacheBus } from './cache-bus.js';
-import { ReadReplicas, ReplicaReadsInterceptor } from '../../database/read-replicas.js';
 
-/** Running as many instances (issue 10): the cache-invalidation bus and the read replicas. */
+/**
+ * Running as many instances (issue 10): the cache-invalidation bus. The read replicas are database/'s
+ * `ReadReplicasModule` (common/ imports nothing above it).
+ */
 @Global()
-@Module({ providers: [CacheBus, ReadReplicas, ReplicaReadsInterceptor], exports: [CacheBus, ReadReplicas, ReplicaReadsInterceptor] })
+@Module({ providers: [CacheBus], exports: [CacheBus] })
 export class ClusterModule {}

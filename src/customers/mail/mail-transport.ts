@@ -1,21 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
+import { MailTransport, type MailMessage } from '../../extensions/index.js';
 
-/** One plain-text message. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  /** What the message is for (`confirm_email`, `reset_password`, ...), for the log and for tests. */
-  kind: string;
-  /** Machine-readable values the message carries (the code the shopper sends back), for tests and the log transport. */
-  data?: Record<string, string>;
-}
-
-/** Where mail goes. The provider is chosen at boot: SMTP when `SMTP_URL` is set, else the log. */
-export abstract class MailTransport {
-  abstract send(message: MailMessage): Promise<void>;
-}
+export { MailTransport, type MailMessage } from '../../extensions/index.js';
 
 /**
  * Development and tests without SMTP: each message becomes one log line carrying its text (and so its code). With
