@@ -38,6 +38,7 @@ import { WishlistModule } from './wishlist/wishlist.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
 import { PromotionsModule } from './promotions/promotions.module.js';
 import { TaxModule } from './tax/tax.module.js';
+import { SearchSynonymsModule } from './search-synonyms/search-synonyms.module.js';
 
 /** The feature modules of the service, in the order they build on each other. */
 export const FEATURE_MODULES: Type[] = [
@@ -60,6 +61,7 @@ export const FEATURE_MODULES: Type[] = [
   CheckoutModule,
   ReturnsModule,
   TaxModule,
+  SearchSynonymsModule,
   MaintenanceModule,
   PromotionsModule,
 ];

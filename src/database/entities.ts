@@ -26,6 +26,7 @@ import { WishlistItem } from '../wishlist/entities/wishlist-item.entity.js';
 import { Promotion } from '../promotions/entities/promotion.entity.js';
 import { CustomerGroup, CustomerGroupMember } from '../promotions/entities/customer-group.entity.js';
 import { BalanceAccount } from '../gift-cards/entities/balance-account.entity.js';
+import { SearchSynonym } from '../search-synonyms/entities/search-synonym.entity.js';
 
 /** Every entity of the service. A feature module adds its own here. */
 export const entities = [
@@ -59,4 +60,5 @@ export const entities = [
   TaxZone,
   TaxCategory,
   TaxRate,
+  SearchSynonym,
 ];

@@ -231,6 +231,23 @@ export interface DestinationRuleDeletedPayload {
   destination_rule: { id: string; zone: string };
 }
 
+/** A search synonym rule in its admin representation (issue 35, README "Search synonyms"). */
+export interface SearchSynonymPayload {
+  search_synonym: {
+    id: string;
+    key: string | null;
+    kind: 'two_way' | 'one_way';
+    terms: string[];
+    synonyms: string[];
+    created_at: string;
+    updated_at: string | null;
+  };
+}
+
+export interface SearchSynonymDeletedPayload {
+  search_synonym: { id: string };
+}
+
 /** Topic → payload of every domain event (the catalogue, collections and customers modules add theirs, see above). */
 export interface DomainEventMap {
   'order.placed': OrderPlacedPayload;
@@ -269,6 +286,9 @@ export interface DomainEventMap {
   'destination_rule.created': DestinationRulePayload;
   'destination_rule.updated': DestinationRulePayload;
   'destination_rule.deleted': DestinationRuleDeletedPayload;
+  'search_synonym.created': SearchSynonymPayload;
+  'search_synonym.updated': SearchSynonymPayload;
+  'search_synonym.deleted': SearchSynonymDeletedPayload;
 }
 
 export type EventTopic = keyof DomainEventMap;
@@ -327,4 +347,7 @@ export const DOMAIN_EVENT_PAYLOADS: { readonly [T in EventTopic]: string } = {
   'destination_rule.created': '{destination_rule: <admin destination rule>}',
   'destination_rule.updated': '{destination_rule: <admin destination rule>}',
   'destination_rule.deleted': '{destination_rule: {id, zone}}',
+  'search_synonym.created': '{search_synonym: <admin search synonym>}',
+  'search_synonym.updated': '{search_synonym: <admin search synonym>}',
+  'search_synonym.deleted': '{search_synonym: {id}}',
 };

@@ -54,6 +54,7 @@ const OWNERS: Record<string, string[]> = {
   promotions: ['promotions', 'promotion_usages', 'customer_groups', 'customer_group_members'],
   returns: ['order_returns', 'order_claims'],
   'gift-cards': ['balance_accounts', 'balance_transactions', 'checkout_balance_accounts'],
+  'search-synonyms': ['search_synonyms'],
   tax: ['tax_zones', 'tax_categories', 'tax_rates', 'tax_settings', 'tax_variants'],
   content: ['content_pages', 'blog_articles'],
   themes: ['themes', 'theme_assets', 'theme_asset_blob_chunks'],
