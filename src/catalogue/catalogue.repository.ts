@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
 import type { CatalogueLine } from '../pricing/index.js';
+import { smartCollectionsByProduct } from './smart-collections.repository.js';
 
 /**
  * The catalogue owns `products`, `variants`, `product_images`, `facet_values`, `manufacturers`, `stock_locations`,
@@ -287,7 +288,7 @@ export async function productCount(m: EntityManager, tenantId: string): Promise<
 
 /**
  * What promotions match a cart line by (issue 32): the variant's product and manufacturer, its product's categories
- * with their ancestors, the manual collections holding the product, each facet value by key and id, and each
+ * with their ancestors, the manual collections holding the product and the smart ones whose rules it meets, each facet value by key and id, and each
  * custom-field option as `[field key, option key, option value, option id]`. One statement for all the lines.
  */
 export interface VariantPromotionFactsRow {
@@ -304,10 +305,10 @@ export interface VariantPromotionFactsRow {
   options: Array<[string, string, string | null, string]>;
 }
 
-export function variantPromotionFacts(m: EntityManager, tenantId: string, variantIds: string[]): Promise<VariantPromotionFactsRow[]> {
-  if (variantIds.length === 0) return Promise.resolve([]);
+export async function variantPromotionFacts(m: EntityManager, tenantId: string, variantIds: string[]): Promise<VariantPromotionFactsRow[]> {
+  if (variantIds.length === 0) return [];
   const facet = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN '{}'::text[] ELSE ARRAY[${alias}.key, ${alias}.id::text] END`;
-  return m.query(
+  const rows: VariantPromotionFactsRow[] = await m.query(
     `SELECT v.id AS variant_id, v.product_id, p.manufacturer_id,
             coalesce((SELECT array_agg(DISTINCT x) FROM categories c, unnest(c.path || c.id) x WHERE c.tenant_id = v.tenant_id AND c.id = ANY(p.category_ids)), '{}') AS category_ids,
             coalesce((SELECT array_agg(cp.collection_id) FROM collection_products cp WHERE cp.tenant_id = v.tenant_id AND cp.product_id = p.id), '{}') AS collection_ids,
@@ -324,4 +325,10 @@ export function variantPromotionFacts(m: EntityManager, tenantId: string, varian
      WHERE v.tenant_id = $1 AND v.id = ANY($2::uuid[])`,
     [tenantId, [...new Set(variantIds)]],
   );
+  const smart = await smartCollectionsByProduct(m, tenantId, [...new Set(rows.map((r) => r.product_id))]);
+  for (const r of rows) {
+    const extra = smart.get(r.product_id);
+    if (extra) r.collection_ids = [...r.collection_ids, ...extra];
+  }
+  return rows;
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { visibleVariantSql } from './catalogue.repository.js';
+import { collectionClause, type Params } from './catalogue-query.js';
+import { smartCollectionScopes, smartCollectionsByProduct } from './smart-collections.repository.js';
 
 /**
  * The catalogue reads of catalogue promotions (issue 32): which products a promotion's line selector can reach, and
@@ -40,13 +42,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The products (with a visible variant) a line selector can match: any one matcher, as the engine reads them (categories
- * with their ancestors, manual collections, facet values by id or key, custom-field options by field and option
+ * with their ancestors, manual and smart collections, facet values by id or key, custom-field options by field and option
  * key or id).
  */
 export async function productsMatchingSelector(m: EntityManager, tenantId: string, selector: readonly PromotionSelectorMatcher[]): Promise<string[]> {
   const params: unknown[] = [tenantId];
   const arg = (v: unknown) => `$${params.push(v)}`;
   const uuids = (ids: readonly string[]) => ids.filter((id) => UUID.test(id));
+  const shared: Params = { values: params, add: arg };
   const clauses: string[] = [];
   for (const s of selector) {
     switch (s.type) {
@@ -66,6 +69,8 @@ export async function productsMatchingSelector(m: EntityManager, tenantId: strin
         clauses.push(
           `vs.product_id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.tenant_id = $1 AND cp.collection_id = ANY(${arg(uuids(s.ids))}::uuid[]))`,
         );
+        // smart collections: their rules over the same rows
+        for (const scope of await smartCollectionScopes(m, tenantId, uuids(s.ids))) clauses.push(collectionClause(shared, '$1', scope));
         break;
       case 'facet': {
         const column = { colour: 'color_id', country: 'country_id', region: 'region_id', vintage: 'year_id', size: 'size_id' }[s.facet];
@@ -129,6 +134,7 @@ export async function promotionCatalogueVariants(m: EntityManager, tenantId: str
   )) as Array<{ id: string; key: string; field: string }>)
     options.set(r.id, { field: r.field, key: r.key });
   const facet = (id: string | null) => (id ? [id, keys.get(id) ?? id] : []);
+  const smart = await smartCollectionsByProduct(m, tenantId, productIds);
   return rows.map((r) => {
     const customFields: Record<string, string[]> = {};
     for (const id of r.option_ids) {
@@ -139,7 +145,7 @@ export async function promotionCatalogueVariants(m: EntityManager, tenantId: str
       variantId: r.variant_id,
       productId: r.product_id,
       gross: r.gross,
-      collectionIds: r.collection_ids,
+      collectionIds: [...r.collection_ids, ...(smart.get(r.product_id) ?? [])],
       categoryIds: r.category_ids,
       manufacturerId: r.manufacturer_id,
       facets: { colour: facet(r.color_id), region: facet(r.region_id), vintage: facet(r.year_id), size: facet(r.size_id), country: facet(r.country_id) },

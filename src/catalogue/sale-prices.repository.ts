@@ -70,7 +70,19 @@ export async function recordPriceHistory(m: EntityManager, tenantId: string, pro
      WHERE v.tenant_id = $1 ${scope}
        AND (h.gross IS DISTINCT FROM ${chargedGrossSql('v', 'sp')} OR h.regular_gross IS DISTINCT FROM v.gross)`;
   const rows: Array<{ id: string; charged: string; regular: string }> = await m.query(changed, params);
-  if (rows.length === 0) return;
+  if (rows.length > 0) await openPriceRows(m, tenantId, rows);
+  // the open rows' lowest prior price, where it changed (a new price, or history written by hand)
+  await m.query(
+    `UPDATE variant_price_history cur SET lowest_prior = ${lowestPriorOfSql('cur')}
+      WHERE cur.tenant_id = $1 AND cur.valid_to IS NULL
+        ${productIds ? 'AND cur.variant_id IN (SELECT v.id FROM variants v WHERE v.tenant_id = $1 AND v.product_id IN (SELECT unnest($2::uuid[])))' : ''}
+        AND cur.lowest_prior IS DISTINCT FROM ${lowestPriorOfSql('cur')}`,
+    params,
+  );
+}
+
+/** Closes the open history rows of these variants now and opens one at their new prices. */
+async function openPriceRows(m: EntityManager, tenantId: string, rows: Array<{ id: string; charged: string; regular: string }>): Promise<void> {
   const ids = rows.map((r) => r.id);
   await m.query(`UPDATE variant_price_history SET valid_to = now() WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) AND valid_to IS NULL`, [
     tenantId,
@@ -84,15 +96,17 @@ export async function recordPriceHistory(m: EntityManager, tenantId: string, pro
 }
 
 /**
- * The EU Omnibus prior price of variant `v` (SQL expression, gross, default currency): the lowest charged price during
- * the 30 days before its current price took effect (the open history row's `valid_from`); without any price in
- * that window (a new variant), the current price itself.
+ * The EU Omnibus prior price of the open history row `cur` (SQL expression, gross, default currency): the lowest
+ * charged price during the 30 days before its current price took effect (`cur.valid_from`); without any price in
+ * that window (a new variant), the current price itself. Kept in `cur.lowest_prior` by `recordPriceHistory`.
  */
-export const lowestPrior30DaysSql = (v: string) => `(SELECT coalesce(min(h.gross), min(cur.gross))
-    FROM variant_price_history cur
-    LEFT JOIN variant_price_history h ON h.tenant_id = cur.tenant_id AND h.variant_id = cur.variant_id AND h.id <> cur.id
-         AND h.valid_from < cur.valid_from AND coalesce(h.valid_to, cur.valid_from) > cur.valid_from - interval '30 days'
-   WHERE cur.tenant_id = ${v}.tenant_id AND cur.variant_id = ${v}.id AND cur.valid_to IS NULL)`;
+const lowestPriorOfSql = (cur: string) => `(SELECT coalesce(min(h.gross), ${cur}.gross) FROM variant_price_history h
+   WHERE h.tenant_id = ${cur}.tenant_id AND h.variant_id = ${cur}.variant_id AND h.id <> ${cur}.id
+     AND h.valid_from < ${cur}.valid_from AND coalesce(h.valid_to, ${cur}.valid_from) > ${cur}.valid_from - interval '30 days')`;
+
+/** The lowest prior price of variant `v` as kept with its open history row (one index look-up). */
+export const lowestPrior30DaysSql = (v: string) =>
+  `(SELECT ph.lowest_prior FROM variant_price_history ph WHERE ph.tenant_id = ${v}.tenant_id AND ph.variant_id = ${v}.id AND ph.valid_to IS NULL)`;
 
 /**
  * A variant's prices as the storefront shows them (`gross`, `net`, `compare_at_gross`, `lowest_prior`): the charged

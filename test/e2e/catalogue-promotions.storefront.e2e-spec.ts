@@ -354,29 +354,37 @@ describe('catalogue promotions in the storefront', () => {
   });
 
   it('a promotion over the whole shop is priced after the admin request, by the outbox handler; a code takes it out again', async () => {
+    const everything: Promo = { name: '-5% everything', matches: () => true, off: (c) => Math.round(c * 0.05) };
+    // a variant this promotion will reduce further (its 5 % is more than what reduces it now)
+    const before = modelRows(promos, Date.now());
+    const after = modelRows([...promos, everything], Date.now());
+    const k = after.findIndex((r, i) => r.price !== before[i].price);
+    expect(k).toBeGreaterThanOrEqual(0);
+    const row = before[k];
+    const priceNow = async () =>
+      (await shop.storefront.get(`/products/${ids.products[row.product]}`).expect(200)).body.product.variants.find(
+        (v: { id: string }) => v.id === ids.variants[row.variant],
+      ).price as number;
     const worker = t.get(EventHandlerWorker);
     await worker.beforeApplicationShutdown(); // the handlers' worker stopped: what the request itself does shows
     let id = '';
     try {
       const res = await shop.admin.post('/admin/promotions', { name: '-5% everything', actions: [{ type: 'percent_off_lines', percent: 5 }] }).expect(201);
       id = res.body.promotion.id;
-      // a variant no earlier promotion reduces
-      const now = modelRows(promos, Date.now());
-      const plain = ROWS.find((r) => now.find((x) => x.variant === r.variant)!.price === r.price)!;
-      const p = (await shop.storefront.get(`/products/${ids.products[plain.product]}`).expect(200)).body.product;
       // committed and answered, the catalogue not repriced yet: the job waits for the worker
-      expect(p.variants.find((v: { id: string }) => v.id === ids.variants[plain.variant]).price).toBe(plain.price);
+      expect(await priceNow()).toBe(row.price);
       expect(await pendingReprices()).toBe(1);
     } finally {
       worker.start();
     }
-    const everything: Promo = { name: '-5% everything', matches: () => true, off: (c) => Math.round(c * 0.05) };
     promos.push(everything);
     await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+    expect(await priceNow()).toBe(after[k].price);
     // with a code it is no catalogue price any more: the products it priced are repriced without it
     await shop.admin.put(`/admin/promotions/${id}`, { code: 'FIVE' }).expect(200);
     promos.splice(promos.indexOf(everything), 1);
     await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+    expect(await priceNow()).toBe(row.price);
   });
 
   it('a custom-field selector matches every option of the field: a blend of cabernet and merlot is reduced by either grape', async () => {
@@ -407,6 +415,52 @@ describe('catalogue promotions in the storefront', () => {
     expect(rows.find((r) => r.variant === blend.variant)!.price).toBeLessThan(blend.price);
     await shop.admin.delete(`/admin/promotions/${created.id}`).expect(204);
     promos.splice(promos.indexOf(grape), 1);
+    await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+  });
+
+  it('a collection selector matches smart collections by their rules (all and any), as the storefront lists them', async () => {
+    const smart = async (title: string, rules: unknown) =>
+      (await shop.admin.post('/admin/collections', { title, collection_type: 'smart', published: true, rules_json: JSON.stringify(rules) }).expect(201)).body
+        .collection.id as string;
+    const rossiReds = await smart('Rossi reds', {
+      all: [
+        { field: 'category', eq: 'red' },
+        { field: 'manufacturer', eq: 'rossi' },
+      ],
+    });
+    const mullerOrDupont = await smart('Muller or Dupont', {
+      any: [
+        { field: 'manufacturer', eq: 'muller' },
+        { field: 'manufacturer', eq: 'dupont' },
+      ],
+    });
+    const added: Array<{ id: string; model: Promo }> = [];
+    for (const [name, collection, percent, matches] of [
+      ['-12% Rossi reds', rossiReds, 12, (r: Row) => r.manufacturer === 'rossi' && r.categories.includes('red')],
+      ['-8% Muller or Dupont', mullerOrDupont, 8, (r: Row) => r.manufacturer === 'muller' || r.manufacturer === 'dupont'],
+    ] as const) {
+      const res = await shop.admin
+        .post('/admin/promotions', {
+          name,
+          conditions: [{ type: 'lines', selector: [{ type: 'collection', ids: [collection] }] }],
+          actions: [{ type: 'percent_off_lines', percent }],
+        })
+        .expect(201);
+      const model: Promo = { name, matches, off: (c) => Math.round((c * percent) / 100) };
+      added.push({ id: res.body.promotion.id, model });
+      promos.push(model);
+    }
+    // the model reduces some products of each (else the test would prove nothing)
+    for (const { model } of added) expect(ROWS.some((r) => model.matches(r))).toBe(true);
+    await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+    // new rules: the products leaving and entering the collection are repriced (collection.updated's handler)
+    await shop.admin.put(`/admin/collections/${rossiReds}`, { rules_json: JSON.stringify({ any: [{ field: 'manufacturer', eq: 'dupont' }] }) }).expect(200);
+    added[0].model.matches = (r: Row) => r.manufacturer === 'dupont'; // Rossi's reds leave, Dupont's wines enter (12 % > 8 %)
+    await expectModel(Date.now(), SOME_CASES.slice(0, 3));
+    for (const { id, model } of added) {
+      await shop.admin.delete(`/admin/promotions/${id}`).expect(204);
+      promos.splice(promos.indexOf(model), 1);
+    }
     await expectModel(Date.now(), SOME_CASES.slice(0, 3));
   });
 });

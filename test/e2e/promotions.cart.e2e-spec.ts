@@ -203,6 +203,35 @@ describe('promotions in the cart', () => {
     expectConsistent(cart);
   });
 
+  it('collection matchers match smart collections by their rules: all (red and under 25.00) and any (producer or vintage)', async () => {
+    const p = await promoShop(t);
+    const both = { product: true };
+    await p.promote({
+      name: '10% cheap reds',
+      combines_with: both,
+      conditions: [{ type: 'lines', selector: [{ type: 'collection', ids: [p.ids.collections['cheap-reds']] }] }],
+      actions: [{ type: 'percent_off_lines', percent: 10 }],
+    });
+    await p.promote({
+      name: '1 off other or 2019',
+      combines_with: both,
+      conditions: [{ type: 'lines', selector: [{ type: 'collection', ids: [p.ids.collections['other-or-2019']] }] }],
+      actions: [{ type: 'fixed_off_lines', amount: 1 }],
+    });
+    const cart = await fill(p.visitor(), [
+      [p.ids.variants['v-barolo'], 1], // red 30.00, 2019: any only
+      [p.ids.variants['v-langhe'], 1], // red 20.00, m-barolo 2020: all only
+      [p.ids.variants['v-cheap'], 1], // red 10.00, m-other: both
+      [p.ids.variants['v-white'], 1], // white, m-other 2019: any only
+    ]);
+    expect(lineOff(cart, p.ids.variants['v-barolo'])).toBe(1);
+    expect(lineOff(cart, p.ids.variants['v-langhe'])).toBe(2);
+    expect(lineOff(cart, p.ids.variants['v-cheap'])).toBe(2);
+    expect(lineOff(cart, p.ids.variants['v-white'])).toBe(1);
+    expect(cart.total_discount).toBe(6);
+    expectConsistent(cart);
+  });
+
   it('percent off the order from a minimum subtotal, with the missing amount until then', async () => {
     const p = await promoShop(t);
     const promo = await p.promote({

@@ -97,7 +97,33 @@ function catalogue() {
         variants: [v('v-white', 15, { color: 'white', year: '2019', custom_fields: { grape: ['chardonnay'] } })],
       },
     ],
-    collections: [{ key: 'club', title: 'Club picks', collection_type: 'manual', published: true, products: ['p-white'] }],
+    collections: [
+      { key: 'club', title: 'Club picks', collection_type: 'manual', published: true, products: ['p-white'] },
+      {
+        key: 'cheap-reds',
+        title: 'Reds under 25',
+        collection_type: 'smart',
+        published: true,
+        rules_json: JSON.stringify({
+          all: [
+            { field: 'category', eq: 'red' },
+            { field: 'price', lt: 25 },
+          ],
+        }),
+      },
+      {
+        key: 'other-or-2019',
+        title: 'Other producer or 2019',
+        collection_type: 'smart',
+        published: true,
+        rules_json: JSON.stringify({
+          any: [
+            { field: 'manufacturer', eq: 'm-other' },
+            { field: 'year', eq: '2019' },
+          ],
+        }),
+      },
+    ],
   };
 }
 

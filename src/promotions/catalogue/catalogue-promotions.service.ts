@@ -97,6 +97,28 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
     await this.repriceWritten(ctx, event.payload.promotion.id);
   }
 
+  @OnDomainEvent('collection.updated')
+  async collectionUpdated(event: DomainEvent<'collection.updated'>, ctx: RequestContext): Promise<void> {
+    await this.repriceCollection(ctx, event.payload.collection.id);
+  }
+
+  @OnDomainEvent('collection.deleted')
+  async collectionDeleted(event: DomainEvent<'collection.deleted'>, ctx: RequestContext): Promise<void> {
+    await this.repriceCollection(ctx, event.payload.collection.id);
+  }
+
+  /** A collection changed (a smart collection's rules, say): the catalogue promotions naming it are repriced. */
+  async repriceCollection(ctx: RequestContext, collectionId: string): Promise<number> {
+    const naming = (await this.repo.candidates(ctx, new Date())).filter(
+      (p) =>
+        isCataloguePromotion(p) &&
+        p.conditions.some((c) => c.type === 'lines' && c.selector.some((m) => m.type === 'collection' && m.ids.includes(collectionId))),
+    );
+    let n = 0;
+    for (const p of naming) n += await this.repriceWritten(ctx, p.id);
+    return n;
+  }
+
   /**
    * After a write of promotion `id` (in the event handler's job): reprices the products it reaches as it is now
    * (every product for a catalogue promotion without a `lines` condition) and those whose stored sale price it took
