@@ -28,6 +28,7 @@ import { OrdersTaxShipping1795701931031 } from './1795701931031-orders-tax-shipp
 import { GiftCardSales1795706058710 } from './1795706058710-gift-card-sales.js';
 import { ReadPathNotify1795707000000 } from './1795707000000-read-path-notify.js';
 import { LedgerOrder1795708000000 } from './1795708000000-ledger-order.js';
+import { CheckoutOptionsNotify1795709340000 } from './1795709340000-checkout-options-notify.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -61,4 +62,5 @@ export const migrations = [
   GiftCardSales1795706058710,
   ReadPathNotify1795707000000,
   LedgerOrder1795708000000,
+  CheckoutOptionsNotify1795709340000,
 ];
