@@ -80,7 +80,8 @@ async function main() {
     const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('npm run build failed');
   }
-  const dbName = `shop_bench_g${GENERATOR_VERSION}_${COUNT}`;
+  // BENCH_DB_SUFFIX: a database of one's own on a shared DATABASE_URL server (parallel branches)
+  const dbName = `shop_bench_g${GENERATOR_VERSION}_${COUNT}${process.env.BENCH_DB_SUFFIX ?? ''}`;
   const db = await openDatabase(dbName);
   let server = null;
   const wanted = opts.cases.split(',');
@@ -94,7 +95,9 @@ async function main() {
     log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
     const promotions = await ensurePromotions(db.url, meta, Number(opts.promotions));
     // the server's warnings about its catalogue index (rebuilds, gaps) are part of the report
+    // BENCH_SERVER_TREE: run the cases' server from another built tree (a paired base run), with this harness
     server = await startServer(db.url, {
+      tree: process.env.BENCH_SERVER_TREE ? resolve(process.env.BENCH_SERVER_TREE) : root,
       onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined),
     });
     // (a)–(e) need the 100k catalogue's deep lists: only built when one of them runs

@@ -1,26 +1,59 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PrincipalCache } from '../common/auth/principal-cache.js';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, unitMinor } from '../pricing/index.js';
-import { shippingCountriesOf, type CountryRow } from '../tenancy/index.js';
+import { shippingCountriesOf, TENANCY_CACHE_TOPIC, type CountryRow } from '../tenancy/index.js';
 import { paymentTypeOf, paymentTypesOf, type PaymentTypeRow } from '../catalogue/index.js';
-import { ShippingQuotes, type Quote, type ShippingMethodRow } from '../shipping/index.js';
+import { CHECKOUT_OPTIONS_CACHE_TOPIC, ShippingQuotes, type Quote, type ShippingMethodRow } from '../shipping/index.js';
 import type { CountryOptionDto, PaymentTypeOptionDto, ShippingOptionDto } from './dto/checkout.dto.js';
 
 export type { CountryRow, PaymentTypeRow, ShippingMethodRow };
 
-/** The shop's shipping configuration (imported: shipping_methods, countries) and payment types, as checkout options. */
+type Options = { methods: ShippingMethodRow[]; countries: CountryRow[]; paymentTypes: PaymentTypeRow[] };
+const OPTIONS_CACHE_MS = 30_000;
+const OPTIONS_CACHE_MAX = 30_000;
+
+/**
+ * The shop's shipping configuration (imported: shipping_methods, countries) and payment types, as checkout options.
+ *
+ * Issue 34: the rows are reused per instance and per tenant (they were read 15 times per order), inside the
+ * checkout's transactions too (none of them writes these tables; under READ COMMITTED a read there saw the rows as
+ * of that statement, the cache sees them as of the last write heard). Every write drops them on every instance: the
+ * tables' triggers notify `checkout_options` at commit, the import retires the shop's settings (`tenancy`), and the
+ * admin API's writers publish the topic after their commit so the writer's next request sees its own write. Nothing
+ * is reused while the cache bus is down. Callers must not change the arrays or rows they get.
+ */
 @Injectable()
 export class ShippingService {
+  private readonly cache: PrincipalCache<Options[keyof Options]>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly quotes: ShippingQuotes,
-  ) {}
+    @Optional() private readonly bus?: CacheBus,
+  ) {
+    this.cache = new PrincipalCache(OPTIONS_CACHE_MS, OPTIONS_CACHE_MAX, () => this.bus?.listening === true);
+    const drop = (tenantId: string | null) => this.cache.drop(tenantId);
+    bus?.subscribe(CHECKOUT_OPTIONS_CACHE_TOPIC, drop);
+    bus?.subscribe(TENANCY_CACHE_TOPIC, drop);
+  }
+
+  private async cached<K extends keyof Options>(ctx: RequestContext, kind: K, load: () => Promise<Options[K]>): Promise<Options[K]> {
+    const key = `${kind}:${ctx.tenantId}`;
+    const hit = this.cache.get(key) as Options[K] | undefined;
+    if (hit !== undefined) return hit;
+    const epoch = this.cache.begin();
+    const rows = await load();
+    this.cache.set(key, epoch, ctx.tenantId, rows);
+    return rows;
+  }
 
   methods(ctx: RequestContext): Promise<ShippingMethodRow[]> {
-    return this.quotes.methods(ctx);
+    return this.cached(ctx, 'methods', () => this.quotes.methods(ctx));
   }
 
   /** A method serves a country when it lists it (a method listing none serves every country); no country: all. */
@@ -31,15 +64,17 @@ export class ShippingService {
 
   /** Countries the shop ships to. */
   countries(ctx: RequestContext): Promise<CountryRow[]> {
-    return shippingCountriesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
+    return this.cached(ctx, 'countries', () => shippingCountriesOf(managerOf(ctx, this.dataSource), ctx.tenantId));
   }
 
   paymentTypes(ctx: RequestContext): Promise<PaymentTypeRow[]> {
-    return paymentTypesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
+    return this.cached(ctx, 'paymentTypes', () => paymentTypesOf(managerOf(ctx, this.dataSource), ctx.tenantId));
   }
 
+  /** One payment type of the shop, or null: from the cached list when there is one. */
   async paymentType(ctx: RequestContext, id: string): Promise<PaymentTypeRow | null> {
-    return paymentTypeOf(managerOf(ctx, this.dataSource), ctx.tenantId, id);
+    if (!this.bus?.listening) return paymentTypeOf(managerOf(ctx, this.dataSource), ctx.tenantId, id);
+    return (await this.paymentTypes(ctx)).find((p) => p.id === id) ?? null;
   }
 
   /**

@@ -1,6 +1,6 @@
 /** The public surface of `shipping` for other modules (feature -> feature imports go through this file only). */
 export { ShippingModule } from './shipping.module.js';
-export { ShippingQuotes, measureOrder, type RuleLine, type ShipmentRequest } from './shipping-quotes.service.js';
+export { CHECKOUT_OPTIONS_CACHE_TOPIC, ShippingQuotes, measureOrder, type RuleLine, type ShipmentRequest } from './shipping-quotes.service.js';
 export type { AddressForZones } from './shipping-zones.js';
 export { isConfigured, type AppliedRate, type Quote, type ShippingMethodRow } from './method-zones.js';
 export type { DestinationReason, DestinationVerdict } from './destination-rules.js';

@@ -13,7 +13,7 @@ import { parseDestinationRule } from './destination-rules.js';
 import { DestinationRuleDto, mapDestinationRule, mapShippingMethod, ShippingMethodDto } from './dto/shipping.dto.js';
 import { parseShippingMethodInput, shippingMethodValues } from './method-input.js';
 import { ShippingInputError } from './rate-table.js';
-import { DESTINATION_RULES_CACHE_TOPIC } from './shipping-quotes.service.js';
+import { CHECKOUT_OPTIONS_CACHE_TOPIC, DESTINATION_RULES_CACHE_TOPIC } from './shipping-quotes.service.js';
 import { ShippingZones } from './shipping-zones.js';
 import * as repo from './shipping.repository.js';
 
@@ -43,6 +43,12 @@ export class ShippingAdminService {
     return out;
   }
 
+  /** After a committed method write: the checkout's cached shipping methods of this instance go at once (as `rulesChanged`). */
+  private async methodsChanged<T>(ctx: RequestContext, out: T): Promise<T> {
+    if (!ctx.manager) await this.bus?.publish(CHECKOUT_OPTIONS_CACHE_TOPIC, ctx.tenantId);
+    return out;
+  }
+
   // ------------------------------------------------------------------ shipping methods
 
   async listMethods(ctx: RequestContext, page: PageRequest): Promise<Page<ShippingMethodDto>> {
@@ -61,7 +67,7 @@ export class ShippingAdminService {
     const { settings } = await this.tenancy.config(ctx.tenantId);
     const input = parseShippingMethodInput(body, '', settings.default_language);
     if (!input.name || Object.keys(input.name).length === 0) throw new ShippingInputError('name', 'is required');
-    return inTransaction(ctx, this.dataSource, async (tx) => {
+    const created = await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       await this.zones.assertKnown(
         tx,
@@ -75,13 +81,14 @@ export class ShippingAdminService {
       await this.events.emit(tx, 'shipping_method.created', { shipping_method: dto });
       return dto;
     });
+    return this.methodsChanged(ctx, created);
   }
 
   /** Applies the members given (null clears a nullable one; `zones` and `rate_table` are replaced whole). */
   async updateMethod(ctx: RequestContext, id: string, body: unknown): Promise<ShippingMethodDto> {
     const { settings } = await this.tenancy.config(ctx.tenantId);
     const input = parseShippingMethodInput(body, '', settings.default_language);
-    return inTransaction(ctx, this.dataSource, async (tx) => {
+    const updated = await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const current = await repo.shippingMethodById(m, tx.tenantId, id, true);
       if (!current) throw AppError.notFound('shipping method');
@@ -97,6 +104,7 @@ export class ShippingAdminService {
       await this.events.emit(tx, 'shipping_method.updated', { shipping_method: dto });
       return dto;
     });
+    return this.methodsChanged(ctx, updated);
   }
 
   /** Checkouts that chose it lose the choice; placed orders keep the method's name and price. */
@@ -107,6 +115,7 @@ export class ShippingAdminService {
       if (!current || !(await repo.deleteShippingMethod(m, tx.tenantId, id))) throw AppError.notFound('shipping method');
       await this.events.emit(tx, 'shipping_method.deleted', { shipping_method: { id, key: current.key } });
     });
+    await this.methodsChanged(ctx, undefined);
   }
 
   // ------------------------------------------------------------------ destination rules

@@ -30,6 +30,7 @@ import { ReadPathNotify1795707000000 } from './1795707000000-read-path-notify.js
 import { LedgerOrder1795708000000 } from './1795708000000-ledger-order.js';
 import { LowestPriorMaterialised1795708500000 } from './1795708500000-lowest-prior-materialised.js';
 import { SearchSynonyms1795709000000 } from './1795709000000-search-synonyms.js';
+import { CheckoutOptionsNotify1795709340000 } from './1795709340000-checkout-options-notify.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -65,4 +66,5 @@ export const migrations = [
   LedgerOrder1795708000000,
   LowestPriorMaterialised1795708500000,
   SearchSynonyms1795709000000,
+  CheckoutOptionsNotify1795709340000,
 ];

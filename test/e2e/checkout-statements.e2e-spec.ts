@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { CacheBus } from '../../src/common/cluster/cache-bus.js';
+import { CHECKOUT_OPTIONS_CACHE_TOPIC } from '../../src/shipping/index.js';
+import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { until } from '../helpers/wait.js';
+import { CH_ADDRESS, Ids, importShop } from './checkout.fixture.js';
+
+/** The background jobs' polls (outbox, webhooks): not the order's statements. */
+const BACKGROUND = [/^UPDATE webhook_deliveries d SET attempts/, /^SELECT j\.id, j\.handler/];
+/** The reference rows the checkout reuses (issue 34). */
+const OPTIONS = /FROM (shipping_methods|payment_types|countries)\b/;
+
+/** Every statement any `pg` client of this process sends while `work` runs, the background polls left out. */
+async function counted(work: () => Promise<unknown>): Promise<string[]> {
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const original = proto.query;
+  const seen: string[] = [];
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0];
+    seen.push((typeof q === 'string' ? q : String((q as { text?: string })?.text ?? q)).replace(/\s+/g, ' ').trim());
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+    return seen.filter((s) => !BACKGROUND.some((re) => re.test(s)));
+  } finally {
+    proto.query = original;
+  }
+}
+
+/**
+ * Issue 34: the statements of one guest order (add to cart → POST /checkouts → PUT address and shipping → PUT
+ * payment → complete), and the checkout's per-tenant reuse of shipping methods, payment types and shipping
+ * countries, dropped by any write (plain SQL through the tables' triggers, the admin API at once).
+ */
+describe('checkout: statements per order and the reused checkout options (issue 34)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let ids: Ids;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    shop = await t.createShop();
+    ids = await importShop(shop.admin, { wine: 1000 });
+  });
+  afterAll(() => t.close());
+
+  const order = async () => {
+    const client = t.client(shop.storefront_token);
+    const steps: Record<string, string[]> = {};
+    steps.add = await counted(() => client.post('/cart/items', { article_id: ids.variants['v-wine'], quantity: 1 }).expect(200));
+    let id = '';
+    steps.create = await counted(async () => (id = (await client.post('/checkouts').expect(200)).body.checkout.id));
+    steps.address = await counted(() =>
+      client.put(`/checkouts/${id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200),
+    );
+    steps.payment = await counted(() => client.put(`/checkouts/${id}`, { payment_type_id: ids.payment_types.invoice }).expect(200));
+    steps.complete = await counted(() =>
+      client.post(`/checkouts/${id}/complete`, { payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }).expect(200),
+    );
+    return steps;
+  };
+  const ready = async () => {
+    const client = t.client(shop.storefront_token);
+    await client.post('/cart/items', { article_id: ids.variants['v-wine'], quantity: 1 }).expect(200);
+    const id = (await client.post('/checkouts').expect(200)).body.checkout.id as string;
+    await client.put(`/checkouts/${id}`, { shipping_address: CH_ADDRESS, shipping_method_id: ids.shipping_methods.post }).expect(200);
+    return async () => (await client.get(`/checkouts/${id}`).expect(200)).body.checkout;
+  };
+
+  it('a second order reads no shipping method, payment type or country (the figure is printed)', async () => {
+    await order();
+    const steps = await order();
+    const counts = Object.fromEntries(Object.entries(steps).map(([k, s]) => [k, s.length]));
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    process.stdout.write(`statements per order: ${total} ${JSON.stringify(counts)}\n`);
+    expect(
+      Object.values(steps)
+        .flat()
+        .filter((s) => OPTIONS.test(s)),
+    ).toEqual([]);
+    expect(total).toBeGreaterThan(20); // the counter saw the order
+  });
+
+  it('plain SQL changes to payment types and countries are heard within a second', async () => {
+    const read = await ready();
+    const before = await read();
+    expect(before.available_countries.map((c: { code: string }) => c.code)).toContain('DE');
+    await t.db.query(`UPDATE payment_types SET name = '{"en": "Bill"}'::jsonb WHERE tenant_id = $1 AND key = 'invoice'`, [shop.tenant.id]);
+    await until('the renamed payment type is heard', async () =>
+      (await read()).payment_types.some((p: { id: string; name: string }) => p.id === ids.payment_types.invoice && p.name === 'Bill'),
+    );
+    await t.db.query(`UPDATE countries SET shipping = false WHERE tenant_id = $1 AND code = 'DE'`, [shop.tenant.id]);
+    await until('the country no longer shipped to is heard', async () => (await read()).available_countries.every((c: { code: string }) => c.code !== 'DE'));
+    await t.db.query(`UPDATE countries SET shipping = true WHERE tenant_id = $1 AND code = 'DE'`, [shop.tenant.id]);
+    await until('the change back is heard', async () => (await read()).available_countries.some((c: { code: string }) => c.code === 'DE'));
+  });
+
+  it('a shipping method written through the admin API is offered by the writer’s next read, without the trigger', async () => {
+    const read = await ready();
+    const offered = async () => (await read()).shipping_options.map((o: { name: string }) => o.name) as string[];
+    expect(await offered()).not.toContain('Bike courier');
+    // the message the trigger would send is what other instances wait for; this instance drops its copy at once
+    let heard = 0;
+    t.get(CacheBus).subscribe(CHECKOUT_OPTIONS_CACHE_TOPIC, () => (heard += 1));
+    await t.db.query(`ALTER TABLE shipping_methods DISABLE TRIGGER shipping_methods_read_notify`);
+    try {
+      const created = await shop.admin.post('/admin/shipping_methods', { name: 'Bike courier', price: 12, countries: ['CH'] }).expect(201);
+      expect(heard).toBeGreaterThan(0);
+      expect(await offered()).toContain('Bike courier');
+      await shop.admin.delete(`/admin/shipping_methods/${created.body.shipping_method.id}`).expect(204);
+      expect(await offered()).not.toContain('Bike courier');
+    } finally {
+      await t.db.query(`ALTER TABLE shipping_methods ENABLE TRIGGER shipping_methods_read_notify`);
+    }
+  });
+});
