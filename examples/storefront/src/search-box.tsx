@@ -40,6 +40,8 @@ export function SearchBox() {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const typed = useRef(false);
+  // bumped by every search and choice: an answer to a request made before it is dropped, not shown over the new page
+  const generation = useRef(0);
 
   // the page's query changed (back, a "did you mean" link): show it
   const pageQ = location === '/' ? (search.get('q') ?? '') : '';
@@ -57,9 +59,11 @@ export function SearchBox() {
       return;
     }
     const abort = new AbortController();
+    const asked = generation.current;
     const timer = setTimeout(() => {
       suggest(text, LIMIT, abort.signal)
         .then((found) => {
+          if (asked !== generation.current) return;
           const nonEmpty = found.filter((g) => g.items.length > 0);
           setGroups(nonEmpty);
           setActive(-1);
@@ -79,18 +83,21 @@ export function SearchBox() {
     setOpen(false);
     setActive(-1);
   };
+  const leave = () => {
+    generation.current += 1;
+    typed.current = false;
+    close();
+  };
   const choose = (i: number) => {
     const chosen = flat[i];
     if (!chosen) return;
-    close();
-    typed.current = false;
+    leave();
     setQ('');
     navigate(suggestionHref(chosen.kind, chosen.item));
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    close();
-    typed.current = false;
+    leave();
     navigate(q.trim() ? `/?q=${encodeURIComponent(q.trim())}` : '/');
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
