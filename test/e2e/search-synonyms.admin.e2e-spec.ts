@@ -3,7 +3,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createShopApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/app-config.js';
+import { SearchSynonyms1795709000000 } from '../../src/database/migrations/1795709000000-search-synonyms.js';
 import { WINE_SYNONYMS } from '../../src/search-synonyms/data/wine-synonyms.js';
+import { checkedRule } from '../../src/search-synonyms/synonym-rules.js';
 import { SearchSynonymsService } from '../../src/search-synonyms/index.js';
 import { nextPath } from '../helpers/paging.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
@@ -69,6 +71,26 @@ describe('admin search synonyms', () => {
     // the engine's reader serves the same rules
     const reader = t.get(SearchSynonymsService);
     expect((await reader.rulesFor(shop.tenant.id)).map((r) => r.id)).toEqual(rules.map((r) => r.id));
+  });
+
+  it('the migration gives every shop that exists the same defaults as a new shop gets (its frozen copy matches the data file)', async () => {
+    const qr = t.db.createQueryRunner();
+    await qr.connect();
+    await qr.startTransaction();
+    try {
+      await qr.query(`DROP TABLE search_synonyms`);
+      await new SearchSynonyms1795709000000().up(qr);
+      const rows: Array<{ tenant_id: string; key: string; kind: string; terms: string[]; synonyms: string[] }> = await qr.query(
+        `SELECT tenant_id, key, kind, terms, synonyms FROM search_synonyms WHERE tenant_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+        [[shop.tenant.id, other.tenant.id]],
+      );
+      const expected = WINE_SYNONYMS.map((r) => ({ key: r.key, ...checkedRule(r) }));
+      for (const tenant of [shop.tenant.id, other.tenant.id])
+        expect(rows.filter((r) => r.tenant_id === tenant).map(({ tenant_id: _t, ...r }) => r)).toEqual(expected);
+    } finally {
+      await qr.rollbackTransaction();
+      await qr.release();
+    }
   });
 
   it('creates, reads, updates and deletes a rule, each with its event; normalises and merges duplicates', async () => {

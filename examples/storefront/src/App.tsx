@@ -1,5 +1,5 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { Link, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { lazy, Suspense } from 'react';
+import { Link, Route, Router, Switch } from 'wouter';
 import { LANGUAGES } from './i18n';
 import { CartPage } from './pages/Cart';
 import { CataloguePage } from './pages/Catalogue';
@@ -7,6 +7,7 @@ import { ProductPage } from './pages/Product';
 import { ShopProvider, useShop } from './store';
 import { Loading } from './ui';
 import { usePageChange } from './navigation';
+import { SearchBox } from './search-box';
 
 // Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
 const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
@@ -68,13 +69,6 @@ function Layout() {
 
 function Header() {
   const { t, locale, setLocale, cart, currencies, setCurrency, signedIn } = useShop();
-  const search = new URLSearchParams(useSearch());
-  const [location, navigate] = useLocation();
-  const [q, setQ] = useState(location === '/' ? (search.get('q') ?? '') : '');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    navigate(q.trim() ? `/?q=${encodeURIComponent(q.trim())}` : '/');
-  };
   return (
     <header className="header">
       <div className="header-row">
@@ -84,13 +78,7 @@ function Header() {
           </svg>{' '}
           {t('shopName')}
         </Link>
-        <form role="search" className="search" onSubmit={submit}>
-          <label htmlFor="q" className="sr-only">
-            {t('search')}
-          </label>
-          <input id="q" type="search" name="q" placeholder={t('search')} value={q} onChange={(e) => setQ(e.target.value)} />
-          <button type="submit">{t('searchButton')}</button>
-        </form>
+        <SearchBox />
         <nav className="tools" aria-label={t('account')}>
           <label className="compact">
             <span className="sr-only">{t('language')}</span>

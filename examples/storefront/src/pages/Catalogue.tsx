@@ -4,6 +4,7 @@ import { api, nextQuery, ok, session, type Collection, type Facet, type PriceRan
 import { FILTERS, listingQuery, loadListing, PARAM, restoreListing, resultCount, saveListing, type SavedListing } from '../listing';
 import { useLoad, useShop } from '../store';
 import { ErrorNote, hideImage, Loading, textOn } from '../ui';
+import { DidYouMean } from '../search-box';
 
 let collectionsCache: { key: string; list: Collection[] } | null = null;
 const ORDERS = ['created desc', 'price asc', 'price desc', 'title asc', 'rating desc'];
@@ -180,6 +181,7 @@ export function CataloguePage() {
           <ErrorNote error={listing.error} />
           {listing.loading && !listing.data && <Loading />}
           {listing.data && products.length === 0 && <p className="notice">{t('noResults')}</p>}
+          {listing.data && products.length === 0 && q && <DidYouMean q={q} />}
           <ul className="grid" data-testid="products">
             {products.map((p) => (
               <ProductCard key={p.id} product={p} money={money} />
