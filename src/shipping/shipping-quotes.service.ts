@@ -35,7 +35,7 @@ export interface RuleLine {
 class ProviderTimeout extends Error {}
 
 /** Cache-bus topic sent by the `destination_rules` trigger (migration ReadPathNotify1795707000000). */
-export const DESTINATION_RULES_CACHE_TOPIC = 'destination_rules';
+export const DESTINATION_RULES_CACHE_TOPIC = 'destination_rules' as const;
 
 /**
  * Prices shipping methods for a checkout and judges its destination (README "Shipping"): the checkout reads and the
