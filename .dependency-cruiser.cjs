@@ -111,8 +111,16 @@ module.exports = {
       to: { path: '^src/database/migrations/' },
     },
     {
+      name: 'examples-import-the-package-by-name',
+      comment:
+        "An example extension is a real consumer: it imports 'vinoshop-commerce' and 'vinoshop-commerce/testing' (tsconfig paths in development), never a relative path into src/ or test/.",
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(src|test)/', dependencyTypesNot: ['aliased'] },
+    },
+    {
       name: 'examples-only-public-surface',
-      comment: 'An example extension imports the service only through src/index.ts (and test/helpers/testing.ts in tests), never a deep path.',
+      comment: 'An example extension imports the service only through its entries: src/index.ts (.) and test/helpers/testing.ts (./testing).',
       severity: 'error',
       from: { path: '^examples/' },
       to: { path: '^(src|test)/', pathNot: '^(src/index\\.ts|test/helpers/testing\\.ts)$' },

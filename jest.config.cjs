@@ -21,7 +21,12 @@ const common = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // the package by its own name (examples/ import it so, as an installed extension would): the sources, like the tsconfig paths
+    '^vinoshop-commerce$': '<rootDir>/src/index.ts',
+    '^vinoshop-commerce/testing$': '<rootDir>/test/helpers/testing.ts',
+  },
 };
 
 const projects = [

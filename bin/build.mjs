@@ -3,7 +3,7 @@
 // (ensureBuilt()). It builds only when the sources changed since the last build, and never leaves a half-written
 // dist/ visible, so two starts from one checkout at once (two instances, a start while the CLI runs) are safe:
 //
-// - the sources (src/, the tsconfig files, nest-cli.json, ormconfig.ts, package.json, package-lock.json) are hashed;
+// - the sources (src/, test/helpers/ (the `./testing` entry is built too), the tsconfig files, nest-cli.json, ormconfig.ts, package.json, package-lock.json) are hashed;
 // - each build is compiled aside into .builds/<hash>.tmp-<pid> and renamed to .builds/<hash> when complete;
 // - dist is a symbolic link to the current .builds/<hash>, replaced by an atomic rename;
 // - one build at a time (a lock file holding the builder's pid; a dead builder's lock is taken over); whoever waited
@@ -33,7 +33,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'ormconfig.ts', 'package.json', 'package-lock.json'];
+const INPUTS = ['src', 'test/helpers', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'ormconfig.ts', 'package.json', 'package-lock.json'];
 const KEEP = 3;
 
 function files(path, out = []) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, ShopClient, TestApp, TestShop } from '../../test/helpers/testing.js';
+import { createTestApp, ShopClient, TestApp, TestShop } from 'vinoshop-commerce/testing';
 import { CarrierRatesModule, type CarrierRatesOptions } from './carrier-rates.module.js';
 
 const METRICS_TOKEN = 'carrier-rates-metrics-token-0123456789';

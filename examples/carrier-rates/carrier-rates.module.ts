@@ -1,5 +1,5 @@
 import { DynamicModule, Injectable, Inject, Module } from '@nestjs/common';
-import { RequestContext, ShippingRate, ShippingRateProvider, ShippingRateRequest } from '../../src/index.js';
+import { RequestContext, ShippingRate, ShippingRateProvider, ShippingRateRequest } from 'vinoshop-commerce';
 
 /** The demo carrier's tariff, in minor units of the checkout's currency; `latencyMs` stands for a slow carrier API. */
 export interface CarrierRatesOptions {

@@ -1,7 +1,7 @@
 // Runs the whole service with the demo carrier's rates (methods with "rate_provider": "demo-carrier"):
 //   DATABASE_URL=postgres://... node --import ts-node/esm examples/carrier-rates/main.ts
 import 'reflect-metadata';
-import { createShopApp, loadConfig } from '../../src/index.js';
+import { createShopApp, loadConfig } from 'vinoshop-commerce';
 import { CarrierRatesModule } from './carrier-rates.module.js';
 
 const config = loadConfig();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, TestApp, TestShop } from '../../test/helpers/testing.js';
+import { createTestApp, TestApp, TestShop } from 'vinoshop-commerce/testing';
 import { FixedRateTaxModule } from './fixed-rate-tax.module.js';
 
 describe('example extension: a TaxProvider with a fixed table', () => {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TaxProvider, type RequestContext, type TaxProviderAnswer, type TaxProviderRequest } from '../../src/index.js';
+import { TaxProvider, type RequestContext, type TaxProviderAnswer, type TaxProviderRequest } from 'vinoshop-commerce';
 
 /** Percent by destination country, and by tax category key within it (`*`: any category). */
 export type FixedRates = Record<string, Record<string, number>>;

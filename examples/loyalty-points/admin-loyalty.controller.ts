@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Auth, Ctx, Envelope, ListParams, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
+import { Auth, Ctx, Envelope, ListParams, Page, PageQueryDto, Pager, RequestContext, UuidParam } from 'vinoshop-commerce';
 import { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
 import { LoyaltyPointsService } from './loyalty-points.service.js';
 

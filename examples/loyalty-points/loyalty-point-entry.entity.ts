@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { TenantEntity } from '../../src/index.js';
+import { TenantEntity } from 'vinoshop-commerce';
 
 /** Points a customer earned with one order (one row per order, so a replayed event cannot earn twice). */
 @Entity('loyalty_point_entries')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { inTransaction, RequestContext } from '../../src/index.js';
-import { createTestApp, DomainEvents, TestApp, TestShop } from '../../test/helpers/testing.js';
+import { inTransaction, RequestContext } from 'vinoshop-commerce';
+import { createTestApp, DomainEvents, TestApp, TestShop } from 'vinoshop-commerce/testing';
 import { loyaltyPointsExtension } from './loyalty-points.module.js';
 import { wholeUnits } from './loyalty-points.service.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { adminResource } from '../../src/index.js';
+import { adminResource } from 'vinoshop-commerce';
 import { LoyaltyPoints1764100000000 } from './1764100000000-loyalty-points.js';
 import { AdminLoyaltyController } from './admin-loyalty.controller.js';
 import { LoyaltyPointEntry } from './loyalty-point-entry.entity.js';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppError, isCustomerOf, managerOf, OnDomainEvent, Page, Pager, repoOf } from '../../src/index.js';
-import type { DomainEvent, PageRequest, RequestContext } from '../../src/index.js';
+import { AppError, isCustomerOf, managerOf, OnDomainEvent, Page, Pager, repoOf } from 'vinoshop-commerce';
+import type { DomainEvent, PageRequest, RequestContext } from 'vinoshop-commerce';
 import { LoyaltyPointEntry } from './loyalty-point-entry.entity.js';
 import type { LoyaltyPointEntryDto, LoyaltyPointsDto } from './loyalty-points.dto.js';
 

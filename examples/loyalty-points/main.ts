@@ -1,7 +1,7 @@
 // Runs the whole service with the loyalty-points extension:
 //   DATABASE_URL=postgres://... node --import ts-node/esm examples/loyalty-points/main.ts   (or build it with your app)
 import 'reflect-metadata';
-import { createShopApp, loadConfig } from '../../src/index.js';
+import { createShopApp, loadConfig } from 'vinoshop-commerce';
 import { loyaltyPointsExtension } from './loyalty-points.module.js';
 
 const config = loadConfig();

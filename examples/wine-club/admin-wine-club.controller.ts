@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Auth, Ctx, Envelope, ListParams, Page, PageQueryDto, Pager, RequestContext, UuidParam } from '../../src/index.js';
+import { Auth, Ctx, Envelope, ListParams, Page, PageQueryDto, Pager, RequestContext, UuidParam } from 'vinoshop-commerce';
 import { monthOf, WineClubAllocationJob } from './wine-club-allocation.job.js';
 import {
   AllocationListQueryDto,

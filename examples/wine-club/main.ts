@@ -1,7 +1,7 @@
 // Runs the whole service with the wine-club extension:
 //   DATABASE_URL=postgres://... node --import ts-node/esm examples/wine-club/main.ts   (or build it with your app)
 import 'reflect-metadata';
-import { createShopApp, loadConfig } from '../../src/index.js';
+import { createShopApp, loadConfig } from 'vinoshop-commerce';
 import { wineClubExtension } from './wine-club.module.js';
 
 const config = loadConfig();

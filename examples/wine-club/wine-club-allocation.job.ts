@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction, managerOf, PollingWorker, runExclusive } from '../../src/index.js';
-import type { RequestContext } from '../../src/index.js';
+import { inTransaction, managerOf, PollingWorker, runExclusive } from 'vinoshop-commerce';
+import type { RequestContext } from 'vinoshop-commerce';
 
 export const WINE_CLUB_OPTIONS = Symbol('WineClubOptions');
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
-import { PageQueryDto } from '../../src/index.js';
+import { PageQueryDto } from 'vinoshop-commerce';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PromotionsService, RequestContext } from '../../src/index.js';
-import { createTestApp, ShopClient, TestApp, TestShop } from '../../test/helpers/testing.js';
+import { PromotionsService, RequestContext } from 'vinoshop-commerce';
+import { createTestApp, ShopClient, TestApp, TestShop } from 'vinoshop-commerce/testing';
 import { WineClubAllocationJob } from './wine-club-allocation.job.js';
 import { wineClubExtension } from './wine-club.module.js';
 import { clubPrice } from './wine-club.pricing.js';

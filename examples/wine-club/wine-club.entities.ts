@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { TenantEntity } from '../../src/index.js';
+import { TenantEntity } from 'vinoshop-commerce';
 
 /** A club price: members pay `price` (gross, in the shop's default currency) for this variant when it is lower. */
 @Entity('wine_club_prices')

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { adminResource } from '../../src/index.js';
+import { adminResource } from 'vinoshop-commerce';
 import { WineClub1764200000000 } from './1764200000000-wine-club.js';
 import { AdminWineClubController } from './admin-wine-club.controller.js';
 import { WINE_CLUB_OPTIONS, WineClubAllocationJob, WineClubOptions } from './wine-club-allocation.job.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { managerOf, PriceAdjuster } from '../../src/index.js';
-import type { PriceAdjustmentRequest, PriceLine, PriceOverride, RequestContext } from '../../src/index.js';
+import { managerOf, PriceAdjuster } from 'vinoshop-commerce';
+import type { PriceAdjustmentRequest, PriceLine, PriceOverride, RequestContext } from 'vinoshop-commerce';
 
 /**
  * The club price of a line: the club's gross price when it is lower than the catalogue's (a club price never makes

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { managerOf, PromotionCondition } from '../../src/index.js';
-import type { PromotionCartView, RequestContext } from '../../src/index.js';
+import { managerOf, PromotionCondition } from 'vinoshop-commerce';
+import type { PromotionCartView, RequestContext } from 'vinoshop-commerce';
 
 /**
  * The wine club on the promotions extension point: the condition `{"type": "custom", "name": "wine_club_member"}`

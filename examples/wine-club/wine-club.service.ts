@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppError, isCustomerOf, managerOf, Page, Pager, productIdOfVariant, repoOf } from '../../src/index.js';
-import type { PageRequest, RequestContext } from '../../src/index.js';
+import { AppError, isCustomerOf, managerOf, Page, Pager, productIdOfVariant, repoOf } from 'vinoshop-commerce';
+import type { PageRequest, RequestContext } from 'vinoshop-commerce';
 import type { ClubAllocationDto, ClubMemberDto, ClubPriceDto } from './wine-club.dto.js';
 import { WineClubAllocation, WineClubMember, WineClubPrice } from './wine-club.entities.js';
 

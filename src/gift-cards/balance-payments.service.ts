@@ -12,7 +12,7 @@ import { AccountState, allocate, returnsFor, unusableReason } from './ledger.js'
 
 /** An account applied to a checkout (or that paid an order), as the shopper sees it. */
 /** Cache-bus topic sent by the `checkout_balance_accounts` trigger (migration ReadPathNotify1795707000000). */
-export const CHECKOUT_BALANCES_CACHE_TOPIC = 'checkout_balances';
+export const CHECKOUT_BALANCES_CACHE_TOPIC = 'checkout_balances' as const;
 
 export interface AppliedBalance {
   id: string;

@@ -35,12 +35,12 @@ export interface RuleLine {
 class ProviderTimeout extends Error {}
 
 /** Cache-bus topic sent by the `destination_rules` trigger (migration ReadPathNotify1795707000000). */
-export const DESTINATION_RULES_CACHE_TOPIC = 'destination_rules';
+export const DESTINATION_RULES_CACHE_TOPIC = 'destination_rules' as const;
 /**
  * Cache-bus topic of the checkout's cached shipping methods, payment types and shipping countries (issue 34), sent
  * by the triggers of those tables (migration CheckoutOptionsNotify1795709340000) and by the admin API's writers.
  */
-export const CHECKOUT_OPTIONS_CACHE_TOPIC = 'checkout_options';
+export const CHECKOUT_OPTIONS_CACHE_TOPIC = 'checkout_options' as const;
 
 /**
  * Prices shipping methods for a checkout and judges its destination (README "Shipping"): the checkout reads and the

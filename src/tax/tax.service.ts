@@ -19,7 +19,7 @@ export interface VariantFacts {
 }
 
 /** Cache-bus topic sent by the `tax_settings` trigger (migration ReadPathNotify1795707000000). */
-export const TAX_SETTINGS_CACHE_TOPIC = 'tax_settings';
+export const TAX_SETTINGS_CACHE_TOPIC = 'tax_settings' as const;
 const READ_CACHE_MS = 5_000;
 const READ_CACHE_MAX = 10_000;
 

@@ -24,6 +24,15 @@ import { freePort } from '../helpers/net.js';
 import { sleep, until } from '../helpers/wait.js';
 import { fixtureImport } from './catalogue.fixture.js';
 
+// topics of this test only, added to the cache bus's topics the way a module adds its own (declaration merging)
+declare module '../../src/common/cluster/cluster-event-map.js' {
+  interface ClusterEventMap {
+    'scale-test': object;
+    'scale-tx': object;
+    'scale-reconnect': object;
+  }
+}
+
 /** A second instance of the service on the same database as `t` (another "process" behind the balancer). */
 async function secondInstance(t: TestApp, config: Record<string, string> = {}): Promise<NestExpressApplication> {
   const cfg = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off', ...config });

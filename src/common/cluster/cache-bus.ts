@@ -2,6 +2,9 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, O
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ClusterEventMap, ClusterTopic } from './cluster-event-map.js';
+
+export type { ClusterEventMap, ClusterTopic } from './cluster-event-map.js';
 
 /** The one PostgreSQL channel every instance listens on. */
 export const CACHE_CHANNEL = 'vinoshop_cache';
@@ -10,7 +13,7 @@ export const CACHE_CHANNEL = 'vinoshop_cache';
  * Drops cached state: of one tenant, or of every tenant when `tenantId` is null (after the listener reconnected and
  * may have missed notifications).
  */
-export type CacheDropHandler = (tenantId: string | null, message?: BusMessage) => void;
+export type CacheDropHandler<T extends ClusterTopic = ClusterTopic> = (tenantId: string | null, message?: BusMessage & ClusterEventMap[T]) => void;
 
 /** A received message: topic, tenant, origin and any further members the publisher (or a trigger) added. */
 export interface BusMessage extends Record<string, unknown> {
@@ -69,9 +72,9 @@ export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   }
 
   /** Runs `handler` on every instance whenever `topic` is published (including the publishing instance). */
-  subscribe(topic: string, handler: CacheDropHandler): void {
+  subscribe<T extends ClusterTopic>(topic: T, handler: CacheDropHandler<T>): void {
     const list = this.handlers.get(topic) ?? [];
-    list.push(handler);
+    list.push(handler as CacheDropHandler);
     this.handlers.set(topic, list);
   }
 
@@ -79,7 +82,7 @@ export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    * Drops `topic`'s caches of `tenantId` here and on every other instance. Pass the open transaction's manager when
    * the change is not committed yet: the other instances then hear of it exactly when it commits.
    */
-  async publish(topic: string, tenantId: string | null, manager?: EntityManager | null): Promise<void> {
+  async publish(topic: ClusterTopic, tenantId: string | null, manager?: EntityManager | null): Promise<void> {
     this.dispatch(topic, tenantId);
     const payload = JSON.stringify({ t: topic, id: tenantId, o: this.instanceId } satisfies Message);
     const inTx = manager?.queryRunner?.isTransactionActive === true;
@@ -99,7 +102,7 @@ export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   }
 
   /** `publish` without waiting (after a commit, from synchronous code); a failure is logged. */
-  publishSoon(topic: string, tenantId: string | null): void {
+  publishSoon(topic: ClusterTopic, tenantId: string | null): void {
     this.publish(topic, tenantId).catch((err: Error) => this.logger.warn(`publish ${topic} failed: ${err.message}`));
   }
 
