@@ -28,6 +28,8 @@ export interface ClusterEventMap {
   checkout_balances: object;
   /** promotions: the start or end times of the shop's catalogue promotions changed (re-arm the timers). */
   'promotions.timers': object;
+  /** search-synonyms: the shop's search synonym rules changed (also sent by the table's trigger, migration 1795709000000). */
+  search_synonyms: object;
   /** catalogue: the shop's catalogue changed (facet names and other read caches). */
   catalogue: object;
   /**
