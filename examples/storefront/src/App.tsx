@@ -7,6 +7,8 @@ import { ProductPage } from './pages/Product';
 import { ShopProvider, useShop } from './store';
 import { Loading } from './ui';
 import { usePageChange } from './navigation';
+import { CategoryMenu } from './CategoryMenu';
+import { CartDrawer } from './CartDrawer';
 
 // Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
 const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
@@ -43,6 +45,8 @@ function Layout() {
           <Switch>
             <Route path="/" component={CataloguePage} />
             <Route path="/collections/:id" component={CataloguePage} />
+            <Route path="/categories/:slug" component={CataloguePage} />
+            <Route path="/wines/:handle" component={ProductPage} />
             <Route path="/products/:id" component={ProductPage} />
             <Route path="/cart" component={CartPage} />
             <Route path="/checkout" component={CheckoutPage} />
@@ -57,6 +61,7 @@ function Layout() {
           </Switch>
         </Suspense>
       </main>
+      <CartDrawer />
       <footer className="footer">
         <p>
           Vinoshop reference storefront · storefront and customer APIs only · <a href="/api/docs">API docs</a>
@@ -123,6 +128,7 @@ function Header() {
           </Link>
         </nav>
       </div>
+      <CategoryMenu />
     </header>
   );
 }
