@@ -38,6 +38,18 @@ export async function isListedProduct(m: EntityManager, tenantId: string, produc
 }
 
 /**
+ * The listed product (one with a visible variant) whose handle is exactly `handle`, or null. Handles are not unique
+ * for products (the import keeps what it is given): on a tie the earliest created wins, so the answer is stable.
+ */
+export async function listedProductIdByHandle(m: EntityManager, tenantId: string, handle: string): Promise<string | null> {
+  const rows: Array<{ id: string }> = await m.query(
+    `SELECT p.id FROM products p WHERE p.tenant_id = $1 AND p.handle = $2 AND ${listedProductSql('p.id', 'p.tenant_id')} ORDER BY p.created_at, p.id LIMIT 1`,
+    [tenantId, handle],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
  * Rebuilds `product_search` rows from `variant_search` (`__SCOPE__` narrows both scans, e.g.
  * `AND vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])`). Migration 1764000008000 keeps its own frozen copy.
  */

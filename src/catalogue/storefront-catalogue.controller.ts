@@ -15,6 +15,7 @@ import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from '
 import { FactsheetService } from './factsheet.service.js';
 import { spliceJson } from './preserialized-json.js';
 import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
+import { AppError } from '../common/http/app-error.js';
 import {
   FacetDto,
   PriceRangeDto,
@@ -60,6 +61,17 @@ export class StorefrontCatalogueController {
   ): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     spliceJson(res);
     return this.catalogue.facetsOnly(ctx, filters, null);
+  }
+
+  /** A product by its handle (the storefront's URLs carry handles): the same detail as GET /products/{id}. */
+  @Get('products/by_handle')
+  @Envelope('product', ProductDetailDto)
+  @ApiErrors({ 404: [] })
+  @ApiQuery({ name: 'handle', required: true, type: String, description: "the product's handle, exactly (422 naming `handle` when missing or empty)" })
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the weak ETag, whatever the Content-Encoding).' })
+  productByHandle(@Ctx() ctx: RequestContext, @Query('handle') handle: unknown): Promise<ProductDetailDto> {
+    if (typeof handle !== 'string' || handle.trim() === '') throw AppError.unprocessable('handle is required (a product handle)');
+    return this.catalogue.productByHandle(ctx, handle);
   }
 
   @Get('products/:id')

@@ -15,6 +15,7 @@ import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
 import type { CatalogueSearch } from './index/catalogue-search.js';
 import { ProductJsonService } from './product-json.service.js';
+import { listedProductIdByHandle } from './catalogue.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -96,6 +97,13 @@ export class StorefrontCatalogueService {
   /** GET /products/{id}. */
   product(ctx: RequestContext, id: string): Promise<ProductDetailDto> {
     return this.products.product(ctx, id);
+  }
+
+  /** GET /products/by_handle?handle=: the detail of the listed product with that handle; 404 when none. */
+  async productByHandle(ctx: RequestContext, handle: string): Promise<ProductDetailDto> {
+    const id = await listedProductIdByHandle(managerOf(ctx, this.dataSource), ctx.tenantId, handle);
+    if (!id) throw AppError.notFound('product');
+    return this.product(ctx, id);
   }
 
   async variants(ctx: RequestContext, id: string): Promise<{ currency: string; variants: VariantDto[] }> {

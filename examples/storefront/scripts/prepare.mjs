@@ -28,7 +28,7 @@ if (mtime(installed) < mtime(join(root, 'package-lock.json'))) {
 }
 
 const built = join(root, 'dist', 'index.html');
-const sources = Math.max(...['src', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json', '../openapi-client/schema.d.ts'].map((p) => newest(join(root, p))));
+const sources = Math.max(...['src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json', '../openapi-client/schema.d.ts'].map((p) => newest(join(root, p))));
 if (mtime(built) < sources) {
   log('building (npm run build)');
   // a production build even when called from the tests (NODE_ENV=test would give React's development build)

@@ -8,6 +8,8 @@ import { ShopProvider, useShop } from './store';
 import { Loading } from './ui';
 import { usePageChange } from './navigation';
 import { SearchBox } from './search-box';
+import { CategoryMenu } from './CategoryMenu';
+import { CartDrawer } from './CartDrawer';
 
 // Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
 const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
@@ -44,6 +46,8 @@ function Layout() {
           <Switch>
             <Route path="/" component={CataloguePage} />
             <Route path="/collections/:id" component={CataloguePage} />
+            <Route path="/categories/:slug" component={CataloguePage} />
+            <Route path="/wines/:handle" component={ProductPage} />
             <Route path="/products/:id" component={ProductPage} />
             <Route path="/cart" component={CartPage} />
             <Route path="/checkout" component={CheckoutPage} />
@@ -58,6 +62,7 @@ function Layout() {
           </Switch>
         </Suspense>
       </main>
+      <CartDrawer />
       <footer className="footer">
         <p>
           Vinoshop reference storefront · storefront and customer APIs only · <a href="/api/docs">API docs</a>
@@ -111,6 +116,7 @@ function Header() {
           </Link>
         </nav>
       </div>
+      <CategoryMenu />
     </header>
   );
 }

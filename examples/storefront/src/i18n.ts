@@ -1,7 +1,9 @@
 // The storefront's own words (catalogue text comes translated from the API by `locale`); German in i18n-de.ts.
 import { de } from './i18n-de';
+import { catalogueWords } from './i18n-catalogue';
 
 const en = {
+  ...catalogueWords.en,
   skip: 'Skip to content',
   shopName: 'Vinoshop',
   search: 'Search wines',
@@ -213,7 +215,7 @@ export const LANGUAGES = [
 export type Translate = (key: Key | string, vars?: Record<string, string | number>) => string;
 
 export function translator(locale: string): Translate {
-  const table: Partial<Record<string, string>> = locale === 'de' ? de : {};
+  const table: Partial<Record<string, string>> = locale === 'de' ? { ...catalogueWords.de, ...de } : {};
   return (key, vars) => {
     let text = table[key] ?? (en as Record<string, string>)[key] ?? key;
     for (const [k, v] of Object.entries(vars ?? {})) text = text.replace(`{${k}}`, String(v));

@@ -44,6 +44,8 @@ export function listingQuery(search: string): ListQuery {
 
 async function fetchListing(collectionId: string | undefined, search: string): Promise<Listing> {
   const query = listingQuery(search);
+  // a collection is listed in its own `sort_order` unless the shopper chose an order
+  if (collectionId && !new URLSearchParams(search).get('order')) delete query.order;
   const r = collectionId
     ? await api.GET('/api/2026-04-01/collections/{id}/products', { params: { path: { id: collectionId }, query } })
     : await api.GET('/api/2026-04-01/products', { params: { query } });

@@ -22,6 +22,9 @@ const label = (slug: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join(' ');
 
+/** Where the reference storefront serves its bottle images (same origin as the API when STOREFRONT_DEMO=on). */
+export const DEMO_IMAGES = '/storefront-demo/bottles';
+
 export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<string, unknown> {
   const rnd = mulberry32(seed);
   const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)];
@@ -65,7 +68,11 @@ export function generateDemoCatalogue(count = 2000, seed = 20260401): Record<str
       tags: rnd() < 0.15 ? ['organic'] : [],
       published: rnd() > 0.02,
       created_at: created,
-      images: [{ src: `https://picsum.photos/seed/${key}/600/900`, alt: title, width: 600, height: 900 }],
+      // drawn bottles and a glass of the wine's colour, shipped with the reference storefront (examples/storefront/public/bottles)
+      images: [
+        { src: `${DEMO_IMAGES}/${color}-${(i % 2) + 1}.svg`, alt: title, width: 200, height: 400 },
+        { src: `${DEMO_IMAGES}/${color}-3.svg`, alt: `${title}: a glass`, width: 200, height: 400 },
+      ],
       ratings: Array.from({ length: Math.floor(rnd() * 6) }, () => 2 + Math.floor(rnd() * 4)),
       variants: sizes.map((size, j) => {
         const price = Math.round(base * size.factor * 10) / 10 - 0.1;

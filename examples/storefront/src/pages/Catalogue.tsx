@@ -1,12 +1,45 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { api, nextQuery, ok, session, type Collection, type Facet, type PriceRange, type Product } from '../api/client';
+import { api, ApiError, nextQuery, ok, session, type Collection, type Facet, type PriceRange, type Product } from '../api/client';
+import { categoryBySlug } from '../categories';
+import { collectionHref, UUID } from '../urls';
 import { FILTERS, listingQuery, loadListing, PARAM, restoreListing, resultCount, saveListing, type SavedListing } from '../listing';
 import { useLoad, useShop } from '../store';
-import { ErrorNote, hideImage, Loading, textOn } from '../ui';
+import { ErrorNote, Loading } from '../ui';
 import { DidYouMean } from '../search-box';
+import { ProductCard } from './ProductCard';
 
 let collectionsCache: { key: string; list: Collection[] } | null = null;
+async function loadCollections(): Promise<Collection[]> {
+  const key = session.locale;
+  if (collectionsCache?.key !== key) collectionsCache = { key, list: ok(await api.GET('/api/2026-04-01/collections')).collections };
+  return collectionsCache.list;
+}
+
+/** What a listing URL names: a collection (`/collections/<handle or uuid>`), a category (`/categories/<slug>`) or neither. */
+interface Scope {
+  collectionId?: string;
+  category?: { id: string; name: string };
+  /** The search string the API is asked with (a category page adds its `category_id`). */
+  search: string;
+}
+async function resolveScope(collection: string | undefined, category: string | undefined, search: string): Promise<Scope> {
+  if (collection !== undefined) {
+    if (UUID.test(collection)) return { collectionId: collection, search };
+    const found = (await loadCollections()).find((c) => c.handle === collection);
+    if (!found) throw new ApiError(404, 'collection not found', null);
+    return { collectionId: found.id, search };
+  }
+  if (category !== undefined) {
+    const found = await categoryBySlug(category);
+    if (!found) throw new ApiError(404, 'category not found', null);
+    const p = new URLSearchParams(search);
+    const ids = (p.get('category_id') ?? '').split(',').filter((id) => id && id !== found.id);
+    p.set('category_id', [found.id, ...ids].join(','));
+    return { category: { id: found.id, name: found.name }, search: p.toString() };
+  }
+  return { search };
+}
 const ORDERS = ['created desc', 'price asc', 'price desc', 'title asc', 'rating desc'];
 
 /**
@@ -15,7 +48,7 @@ const ORDERS = ['created desc', 'price asc', 'price desc', 'title asc', 'rating 
  */
 export function CataloguePage() {
   const { t, money } = useShop();
-  const { id: collectionId } = useParams<{ id?: string }>();
+  const { id: collectionParam, slug: categorySlug } = useParams<{ id?: string; slug?: string }>();
   const searchString = useSearch();
   const [, navigate] = useLocation();
   const params = new URLSearchParams(searchString);
@@ -23,17 +56,24 @@ export function CataloguePage() {
   const query = listingQuery(searchString);
   // back or forward: the listing as it was left (pages loaded, scroll position), else the first page from the API
   const restored = useRef<SavedListing | null>(null);
-  const listing = useLoad(() => {
-    restored.current = restoreListing(collectionId, searchString);
-    return restored.current ? Promise.resolve(restored.current.listing) : loadListing(collectionId, searchString);
-  }, [collectionId, searchString]);
+  const scope = useRef<Scope>({ search: searchString });
+  const listing = useLoad(async () => {
+    const s = await resolveScope(collectionParam, categorySlug, searchString);
+    scope.current = s;
+    restored.current = restoreListing(s.collectionId, s.search);
+    return restored.current ? restored.current.listing : loadListing(s.collectionId, s.search);
+  }, [collectionParam, categorySlug, searchString]);
+  const { collectionId, category } = scope.current;
+  const apiSearch = scope.current.search;
 
   // kept for the session: a listing restored by back or forward has its menu at once (its scroll position depends on it)
-  const collections = useLoad(async () => {
-    const key = session.locale;
-    if (collectionsCache?.key !== key) collectionsCache = { key, list: ok(await api.GET('/api/2026-04-01/collections')).collections };
-    return collectionsCache.list;
-  }, []);
+  const collections = useLoad(loadCollections, []);
+  // an old `/collections/<uuid>` URL is replaced by the collection's handle URL
+  useEffect(() => {
+    if (!collectionParam || !UUID.test(collectionParam)) return;
+    const c = collections.data?.find((x) => x.id === collectionParam);
+    if (c?.handle) navigate(`${collectionHref(c)}${searchString ? `?${searchString}` : ''}`, { replace: true });
+  }, [collectionParam, collections.data]);
   const [more, setMore] = useState<{ products: Product[]; next: string | null } | null>(null);
   const [moreError, setMoreError] = useState<unknown>(null);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -53,7 +93,7 @@ export function CataloguePage() {
   // kept up to date while the page is shown; leaving the page (to a product) records the listing as it was
   const position = useRef(0);
   const latest = useRef<{ collectionId?: string; searchString: string; state: Omit<SavedListing, 'scrollY'> } | null>(null);
-  if (listing.data && !listing.loading) latest.current = { collectionId, searchString, state: { listing: listing.data, more } };
+  if (listing.data && !listing.loading) latest.current = { collectionId, searchString: apiSearch, state: { listing: listing.data, more } };
   useEffect(() => {
     // read on the click that leaves the page (before the next page's layout moves it) and on any scroll
     // (a scroll after the URL changed belongs to the next page: the jump to its top, before this page unmounts)
@@ -98,7 +138,8 @@ export function CataloguePage() {
       else p.set(k, v);
     }
     const qs = p.toString();
-    navigate(`${collectionId ? `/collections/${collectionId}` : '/'}${qs ? `?${qs}` : ''}`, { replace });
+    const path = collectionParam ? `/collections/${collectionParam}` : categorySlug ? `/categories/${categorySlug}` : '/';
+    navigate(`${path}${qs ? `?${qs}` : ''}`, { replace });
   };
   const toggle = (param: string, id: string) => {
     const current = (params.get(param) ?? '').split(',').filter(Boolean);
@@ -108,13 +149,13 @@ export function CataloguePage() {
   const activeFilters = FILTERS.filter((k) => k !== 'q' && params.get(k));
   const collection = collections.data?.find((c) => c.id === collectionId);
   const q = params.get('q');
-  const count = listing.data ? resultCount(listing.data.facets, searchString) : null;
+  const count = listing.data ? resultCount(listing.data.facets, apiSearch) : null;
 
   return (
     <div className="catalogue">
       <CollectionNav collections={collections.data ?? []} current={collectionId} />
       <div className="listing-head">
-        <h1>{q ? `${t('resultsFor')} “${q}”` : (collection?.title ?? t('allWines'))}</h1>
+        <h1>{q ? `${t('resultsFor')} “${q}”` : (collection?.title ?? category?.name ?? t('allWines'))}</h1>
         <p className="result-count" role="status" aria-live="polite" data-testid="result-count">
           {count !== null && !listing.loading ? t('resultCount', { count }) : ''}
         </p>
@@ -208,7 +249,7 @@ function CollectionNav({ collections, current }: { collections: Collection[]; cu
         {t('allWines')}
       </Link>
       {collections.map((c) => (
-        <Link key={c.id} href={`/collections/${c.id}`} aria-current={c.id === current ? 'page' : undefined}>
+        <Link key={c.id} href={collectionHref(c)} aria-current={c.id === current ? 'page' : undefined}>
           {c.title}
         </Link>
       ))}
@@ -317,43 +358,5 @@ function PriceFilter({
         />
       </label>
     </fieldset>
-  );
-}
-
-function ProductCard({ product: p, money }: { product: Product; money(a: number, c: string): string }) {
-  const { t, cart } = useShop();
-  // the list's price_min is gross; a shop showing net prices gets its cheapest listed variant's net price
-  const net = cart?.show_net_prices && p.variants.length > 0 ? Math.min(...p.variants.map((v) => v.net_price)) : null;
-  const onSale = p.variants.some((v) => v.compare_at_price > v.price);
-  // the regular price of the cheapest variant, struck through when it is reduced
-  const cheapest = p.variants.reduce<Product['variants'][number] | null>((a, v) => (a === null || v.price < a.price ? v : a), null);
-  const regular = cheapest && cheapest.price === p.price_min && cheapest.compare_at_price > cheapest.price ? cheapest.compare_at_price : null;
-  return (
-    <li className="card">
-      <Link href={`/products/${p.id}`} className="card-link">
-        <div className="card-image">
-          {p.image && <img src={p.image} alt="" loading="lazy" width={300} height={450} onError={hideImage} />}
-          {p.flag.name && (
-            <span className="flag" style={{ background: p.flag.color ?? '#5b1a2e', color: textOn(p.flag.color ?? '#5b1a2e') }}>
-              {p.flag.name}
-            </span>
-          )}
-          {onSale && <span className="flag sale">{t('sale')}</span>}
-        </div>
-        <h2 className="card-title">{p.title}</h2>
-      </Link>
-      <p className="card-maker">{p.manufacturer.name}</p>
-      <p className="card-price">
-        {p.price_min !== p.price_max && <span className="from">{t('from')} </span>}
-        {regular !== null && net === null && (
-          <s className="regular">
-            <span className="sr-only">{t('regularPrice')} </span>
-            {money(regular, p.currency)}
-          </s>
-        )}{' '}
-        <strong>{money(net ?? p.price_min, p.currency)}</strong>
-      </p>
-      <p className={p.available ? 'stock in' : 'stock out'}>{p.available ? t('inStock') : t('soldOut')}</p>
-    </li>
   );
 }

@@ -1,8 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useParams } from 'wouter';
-import { api, apiUrl, ok, type Variant } from '../api/client';
+import { Link, useLocation, useParams } from 'wouter';
+import { api, apiUrl, ok, type ProductDetail, type Variant } from '../api/client';
 import { useLoad, useShop } from '../store';
-import { ErrorNote, hideImage, Loading } from '../ui';
+import { ErrorNote, Loading } from '../ui';
+import { categoryHref, productHref } from '../urls';
+import { millilitresOf, pricePerLitre } from '../unit-price';
+import { Gallery } from './Gallery';
+import { openCartDrawer } from '../CartDrawer';
+import { RelatedWines } from './RelatedWines';
 import { safeHtml } from '../safe-html';
 import { lowestPrice30 } from '../promotions';
 
@@ -14,12 +19,29 @@ export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolea
   return Math.abs(((q - rule.min) / inc) % 1) < 1e-9;
 }
 
+// the product an old `/products/<uuid>` URL loaded, taken by the `/wines/<handle>` page it is replaced with
+let redirected: ProductDetail | null = null;
+
+/** `/wines/<handle>` (GET /products/by_handle?handle=); an old `/products/<uuid>` is replaced by its handle URL. */
 export function ProductPage() {
-  const { id } = useParams<{ id: string }>();
+  const { id, handle } = useParams<{ id?: string; handle?: string }>();
+  const [, navigate] = useLocation();
   const { t, money, setCart, cart } = useShop();
   // prices net or gross as the shop shows them (the cart carries the setting)
   const net = cart?.show_net_prices ?? false;
-  const { data: product, error, loading } = useLoad(async () => ok(await api.GET('/api/2026-04-01/products/{id}', { params: { path: { id } } })).product, [id]);
+  const { data: product, error, loading } = useLoad(async () => {
+    if (handle !== undefined) {
+      const early = redirected?.handle === handle ? redirected : null;
+      redirected = null;
+      return early ?? ok(await api.GET('/api/2026-04-01/products/by_handle', { params: { query: { handle } } })).product;
+    }
+    return ok(await api.GET('/api/2026-04-01/products/{id}', { params: { path: { id: id ?? '' } } })).product;
+  }, [id, handle]);
+  useEffect(() => {
+    if (id === undefined || !product?.handle || product.id !== id) return;
+    redirected = product;
+    navigate(productHref(product), { replace: true });
+  }, [id, product]);
   const [variantId, setVariantId] = useState<string | null>(null);
   const [quantity, setQuantity] = useState(1);
   const [status, setStatus] = useState<'idle' | 'adding' | 'added'>('idle');
@@ -44,12 +66,23 @@ export function ProductPage() {
     try {
       setCart(ok(await api.POST('/api/2026-04-01/cart/items', { body: { article_id: variant.id, quantity } })).cart);
       setStatus('added');
+      openCartDrawer();
     } catch (err) {
       setAddError(err);
       setStatus('idle');
     }
   };
-  const image = product.images[0] ?? product.image;
+  const images = product.images.length > 0 ? product.images : [product.image];
+  /** The EU unit price of a variant at a price: "CHF 33.20 / l", or nothing when its size names no volume. */
+  const perLitre = (v: Variant, price: number) => {
+    const unit = pricePerLitre(price, millilitresOf(v.facets.size?.name ?? v.size ?? v.title));
+    return unit === null ? null : (
+      <small className="unit-price" data-testid="unit-price">
+        <span className="sr-only">{t('unitPrice')}: </span>
+        {t('perLitre', { price: money(unit, product.currency) })}
+      </small>
+    );
+  };
 
   return (
     <article className="product">
@@ -58,12 +91,12 @@ export function ProductPage() {
         {product.category_path.map((c) => (
           <span key={c.id}>
             {' › '}
-            <Link href={`/?category_id=${c.id}`}>{c.name}</Link>
+            <Link href={categoryHref(c)}>{c.name}</Link>
           </span>
         ))}
       </nav>
       <div className="product-layout">
-        <div className="product-image">{image?.src && <img src={image.src} alt={image.alt ?? product.title ?? ''} width={image.width || 600} height={image.height || 900} onError={hideImage} />}</div>
+        <Gallery images={images} title={product.title ?? ''} />
         <div className="product-info">
           <h1>{product.title}</h1>
           <p className="maker">{product.manufacturer.name}</p>
@@ -93,6 +126,7 @@ export function ProductPage() {
                       </s>
                     )}{' '}
                     {money(net ? v.net_price : v.price, product.currency)} <small>{net ? t('exclVat') : t('inclVat')}</small>
+                    {perLitre(v, net ? v.net_price : v.price)}
                     {/* EU Omnibus: a reduced price names the lowest price of the 30 days before (issue 32; absent: nothing) */}
                     {v.compare_at_price > v.price && lowestPrice30(v) !== null && (
                       <small className="omnibus" data-testid="lowest-price-30">
@@ -127,7 +161,9 @@ export function ProductPage() {
                 </label>
                 {/* on a phone a bar fixed at the bottom of the screen (styles.css) */}
                 <div className="buy-bar">
-                  <strong className="buy-price">{money(net ? variant.net_price : variant.price, product.currency)}</strong>
+                  <strong className="buy-price">
+                    {money(net ? variant.net_price : variant.price, product.currency)} {perLitre(variant, net ? variant.net_price : variant.price)}
+                  </strong>
                   <button type="submit" className="primary" disabled={!variant.available || !valid || status === 'adding'}>
                     {variant.available ? t('addToCart') : t('soldOut')}
                   </button>
@@ -197,6 +233,7 @@ export function ProductPage() {
           <div dangerouslySetInnerHTML={{ __html: safeHtml(product.body_html) }} />
         </section>
       )}
+      <RelatedWines product={product} variant={variant} />
     </article>
   );
 }
