@@ -1,5 +1,6 @@
 import { AppError } from '../common/http/app-error.js';
 import { FACET_KEYS, ORDERS, type CatalogueFilters, type FacetKey, type OrderSpec } from '../extensions/index.js';
+import { textTokens } from './index/text-fold.js';
 
 /*
  * The storefront catalogue's filters (CONTRACT 7): parameter names, orders, and parsing of the raw query
@@ -66,13 +67,7 @@ function numParam(query: RawQuery, name: string): number | null {
 
 /** Lower case, accents removed, split into words (the same normalization as the indexed text). */
 export function searchWords(q: string): string[] {
-  return q
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .slice(0, 8);
+  return textTokens(q).slice(0, 8);
 }
 
 /** Which filter parameters an endpoint takes: `/products`, a collection's products, or facets. */
@@ -118,5 +113,6 @@ export function parseFilters(query: RawQuery, kind: FilterKind): CatalogueFilter
     onSale: boolParam(query, 'on_sale'),
     order,
     includeFacets,
+    includeSuggestions: include.includes('suggestions'),
   };
 }

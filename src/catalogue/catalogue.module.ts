@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module.js';
+import { SearchSynonymsModule } from '../search-synonyms/search-synonyms.module.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
 import { CatalogueIndexStatistics, CatalogueProductCounts } from './catalogue.extensions.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
@@ -20,7 +21,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** Catalogue: import, storefront products/facets/collections, stock ledger, factsheets (issue 5). */
 @Module({
-  imports: [CollectionsModule],
+  imports: [CollectionsModule, SearchSynonymsModule],
   controllers: [AdminCatalogueController, AdminProductsController, StorefrontCatalogueController, FactsheetController],
   providers: [
     ProductJsonCache,

@@ -13,7 +13,7 @@ import type { CollectionQuery } from './catalogue-query.pipe.js';
 import { namedFacets } from './facet-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
-import type { CatalogueSearch } from './index/catalogue-search.js';
+import type { CatalogueSearch, CatalogueSearchRequest } from './index/catalogue-search.js';
 import { ProductJsonService } from './product-json.service.js';
 import { listedProductIdByHandle } from './catalogue.repository.js';
 
@@ -69,11 +69,23 @@ export class StorefrontCatalogueService {
     if (page.after && page.after.length !== 2) throw AppError.unprocessable('page_info does not match this list');
     const facets = options.facets && f.includeFacets;
     const snap = await this.snapshot.get(ctx.tenantId);
-    const result = await this.search.search(ctx, { filters: f, scope, order: resolved, after: page.after, rows: page.limit + 1, facets, rank: rankOf(snap) });
+    const request: CatalogueSearchRequest = {
+      filters: f,
+      scope,
+      order: resolved,
+      after: page.after,
+      rows: page.limit + 1,
+      facets,
+      rank: rankOf(snap),
+      names: namesOf(snap),
+    };
+    const result = await this.search.search(ctx, request);
     const paged = this.pager.page(result.rows, page, (r) => r.position);
     const products = await this.products.hydratePage(ctx, snap, paged.items);
     const priceRange = { min: result.priceRange.min ?? 0, max: result.priceRange.max ?? 0, currency: ctx.activeCurrency.code };
-    const out = new Page(products, paged.limit, paged.nextPageInfo);
+    let out = new Page(products, paged.limit, paged.nextPageInfo);
+    if (f.includeSuggestions && products.length === 0 && !page.after && this.search.didYouMean)
+      out = out.with({ meta: { suggestions: await this.search.didYouMean(ctx, request, 5) } });
     if (result.facets) return out.with({ facets: namedFacets(ctx, snap, result.facets), price_range: priceRange });
     return out.with({ price_range: priceRange });
   }
@@ -82,7 +94,16 @@ export class StorefrontCatalogueService {
   async facetsOnly(ctx: RequestContext, f: CatalogueFilters, scope: CollectionScope | null): Promise<{ facets: FacetDto[]; price_range: PriceRangeDto }> {
     if (!scope && f.collectionId) scope = await this.filterScope(ctx, f.collectionId);
     const snap = await this.snapshot.get(ctx.tenantId);
-    const result = await this.search.search(ctx, { filters: f, scope, order: 'created desc', after: null, rows: 0, facets: true, rank: rankOf(snap) });
+    const result = await this.search.search(ctx, {
+      filters: f,
+      scope,
+      order: 'created desc',
+      after: null,
+      rows: 0,
+      facets: true,
+      rank: rankOf(snap),
+      names: namesOf(snap),
+    });
     return {
       facets: namedFacets(ctx, snap, result.facets ?? []),
       price_range: { min: result.priceRange.min ?? 0, max: result.priceRange.max ?? 0, currency: ctx.activeCurrency.code },
@@ -207,6 +228,22 @@ export class StorefrontCatalogueService {
 /** Facet values rank by the name snapshot (its build time is the version of the ranks). */
 function rankOf(snap: Snapshot): { version: number; of: (id: string) => number } {
   return { version: snap.at, of: (id) => snap.entries.get(id)?.rank ?? 1e9 };
+}
+
+/** Every name of every facet value, category, manufacturer and option (all languages, and an option's raw value), by id: what `q` matches besides the products' own text. */
+export function namesOf(snap: Snapshot): { version: number; of: () => Map<string, readonly string[]> } {
+  return {
+    version: snap.at,
+    of: () => {
+      const out = new Map<string, readonly string[]>();
+      for (const [id, e] of snap.entries) {
+        const names = Object.values(e.name ?? {}).filter((n): n is string => typeof n === 'string');
+        if (e.value) names.push(e.value);
+        out.set(id, names);
+      }
+      return out;
+    },
+  };
 }
 
 export { priceExpr };

@@ -28,6 +28,8 @@ export interface CatalogueFilters {
   onSale: boolean;
   order: OrderSpec | null;
   includeFacets: boolean;
+  /** `include=suggestions`: a search without a match answers did-you-mean in `meta.suggestions` (issue 35). */
+  includeSuggestions: boolean;
   /** Variants matching the search words, resolved once per request (see `textMatchSql`). */
   textMatches?: string[];
 }
@@ -54,6 +56,11 @@ export interface CatalogueSearchRequest {
   facets: boolean;
   /** Facet values are ordered by this rank (lower first, then id); `version` changes when the ranks do. */
   rank: { version: number; of: (id: string) => number };
+  /**
+   * Names of facet values, categories, manufacturers and options in every language by id (what `q` matches besides
+   * the products' own text), under a version that changes when they do (the facet-name snapshot's). Absent: none.
+   */
+  names?: { version: number; of: () => Map<string, readonly string[]> };
 }
 
 export interface CatalogueSearchResult {
@@ -93,6 +100,8 @@ export interface CatalogueSearch {
    * products' rows as the engine knows them; null: unknown (read the primary).
    */
   changeLsn(tenantId: string, productIds: string[]): number | null;
+  /** Did-you-mean (issue 35): corrected whole queries of `words` that match, with their product counts, best first. */
+  didYouMean?(ctx: RequestContext, request: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>>;
   /** Figures for metrics. */
   stats(): CatalogueIndexSnapshot;
 }

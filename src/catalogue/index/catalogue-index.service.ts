@@ -8,6 +8,7 @@ import type { CatalogueSearch, CatalogueSearchRequest, CatalogueSearchResult, Va
 import { buildIndex, countIndexRows, reloadProducts } from './index-build.js';
 import { estimateIndexBytes, OverBudgetTenants } from './index-budget.js';
 import { IndexQueries } from './index-queries.js';
+import { SearchSynonymsService } from '../../search-synonyms/index.js';
 import { TenantIndex } from './tenant-index.js';
 import { ProductJsonCache } from './product-json-cache.js';
 
@@ -79,9 +80,10 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     private readonly products: ProductJsonCache,
     @Optional() config?: AppConfig,
     @Optional() bus?: CacheBus,
+    @Optional() synonyms?: SearchSynonymsService,
   ) {
     this.budgetBytes = (config?.CATALOGUE_INDEX_MEMORY_MB ?? 512) * 1024 * 1024;
-    this.queries = new IndexQueries(dataSource);
+    this.queries = new IndexQueries(dataSource, synonyms);
     bus?.subscribe(CATALOGUE_DELTA_TOPIC, (tenantId, msg) => {
       if (tenantId === null) this.dropAll('the cache bus reconnected');
       else if (msg) this.onDelta(tenantId, msg);
@@ -436,6 +438,10 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     // tenants, least recent first); not on every kept answer, so that a miss does not walk every loaded tenant
     if (idx.answers.bytes() >>> 20 > held >>> 20 || engine >>> 20 > seen >>> 20) this.evict(ctx.tenantId);
     return out;
+  }
+
+  async didYouMean(ctx: RequestContext, req: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>> {
+    return this.queries.didYouMean(ctx, await this.get(ctx.tenantId), req, limit);
   }
 
   async visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>> {

@@ -11,7 +11,8 @@ const BUILD_STREAMS = 2;
 const ROW_COLUMNS = `vs.variant_id, vs.product_id, vs.position, (extract(epoch FROM vs.product_created_at) * 1000)::float8 AS created,
     vs.title_sort, vs.rating::float8 AS rating, vs.gross::text AS gross, vs.on_sale, vs.available, v.sku,
     vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id,
-    array_to_string(vs.option_ids, ',') AS option_ids, array_to_string(vs.category_ids, ',') AS category_ids`;
+    array_to_string(vs.option_ids, ',') AS option_ids, array_to_string(vs.category_ids, ',') AS category_ids,
+    vs.search_text, (SELECT p.handle FROM products p WHERE p.id = vs.product_id AND p.tenant_id = vs.tenant_id) AS handle`;
 const ROW_FROM = `FROM variant_search vs JOIN variants v ON v.id = vs.variant_id AND v.tenant_id = vs.tenant_id`;
 const ON_HAND = `coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id), 0)::float8 AS on_hand`;
 
@@ -22,7 +23,8 @@ const ON_HAND = `coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm
  */
 const ROW_JSON = `json_build_array(vs.variant_id, vs.product_id, vs.position, (extract(epoch FROM vs.product_created_at) * 1000)::float8,
     vs.title_sort, vs.rating::float8, vs.gross::text, vs.on_sale, vs.available,
-    vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id, vs.option_ids, vs.category_ids)::text AS j`;
+    vs.manufacturer_id, vs.color_id, vs.region_id, vs.year_id, vs.size_id, vs.country_id, vs.option_ids, vs.category_ids,
+    vs.search_text, (SELECT p.handle FROM products p WHERE p.id = vs.product_id AND p.tenant_id = vs.tenant_id))::text AS j`;
 
 /**
  * The primary's WAL insert position as a number (`X/Y` hex halves): read in the statement that reads the rows, it is
@@ -52,6 +54,8 @@ function jsonRow(j: string, onHand: Map<string, number>, skus: Map<string, strin
     country_id: a[14] as string | null,
     option_ids: (a[15] as string[] | null) ?? [],
     category_ids: (a[16] as string[] | null) ?? [],
+    search_text: a[17] as string | null,
+    handle: a[18] as string | null,
     on_hand: onHand.get(id) ?? 0,
   };
 }

@@ -15,6 +15,7 @@ const filters = (): CatalogueFilters => ({
   onSale: false,
   order: null,
   includeFacets: true,
+  includeSuggestions: false,
 });
 const request = (): CatalogueSearchRequest => ({
   filters: filters(),

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { RequestContext } from '../../common/context/request-context.js';
-import { collectionClause, FACET_KEYS, OrderSpec, Params, textClause } from '../catalogue-query.js';
+import { collectionClause, FACET_KEYS, OrderSpec, Params } from '../catalogue-query.js';
+import type { SearchSynonymsReader } from '../../search-synonyms/index.js';
+import { expandQuery } from './synonym-expand.js';
 import type { CatalogueSearchRequest, CatalogueSearchResult } from './catalogue-search.js';
 import { DIM, IndexQuery, OrderColumn, TenantIndex } from './tenant-index.js';
 
@@ -31,10 +33,15 @@ export class IndexQueries {
   /** Facet lists kept in `TenantIndex.memo` (a whole category's statistics row): counted there, not per answer. */
   private readonly sharedFacets = new WeakSet<object>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly synonyms?: SearchSynonymsReader,
+  ) {}
 
   async answer(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
-    const key = answerKey(ctx, req);
+    const base = answerKey(ctx, req);
+    // a text answer also depends on the facet names it matched and the shop's synonyms
+    const key = base !== null && req.filters.words.length > 0 ? `${base}|${req.names?.version ?? 0}|${this.synonyms?.version(ctx.tenantId) ?? 0}` : base;
     // what the answer depends on besides the question: the content, and the availability only when filtered on
     const avail = () => (req.filters.available ? idx.availVersion : -1);
     const contentVersion = idx.contentVersion;
@@ -79,7 +86,7 @@ export class IndexQueries {
         f.dims[k].map((id) => idx.codeOf.get(id) ?? -1),
       );
     }
-    const text = await this.textMatches(ctx, idx, f.words, f.q ?? '');
+    const text = await this.textMatches(ctx, idx, req);
     const q: IndexQuery = {
       allowed,
       categories: f.dims.categories.length > 0 ? f.dims.categories.map((id) => idx.codeOf.get(id) ?? -1) : null,
@@ -142,36 +149,39 @@ export class IndexQueries {
   }
 
   /**
-   * Variants matching the search: a query that is exactly a SKU (case-insensitive) matches only the variants with
-   * that SKU; otherwise each word as a prefix or by trigram similarity in PostgreSQL, memoized per content version.
+   * Variants matching the search (issue 35), in memory: a query that is exactly a SKU (case-insensitive) matches only
+   * the variants with that SKU; otherwise the words, expanded by the shop's synonyms, through the text index
+   * (`TextMatcher`: each word a prefix, typo or exact match of the own text or of a facet name; words ANDed).
    */
-  private async textMatches(ctx: RequestContext, idx: TenantIndex, words: string[], raw: string): Promise<{ slots: Int32Array; rel: Float64Array } | null> {
-    const sku = raw.trim().toLowerCase();
-    const bySku = sku ? idx.skuIndex.get(sku) : undefined;
+  private async textMatches(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<{ slots: Int32Array; rel: Float64Array } | null> {
+    const f = req.filters;
+    const raw = (f.q ?? '').trim().toLowerCase();
+    const bySku = raw ? idx.skuIndex.get(raw) : undefined;
     if (bySku && bySku.length > 0) return { slots: Int32Array.from(bySku), rel: new Float64Array(bySku.length).fill(1) };
-    if (words.length === 0) return null;
-    const key = `text|${words.join(' ')}`;
-    const hit = idx.memo.get(key);
-    if (hit && hit.version === idx.contentVersion) return hit.value as { slots: Int32Array; rel: Float64Array };
-    const version = idx.contentVersion;
-    const params = new Params();
-    const t = params.add(ctx.tenantId);
-    const rel = words.map((w) => `word_similarity(${params.add(w)}, vs.search_text)`).join(' + ');
-    const rows: Array<{ variant_id: string; rel: number }> = await this.dataSource.query(
-      `SELECT vs.variant_id, round((${rel})::numeric, 6)::float8 AS rel FROM variant_search vs WHERE vs.tenant_id = ${t} AND ${words.map((w) => textClause(params, w)).join(' AND ')}`,
-      params.values,
-    );
-    const slots: number[] = [];
-    const rels: number[] = [];
-    for (const r of rows) {
-      const s = idx.vIndex.get(r.variant_id);
-      if (s === undefined) continue;
-      slots.push(s);
-      rels.push(r.rel);
+    if (f.words.length === 0) return null;
+    if (req.names) idx.text.setNames(idx, req.names.version, req.names.of);
+    const rules = this.synonyms ? await this.synonyms.rulesFor(ctx.tenantId) : [];
+    return idx.textMatcher().match(expandQuery(f.words, rules), raw);
+  }
+
+  /** Did-you-mean: for each word without a match of its own, its closest terms; the combinations that match, counted. */
+  async didYouMean(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>> {
+    const words = req.filters.words;
+    if (words.length === 0) return [];
+    if (req.names) idx.text.setNames(idx, req.names.version, req.names.of);
+    const matcher = idx.textMatcher();
+    idx.text.sync(idx);
+    const options = words.map((w) => (matcher.word(w).slots.length > 0 ? [w] : idx.text.corrections(w, 3)));
+    if (options.some((o) => o.length === 0)) return [];
+    let queries: string[][] = [[]];
+    for (const o of options) queries = queries.flatMap((q) => o.map((w) => [...q, w])).slice(0, 9);
+    const out: Array<{ q: string; count: number }> = [];
+    for (const q of queries) {
+      if (q.join(' ') === words.join(' ')) continue;
+      const count = productCount(idx, await this.textMatches(ctx, idx, { ...req, filters: { ...req.filters, words: q, q: q.join(' ') } }));
+      if (count > 0) out.push({ q: q.join(' '), count });
     }
-    const value = { slots: Int32Array.from(slots), rel: Float64Array.from(rels) };
-    if (idx.contentVersion === version) this.remember(idx, key, value, slots.length * 12 + 64);
-    return value;
+    return out.sort((a, b) => b.count - a.count).slice(0, limit);
   }
 
   /** Products of a collection: a manual one's picks with their positions (read each time), a smart one's rules (memoized per content version). */
@@ -240,6 +250,14 @@ export function answerKey(ctx: Pick<RequestContext, 'activeCurrency'>, req: Cata
     cur.rate,
     cur.precision,
   ]);
+}
+
+/** Distinct live products of a text match. */
+function productCount(idx: TenantIndex, text: { slots: Int32Array } | null): number {
+  if (!text) return 0;
+  const seen = new Set<number>();
+  for (const v of text.slots) if (idx.vProduct[v] >= 0 && idx.pAlive[idx.vProduct[v]]) seen.add(idx.vProduct[v]);
+  return seen.size;
 }
 
 /**

@@ -5,6 +5,8 @@ import type { CatalogueSearchResult } from './catalogue-search.js';
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
 import { IndexSearch } from './index-search.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
+import { TextIndex } from './text-index.js';
+import { TextMatcher } from './text-match.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 
@@ -44,6 +46,9 @@ export interface IndexRow {
   country_id: string | null;
   option_ids: string[];
   category_ids: string[];
+  /** Own search text (titles in every language, producer, SKU; folded) and the product's handle (issue 35). */
+  search_text?: string | null;
+  handle?: string | null;
 }
 
 function growI32(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
@@ -133,6 +138,9 @@ export class TenantIndex {
 
   /** The query engine over these columns (scratch memory, per-value product sets), made on first use. */
   private engine: IndexSearch | null = null;
+  /** The token dictionary and posting lists of the text search (issue 35), and its matcher (made on first use). */
+  readonly text = new TextIndex();
+  private matcher: TextMatcher | null = null;
 
   /**
    * Primary WAL position (`pg_current_wal_lsn()`, as a number) the index's content of each product is known to be at:
@@ -244,6 +252,7 @@ export class TenantIndex {
     for (const o of opts) this.optPool[this.optLen++] = this.code(o, DIM.custom_fields);
     const sku = r.sku ? r.sku.toLowerCase() : null;
     this.vSku.push(sku);
+    this.text.put(v, r.search_text ?? '', r.handle ?? null);
     if (sku) {
       const list = this.skuIndex.get(sku);
       if (list) list.push(v);
@@ -483,6 +492,7 @@ export class TenantIndex {
       c.vIndex.set(id, v);
       const sku = this.vSku[o];
       c.vSku[v] = sku;
+      c.text.put(v, ...this.text.source(o));
       if (sku) {
         const list = c.skuIndex.get(sku);
         if (list) list.push(v);
@@ -514,7 +524,7 @@ export class TenantIndex {
 
   /** Bytes of the query engine (scratch memory, per-value product sets, permutations): cheap, unlike `bytes()`. */
   engineBytes(): number {
-    return this.engine?.bytes() ?? 0;
+    return (this.engine?.bytes() ?? 0) + (this.matcher?.bytes() ?? 0);
   }
 
   /** Approximate memory held (typed arrays, strings, maps), for the memory budget. */
@@ -550,7 +560,7 @@ export class TenantIndex {
     for (const s of this.vSku) if (s) b += 16 + s.length + 40;
     for (const m of this.memo.values()) b += m.bytes;
     b += this.pLsn.byteLength;
-    b += this.engine?.bytes() ?? 0;
+    b += (this.engine?.bytes() ?? 0) + this.text.bytes();
     return b;
   }
 
@@ -586,6 +596,11 @@ export class TenantIndex {
   search(q: IndexQuery, page: IndexPageRequest): IndexResult {
     this.engine ??= new IndexSearch(this);
     return this.engine.search(q, page);
+  }
+
+  /** The text matcher over `text` (issue 35). */
+  textMatcher(): TextMatcher {
+    return (this.matcher ??= new TextMatcher(this, this.text));
   }
 
   /** The variant slots of product `p` that match every filter (the variants listed on a search). */
