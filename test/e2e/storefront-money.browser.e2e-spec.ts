@@ -267,7 +267,8 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     ]);
     await page.waitForSelector('section.results[aria-busy="false"] .card');
     await page.locator('.card .card-price s').first().waitFor();
-    const detail = page.waitForResponse((r) => /\/api\/2026-04-01\/products\/[0-9a-f-]{36}\?/.test(r.url()));
+    // the product page reads the detail by the handle of its URL (issue 37)
+    const detail = page.waitForResponse((r) => /\/api\/2026-04-01\/products\/by_handle\?/.test(r.url()));
     await page.locator('.card .card-link').first().click();
     const product = ((await (await detail).json()) as { product: { variants: Array<Record<string, unknown>> } }).product;
     await page.waitForSelector('.product h1');
