@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import type { Translations } from '../common/db/base.entity.js';
-import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { isUniqueViolation } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { withTranslation } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
-import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { PageRequest } from '../common/paging/pager.service.js';
+import { ContentRepository } from './content.repository.js';
 import { ArticleDto, CreateArticleDto, mapArticle, UpdateArticleDto } from './dto/article.dto.js';
 import { CreatePageDto, mapPage, PageDto, UpdatePageDto } from './dto/page.dto.js';
 import { BlogArticle } from './entities/blog-article.entity.js';
@@ -23,17 +23,13 @@ function text(map: Translations, ctx: RequestContext, value: string | null | und
 /** Admin CRUD of content pages and blog articles; texts are stored per language in one row. */
 @Injectable()
 export class ContentService {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly pager: Pager,
-  ) {}
+  constructor(private readonly repo: ContentRepository) {}
 
   // ---- pages
 
   /** Every page, published or not, oldest first, in the active language. */
   async listPages(ctx: RequestContext, page: PageRequest): Promise<Page<PageDto>> {
-    const qb = repoOf(ctx, this.dataSource, ContentPage).createQueryBuilder('p').where('p.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
+    const rows = await this.repo.pages(ctx, page);
     return rows.map((p) => mapPage(p, ctx));
   }
 
@@ -42,13 +38,12 @@ export class ContentService {
   }
 
   findPage(ctx: RequestContext, id: string): Promise<ContentPage> {
-    return getOrThrow(ctx, this.dataSource, ContentPage, id, 'page');
+    return this.repo.pageOrThrow(ctx, id);
   }
 
   async createPage(ctx: RequestContext, dto: CreatePageDto): Promise<PageDto> {
     await this.assertHandleFree(ctx, dto.handle);
-    const repo = repoOf(ctx, this.dataSource, ContentPage);
-    const page = repo.create({
+    const page = this.repo.buildPage(ctx, {
       tenantId: ctx.tenantId,
       handle: dto.handle,
       title: text({}, ctx, dto.title ?? undefined),
@@ -96,8 +91,7 @@ export class ContentService {
 
   /** Every article, published or not, oldest first, in the active language. */
   async listArticles(ctx: RequestContext, page: PageRequest): Promise<Page<ArticleDto>> {
-    const qb = repoOf(ctx, this.dataSource, BlogArticle).createQueryBuilder('a').where('a.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginateByCreated(qb, page, 'ASC');
+    const rows = await this.repo.articles(ctx, page);
     return rows.map((a) => mapArticle(a, ctx));
   }
 
@@ -106,12 +100,11 @@ export class ContentService {
   }
 
   findArticle(ctx: RequestContext, id: string): Promise<BlogArticle> {
-    return getOrThrow(ctx, this.dataSource, BlogArticle, id, 'article');
+    return this.repo.articleOrThrow(ctx, id);
   }
 
   async createArticle(ctx: RequestContext, dto: CreateArticleDto): Promise<ArticleDto> {
-    const repo = repoOf(ctx, this.dataSource, BlogArticle);
-    const article = repo.create({
+    const article = this.repo.buildArticle(ctx, {
       tenantId: ctx.tenantId,
       title: text({}, ctx, dto.title.trim()),
       summaryHtml: text({}, ctx, safeHtmlMember(dto.summary_html ?? undefined)),
@@ -122,7 +115,7 @@ export class ContentService {
       imageWidth: null,
       imageHeight: null,
     });
-    return mapArticle(await repo.save(article), ctx);
+    return mapArticle(await this.repo.saveArticle(ctx, article), ctx);
   }
 
   async updateArticle(ctx: RequestContext, id: string, dto: UpdateArticleDto): Promise<ArticleDto> {
@@ -132,7 +125,7 @@ export class ContentService {
     a.summaryHtml = text(a.summaryHtml, ctx, safeHtmlMember(dto.summary_html));
     a.bodyHtml = text(a.bodyHtml, ctx, safeHtmlMember(dto.body_html));
     if (dto.published != null) a.published = dto.published;
-    return mapArticle(await repoOf(ctx, this.dataSource, BlogArticle).save(a), ctx);
+    return mapArticle(await this.repo.saveArticle(ctx, a), ctx);
   }
 
   /** Deletes the article in every language. */
@@ -143,25 +136,16 @@ export class ContentService {
   // ---- helpers
 
   private async deleteRow(ctx: RequestContext, entity: typeof ContentPage | typeof BlogArticle, id: string, what: string): Promise<void> {
-    const res = await repoOf<ContentPage | BlogArticle>(ctx, this.dataSource, entity)
-      .createQueryBuilder()
-      .delete()
-      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
-      .execute();
-    if (!res.affected) throw AppError.notFound(what);
+    if (!(await this.repo.delete(ctx, entity, id))) throw AppError.notFound(what);
   }
 
   private async assertHandleFree(ctx: RequestContext, handle: string): Promise<void> {
-    const taken = await repoOf(ctx, this.dataSource, ContentPage)
-      .createQueryBuilder('p')
-      .where('p.tenant_id = :tenant AND lower(p.handle) = lower(:handle)', { tenant: ctx.tenantId, handle })
-      .getExists();
-    if (taken) throw handleTaken(handle);
+    if (await this.repo.pageHandleTaken(ctx, handle)) throw handleTaken(handle);
   }
 
   private async savePage(ctx: RequestContext, p: ContentPage): Promise<ContentPage> {
     try {
-      return await repoOf(ctx, this.dataSource, ContentPage).save(p);
+      return await this.repo.savePage(ctx, p);
     } catch (err) {
       if (isUniqueViolation(err)) throw handleTaken(p.handle);
       throw err;

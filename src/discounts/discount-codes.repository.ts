@@ -1,7 +1,12 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type DeepPartial, type EntityManager } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
 import { returning } from '../common/db/returning.js';
+import { getOrThrow, repoOf } from '../common/db/tenant-scope.js';
+import type { Page } from '../common/paging/page.js';
+import { Pager, type PageRequest } from '../common/paging/pager.service.js';
 import type { CouponInput } from '../pricing/index.js';
-import type { DiscountCode } from './entities/discount-code.entity.js';
+import { DiscountCode } from './entities/discount-code.entity.js';
 
 /**
  * The discounts module owns `discount_codes`: it alone writes them. Other modules read a code through
@@ -52,4 +57,49 @@ export function couponInputOf(d: DiscountCode): CouponInput {
     currencyId: d.currencyId,
     minValue: d.minValue,
   };
+}
+
+/** The statements of the admin CRUD of discount codes (`DiscountCodesService`), in the context's transaction. */
+@Injectable()
+export class DiscountCodesRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pager: Pager,
+  ) {}
+
+  /** A page of the shop's codes, newest first. */
+  page(ctx: RequestContext, page: PageRequest): Promise<Page<DiscountCode>> {
+    const qb = repoOf(ctx, this.dataSource, DiscountCode).createQueryBuilder('d').where('d.tenant_id = :tenant', { tenant: ctx.tenantId });
+    return this.pager.paginateByCreated(qb, page, 'DESC');
+  }
+
+  /** The shop's code `id`, or 404 `discount code`. */
+  getOrThrow(ctx: RequestContext, id: string): Promise<DiscountCode> {
+    return getOrThrow(ctx, this.dataSource, DiscountCode, id, 'discount code');
+  }
+
+  /** The shop's code with exactly this text, or null. */
+  byCode(ctx: RequestContext, code: string): Promise<DiscountCode | null> {
+    return repoOf(ctx, this.dataSource, DiscountCode).findOne({ where: { tenantId: ctx.tenantId, code } });
+  }
+
+  /** A new (unsaved) code entity. */
+  build(ctx: RequestContext, fields: DeepPartial<DiscountCode>): DiscountCode {
+    return repoOf(ctx, this.dataSource, DiscountCode).create(fields);
+  }
+
+  /** Inserts or updates the code; a taken code text fails with a unique violation. */
+  save(ctx: RequestContext, d: DiscountCode): Promise<DiscountCode> {
+    return repoOf(ctx, this.dataSource, DiscountCode).save(d);
+  }
+
+  /** Deletes the shop's code `id`; false when there is none. */
+  async delete(ctx: RequestContext, id: string): Promise<boolean> {
+    const res = await repoOf(ctx, this.dataSource, DiscountCode)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
+      .execute();
+    return Boolean(res.affected);
+  }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, isUniqueViolation, repoOf } from '../common/db/tenant-scope.js';
+import { isUniqueViolation } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
-import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import { PageRequest } from '../common/paging/pager.service.js';
 import { TenancyService } from '../tenancy/index.js';
+import { DiscountCodesRepository } from './discount-codes.repository.js';
 import { CreateDiscountCodeDto, DiscountCodeDto, mapDiscountCode, UpdateDiscountCodeDto } from './dto/discount-code.dto.js';
 import { DiscountCode, DiscountType } from './entities/discount-code.entity.js';
 
@@ -15,15 +15,13 @@ const codeTaken = (code: string) => AppError.unprocessable(`discount code "${cod
 @Injectable()
 export class DiscountCodesService {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly pager: Pager,
+    private readonly repo: DiscountCodesRepository,
     private readonly tenancy: TenancyService,
   ) {}
 
   /** Every code, newest first, expired and inactive included. */
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<DiscountCodeDto>> {
-    const qb = repoOf(ctx, this.dataSource, DiscountCode).createQueryBuilder('d').where('d.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
+    const rows = await this.repo.page(ctx, page);
     return rows.map(mapDiscountCode);
   }
 
@@ -32,12 +30,12 @@ export class DiscountCodesService {
   }
 
   find(ctx: RequestContext, id: string): Promise<DiscountCode> {
-    return getOrThrow(ctx, this.dataSource, DiscountCode, id, 'discount code');
+    return this.repo.getOrThrow(ctx, id);
   }
 
   /** The tenant's code with exactly this text, or null. */
   findByCode(ctx: RequestContext, code: string): Promise<DiscountCode | null> {
-    return repoOf(ctx, this.dataSource, DiscountCode).findOne({ where: { tenantId: ctx.tenantId, code } });
+    return this.repo.byCode(ctx, code);
   }
 
   async create(ctx: RequestContext, dto: CreateDiscountCodeDto): Promise<DiscountCodeDto> {
@@ -47,8 +45,7 @@ export class DiscountCodesService {
     const currencyId = type === 'percent' ? null : ((await this.currencyOf(ctx, dto)) ?? null);
     if (currencyId) await this.assertCurrency(ctx, currencyId);
     if (await this.findByCode(ctx, code)) throw codeTaken(code);
-    const repo = repoOf(ctx, this.dataSource, DiscountCode);
-    const row = repo.create({
+    const row = this.repo.build(ctx, {
       tenantId: ctx.tenantId,
       code,
       type,
@@ -63,7 +60,7 @@ export class DiscountCodesService {
       isCheckAllProductsForCategory: dto.is_check_all_products_for_category ?? false,
     });
     try {
-      return mapDiscountCode(await repo.save(row));
+      return mapDiscountCode(await this.repo.save(ctx, row));
     } catch (err) {
       if (isUniqueViolation(err)) throw codeTaken(code);
       throw err;
@@ -86,16 +83,11 @@ export class DiscountCodesService {
     if (dto.expiry_date !== undefined) d.expiryDate = dto.expiry_date === null ? null : new Date(dto.expiry_date);
     if (dto.min_value != null) d.minValue = String(dto.min_value);
     if (dto.is_check_all_products_for_category != null) d.isCheckAllProductsForCategory = dto.is_check_all_products_for_category;
-    return mapDiscountCode(await repoOf(ctx, this.dataSource, DiscountCode).save(d));
+    return mapDiscountCode(await this.repo.save(ctx, d));
   }
 
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    const res = await repoOf(ctx, this.dataSource, DiscountCode)
-      .createQueryBuilder()
-      .delete()
-      .where('id = :id AND tenant_id = :tenant', { id, tenant: ctx.tenantId })
-      .execute();
-    if (!res.affected) throw AppError.notFound('discount code');
+    if (!(await this.repo.delete(ctx, id))) throw AppError.notFound('discount code');
   }
 
   /** `currency_id`, or the id of the shop currency `currency` names (never silently ignored: 422 when they differ). */

@@ -8,6 +8,7 @@ import { CUSTOMER_SWEEPS } from '../customers/index.js';
 import { outboxEventSweeps } from '../events/index.js';
 import { WEBHOOK_SWEEPS, webhookDeliveryPending } from '../webhooks/index.js';
 import { AppConfig } from '../config/app-config.js';
+import { deleteSweepBatch } from './maintenance.repository.js';
 
 /**
  * What the service stops needing, removed in bounded batches, in this order. Each sweep is declared by the module
@@ -15,14 +16,6 @@ import { AppConfig } from '../config/app-config.js';
  */
 function sweeps(): CleanupSweep[] {
   return [...CUSTOMER_SWEEPS, ...CHECKOUT_SWEEPS, ...WEBHOOK_SWEEPS, ...outboxEventSweeps([webhookDeliveryPending]), ...CART_SWEEPS];
-}
-
-/** The batch statement of a sweep. */
-function sweepSql(sweep: CleanupSweep, config: AppConfig): { sql: string; params: unknown[] } {
-  return {
-    sql: `DELETE FROM ${sweep.table} WHERE ${sweep.key} IN (${sweep.select} LIMIT $1) RETURNING ${sweep.key === 'ctid' ? 'key' : 'id'}`,
-    params: [`${sweep.age(config)} milliseconds`],
-  };
 }
 
 /**
@@ -71,10 +64,7 @@ export class CleanupService implements OnApplicationBootstrap, BeforeApplication
     return deleted;
   }
 
-  private async batch(manager: EntityManager, sweep: CleanupSweep): Promise<number> {
-    const { sql, params } = sweepSql(sweep, this.config);
-    const result: unknown = await manager.query(sql, [this.config.CLEANUP_BATCH_SIZE, ...params]);
-    const rows = Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result;
-    return Array.isArray(rows) ? rows.length : 0;
+  private batch(manager: EntityManager, sweep: CleanupSweep): Promise<number> {
+    return deleteSweepBatch(manager, sweep, this.config, this.config.CLEANUP_BATCH_SIZE);
   }
 }
