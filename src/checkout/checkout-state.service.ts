@@ -120,7 +120,8 @@ export class CheckoutStateService {
       promote: promotions?.promote,
     };
     // a shop taxing by destination (issue 31) re-prices for the shipping address's zone; every other shop as before
-    const taxRules = await this.taxes.rules(ctx);
+    // the checkout's transactions never write tax settings or destination rules: the per-tenant copies serve them too (issue 34)
+    const taxRules = await this.taxes.rules(ctx, { reuseInTransaction: true });
     const taxed = taxRules
       ? {
           day: new Date().toISOString().slice(0, 10),
@@ -173,7 +174,9 @@ export class CheckoutStateService {
       );
       return lines.map((l) => ({ quantity: Number(l.quantity), alcohol_volume: l.alcohol_volume, size: l.size, volume_ml: volumes.get(l.variant_id) ?? null }));
     };
-    const verdict = await this.shippingQuotes.judge(ctx, address, ruleLines, () => this.litresOrderedThisYear(ctx, checkout.email));
+    const verdict = await this.shippingQuotes.judge(ctx, address, ruleLines, () => this.litresOrderedThisYear(ctx, checkout.email), {
+      reuseInTransaction: true,
+    });
     return {
       checkout,
       currency,

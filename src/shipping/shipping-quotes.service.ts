@@ -66,12 +66,12 @@ export class ShippingQuotes {
   private readonly rulesCache: PrincipalCache<readonly DestinationRuleRow[]>;
 
   /** The shop's destination rules: reused between writes outside a transaction (issue 31: one query less per checkout read). */
-  private async destinationRules(ctx: RequestContext): Promise<readonly DestinationRuleRow[]> {
-    if (ctx.manager) return destinationRulesOf(ctx.manager, ctx.tenantId);
+  private async destinationRules(ctx: RequestContext, reuseInTransaction = false): Promise<readonly DestinationRuleRow[]> {
+    if (ctx.manager && !reuseInTransaction) return destinationRulesOf(ctx.manager, ctx.tenantId);
     const hit = this.rulesCache.get(ctx.tenantId);
     if (hit !== undefined) return hit;
     const epoch = this.rulesCache.begin();
-    const rows = await destinationRulesOf(this.dataSource.manager, ctx.tenantId);
+    const rows = await destinationRulesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
     this.rulesCache.set(ctx.tenantId, epoch, ctx.tenantId, rows);
     return rows;
   }
@@ -111,15 +111,17 @@ export class ShippingQuotes {
   /**
    * The destination rules' verdict on a checkout: null when the shop has no rules (the checkout then shows no
    * `compliance.destination`, as before issue 31). `email` finds the buyer's earlier orders this calendar year;
-   * `litresOrdered` counts them (the checkout module owns orders).
+   * `litresOrdered` counts them (the checkout module owns orders). `reuseInTransaction`: the caller's transaction
+   * never writes `destination_rules` (the checkout's), so the per-tenant copy serves it too (issue 34).
    */
   async judge(
     ctx: RequestContext,
     address: AddressForZones,
     lines: () => Promise<readonly RuleLine[]>,
     litresOrdered: () => Promise<number | null>,
+    opts: { reuseInTransaction?: boolean } = {},
   ): Promise<DestinationVerdict | null> {
-    const rules = await this.destinationRules(ctx);
+    const rules = await this.destinationRules(ctx, opts.reuseInTransaction === true);
     if (rules.length === 0) return null;
     const order = measureOrder(await lines());
     if (!address.country || !order.alcoholic) return { allowed: true, reasons: [], minAge: null };

@@ -10,6 +10,14 @@ import { Metrics } from '../observability/index.js';
 import { categoriesOf, ratesOf, taxSettingsOf, variantTaxesOf, zonesOf } from './tax.repository.js';
 import { computeTaxedTotals, type TaxedTotals, type TaxedTotalsInput, type TaxRules, type TaxSettings, type VariantTax } from './tax-engine.js';
 
+/**
+ * `reuseInTransaction`: the caller's transaction never writes `tax_settings` (the checkout's), so the per-tenant copy
+ * may serve it as well (issue 34: one statement less per order); without it a transaction reads its own rows.
+ */
+export interface ReuseOption {
+  reuseInTransaction?: boolean;
+}
+
 /** What the tax service needs of a checkout line's variant from the catalogue. */
 export interface VariantFacts {
   variant_id: string;
@@ -58,21 +66,22 @@ export class TaxService {
   }
 
   /** The shop's rules in `destination` mode, else null (origin: today's behaviour). */
-  async rules(ctx: RequestContext): Promise<TaxRules | null> {
+  async rules(ctx: RequestContext, opts: ReuseOption = {}): Promise<TaxRules | null> {
     const m = managerOf(ctx, this.dataSource);
-    const settings = await this.settings(ctx);
+    const settings = await this.settings(ctx, opts);
     if (!settings || settings.mode !== 'destination') return null;
     const [zones, categories, rates] = await Promise.all([zonesOf(m, ctx.tenantId), categoriesOf(m, ctx.tenantId), ratesOf(m, ctx.tenantId)]);
     return { settings, zones, categories, rates };
   }
 
   /** The shop's tax settings row: reused between writes outside a transaction (issue 31: one query less per checkout read). */
-  private async settings(ctx: RequestContext): Promise<TaxSettings | null> {
-    if (ctx.manager) return taxSettingsOf(ctx.manager, ctx.tenantId);
+  private async settings(ctx: RequestContext, opts: ReuseOption = {}): Promise<TaxSettings | null> {
+    if (ctx.manager && !opts.reuseInTransaction) return taxSettingsOf(ctx.manager, ctx.tenantId);
     const hit = this.settingsCache.get(ctx.tenantId);
     if (hit !== undefined) return hit && { ...hit };
     const epoch = this.settingsCache.begin();
-    const row = await taxSettingsOf(this.dataSource.manager, ctx.tenantId);
+    // in a transaction (reuseInTransaction) on its own connection: never a second one from the pool while holding one
+    const row = await taxSettingsOf(managerOf(ctx, this.dataSource), ctx.tenantId);
     this.settingsCache.set(ctx.tenantId, epoch, ctx.tenantId, row && { ...row });
     return row;
   }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CacheBus } from '../../src/common/cluster/cache-bus.js';
-import { CHECKOUT_OPTIONS_CACHE_TOPIC } from '../../src/shipping/index.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
+import { CHECKOUT_OPTIONS_CACHE_TOPIC, ShippingQuotes } from '../../src/shipping/index.js';
+import { TaxService } from '../../src/tax/tax.service.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { until } from '../helpers/wait.js';
 import { CH_ADDRESS, Ids, importShop } from './checkout.fixture.js';
@@ -114,5 +116,29 @@ describe('checkout: statements per order and the reused checkout options (issue 
     } finally {
       await t.db.query(`ALTER TABLE shipping_methods ENABLE TRIGGER shipping_methods_read_notify`);
     }
+  });
+
+  it('inside the checkout’s transactions the tax settings and destination rules come from the per-tenant copies', async () => {
+    const ctx = RequestContext.forTenant(shop.tenant.id);
+    const taxes = t.get(TaxService);
+    const quotes = t.get(ShippingQuotes);
+    const noAddress = { country: null, region: null, postcode: null };
+    const judge = (c: RequestContext, reuseInTransaction: boolean) =>
+      quotes.judge(
+        c,
+        noAddress,
+        async () => [],
+        async () => 0,
+        { reuseInTransaction },
+      );
+    const reads = (sql: string[]) => sql.filter((s) => /FROM (tax_settings|destination_rules)\b/.test(s)).length;
+    await t.db.transaction(async (m) => {
+      const tx = ctx.withManager(m);
+      // outside the transaction's reuse: read on its own connection every time
+      expect(reads(await counted(async () => (await taxes.rules(tx), await judge(tx, false))))).toBe(2);
+      await taxes.rules(ctx); // fills the copies
+      await judge(ctx, false);
+      expect(reads(await counted(async () => (await taxes.rules(tx, { reuseInTransaction: true }), await judge(tx, true))))).toBe(0);
+    });
   });
 });
