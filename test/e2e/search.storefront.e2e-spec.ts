@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { SearchSynonymsService, type SynonymRule } from '../../src/search-synonyms/index.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { CATEGORIES, FACETS, fixtureImport, MANUFACTURERS, Row, ROWS } from './catalogue.fixture.js';
 import { boundedDistance, isNumber, textTokens, typoBudget } from '../../src/catalogue/index/text-fold.js';
@@ -96,5 +97,38 @@ describe('storefront search (issue 35)', () => {
     const found = await search('merlot', '&include=suggestions');
     expect(keys(found.products).length).toBeGreaterThan(0);
     expect(found.meta).toBeUndefined();
+  });
+
+  it('synonyms apply at query time: two-way both ways, one-way only from its terms, phrases included', async () => {
+    const rules: SynonymRule[] = [
+      { id: 'a', kind: 'two_way', terms: ['vino rosso', 'rotwein'], synonyms: [] },
+      { id: 'b', kind: 'one_way', terms: ['bubbly'], synonyms: ['riesling', 'golf'] },
+    ];
+    const service = t.get(SearchSynonymsService);
+    const rulesFor = jest.spyOn(service, 'rulesFor').mockResolvedValue(rules);
+    const version = jest.spyOn(service, 'version').mockReturnValue(1);
+    try {
+      const union = (...qs: string[]) => [...new Set(qs.flatMap((q) => model(q)))].sort();
+      expect(keys((await search('bubbly')).products).sort()).toEqual(union('riesling', 'golf'));
+      expect(keys((await search('riesling')).products).sort()).toEqual(model('riesling'));
+      expect(keys((await search('vino rosso')).products).sort()).toEqual(model('rotwein'));
+      expect(model('rotwein').length).toBeGreaterThan(0);
+      // a deleted rule (a new version) is no longer applied
+      rulesFor.mockResolvedValue([]);
+      version.mockReturnValue(2);
+      expect((await search('bubbly')).products).toEqual([]);
+    } finally {
+      rulesFor.mockRestore();
+      version.mockRestore();
+    }
+  });
+
+  it('a product rename reaches the text (the delta)', async () => {
+    expect(keys((await search('zinfandel')).products)).toEqual([]);
+    await shop.admin.put(`/admin/products/${ids.products.p1}`, { title: 'Zinfandel Special' }).expect(200);
+    expect(keys((await search('zinfandel')).products)).toEqual(['p1']);
+    expect(keys((await search('zinfandl')).products)).toEqual(['p1']);
+    // the old title's words stay findable through the unchanged handle (p1-alpha-merlot)
+    expect(keys((await search('alpha')).products)).toContain('p1');
   });
 });
