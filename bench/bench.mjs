@@ -20,6 +20,7 @@
  * N > 0 case p measures a promotion starting: the time from its starts_at until a product it reduces shows the
  * sale price).
  * Not part of `npm test` or CI.
+ * Issue 35's cases `search-two-words` and `search-typo` (`--cases search-two-words,search-typo`) rotate over 500 searches each.
  * Issue 34's cases `checkout`, `checkout-browsing` and `workers` are in bench/checkout.mjs, issue 32's `promotions-cart`
  * (GET /cart of 100 lines with 1,000 promotions and without) in bench/promotions-cart.mjs; every run prints its figures
  * next to the last ones recorded in bench/README.md (bench/recorded.mjs), `--record` appends them (`--note` text).
@@ -122,6 +123,7 @@ async function main() {
     if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
     if (promotions.count > 0 && wanted.includes('p')) results.p = await caseP(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
+    for (const id of ['search-two-words', 'search-typo']) if (wanted.includes(id)) results[id] = await caseSearch(id, db.url, server.base, meta);
     if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
     if (wanted.includes('checkout-browsing')) results['checkout-browsing'] = await caseCheckoutBrowsing(b, db.url, server.base, meta);
     if (wanted.includes('promotions-cart')) results['promotions-cart'] = await casePromotionsCart(b, db.url, server.base, meta, server.pid);
@@ -651,6 +653,57 @@ async function caseF(url, base, meta) {
   );
   const r = await runPaths(base, paths, { amount: paths.length, token: meta.storefront_token });
   return figures(`${paths.length} distinct category x colour x country x size combinations, each once`, r, { urls: paths.length });
+}
+
+/**
+ * Issue 35's search cases, each a rotation (warm-up, then DURATION s): `search-two-words`, a grape and a region drawn
+ * from 500 combinations the bench catalogue really has, with facets (target >= 1,000 req/s, p99 <= 30 ms);
+ * `search-typo`, 500 distinct one-word misspellings of grape, region and producer words (target >= 1,000 req/s,
+ * p99 <= 30 ms).
+ */
+async function caseSearch(id, url, base, meta) {
+  const t = meta.tenant_id;
+  const token = meta.storefront_token;
+  const name = (col) => `lower(coalesce(${col}->>'en', ${col} #>> '{}', ''))`;
+  let paths;
+  if (id === 'search-two-words') {
+    const rows = await query(
+      url,
+      `SELECT DISTINCT ${name('o.name')} AS grape, ${name('r.name')} AS region
+         FROM variant_search vs JOIN facet_values r ON r.id = vs.region_id CROSS JOIN LATERAL unnest(vs.option_ids) AS x(option_id)
+         JOIN custom_field_options o ON o.id = x.option_id
+        WHERE vs.tenant_id = $1 LIMIT 500`,
+      [t],
+    );
+    paths = rows.map((r) => `/api/2026-04-01/products?limit=24&include=facets&q=${encodeURIComponent(`${r.grape} ${r.region}`)}`);
+  } else {
+    const words = new Set();
+    const rows = await query(
+      url,
+      `SELECT ${name('name')} AS w FROM custom_field_options WHERE tenant_id = $1 UNION SELECT ${name('name')} FROM facet_values WHERE tenant_id = $1 AND dimension = 'regions'
+       UNION SELECT lower(name) FROM manufacturers WHERE tenant_id = $1`,
+      [t],
+    );
+    const pool = rows.flatMap((r) => String(r.w).split(/[^a-z]+/)).filter((w) => w.length >= 6);
+    for (let i = 0; words.size < 500 && i < pool.length * 12; i++) {
+      const w = pool[i % pool.length];
+      const at = 1 + ((i * 7) % (w.length - 2));
+      const typo =
+        i % 3 === 0
+          ? w.slice(0, at) + w.slice(at + 1)
+          : i % 3 === 1
+            ? `${w.slice(0, at)}x${w.slice(at + 1)}`
+            : w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2);
+      words.add(typo);
+    }
+    paths = [...words].map((w) => `/api/2026-04-01/products?limit=24&q=${encodeURIComponent(w)}`);
+  }
+  if (paths.length === 0) throw new Error(`case ${id}: no queries from the bench catalogue`);
+  shuffle(paths);
+  log(`case ${id} (${paths.length} distinct searches): warm-up ${WARMUP} s, then ${DURATION} s at ${CONNECTIONS} connections`);
+  if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
+  const r = await runPaths(base, paths, { duration: DURATION, token });
+  return figures(`${id}: ${paths.length} distinct searches, rotated`, r, { urls: paths.length, target: { rps: 1000, p99_ms: 30 } });
 }
 
 /** (g) (a) rotating over every category: alone (g0), then while guest orders complete at N per second (g). */

@@ -2748,10 +2748,18 @@ export interface components {
             /** @description ISO 4217. */
             currency: string;
         };
+        SearchSuggestionDto: {
+            q: string;
+            count: number;
+        };
+        ProductListMetaDto: {
+            suggestions: components["schemas"]["SearchSuggestionDto"][];
+        };
         ProductListResponseDto: {
             products: components["schemas"]["ProductListDto"][];
             facets?: components["schemas"]["FacetDto"][];
             price_range: components["schemas"]["PriceRangeDto"];
+            meta?: components["schemas"]["ProductListMetaDto"];
         };
         CategoryRefDto: {
             id: string;

@@ -84,7 +84,7 @@ export class StorefrontCatalogueService {
     const products = await this.products.hydratePage(ctx, snap, paged.items);
     const priceRange = { min: result.priceRange.min ?? 0, max: result.priceRange.max ?? 0, currency: ctx.activeCurrency.code };
     let out = new Page(products, paged.limit, paged.nextPageInfo);
-    if (f.includeSuggestions && products.length === 0 && !page.after && this.search.didYouMean)
+    if (f.includeSuggestions && f.words.length > 0 && result.rows.length === 0 && !page.after && this.search.didYouMean)
       out = out.with({ meta: { suggestions: await this.search.didYouMean(ctx, request, 5) } });
     if (result.facets) return out.with({ facets: namedFacets(ctx, snap, result.facets), price_range: priceRange });
     return out.with({ price_range: priceRange });

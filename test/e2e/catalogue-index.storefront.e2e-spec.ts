@@ -181,7 +181,15 @@ describe('catalogue engine', () => {
         const plain = i >= 45;
         const f: FilterSet = plain
           ? { dims: {}, priceMin: null, priceMax: null, available: false, onSale: false, q: null, order: pick(ORDERS.filter(([o]) => o !== 'relevance'))[0] }
-          : { dims: {}, priceMin: null, priceMax: null, available: rnd() < 0.3, onSale: rnd() < 0.2, q: null, order: pick(ORDERS)[0] };
+          : {
+              dims: {},
+              priceMin: null,
+              priceMax: null,
+              available: rnd() < 0.3,
+              onSale: rnd() < 0.2,
+              q: null,
+              order: pick(ORDERS.filter(([o]) => o !== 'relevance'))[0],
+            };
         const n = plain ? 1 + Math.floor(rnd() * 2) : 1 + Math.floor(rnd() * 5);
         for (let k = 0; k < n; k++) {
           const d = pick(dims);
@@ -193,7 +201,10 @@ describe('catalogue engine', () => {
         }
         if (!plain && rnd() < 0.4) f.priceMin = Math.floor(rnd() * 40);
         if (!plain && rnd() < 0.4) f.priceMax = 20 + Math.floor(rnd() * 80) + (rnd() < 0.5 ? 0.5 : 0);
-        if (!plain && (rnd() < 0.25 || f.order === 'relevance')) f.q = pick(words) + (rnd() < 0.3 ? ` ${pick(words)}` : '');
+        // no `q` here since issue 35: the engine's text matching (facet names, exact numbers, its own scoring) is not
+        // PostgreSQL's any more; its reference is the brute-force model of search.storefront.e2e-spec.ts and of
+        // src/catalogue/index/text-search.spec.ts
+        if (!plain && rnd() < 0.25) void pick(words);
         const ref = await reference(t, shop.tenant.id, f);
         const label = `filter set ${i}: ${query(f)}`;
         // every page, following Link

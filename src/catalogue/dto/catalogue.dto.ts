@@ -192,7 +192,19 @@ export class StorefrontCollectionDto {
   custom_fields: CustomFieldDto[];
 }
 
-/** `{products, price_range}` plus `facets` only with include=facets (never null). */
+/** A corrected whole query (did-you-mean) and the number of products it finds. */
+export class SearchSuggestionDto {
+  q: string;
+  count: number;
+}
+
+/** `meta` of a product list: did-you-mean, only with include=suggestions on a search without a match (issue 35). */
+export class ProductListMetaDto {
+  @ApiProperty({ type: () => [SearchSuggestionDto] })
+  suggestions: SearchSuggestionDto[];
+}
+
+/** `{products, price_range}` plus `facets` only with include=facets (never null), `meta` only with include=suggestions and no match. */
 export class ProductListResponseDto {
   @ApiProperty({ type: () => [ProductListDto] })
   products: ProductListDto[];
@@ -200,6 +212,8 @@ export class ProductListResponseDto {
   facets?: FacetDto[];
   @ApiProperty({ type: () => PriceRangeDto })
   price_range: PriceRangeDto;
+  @ApiProperty({ type: () => ProductListMetaDto, required: false })
+  meta?: ProductListMetaDto;
 }
 
 export class FacetsResponseDto {
