@@ -17,6 +17,7 @@ const LONG_FIRST = [
   'test/e2e/conformance.admin.e2e-spec.ts',
   'test/e2e/checkout.concurrency.e2e-spec.ts',
   'test/e2e/storefront-demo.browser.e2e-spec.ts', // headless Chromium
+  'test/e2e/storefront-account.browser.e2e-spec.ts', // headless Chromium: wishlist, password reset, address book, prefilled checkout
   'test/e2e/slow-readers.ops.e2e-spec.ts', // stalled clients and pool timeouts
   'test/e2e/empty-bodies.e2e-spec.ts',
   'test/e2e/tracing-redaction.ops.e2e-spec.ts',

@@ -4,6 +4,7 @@ import { api, nextQuery, ok, session, type Collection, type Facet, type PriceRan
 import { FILTERS, listingQuery, loadListing, PARAM, restoreListing, resultCount, saveListing, type SavedListing } from '../listing';
 import { useLoad, useShop } from '../store';
 import { ErrorNote, hideImage, Loading, textOn } from '../ui';
+import { WishlistHeart } from '../wishlist';
 
 let collectionsCache: { key: string; list: Collection[] } | null = null;
 const ORDERS = ['created desc', 'price asc', 'price desc', 'title asc', 'rating desc'];
@@ -340,6 +341,7 @@ function ProductCard({ product: p, money }: { product: Product; money(a: number,
         </div>
         <h2 className="card-title">{p.title}</h2>
       </Link>
+      <WishlistHeart productId={p.id} name={p.title ?? ''} className="on-card" />
       <p className="card-maker">{p.manufacturer.name}</p>
       <p className="card-price">
         {p.price_min !== p.price_max && <span className="from">{t('from')} </span>}

@@ -6,9 +6,10 @@ import { useShop } from '../store';
 import { ErrorNote, Field, Loading } from '../ui';
 import { GiftCards } from './checkout/GiftCards';
 import { CheckoutTotals, DestinationVerdict } from './checkout/Summary';
+import { SavedAddressChoice, saveToAccount, useAccountPrefill } from './checkout/SavedAddresses';
 
 const ADDRESS_FIELDS = ['email', 'first_name', 'last_name', 'street', 'house_number', 'zip_code', 'location', 'phone_number'] as const;
-type AddressForm = Record<(typeof ADDRESS_FIELDS)[number] | 'country_code', string>;
+export type AddressForm = Record<(typeof ADDRESS_FIELDS)[number] | 'country_code', string>;
 
 const fromCheckout = (a: CheckoutAddress): AddressForm => ({
   email: a.email ?? '',
@@ -37,6 +38,9 @@ export function CheckoutPage() {
   const [age, setAge] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // a signed-in shopper: prefilled from the account, saved addresses to pick, "save this address"
+  const account = useAccountPrefill(signedIn, address, setAddress);
+  const [saveAddress, setSaveAddress] = useState(false);
 
   useEffect(() => {
     // a checkout is a snapshot of the cart: start one from the cart as it is now
@@ -101,6 +105,7 @@ export function CheckoutPage() {
       payment_type_id: paidInFull ? null : paymentTypeId || null,
     });
     if (!updated) return;
+    await saveToAccount(account, saveAddress, address);
     // gift cards and store credit may cover everything (amount_due 0): then no payment type and no provider
     const payment = updated.amount_due === 0 ? null : paymentTypeId || null;
     setBusy(true);
@@ -144,6 +149,7 @@ export function CheckoutPage() {
         <div>
           <fieldset className="address">
             <legend>{t('address')}</legend>
+            {account && <SavedAddressChoice account={account} address={address} setAddress={setAddress} save={saveAddress} setSave={setSaveAddress} />}
             <Field label={t('email')}>
               <input type="email" autoComplete="email" required value={address.email} onChange={(e) => set('email', e.target.value)} />
             </Field>

@@ -5,6 +5,7 @@ import { useLoad, useShop } from '../store';
 import { ErrorNote, hideImage, Loading } from '../ui';
 import { safeHtml } from '../safe-html';
 import { lowestPrice30 } from '../promotions';
+import { WishlistHeart } from '../wishlist';
 
 /** A quantity obeys the variant's rule: at least min, at most max, min + a multiple of increment. */
 export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolean {
@@ -66,6 +67,7 @@ export function ProductPage() {
         <div className="product-image">{image?.src && <img src={image.src} alt={image.alt ?? product.title ?? ''} width={image.width || 600} height={image.height || 900} onError={hideImage} />}</div>
         <div className="product-info">
           <h1>{product.title}</h1>
+          <WishlistHeart productId={product.id} name={product.title ?? ''} className="on-product" />
           <p className="maker">{product.manufacturer.name}</p>
           {product.rating_count > 0 && (
             <p className="rating" aria-label={`${t('rating')}: ${product.rating} / 5`}>
