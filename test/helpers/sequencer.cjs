@@ -20,6 +20,7 @@ const LONG_FIRST = [
   'test/e2e/storefront-search.browser.e2e-spec.ts', // headless Chromium, the 400-product demo catalogue
   'test/e2e/search-synonyms.admin.e2e-spec.ts', // starts a second instance
   'test/e2e/storefront-catalogue.browser.e2e-spec.ts', // headless Chromium, a 2,000-product demo shop
+  'test/e2e/storefront-account.browser.e2e-spec.ts', // headless Chromium: wishlist, password reset, address book, prefilled checkout
   'test/e2e/slow-readers.ops.e2e-spec.ts', // stalled clients and pool timeouts
   'test/e2e/empty-bodies.e2e-spec.ts',
   'test/e2e/tracing-redaction.ops.e2e-spec.ts',

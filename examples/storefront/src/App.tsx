@@ -10,6 +10,7 @@ import { usePageChange } from './navigation';
 import { SearchBox } from './search-box';
 import { CategoryMenu } from './CategoryMenu';
 import { CartDrawer } from './CartDrawer';
+import { WishlistLink } from './wishlist';
 
 // Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
 const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
@@ -18,6 +19,11 @@ const SignInPage = lazy(() => import('./pages/Account').then((m) => ({ default: 
 const SignUpPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.SignUpPage })));
 const AccountPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.AccountPage })));
 const OrderDetailPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.OrderDetailPage })));
+// the wishlist page, password reset and email confirmation (issue 37, account side)
+const WishlistPage = lazy(() => import('./pages/Wishlist').then((m) => ({ default: m.WishlistPage })));
+const ForgotPasswordPage = lazy(() => import('./pages/account/Recovery').then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('./pages/account/Recovery').then((m) => ({ default: m.ResetPasswordPage })));
+const ConfirmEmailPage = lazy(() => import('./pages/account/Recovery').then((m) => ({ default: m.ConfirmEmailPage })));
 
 /** The build's base path without the trailing slash (`/storefront-demo`). */
 const BASE = import.meta.env.BASE_URL.replace(/\/$/, '');
@@ -55,6 +61,10 @@ function Layout() {
             <Route path="/account/sign-in" component={SignInPage} />
             <Route path="/account/sign-up" component={SignUpPage} />
             <Route path="/account/orders/:id" component={OrderDetailPage} />
+            <Route path="/account/forgot-password" component={ForgotPasswordPage} />
+            <Route path="/account/reset-password" component={ResetPasswordPage} />
+            <Route path="/account/confirm-email" component={ConfirmEmailPage} />
+            <Route path="/wishlist" component={WishlistPage} />
             <Route path="/account" component={AccountPage} />
             <Route>
               <p className="notice">{t('notFound')}</p>
@@ -107,6 +117,7 @@ function Header() {
               </select>
             </label>
           )}
+          <WishlistLink />
           <Link href={signedIn ? '/account' : '/account/sign-in'}>{signedIn ? t('account') : t('signIn')}</Link>
           <Link href="/cart" className="cart-link">
             {t('cart')}{' '}

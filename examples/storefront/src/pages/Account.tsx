@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Redirect, useLocation, useParams } from 'wouter';
-import { api, ok, type AddressBody, type SavedAddress } from '../api/client';
+import { api, ApiError, ok } from '../api/client';
+import { AddressBook, ProfileSection } from './account/AddressBook';
+import { useAccountT } from '../account-i18n';
 import { useLoad, useShop } from '../store';
 import { ErrorNote, Field, Loading } from '../ui';
 import { OrderView } from './Order';
@@ -8,6 +10,7 @@ import { ReturnRequest } from './Returns';
 
 export function SignInPage() {
   const { t, signIn } = useShop();
+  const accountT = useAccountT();
   const [, navigate] = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -33,9 +36,17 @@ export function SignInPage() {
         <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
       </Field>
       <ErrorNote error={error} prefix="auth" />
+      {error instanceof ApiError && error.code === 'email_not_confirmed' && (
+        <p>
+          <Link href="/account/confirm-email">{accountT('confirmEmail')}</Link>
+        </p>
+      )}
       <button type="submit" className="primary">
         {t('signIn')}
       </button>
+      <p>
+        <Link href="/account/forgot-password">{accountT('forgotPassword')}</Link>
+      </p>
       <p>
         {t('noAccount')} <Link href="/account/sign-up">{t('signUp')}</Link>
       </p>
@@ -57,7 +68,9 @@ export function SignUpPage() {
       await signIn(token.access_token);
       navigate('/account');
     } catch (err) {
-      setError(err);
+      // a shop requiring confirmation: the account exists, the code is in the mail
+      if (err instanceof ApiError && err.code === 'email_not_confirmed') navigate('/account/confirm-email');
+      else setError(err);
     }
   };
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => {
@@ -101,7 +114,6 @@ export function AccountPage() {
   if (profile.loading && !profile.data) return <Loading />;
   if (profile.error || !profile.data) return <ErrorNote error={profile.error} />;
   const p = profile.data;
-  const name = [p.default_address.first_name, p.default_address.last_name].filter(Boolean).join(' ');
   return (
     <section className="account">
       <div className="listing-head">
@@ -110,19 +122,7 @@ export function AccountPage() {
           {t('signOut')}
         </button>
       </div>
-      <section aria-labelledby="profile-h">
-        <h2 id="profile-h">{t('profile')}</h2>
-        <dl className="meta">
-          {name && (
-            <>
-              <dt>{t('name')}</dt>
-              <dd>{name}</dd>
-            </>
-          )}
-          <dt>{t('email')}</dt>
-          <dd data-testid="profile-email">{p.email}</dd>
-        </dl>
-      </section>
+      <ProfileSection profile={p} onSaved={profile.reload} />
       <StoreCredit />
       <section aria-labelledby="orders-h">
         <h2 id="orders-h">{t('orders')}</h2>
@@ -157,7 +157,7 @@ export function AccountPage() {
           </table>
         )}
       </section>
-      <Addresses />
+      <AddressBook billing={p.default_address} onChange={profile.reload} />
     </section>
   );
 }
@@ -180,115 +180,6 @@ function StoreCredit() {
         </ul>
       )}
     </section>
-  );
-}
-
-const EMPTY: AddressBody = { first_name: '', last_name: '', street: '', house_number: '', zip_code: '', location: '', phone_number: '' };
-const ADDRESS_FIELDS: Array<[keyof AddressBody, string, string]> = [
-  ['first_name', 'firstName', 'given-name'],
-  ['last_name', 'lastName', 'family-name'],
-  ['street', 'street', 'address-line1'],
-  ['house_number', 'houseNumber', 'off'],
-  ['zip_code', 'zip', 'postal-code'],
-  ['location', 'city', 'address-level2'],
-  ['phone_number', 'phone', 'tel'],
-];
-
-function Addresses() {
-  const { t } = useShop();
-  const list = useLoad(async () => ok(await api.GET('/api/2026-04-01/customers/me/addresses')).addresses, []);
-  const [editing, setEditing] = useState<SavedAddress | 'new' | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const remove = async (id: string) => {
-    setError(null);
-    try {
-      ok(await api.DELETE('/api/2026-04-01/customers/me/addresses/{id}', { params: { path: { id } } }));
-    } catch (err) {
-      setError(err);
-    }
-    list.reload();
-  };
-  return (
-    <section aria-labelledby="addresses-h">
-      <h2 id="addresses-h">{t('addresses')}</h2>
-      <ErrorNote error={list.error ?? error} />
-      {list.data && list.data.length === 0 && <p>{t('noAddresses')}</p>}
-      <ul className="addresses">
-        {(list.data ?? []).map((a) => (
-          <li key={a.id}>
-            <address>
-              {[a.first_name, a.last_name].filter(Boolean).join(' ')}
-              <br />
-              {[a.street, a.house_number].filter(Boolean).join(' ')}
-              <br />
-              {[a.zip_code, a.location].filter(Boolean).join(' ')}
-            </address>
-            <button type="button" className="link" onClick={() => setEditing(a)}>
-              {t('edit')}
-            </button>
-            <button type="button" className="link" onClick={() => void remove(a.id)}>
-              {t('remove')}
-            </button>
-          </li>
-        ))}
-      </ul>
-      {editing ? (
-        <AddressForm
-          key={editing === 'new' ? 'new' : editing.id}
-          address={editing === 'new' ? null : editing}
-          onDone={() => {
-            setEditing(null);
-            list.reload();
-          }}
-        />
-      ) : (
-        <button type="button" onClick={() => setEditing('new')}>
-          {t('addAddress')}
-        </button>
-      )}
-    </section>
-  );
-}
-
-function AddressForm({ address, onDone }: { address: SavedAddress | null; onDone(): void }) {
-  const { t } = useShop();
-  const [form, setForm] = useState<AddressBody>(address ?? EMPTY);
-  const [error, setError] = useState<unknown>(null);
-  // another address is a fresh form (keyed by its id): no effect resetting the state after the first input
-  // from the latest state: two quick inputs in a row (autofill, a fast typist) must not drop the first
-  const change = (key: keyof AddressBody, value: string) => setForm((f) => ({ ...f, [key]: value }));
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const body = Object.fromEntries(ADDRESS_FIELDS.map(([k]) => [k, (form[k] ?? '').trim() || null])) as AddressBody;
-    try {
-      if (address) ok(await api.PUT('/api/2026-04-01/customers/me/addresses/{id}', { params: { path: { id: address.id } }, body }));
-      else ok(await api.POST('/api/2026-04-01/customers/me/addresses', { body }));
-      onDone();
-    } catch (err) {
-      setError(err);
-    }
-  };
-  return (
-    <form className="address-form" onSubmit={(e) => void submit(e)}>
-      <fieldset>
-        <legend>{address ? t('edit') : t('addAddress')}</legend>
-        <div className="row wrap">
-          {ADDRESS_FIELDS.map(([key, label, auto]) => (
-            <Field key={key} label={t(label)}>
-              <input name={key} autoComplete={auto} value={form[key] ?? ''} onChange={(e) => change(key, e.target.value)} />
-            </Field>
-          ))}
-        </div>
-        <ErrorNote error={error} />
-        <button type="submit" className="primary">
-          {t('saveAddress')}
-        </button>{' '}
-        <button type="button" onClick={onDone}>
-          {t('cancel')}
-        </button>
-      </fieldset>
-    </form>
   );
 }
 

@@ -6,9 +6,10 @@ import { useShop } from '../store';
 import { ErrorNote, Field, Loading } from '../ui';
 import { GiftCards } from './checkout/GiftCards';
 import { CheckoutTotals, DestinationVerdict } from './checkout/Summary';
+import { SavedAddressChoice, useAccountPrefill } from './checkout/SavedAddresses';
 
 const ADDRESS_FIELDS = ['email', 'first_name', 'last_name', 'street', 'house_number', 'zip_code', 'location', 'phone_number'] as const;
-type AddressForm = Record<(typeof ADDRESS_FIELDS)[number] | 'country_code', string>;
+export type AddressForm = Record<(typeof ADDRESS_FIELDS)[number] | 'country_code', string>;
 
 const fromCheckout = (a: CheckoutAddress): AddressForm => ({
   email: a.email ?? '',
@@ -37,6 +38,8 @@ export function CheckoutPage() {
   const [age, setAge] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // a signed-in shopper: prefilled from the account, saved addresses to pick (a new one is kept by the API with the order)
+  const account = useAccountPrefill(signedIn, address, setAddress);
 
   useEffect(() => {
     // a checkout is a snapshot of the cart: start one from the cart as it is now
@@ -144,6 +147,7 @@ export function CheckoutPage() {
         <div>
           <fieldset className="address">
             <legend>{t('address')}</legend>
+            {account && <SavedAddressChoice account={account} address={address} setAddress={setAddress}/>}
             <Field label={t('email')}>
               <input type="email" autoComplete="email" required value={address.email} onChange={(e) => set('email', e.target.value)} />
             </Field>

@@ -10,6 +10,7 @@ import { openCartDrawer } from '../CartDrawer';
 import { RelatedWines } from './RelatedWines';
 import { safeHtml } from '../safe-html';
 import { lowestPrice30 } from '../promotions';
+import { WishlistHeart } from '../wishlist';
 
 /** A quantity obeys the variant's rule: at least min, at most max, min + a multiple of increment. */
 export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolean {
@@ -99,6 +100,7 @@ export function ProductPage() {
         <Gallery images={images} title={product.title ?? ''} />
         <div className="product-info">
           <h1>{product.title}</h1>
+          <WishlistHeart productId={product.id} name={product.title ?? ''} className="on-product" />
           <p className="maker">{product.manufacturer.name}</p>
           {product.rating_count > 0 && (
             <p className="rating" aria-label={`${t('rating')}: ${product.rating} / 5`}>

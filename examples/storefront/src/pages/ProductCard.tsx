@@ -3,6 +3,7 @@ import type { Product } from '../api/client';
 import { useShop } from '../store';
 import { hideImage, textOn } from '../ui';
 import { productHref } from '../urls';
+import { WishlistHeart } from '../wishlist';
 
 /** A product in a grid (listing, home page, related wines): image, flags, title, producer, price, stock. */
 export function ProductCard({ product: p, money }: { product: Product; money(a: number, c: string): string }) {
@@ -27,6 +28,7 @@ export function ProductCard({ product: p, money }: { product: Product; money(a: 
         </div>
         <h2 className="card-title">{p.title}</h2>
       </Link>
+      <WishlistHeart productId={p.id} name={p.title ?? ''} className="on-card" />
       <p className="card-maker">{p.manufacturer.name}</p>
       <p className="card-price">
         {p.price_min !== p.price_max && <span className="from">{t('from')} </span>}
