@@ -73,9 +73,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('module rules (dependency-cruiser)', () => {
   it('report exactly the forbidden imports of the fixture', () => {
     expect(violations()).toEqual([
-      'common-imports-no-feature: src/common/bad.ts -> src/auth/index.ts',
       'entity-registry-lists-entities-only: src/database/entities.ts -> src/auth/auth.service.ts',
+      // issue 36: only a Nest module class may import another module's <module>.module.ts
+      'feature-through-public-file: src/cart/cart.service.ts -> src/auth/auth.module.ts',
       'feature-through-public-file: src/cart/cart.service.ts -> src/auth/auth.service.ts',
+      // issue 36: common/ imports nothing above it, database/ included
+      'ground-imports-nothing-above: src/common/bad.ts -> src/auth/index.ts',
+      'ground-imports-nothing-above: src/common/ok.ts -> src/database/entities.ts',
       'infrastructure-through-public-file: src/database/data-source.ts -> src/auth/entities/staff.entity.ts',
       'no-migrations-in-live-code: src/cart/cart.service.ts -> src/database/migrations/1-init.ts',
     ]);
