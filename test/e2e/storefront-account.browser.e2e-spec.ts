@@ -103,7 +103,8 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
     await page.getByRole('button', { name: 'Sign in' }).last().click();
   }
 
-  const heart = (page: Page, scope: string) => page.locator(scope).getByTestId('wishlist-heart');
+  // the product's own heart (the product page also lists related wines, each card with its heart)
+  const productHeart = (page: Page) => page.locator('.product [data-testid="wishlist-heart"].on-product');
   const wishlistCount = (page: Page) => page.getByTestId('wishlist-count');
 
   it('a visitor saves wines with the heart on cards and product pages, finds them on the wishlist page, removes one, and keeps the rest after signing up', async () => {
@@ -127,9 +128,9 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
     // the product page's heart
     await cards.nth(1).locator('.card-link').click();
     await page.waitForSelector('.product h1');
-    await expect(heart(page, '.product').getAttribute('aria-pressed')).resolves.toBe('false');
-    await heart(page, '.product').click();
-    await page.locator('.product [data-testid="wishlist-heart"][aria-pressed="true"]').waitFor();
+    await expect(productHeart(page).getAttribute('aria-pressed')).resolves.toBe('false');
+    await productHeart(page).click();
+    await page.locator('.product [data-testid="wishlist-heart"].on-product[aria-pressed="true"]').waitFor();
     await wishlistCount(page).filter({ hasText: /^2$/ }).waitFor();
 
     // the wishlist page: newest first, as the API keeps them

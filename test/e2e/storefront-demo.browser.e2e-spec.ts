@@ -275,8 +275,8 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     const page = await visitor({ width: 390, height: 844 });
     await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
     await page.waitForSelector('.card');
-    // the search box: `q`, best match first
-    await page.getByRole('searchbox', { name: 'Search wines' }).fill('Margaux');
+    // the search box (an ARIA combobox with suggestions since issue 35): `q`, best match first
+    await page.getByRole('combobox', { name: 'Search wines' }).fill('Margaux');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('heading', { name: 'Results for “Margaux”' }).waitFor();
     await page.waitForSelector('section.results[aria-busy="false"] .card');
