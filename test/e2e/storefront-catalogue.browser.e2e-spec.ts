@@ -214,9 +214,12 @@ describe('reference storefront: handles, categories, product page and cart drawe
 
   it('the cart drawer opens after "Add to cart" and shows the progress to a promotion threshold the cart answer reports', async () => {
     // the cart answer lists the promotions the buyer is close to (missing at most half the threshold): a threshold
-    // 1.5 times the cheapest wine's price, so one bottle of it is close
-    const cheapest = (await get<{ products: Array<Listed & { price_min: number }> }>('/products?limit=1&available=true&order=price%20asc')).products[0]!;
-    const threshold = Math.ceil(cheapest.price_min * 1.5);
+    // 1.5 times the price of the bottle the page adds (its first available variant), so one of it is close
+    const cheapest = (await get<{ products: Listed[] }>('/products?limit=1&available=true&order=price%20asc')).products[0]!;
+    const added = (await get<{ product: Detail }>(`/products/by_handle?handle=${encodeURIComponent(cheapest.handle)}`)).product.variants.find(
+      (v) => (v as { available?: boolean }).available,
+    )!;
+    const threshold = Math.ceil(added.price * 1.5);
     const promotion = (
       await shop.admin
         .post('/admin/promotions', {
@@ -249,7 +252,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
         await expect(progress.getAttribute('value')).resolves.toBe(String(Math.round(answer.items_subtotal_price * 100)));
         await expect(progress.getAttribute('max')).resolves.toBe(String(Math.round((answer.items_subtotal_price + hint.missing_amount) * 100)));
         const money = (n: number) => new Intl.NumberFormat('en-CH', { style: 'currency', currency: answer.currency }).format(n).replace(/\s+/g, ' ');
-        await expect(text(drawer.getByTestId('drawer-promotion').locator('p'))).resolves.toBe(`${money(hint.missing_amount)} more: 10% from 500`);
+        await expect(text(drawer.getByTestId('drawer-promotion').locator('p'))).resolves.toBe(`${money(hint.missing_amount)} more: 10% from ${threshold}`);
         await expect(text(drawer.getByTestId('drawer-subtotal'))).resolves.toBe(money(answer.items_subtotal_price));
         // within the screen, its "Go to checkout" included
         const box = (await drawer.boundingBox())!;
