@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 
 /**
@@ -117,3 +117,12 @@ export const taxLines = (page: Page) =>
   page
     .getByTestId('tax-line')
     .evaluateAll((rows) => rows.map((r) => `${r.querySelector('dt')!.textContent!.trim()} ${r.querySelector('dd')!.textContent!.trim()}`));
+
+/** A page in a fresh browser context that may reach only the app under test at `base` (every other origin aborted). */
+export async function sameOriginPage(browser: Browser, base: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  await context.route('**/*', (route) => (new URL(route.request().url()).origin === base ? route.continue() : route.abort()));
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return page;
+}

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { text } from './storefront-browser.fixture.js';
+import { sameOriginPage, text } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -47,13 +47,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
     await t?.close();
   });
 
-  async function visitor(viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    await context.route('**/*', (route) => (new URL(route.request().url()).origin === base ? route.continue() : route.abort()));
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    return page;
-  }
+  const visitor = (viewport?: { width: number; height: number }) => sameOriginPage(browser, base, viewport);
   const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: false });
   const open = (page: Page, path = '') => page.goto(`${base}/storefront-demo/${path}${path.includes('?') ? '&' : '?'}token=${shop.storefront_token}`);
   const get = async <T>(path: string): Promise<T> => (await t.client(shop.storefront_token).get(path).expect(200)).body as T;

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
-import { addBottles, changeCountry, chooseShipping, fillAddress, shopDocument, taxLines, text, toCheckout } from './storefront-browser.fixture.js';
+import {
+  addBottles,
+  changeCountry,
+  chooseShipping,
+  fillAddress,
+  sameOriginPage,
+  shopDocument,
+  taxLines,
+  text,
+  toCheckout,
+} from './storefront-browser.fixture.js';
 
 /**
  * The reference storefront (examples/storefront) on the shop features of issues 31-33, in headless Chromium: taxes
@@ -40,13 +50,7 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     await t?.close();
   });
 
-  async function visitor(viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    await context.route('**/*', (route) => (new URL(route.request().url()).origin === base ? route.continue() : route.abort()));
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    return page;
-  }
+  const visitor = (viewport?: { width: number; height: number }) => sameOriginPage(browser, base, viewport);
   const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
   const open = (page: Page, path = '') => page.goto(`${base}/storefront-demo/${path}?token=${shop.storefront_token}`);
 
