@@ -207,12 +207,11 @@ describe('operations: WORKERS=2', () => {
           age_confirmed: true,
         }),
       );
+      const [{ holder }] = (await lock.query(`SELECT pg_backend_pid() AS holder`)) as Array<{ holder: number }>;
       const deadline = Date.now() + 15_000;
       while (Date.now() < deadline) {
-        // a row lock's waiter waits on the holder's transaction id (a lock of no database): count the sessions
-        const [w] = (await t.db.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        )) as Array<{
+        // the sessions this lock blocks: the four completions, not some other session waiting on a lock of its own
+        const [w] = (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`, [holder])) as Array<{
           n: number;
         }>;
         if (w.n >= 4) break;
@@ -223,7 +222,10 @@ describe('operations: WORKERS=2', () => {
       const refusedBy = Date.now() + 5_000;
       let refused = false;
       while (!refused && Date.now() < refusedBy) {
-        refused = await fetch(`http://127.0.0.1:${port}/health`).then(
+        // refused, or accepted by the primary's listening socket and never answered (node:cluster hands a connection
+        // that arrives while both workers close to none of them): either way no worker takes new requests. Without a
+        // timeout such a connection would hang this loop until the drain's cut, with the completions waiting on the lock.
+        refused = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then(
           () => false,
           () => true,
         );
@@ -233,8 +235,18 @@ describe('operations: WORKERS=2', () => {
       expect(child.exitCode).toBeNull(); // still finishing the completions
       await lock.commitTransaction();
 
+      // the database's sessions 3 s after the lock ended, if a completion is still running then (for a failure's message)
+      const stuck = await Promise.race([
+        Promise.allSettled(completions).then(() => null),
+        new Promise((r) => setTimeout(r, 3_000)).then(() =>
+          t.db.query(
+            `SELECT pid, state, wait_event_type, wait_event, pg_blocking_pids(pid) AS blockers, left(query, 100) AS query
+               FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+          ),
+        ),
+      ]);
       const answers = await Promise.all(completions).catch((err: Error) => {
-        throw new Error(`${err.message}: ${output.slice(-6000)}`);
+        throw new Error(`${err.message}: sessions 3 s after the lock ended ${JSON.stringify(stuck)}; ${output.slice(-6000)}`);
       });
       for (const a of answers) {
         expect(a.status).toBe(200);
