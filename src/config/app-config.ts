@@ -317,6 +317,17 @@ export class AppConfig {
   @Min(1)
   SLOW_QUERY_MS = 500;
 
+  /**
+   * scrypt cost of new password hashes, as log2 N (r = 8, p = 3): 15 is OWASP's row (32 MiB and 100–400 ms of CPU a
+   * hash). Stored hashes carry their own parameters, so a change never locks anyone out. Values below 15 are for test
+   * runs (the test harness uses 10) and are refused when NODE_ENV=production.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(20)
+  PASSWORD_SCRYPT_COST = 15;
+
   /** On SIGTERM/SIGINT, how long in-flight requests may take before the remaining connections are cut (ms). */
   @Transform(toInt)
   @IsInt()
@@ -363,6 +374,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.NODE_ENV === 'production' && config.APP_SECRET === DEV_SECRET) {
     throw new ConfigError('Invalid configuration: APP_SECRET must be set to a private value when NODE_ENV=production');
+  }
+  if (config.NODE_ENV === 'production' && config.PASSWORD_SCRYPT_COST < 15) {
+    throw new ConfigError('Invalid configuration: PASSWORD_SCRYPT_COST below 15 is refused when NODE_ENV=production: it is for test runs');
   }
   if (config.NODE_ENV === 'production' && !config.SMTP_URL) {
     throw new ConfigError(

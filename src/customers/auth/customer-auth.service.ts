@@ -14,7 +14,8 @@ import { CustomerAccessTokenDto, ProfileDto, RegisterCustomerDto } from '../dto/
 import type { OneTimePurpose } from '../entities/customer-one-time-token.entity.js';
 import { MailMessage, MailTransport } from '../mail/mail-transport.js';
 import { CustomerAuthRepository } from './customer-auth.repository.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { AppConfig } from '../../config/app-config.js';
+import { DEFAULT_SCRYPT_COST, hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { VisitorCarryOverService } from './visitor-carry-over.service.js';
 
 export const CUSTOMER_TOKEN_PREFIX = 'vnscat';
@@ -47,6 +48,8 @@ export class CustomerAuthService {
   private readonly logger = new Logger(CustomerAuthService.name);
   /** Resolved shopper tokens by token hash (see `PRINCIPAL_CACHE_MS`). */
   private readonly principals: PrincipalCache<Principal>;
+  /** scrypt cost of new password hashes (log2 N): `PASSWORD_SCRYPT_COST`. */
+  private readonly scryptCost: number;
 
   constructor(
     private readonly repo: CustomerAuthRepository,
@@ -57,7 +60,9 @@ export class CustomerAuthService {
     private readonly carryOver: VisitorCarryOverService,
     private readonly events: DomainEvents,
     @Optional() private readonly bus?: CacheBus,
+    @Optional() config?: AppConfig,
   ) {
+    this.scryptCost = config?.PASSWORD_SCRYPT_COST ?? DEFAULT_SCRYPT_COST;
     this.principals = new PrincipalCache(PRINCIPAL_CACHE_MS, PRINCIPAL_CACHE_MAX, () => this.bus?.listening === true);
     bus?.subscribe(CUSTOMER_AUTH_CACHE_TOPIC, (tenantId) => this.forget(tenantId));
   }
@@ -90,7 +95,7 @@ export class CustomerAuthService {
   /** A new account (active, unconfirmed) with the names on its billing address; mails a confirmation code. */
   async register(ctx: RequestContext, dto: RegisterCustomerDto): Promise<ProfileDto> {
     const email = dto.email.trim();
-    const passwordHash = await hashPassword(dto.password);
+    const passwordHash = await hashPassword(dto.password, this.scryptCost);
     const firstName = dto.first_name?.trim() || null;
     const lastName = dto.last_name?.trim() || null;
     let code: string;
@@ -118,7 +123,7 @@ export class CustomerAuthService {
    */
   async signIn(ctx: RequestContext, email: string, password: string): Promise<CustomerAccessTokenDto> {
     const row = await this.repo.signInRow(ctx, email.trim());
-    const ok = row?.password_hash ? await verifyPassword(password, row.password_hash) : await verifyAgainstDummy(password);
+    const ok = row?.password_hash ? await verifyPassword(password, row.password_hash) : await verifyAgainstDummy(password, this.scryptCost);
     if (!row || !ok) throw invalidCredentials();
     const config = await this.tenancy.config(ctx.tenantId);
     if (config.settings.require_email_confirmation && !row.is_email_confirmed) {
@@ -153,7 +158,7 @@ export class CustomerAuthService {
   async resetPassword(ctx: RequestContext, code: string, password: string): Promise<void> {
     // A cheap look first, so a wrong code costs no scrypt work; the conditional update below decides.
     if (!(await this.findCode(ctx, code, 'reset_password'))) throw invalidToken();
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.scryptCost);
     await this.repo.transaction(ctx, async (tx) => {
       const customerId = await this.consumeCode(tx, code, 'reset_password');
       await this.repo.setPassword(tx, customerId, passwordHash);
