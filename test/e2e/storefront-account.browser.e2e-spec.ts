@@ -7,7 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import type { MemoryMailTransport } from '../../src/customers/mail/mail-transport.js';
 import { createCustomersApp, PASSWORD, requireConfirmation, signIn } from './customers.helpers.js';
-import { addBottles, sameOriginPage, toCheckout } from './storefront-browser.fixture.js';
+import { addBottles, sameOriginPage, screenshot, toCheckout } from './storefront-browser.fixture.js';
 import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -62,7 +62,7 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
   });
 
   const visitor = (viewport?: { width: number; height: number }) => sameOriginPage(browser, base, viewport);
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => screenshot(page, join(OUT, `${name}.png`), true);
   const open = (page: Page, path = '', token = shop.storefront_token) => page.goto(`${base}/storefront-demo/${path}?token=${token}`);
   const newEmail = (what: string) => `${what}-${Date.now()}-${(n += 1)}@example.test`;
 

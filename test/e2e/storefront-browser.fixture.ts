@@ -126,3 +126,11 @@ export async function sameOriginPage(browser: Browser, base: string, viewport = 
   page.setDefaultTimeout(20_000);
   return page;
 }
+
+/**
+ * A screenshot of the page into `file` when `STOREFRONT_SCREENSHOTS=on`, else nothing: nothing in the tests reads them,
+ * and some forty full-page PNGs cost Chromium CPU in every `npm test` (README "Development and tests").
+ */
+export async function screenshot(page: Page, file: string, fullPage = true): Promise<void> {
+  if (process.env.STOREFRONT_SCREENSHOTS === 'on') await page.screenshot({ path: file, fullPage });
+}

@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { sameOriginPage, text } from './storefront-browser.fixture.js';
+import { sameOriginPage, screenshot, text } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
  * The reference storefront's shopping pages (issue 37): handle URLs and the redirect of the old UUID URLs, the category
  * menu (a drawer on a phone), the product page's gallery (bottle images shipped in the repository), price per litre and
  * related wines, and the cart drawer with promotion progress. On the demo shop (2,000 products), in headless Chromium;
- * screenshots in test-results/storefront/.
+ * screenshots in test-results/storefront/ with STOREFRONT_SCREENSHOTS=on.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -48,7 +48,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
   });
 
   const visitor = (viewport?: { width: number; height: number }) => sameOriginPage(browser, base, viewport);
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: false });
+  const shot = (page: Page, name: string) => screenshot(page, join(OUT, `${name}.png`), false);
   const open = (page: Page, path = '') => page.goto(`${base}/storefront-demo/${path}${path.includes('?') ? '&' : '?'}token=${shop.storefront_token}`);
   const get = async <T>(path: string): Promise<T> => (await t.client(shop.storefront_token).get(path).expect(200)).body as T;
   const cardIds = (page: Page) => page.locator('.card .card-link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));

@@ -5,13 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { text } from './storefront-browser.fixture.js';
+import { screenshot, text } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
  * The reference storefront (examples/storefront) served by the API at /storefront-demo/ (STOREFRONT_DEMO=on), driven
  * in headless Chromium (Debian's /usr/bin/chromium through playwright-core) against the demo catalogue.
- * Each test leaves a screenshot of its last page in test-results/storefront/.
+ * With STOREFRONT_SCREENSHOTS=on, each test leaves a screenshot of its last page in test-results/storefront/.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -65,7 +65,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     return page;
   }
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => screenshot(page, join(OUT, `${name}.png`), true);
 
   /** Facet value name → count, as the sidebar shows them. */
   const counts = (page: Page, facet: string) =>
@@ -146,7 +146,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
 
     await filter(page, () => page.getByLabel('In stock only').check(), 'available=true');
     await shot(page, 'category-filtered');
-    await page.screenshot({ path: join(OUT, 'category-page.png') }); // the README's picture (examples/storefront/docs/)
+    await screenshot(page, join(OUT, 'category-page.png'), false); // the README's picture (examples/storefront/docs/)
     const title = await openBuyableProduct(page);
 
     await page.getByLabel('Quantity').fill('2');

@@ -12,6 +12,7 @@ import {
   chooseShipping,
   fillAddress,
   sameOriginPage,
+  screenshot,
   shopDocument,
   taxLines,
   text,
@@ -51,7 +52,7 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
   });
 
   const visitor = (viewport?: { width: number; height: number }) => sameOriginPage(browser, base, viewport);
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => screenshot(page, join(OUT, `${name}.png`), true);
   const open = (page: Page, path = '') => page.goto(`${base}/storefront-demo/${path}?token=${shop.storefront_token}`);
 
   it('a buyer sees the tax of the destination by rate, once and well written, and the shipping price for that country; another country re-prices; a closed destination says why before payment', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { screenshot } from './storefront-browser.fixture.js';
 
 /**
  * The reference storefront's search box (issue 35; examples/storefront/src/search-box.tsx) in headless Chromium
@@ -58,7 +59,7 @@ describe('reference storefront: the search box', () => {
     await page.waitForSelector('.card');
     return page;
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => screenshot(page, join(OUT, `${name}.png`), true);
   const box = (page: Page) => page.getByRole('combobox', { name: 'Search wines' });
   const listbox = (page: Page) => page.getByRole('listbox', { name: 'Suggestions' });
   /** The listing's "N wines" once it is loaded. */
