@@ -219,13 +219,13 @@ describe('computeTaxedTotals', () => {
   });
 });
 
-describe('property: 10,000 random carts', () => {
+describe('property: 3,000 random carts', () => {
   it('tax lines sum to tax_amount, total is the sum of its parts, nothing negative, rounding within a unit per line, constant gross is the same everywhere', () => {
     const rand = mulberry32(31);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
     const failures: string[] = [];
     const destinations = ['DE', 'FR', 'IT', 'CH', 'US'];
-    for (let i = 0; i < 10_000 && failures.length < 5; i++) {
+    for (let i = 0; i < 3_000 && failures.length < 5; i++) {
       const pricesIncludeTax = rand() < 0.5;
       const policy = pick(['constant', 'recompute'] as const);
       const display = pick(['included', 'separate'] as const);

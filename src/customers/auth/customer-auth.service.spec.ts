@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { createHash } from 'node:crypto';
 import { AuthService } from '../../auth/index.js';
+import { AppConfig } from '../../config/app-config.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
 import { DomainEvents } from '../../events/index.js';
@@ -123,6 +124,8 @@ async function setup(requireConfirmation = false) {
   const module = await Test.createTestingModule({
     providers: [
       CustomerAuthService,
+      // cheap hashes (the rules, not scrypt's cost, are under test here: password.spec.ts covers the default cost)
+      { provide: AppConfig, useValue: { PASSWORD_SCRYPT_COST: 10 } },
       { provide: CustomerAuthRepository, useValue: repo },
       { provide: AuthService, useValue: { hash: (t: string) => createHash('sha256').update(t).digest() } },
       { provide: TenancyService, useValue: { config: () => Promise.resolve({ settings: { require_email_confirmation: requireConfirmation } }) } },
@@ -251,6 +254,6 @@ describe('CustomerAuthService: password reset (repository faked)', () => {
     expect(await failure(service.resetPassword(shopper(), 'vnscrp_unknown', 'new password'))).toEqual({ status: 422, code: 'invalid_token' });
     expect(await failure(service.resetPassword(shopper(), confirm, 'new password'))).toEqual({ status: 422, code: 'invalid_token' });
     expect(repo.customers[0].password_hash).toBe(before);
-    expect(await hashPassword('x')).not.toBe(before);
+    expect(await hashPassword('x', 10)).not.toBe(before);
   });
 });
