@@ -132,7 +132,7 @@ export class OrderPlacementService {
       await this.promotions.redeem(tx, orderId, t.promotions?.discounts.map((d) => d.promotionId) ?? [], customerId, email);
       const precision = state.currency.precision;
       // under the accounts' row locks: the balances are re-read, each pays at most what it holds
-      const fromBalances = await this.balances.redeem(tx, c.id, orderId, state.currency.code, precision, t.total);
+      const fromBalances = await this.balances.redeem(tx, c.id, orderId, state.currency.code, precision, t.total, preview);
       const due = t.total - fromBalances.paid;
       if (due > 0 && !provider)
         throw AppError.unprocessable('the gift cards and store credit no longer cover the total: choose a payment type', 'payment_required');
