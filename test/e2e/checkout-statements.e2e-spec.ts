@@ -117,13 +117,27 @@ describe('checkout: statements per order and the reused checkout options (issue 
         .filter((s) => OPTIONS.test(s)),
     ).toEqual([]);
     expect(total).toBeGreaterThan(20); // the counter saw the order
-    expect(total).toBeLessThanOrEqual(62); // issue 34: 65 at the start of the second round
+    expect(total).toBeLessThanOrEqual(57); // issue 34: 65 at the start of the second round
   });
 
   // each cost removed by issue 34's second round, pinned on its own, then the whole order (65 statements before it)
   it('the placement reads the applied gift cards and store credit once', async () => {
     const { complete } = await order();
     expect(complete.filter((s) => /FROM checkout_balance_accounts\b/.test(s))).toHaveLength(1);
+  });
+
+  it('the placement writes its events (and their deliveries, none without a subscription) in one statement', async () => {
+    const [{ since }] = await t.db.query(`SELECT clock_timestamp() AS since`);
+    const { complete } = await order();
+    const outbox = complete.filter((s) => /\b(outbox_events|webhook_deliveries|event_handler_jobs)\b/.test(s));
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]).toMatch(/INSERT INTO outbox_events .*INSERT INTO webhook_deliveries/);
+    // the stock level changed, the order placed, the checkout completed: the order's events, in the order emitted
+    const topics = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND occurred_at >= $2 ORDER BY occurred_at, id`, [
+      shop.tenant.id,
+      since,
+    ]);
+    expect(topics.map((r: { topic: string }) => r.topic)).toEqual(['inventory_level.updated', 'order.placed', 'checkout.completed']);
   });
 
   it('plain SQL changes to payment types and countries are heard within a second', async () => {
