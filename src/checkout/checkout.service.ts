@@ -53,7 +53,8 @@ export class CheckoutService {
   async create(ctx: RequestContext): Promise<StorefrontCheckoutDto> {
     const config = await this.tenancy.config(ctx.tenantId);
     if (!config.settings.guest_checkout_enabled && ctx.actor.type !== 'customer') throw guestCheckoutDisabled();
-    const priced = await this.cart.priceCart(ctx);
+    // the cart row the API guard read for this request serves (issue 34: the cart is read once)
+    const priced = await this.cart.priceCart(ctx, { reuseGuardRead: true });
     if (priced.lines.length === 0) throw AppError.unprocessable('the cart is empty');
     const id = await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);

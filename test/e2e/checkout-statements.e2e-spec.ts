@@ -117,13 +117,20 @@ describe('checkout: statements per order and the reused checkout options (issue 
         .filter((s) => OPTIONS.test(s)),
     ).toEqual([]);
     expect(total).toBeGreaterThan(20); // the counter saw the order
-    expect(total).toBeLessThanOrEqual(57); // issue 34: 65 at the start of the second round
+    expect(total).toBeLessThanOrEqual(54); // issue 34: 65 at the start of the second round
   });
 
   // each cost removed by issue 34's second round, pinned on its own, then the whole order (65 statements before it)
   it('the placement reads the applied gift cards and store credit once', async () => {
     const { complete } = await order();
     expect(complete.filter((s) => /FROM checkout_balance_accounts\b/.test(s))).toHaveLength(1);
+  });
+
+  it('POST /checkouts reads the cart row once (the API guard’s read), and the placement empties the cart in one statement', async () => {
+    const { create, complete } = await order();
+    expect(create.filter((s) => /\bFROM carts\b/.test(s))).toHaveLength(1);
+    // the guard's read of the buyer's cart currency, then the emptying
+    expect(complete.filter((s) => /\b(carts|cart_items)\b/.test(s))).toHaveLength(2);
   });
 
   it('the placement writes its events (and their deliveries, none without a subscription) in one statement', async () => {
