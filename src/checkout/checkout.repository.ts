@@ -79,20 +79,13 @@ export async function setOrderLineTaxes(m: EntityManager, tenantId: string, orde
   );
 }
 
-/** What decided an order's taxes and shipping (issue 31), recorded after its insert. */
+/** What decided an order's taxes and shipping (issue 31), written with the order's insert (issue 34). */
 export interface OrderApplied {
   taxZone: string | null;
   grossPricePolicy: string | null;
   shippingMethodId: string | null;
   shippingZone: string | null;
   shippingRate: object | null;
-}
-
-export async function setOrderApplied(m: EntityManager, tenantId: string, orderId: string, a: OrderApplied): Promise<void> {
-  await m.query(
-    `UPDATE orders SET tax_zone = $3, gross_price_policy = $4, shipping_method_id = $5, shipping_zone = $6, shipping_rate = $7::jsonb WHERE tenant_id = $1 AND id = $2`,
-    [tenantId, orderId, a.taxZone, a.grossPricePolicy, a.shippingMethodId, a.shippingZone, a.shippingRate === null ? null : JSON.stringify(a.shippingRate)],
-  );
 }
 
 /** The shop's next order number; the counter row stays locked until commit, so callers take it last. */
