@@ -72,8 +72,12 @@ export class CartService {
     // a visitor id minted by this request (no cookie came) owns no cart: no query
     if (ctx.actor.type !== 'customer' && (!ctx.visitorId || ctx.visitorId === ctx.mintedVisitorId)) return null;
     const row = await this.findCart(ctx, ownerOf(ctx));
+    this.guardReads.set(ctx, row);
     return row?.currency_id ?? null;
   }
+
+  /** The cart row the API guard read for a request (by its context), for `priceCart`'s `reuseGuardRead` (issue 34). */
+  private readonly guardReads = new WeakMap<RequestContext, CartRow | null>();
 
   // ------------------------------------------------------------------ reads
 
@@ -89,11 +93,16 @@ export class CartService {
    * line also carries both. With the display basis a coupon that stopped applying is dropped from the cart and its
    * reason kept in `discountCodeError`; otherwise it is only reported. Creates nothing.
    */
-  async priceCart(ctx: RequestContext, options: { currency?: CurrencyInfo; basis?: 'display' | 'net' | 'gross' } = {}): Promise<PricedCart> {
+  async priceCart(
+    ctx: RequestContext,
+    options: { currency?: CurrencyInfo; basis?: 'display' | 'net' | 'gross'; reuseGuardRead?: boolean } = {},
+  ): Promise<PricedCart> {
     const currency = options.currency ?? ctx.activeCurrency;
     const basis = options.basis ?? 'display';
     const owner = ownerOf(ctx);
-    const cart = await this.findCart(ctx, owner);
+    // `reuseGuardRead`: a request that wrote no cart row since its guard read it takes that row (POST /checkouts)
+    const reused = options.reuseGuardRead && !ctx.manager ? this.guardReads.get(ctx) : undefined;
+    const cart = reused !== undefined ? reused : await this.findCart(ctx, owner);
     const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
     const rows = cart ? await this.lineRows(ctx, cart.id) : [];
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
@@ -216,14 +225,14 @@ export class CartService {
 
   /** Empties the owner's cart (the checkout calls this once the order is placed). */
   async empty(ctx: RequestContext): Promise<void> {
-    const cart = await this.findCart(ctx, ownerOf(ctx));
-    if (!cart) return;
-    const m = managerOf(ctx, this.dataSource);
-    await m.query(`DELETE FROM cart_items WHERE tenant_id = $1 AND cart_id = $2`, [ctx.tenantId, cart.id]);
-    await m.query(`UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-      cart.id,
-      ctx.tenantId,
-    ]);
+    // one statement (issue 34): the owner's cart row loses its coupon, its lines go
+    const params: unknown[] = [ctx.tenantId];
+    await managerOf(ctx, this.dataSource).query(
+      `WITH cart AS (
+         UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE tenant_id = $1 AND ${ownerClause(ownerOf(ctx), params)} RETURNING id)
+       DELETE FROM cart_items WHERE tenant_id = $1 AND cart_id IN (SELECT id FROM cart)`,
+      params,
+    );
   }
 
   // ------------------------------------------------------------------ currency and coupon

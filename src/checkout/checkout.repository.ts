@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { CleanupSweep } from '../common/db/sweep.js';
 import { OrderHistory } from '../extensions/index.js';
+import { AddressData, Checkout, type CheckoutStatus } from './entities/checkout.entities.js';
 
 /**
  * The checkout module owns `checkouts`, `checkout_lines`, `orders`, `order_lines`, `order_refunds`,
@@ -78,20 +79,13 @@ export async function setOrderLineTaxes(m: EntityManager, tenantId: string, orde
   );
 }
 
-/** What decided an order's taxes and shipping (issue 31), recorded after its insert. */
+/** What decided an order's taxes and shipping (issue 31), written with the order's insert (issue 34). */
 export interface OrderApplied {
   taxZone: string | null;
   grossPricePolicy: string | null;
   shippingMethodId: string | null;
   shippingZone: string | null;
   shippingRate: object | null;
-}
-
-export async function setOrderApplied(m: EntityManager, tenantId: string, orderId: string, a: OrderApplied): Promise<void> {
-  await m.query(
-    `UPDATE orders SET tax_zone = $3, gross_price_policy = $4, shipping_method_id = $5, shipping_zone = $6, shipping_rate = $7::jsonb WHERE tenant_id = $1 AND id = $2`,
-    [tenantId, orderId, a.taxZone, a.grossPricePolicy, a.shippingMethodId, a.shippingZone, a.shippingRate === null ? null : JSON.stringify(a.shippingRate)],
-  );
 }
 
 /** The shop's next order number; the counter row stays locked until commit, so callers take it last. */
@@ -207,4 +201,100 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
        FROM parts GROUP BY country, currency_code, rate ORDER BY country, currency_code, rate`,
     [tenantId, period.from, period.to],
   );
+}
+
+/** A `checkouts` row as PostgreSQL returns it. */
+interface CheckoutSqlRow {
+  id: string;
+  tenant_id: string;
+  created_at: Date;
+  updated_at: Date | null;
+  visitor_id: string | null;
+  customer_id: string | null;
+  currency_id: string;
+  language: string;
+  status: CheckoutStatus;
+  email: string | null;
+  note: string | null;
+  comments: string | null;
+  shipping_address: AddressData | null;
+  billing_address: AddressData | null;
+  billing_same_as_shipping: boolean;
+  shipping_method_id: string | null;
+  payment_type_id: string | null;
+  discount_code: string | null;
+  order_id: string | null;
+  completed_at: Date | null;
+}
+
+function checkoutOf(r: CheckoutSqlRow): Checkout {
+  return Object.assign(new Checkout(), {
+    id: r.id,
+    tenantId: r.tenant_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    visitorId: r.visitor_id,
+    customerId: r.customer_id,
+    currencyId: r.currency_id,
+    language: r.language,
+    status: r.status,
+    email: r.email,
+    note: r.note,
+    comments: r.comments,
+    shippingAddress: r.shipping_address,
+    billingAddress: r.billing_address,
+    billingSameAsShipping: r.billing_same_as_shipping,
+    shippingMethodId: r.shipping_method_id,
+    paymentTypeId: r.payment_type_id,
+    discountCode: r.discount_code,
+    orderId: r.order_id,
+    completedAt: r.completed_at,
+  });
+}
+
+/** A new open checkout, returned as written (issue 34: the answer needs no read of it). */
+export async function insertCheckout(
+  m: EntityManager,
+  v: {
+    tenantId: string;
+    visitorId: string | null;
+    customerId: string | null;
+    currencyId: string;
+    language: string;
+    email: string | null;
+    discountCode: string | null;
+  },
+): Promise<Checkout> {
+  const [row]: CheckoutSqlRow[] = await m.query(
+    `INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
+     VALUES ($1, $2, $3, $4, $5, 'Checkout', $6, $7) RETURNING *`,
+    [v.tenantId, v.visitorId, v.customerId, v.currencyId, v.language, v.email, v.discountCode],
+  );
+  return checkoutOf(row);
+}
+
+/**
+ * Writes what the storefront and admin updates change (contact, addresses, choices, note) from `c`, which the caller
+ * holds locked, and sets its `updatedAt` from the row (issue 34: no read before or after the write).
+ */
+export async function saveCheckoutChoices(m: EntityManager, c: Checkout): Promise<Checkout> {
+  const [rows]: [Array<{ updated_at: Date }>, number] = await m.query(
+    `UPDATE checkouts SET email = $3, note = $4, comments = $5, shipping_address = $6::jsonb, billing_address = $7::jsonb, billing_same_as_shipping = $8,
+       shipping_method_id = $9, payment_type_id = $10, updated_at = now()
+     WHERE tenant_id = $1 AND id = $2 RETURNING updated_at`,
+    [
+      c.tenantId,
+      c.id,
+      c.email,
+      c.note,
+      c.comments,
+      c.shippingAddress === null ? null : JSON.stringify(c.shippingAddress),
+      c.billingAddress === null ? null : JSON.stringify(c.billingAddress),
+      c.billingSameAsShipping,
+      c.shippingMethodId,
+      c.paymentTypeId,
+    ],
+  );
+  c.updatedAt = rows[0].updated_at;
+  return c;
 }

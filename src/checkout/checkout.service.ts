@@ -28,6 +28,7 @@ import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } fro
 import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.entities.js';
 import { ShippingService } from './shipping.service.js';
+import { insertCheckout, saveCheckoutChoices } from './checkout.repository.js';
 
 export const guestCheckoutDisabled = () => new AppError(401, 'this shop does not accept guest checkouts: sign in first', 'guest_checkout_disabled');
 
@@ -53,20 +54,25 @@ export class CheckoutService {
   async create(ctx: RequestContext): Promise<StorefrontCheckoutDto> {
     const config = await this.tenancy.config(ctx.tenantId);
     if (!config.settings.guest_checkout_enabled && ctx.actor.type !== 'customer') throw guestCheckoutDisabled();
-    const priced = await this.cart.priceCart(ctx);
+    // the cart row the API guard read for this request serves (issue 34: the cart is read once)
+    const priced = await this.cart.priceCart(ctx, { reuseGuardRead: true });
     if (priced.lines.length === 0) throw AppError.unprocessable('the cart is empty');
-    const id = await inTransaction(ctx, this.dataSource, async (tx) => {
+    const checkout = await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const customerId = tx.actor.type === 'customer' ? tx.actor.customerId : null;
       let email: string | null = null;
       if (customerId) {
         email = await customerEmail(m, tx.tenantId, customerId);
       }
-      const [row] = await m.query(
-        `INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
-         VALUES ($1, $2, $3, $4, $5, 'Checkout', $6, $7) RETURNING id`,
-        [tx.tenantId, customerId ? null : tx.visitorId, customerId, priced.currency.id, tx.language, email, priced.discountCode],
-      );
+      const row = await insertCheckout(m, {
+        tenantId: tx.tenantId,
+        visitorId: customerId ? null : tx.visitorId,
+        customerId,
+        currencyId: priced.currency.id,
+        language: tx.language,
+        email,
+        discountCode: priced.discountCode,
+      });
       await m.query(
         `INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
          SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)`,
@@ -79,9 +85,10 @@ export class CheckoutService {
           priced.lines.map((_, i) => i),
         ],
       );
-      return row.id as string;
+      return row;
     });
-    return this.get(ctx, id);
+    // the row as written answers (issue 34: no read of it after the commit)
+    return this.storefrontView(ctx, checkout);
   }
 
   async get(ctx: RequestContext, token: string): Promise<StorefrontCheckoutDto> {
@@ -141,7 +148,7 @@ export class CheckoutService {
           throw AppError.unprocessable('payment_type_id names no payment type of this shop');
         c.paymentTypeId = dto.payment_type_id;
       }
-      return repoOf(tx, this.dataSource, Checkout).save(c);
+      return saveCheckoutChoices(managerOf(tx, this.dataSource), c);
     });
     // the countries just read serve the answer too (issue 34: one statement less per update)
     return this.storefrontView(ctx, checkout, countries);
@@ -180,7 +187,7 @@ export class CheckoutService {
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       if (dto.note !== undefined) c.note = dto.note;
       if (dto.email !== undefined) c.email = dto.email === null ? null : dto.email.trim();
-      return repoOf(tx, this.dataSource, Checkout).save(c);
+      return saveCheckoutChoices(managerOf(tx, this.dataSource), c);
     });
     return this.adminView(ctx, checkout);
   }

@@ -21,7 +21,7 @@ import { CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
-import { nextOrderNumber, setOrderApplied, setOrderLineTaxes } from './checkout.repository.js';
+import { nextOrderNumber, setOrderLineTaxes, type OrderApplied } from './checkout.repository.js';
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
@@ -132,7 +132,7 @@ export class OrderPlacementService {
       await this.promotions.redeem(tx, orderId, t.promotions?.discounts.map((d) => d.promotionId) ?? [], customerId, email);
       const precision = state.currency.precision;
       // under the accounts' row locks: the balances are re-read, each pays at most what it holds
-      const fromBalances = await this.balances.redeem(tx, c.id, orderId, state.currency.code, precision, t.total);
+      const fromBalances = await this.balances.redeem(tx, c.id, orderId, state.currency.code, precision, t.total, preview);
       const due = t.total - fromBalances.paid;
       if (due > 0 && !provider)
         throw AppError.unprocessable('the gift cards and store credit no longer cover the total: choose a payment type', 'payment_required');
@@ -166,15 +166,34 @@ export class OrderPlacementService {
       // the counter row is locked from here to commit: every placement of this shop waits here, so it comes last and
       // only the statements that need the number follow it
       const number = await nextOrderNumber(m, tx.tenantId);
+      // what priced shipping and taxes (admin order `shipping` and `taxes`), written with the order (issue 34)
+      const chosen = state.selectedMethod ? (state.quotes?.get(state.selectedMethod.id) ?? null) : null;
+      const applied: OrderApplied = {
+        taxZone: 'lineTaxes' in t ? ((t as TaxedTotals).taxZone?.name ?? null) : null,
+        grossPricePolicy: 'lineTaxes' in t ? (t as TaxedTotals).grossPricePolicy : null,
+        shippingMethodId: state.selectedMethod?.id ?? null,
+        shippingZone: chosen?.zone ?? null,
+        shippingRate: state.selectedMethod
+          ? (chosen?.rate ?? {
+              source: 'flat',
+              basis: null,
+              from: null,
+              to: null,
+              price: Number(state.selectedMethod.price),
+              beyond_blocks: 0,
+              free: t.shippingAmount === 0 && toMinor(state.selectedMethod.price, precision) > 0,
+            })
+          : null,
+      };
       const taxLines = t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, precision) }));
       await m.query(
         `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
            payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
            shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at,
-           balance_paid, paid_amount, financial_status, paid_at, promotions, promotion_discount)
+           balance_paid, paid_amount, financial_status, paid_at, promotions, promotion_discount, tax_zone, gross_price_policy, shipping_method_id, shipping_zone, shipping_rate)
          VALUES ($1, $2, $3, $4, $5, $6, 'Open', CASE WHEN $33::boolean THEN 'paid' ELSE 'pending' END, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
            now() + $31::float8 * interval '1 second', $32, $32,
-           CASE WHEN $33::boolean THEN 'paid' WHEN $32::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $33::boolean THEN now() END, $34::jsonb, $35)`,
+           CASE WHEN $33::boolean THEN 'paid' WHEN $32::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $33::boolean THEN now() END, $34::jsonb, $35, $36, $37, $38, $39, $40::jsonb)`,
         [
           orderId,
           tx.tenantId,
@@ -221,6 +240,11 @@ export class OrderPlacementService {
             })),
           ),
           dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
+          applied.taxZone,
+          applied.grossPricePolicy,
+          applied.shippingMethodId,
+          applied.shippingZone,
+          applied.shippingRate === null ? null : JSON.stringify(applied.shippingRate),
         ],
       );
       for (const part of fromBalances.parts) {
@@ -277,27 +301,6 @@ export class OrderPlacementService {
           taxed.lineTaxes.map((l) => ({ category: l.category, zone: l.zone, excise: dec(l.excise), exciseTax: dec(l.exciseTax) })),
         );
       }
-      // what priced shipping and taxes (admin order `shipping` and `taxes`)
-      const chosen = state.selectedMethod ? (state.quotes?.get(state.selectedMethod.id) ?? null) : null;
-      if (state.selectedMethod || 'lineTaxes' in t)
-        await setOrderApplied(m, tx.tenantId, orderId, {
-          taxZone: 'lineTaxes' in t ? ((t as TaxedTotals).taxZone?.name ?? null) : null,
-          grossPricePolicy: 'lineTaxes' in t ? (t as TaxedTotals).grossPricePolicy : null,
-          shippingMethodId: state.selectedMethod?.id ?? null,
-          shippingZone: chosen?.zone ?? null,
-          shippingRate: state.selectedMethod
-            ? (chosen?.rate ?? {
-                source: 'flat',
-                basis: null,
-                from: null,
-                to: null,
-                price: Number(state.selectedMethod.price),
-                beyond_blocks: 0,
-                free: t.shippingAmount === 0 && toMinor(state.selectedMethod.price, precision) > 0,
-              })
-            : null,
-        });
-
       const orderPayload = {
         id: orderId,
         number,

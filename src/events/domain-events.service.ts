@@ -4,7 +4,7 @@ import { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
 import { SpanKind } from '@opentelemetry/api';
-import { inSpan, traceCarrier } from '../observability/index.js';
+import { inSpanSync, traceCarrier } from '../observability/index.js';
 
 const traceCarrierJson = (requestId: string): string | null => {
   const carrier = traceCarrier(requestId);
@@ -17,6 +17,7 @@ import { Extensions } from '../extensions/index.js';
 import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
+import { depthOf, outboxStatement, timeOrderedUuid, type PendingEvent } from './outbox-statement.js';
 
 export interface RegisteredHandler {
   /** Durable name: pending work is keyed by it, so it must not change between releases. */
@@ -31,8 +32,10 @@ export interface RegisteredHandler {
  * `emit(ctx, topic, payload)` runs in the caller's open transaction (`ctx.manager`; a fresh one when none is open)
  * and writes, atomically with the caller's change: the `outbox_events` row, one `event_handler_jobs` row per
  * in-process handler of the topic, and whatever the sinks add (one `webhook_deliveries` row per active
- * subscription). A rolled-back change therefore leaves no event and no work. After the outermost commit the workers
- * are kicked, so delivery is prompt; polling picks up anything a crash or another instance left behind.
+ * subscription). All events of a transaction are written in one statement just before its outermost commit
+ * (issue 34), in the order they were emitted (time-ordered ids); a rolled-back change (or savepoint) therefore
+ * leaves no event and no work. After the outermost commit the workers are kicked, so delivery is prompt; polling
+ * picks up anything a crash or another instance left behind.
  */
 @Injectable()
 export class DomainEvents implements OnModuleInit {
@@ -40,6 +43,8 @@ export class DomainEvents implements OnModuleInit {
   private readonly handlers = new Map<string, RegisteredHandler>();
   /** Transactions (by query runner) that recorded events and have not finished yet. */
   private readonly pending = new WeakSet<QueryRunner>();
+  /** The events of open transactions (by query runner), not yet written: `write` does before the commit. */
+  private readonly unwritten = new WeakMap<QueryRunner, Array<PendingEvent<DomainEvent>>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -48,8 +53,12 @@ export class DomainEvents implements OnModuleInit {
     private readonly extensions: Extensions,
   ) {
     const subscriber: EntitySubscriberInterface = {
+      beforeTransactionCommit: ({ queryRunner }) => this.write(queryRunner),
       afterTransactionCommit: ({ queryRunner }) => this.finished(queryRunner, true),
-      afterTransactionRollback: ({ queryRunner }) => this.finished(queryRunner, false),
+      afterTransactionRollback: ({ queryRunner }) => {
+        this.discard(queryRunner);
+        this.finished(queryRunner, false);
+      },
     };
     dataSource.subscribers.push(subscriber);
   }
@@ -100,34 +109,68 @@ export class DomainEvents implements OnModuleInit {
       this.notifyCommitted();
       return event;
     }
+    const runner = open.queryRunner!;
     // the event carries the trace of the request that caused it: its handlers and webhook deliveries continue it
-    const [row] = await inSpan(
+    const event = inSpanSync(
       `outbox.emit ${topic}`,
       { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId, 'event.topic': topic },
-      async (span) => {
-        const rows = (await open.query(
-          `INSERT INTO outbox_events (tenant_id, topic, payload, trace_context) VALUES ($1, $2, $3::jsonb, $4::jsonb) RETURNING id, occurred_at`,
-          [ctx.tenantId, topic, JSON.stringify(payload), traceCarrierJson(ctx.requestId)],
-        )) as Array<{ id: string; occurred_at: Date }>;
-        span.setAttribute('event.id', rows[0].id);
-        return rows;
+      (span) => {
+        const recorded: PendingEvent<DomainEvent> = {
+          id: timeOrderedUuid(),
+          tenantId: ctx.tenantId,
+          topic,
+          // the payload as it is now: the caller may change its objects before the transaction commits
+          payload: JSON.stringify(payload),
+          trace: traceCarrierJson(ctx.requestId),
+          handlers: [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name),
+          depth: depthOf(runner),
+        };
+        span.setAttribute('event.id', recorded.id);
+        return recorded;
       },
       SpanKind.PRODUCER,
     );
-    const event = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at } as DomainEvent<T>;
-    const names = [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name);
-    if (names.length > 0) {
-      await open.query(
-        `INSERT INTO event_handler_jobs (tenant_id, event_id, handler, next_attempt_at)
-         SELECT $1, $2, h, clock_timestamp() FROM unnest($3::text[]) AS h
-         ON CONFLICT (tenant_id, event_id, handler) DO NOTHING`,
-        [ctx.tenantId, event.id, names],
-      );
+    // written with the transaction's other events in one statement just before it commits (issue 34)
+    const queue = this.unwritten.get(runner) ?? [];
+    queue.push(event);
+    this.unwritten.set(runner, queue);
+    this.pending.add(runner);
+    // occurredAt: now, until the commit writes the row; then the row's (what handlers and deliveries are given)
+    event.recorded = { id: event.id, tenantId: ctx.tenantId, topic, payload, occurredAt: new Date() } as DomainEvent;
+    return event.recorded as DomainEvent<T>;
+  }
+
+  /**
+   * Before the outermost commit: the transaction's events, their handlers' jobs and every `OutboxSink`'s work (the
+   * webhooks module: its deliveries) in ONE statement. A savepoint's release keeps its events for the outer level.
+   */
+  private async write(runner: QueryRunner | undefined): Promise<void> {
+    const queue = runner && this.unwritten.get(runner);
+    if (!runner || !queue) return;
+    const depth = depthOf(runner);
+    if (depth > 1) {
+      for (const e of queue) if (e.depth >= depth) e.depth = depth - 1;
+      return;
     }
-    // every `OutboxSink` extension provider records its work in this transaction (the webhooks module: its deliveries)
-    for (const sink of this.extensions.all(OutboxSink)) await sink.record(open, event as DomainEvent);
-    this.pending.add(open.queryRunner!);
-    return event;
+    this.unwritten.delete(runner);
+    if (queue.length === 0) return;
+    const { sql, parameters } = outboxStatement(
+      queue,
+      this.extensions.all(OutboxSink).map((sink) => sink.record('ev')),
+    );
+    const rows = (await runner.query(sql, parameters)) as Array<{ id: string; occurred_at: Date }>;
+    const at = new Map(rows.map((r) => [r.id, r.occurred_at]));
+    for (const e of queue) if (e.recorded && at.has(e.id)) e.recorded.occurredAt = at.get(e.id)!;
+  }
+
+  /** A rolled-back savepoint (or transaction) takes the events emitted inside it along. */
+  private discard(runner: QueryRunner | undefined): void {
+    const queue = runner && this.unwritten.get(runner);
+    if (!runner || !queue) return;
+    const depth = depthOf(runner);
+    const kept = queue.filter((e) => e.depth <= depth);
+    if (depth === 0 || kept.length === 0) this.unwritten.delete(runner);
+    else this.unwritten.set(runner, kept);
   }
 
   private finished(queryRunner: QueryRunner | undefined, committed: boolean): void {

@@ -203,7 +203,7 @@ export abstract class OrderAfterSales {
 
 // ------------------------------------------------------------------------------------------ domain events
 
-// The outbox sink point (`OutboxSink`, several) is the events module's: src/events/outbox-sink.ts (it takes a `DomainEvent`).
+// The outbox sink point (`OutboxSink`, several) is the events module's: src/events/outbox-sink.ts (its statement reads the events module's relation).
 
 /**
  * **Outbox commit listener** (several). Told after a transaction that recorded events has committed, so a worker

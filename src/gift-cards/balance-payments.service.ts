@@ -138,10 +138,21 @@ export class BalancePayments {
   /**
    * In the placement's transaction: the applied accounts locked (sorted by id), their balances re-read from the
    * ledger, each paying at most its balance of `due`; a disabled or expired one is 422; redeem rows appended.
+   * `preview`: this transaction's `coverage` of the checkout, whose accounts are then not read again.
    */
-  async redeem(tx: RequestContext, checkoutId: string, orderId: string, currency: string, precision: number, due: number): Promise<Redemption> {
+  async redeem(
+    tx: RequestContext,
+    checkoutId: string,
+    orderId: string,
+    currency: string,
+    precision: number,
+    due: number,
+    preview?: BalanceCoverage,
+  ): Promise<Redemption> {
     const m = managerOf(tx, this.dataSource);
-    const applied = await this.repo.applied(m, tx.tenantId, checkoutId);
+    // the accounts `coverage` read earlier in this transaction, in their order (issue 34: not read twice); their
+    // balances are re-read below under the locks either way
+    const applied = preview ? preview.accounts : await this.repo.applied(m, tx.tenantId, checkoutId);
     if (applied.length === 0) return { paid: 0, parts: [] };
     await this.repo.lock(
       m,

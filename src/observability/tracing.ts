@@ -21,6 +21,21 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span)
   });
 }
 
+/** `inSpan` for synchronous work (recording an outbox event): the span is active while `fn` runs. */
+export function inSpanSync<T>(name: string, attributes: Attributes, fn: (span: Span) => T, kind: SpanKind = SpanKind.INTERNAL): T {
+  return tracer().startActiveSpan(name, { attributes, kind }, (span) => {
+    try {
+      return fn(span);
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
 /** The trace context to store beside work done later (an outbox event): W3C `traceparent`/`tracestate` and the request id; null when not tracing. */
 export function traceCarrier(requestId?: string): Record<string, string> | null {
   const carrier: Record<string, string> = {};

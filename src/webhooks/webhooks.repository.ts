@@ -6,7 +6,7 @@ import { getOrThrow, inTransaction, repoOf } from '../common/db/tenant-scope.js'
 import type { Page } from '../common/paging/page.js';
 import { Pager, type PageRequest } from '../common/paging/pager.service.js';
 import { joinOutboxEvent } from '../events/index.js';
-import type { DomainEvent, DomainEventMap, EventTopic, OutboxEventWaiter } from '../events/index.js';
+import type { DomainEventMap, EventTopic, OutboxEventWaiter } from '../events/index.js';
 import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity.js';
 import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
 
@@ -80,15 +80,15 @@ export class WebhooksRepository {
     return this.dataSource.transaction(work);
   }
 
-  /** In the emitting transaction: one pending delivery per active subscription of the event's topic. */
-  async insertDeliveries(m: EntityManager, event: DomainEvent): Promise<void> {
-    await m.query(
-      `INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic)
-       SELECT s.tenant_id, $2, s.id, s.topic FROM webhook_subscriptions s
-        WHERE s.tenant_id = $1 AND s.topic = $3 AND s.is_active
-       ON CONFLICT (tenant_id, event_id, subscription_id) DO NOTHING`,
-      [event.tenantId, event.id, event.topic],
-    );
+  /**
+   * The outbox sink's statement: one pending delivery per active subscription of each event's topic, the events read
+   * from the relation `events` (id, tenant_id, topic) of the outbox's statement; none when no subscription matches.
+   */
+  deliveriesOf(events: string): string {
+    return `INSERT INTO webhook_deliveries (tenant_id, event_id, subscription_id, topic)
+       SELECT s.tenant_id, ev.id, s.id, s.topic FROM ${events} ev
+         JOIN webhook_subscriptions s ON s.tenant_id = ev.tenant_id AND s.topic = ev.topic AND s.is_active
+       ON CONFLICT (tenant_id, event_id, subscription_id) DO NOTHING`;
   }
 
   /** A page of the shop's subscriptions (of one topic, if given), oldest first. */

@@ -6,7 +6,6 @@ import { AppError } from '../common/http/app-error.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest } from '../common/paging/pager.service.js';
 import { AppConfig } from '../config/app-config.js';
-import type { DomainEvent } from '../events/index.js';
 import { isEventTopic, OutboxSink } from '../events/index.js';
 import {
   CreatedWebhookDto,
@@ -37,14 +36,9 @@ export class WebhooksService extends OutboxSink {
     this.secrets = new SecretBox(config.APP_SECRET);
   }
 
-  /** As an `OutboxSink`: the deliveries of each event, in the emitting transaction. */
-  record(manager: EntityManager, event: DomainEvent): Promise<void> {
-    return this.recordDeliveries(manager, event);
-  }
-
-  /** In the emitting transaction: one pending delivery per active subscription of the event's topic. */
-  async recordDeliveries(manager: EntityManager, event: DomainEvent): Promise<void> {
-    await this.repo.insertDeliveries(manager, event);
+  /** As an `OutboxSink`: one pending delivery per active subscription of each event's topic, in the emitting transaction. */
+  record(events: string): string {
+    return this.repo.deliveriesOf(events);
   }
 
   /** Oldest first; cursored. */

@@ -93,6 +93,35 @@ describe('domain events (transactional outbox, in-process handlers)', () => {
     expect(rows).toEqual([expect.objectContaining({ id: emitted.id, payload: { order: { id: 'committed', total: '12.50' } } })]);
   });
 
+  it('writes a transaction’s events together at its commit, in emit order, with the payload as emitted; a rolled-back savepoint takes its own', async () => {
+    const webhooks = t.get(WebhooksService);
+    const payload = { customer: { id: 'first' } };
+    const emitted = await inTransaction(ctx(), t.db, async (tx) => {
+      await webhooks.create(tx, { topic: 'customer.updated', address: 'https://erp.example/batched', is_active: false });
+      const first = await events.emit(tx, 'customer.updated', payload);
+      payload.customer.id = 'changed after emit';
+      // nothing is written before the commit (issue 34: one statement for all)
+      expect(await tx.manager!.query(`SELECT 1 FROM outbox_events WHERE id = $1`, [first.id])).toHaveLength(0);
+      await expect(
+        tx.manager!.transaction(async (inner) => {
+          await events.emit(ctx().withManager(inner), 'customer.updated', { customer: { id: 'savepoint rolled back' } });
+          throw new Error('inner rollback');
+        }),
+      ).rejects.toThrow('inner rollback');
+      await tx.manager!.transaction((inner) => events.emit(ctx().withManager(inner), 'customer.updated', { customer: { id: 'savepoint released' } }));
+      const last = await events.emit(tx, 'customer.updated', { customer: { id: 'last' } });
+      return [first.id, last.id];
+    });
+    const rows = (await t.db.query(
+      `SELECT id, payload, occurred_at FROM outbox_events WHERE tenant_id = $1 AND topic = 'customer.updated' ORDER BY occurred_at, id`,
+      [shop.tenant.id],
+    )) as Array<{ id: string; payload: { customer: { id: string } } }>;
+    expect(rows.map((r) => r.payload.customer.id)).toEqual(['first', 'savepoint released', 'last']);
+    expect([rows[0].id, rows[2].id]).toEqual(emitted);
+    // the inactive subscription's sink statement ran with them: no delivery (only active subscriptions get one)
+    expect(await t.db.query(`SELECT 1 FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])`, [rows.map((r) => r.id)])).toHaveLength(0);
+  });
+
   it('runs discovered @OnDomainEvent handlers after commit, with the tenant and a transaction, never for a rollback', async () => {
     await expect(
       inTransaction(ctx(), t.db, async (tx) => {
