@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
+import { rejectedStatus } from '../../test/helpers/app-error.js';
 import type { EntityManager } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { AppError } from '../common/http/app-error.js';
 import { Extensions, TenantCreatedHook } from '../extensions/index.js';
 import { Currency } from './entities/currency.entity.js';
 import { DEFAULT_SETTINGS, Tenant, type TenantSettings } from './entities/tenant.entity.js';
@@ -90,15 +90,6 @@ async function setUp(hooks: TenantCreatedHook[] = []) {
   return { service: moduleRef.get(TenancyService), repo };
 }
 
-async function status(p: Promise<unknown>): Promise<number | null> {
-  try {
-    await p;
-    return null;
-  } catch (err) {
-    return err instanceof AppError ? err.status : -1;
-  }
-}
-
 describe('TenancyService (repository faked)', () => {
   it('creates a shop with a handle made from its name, a lower-case domain and an upper-case currency (CHF by default), and runs every TenantCreatedHook for it', async () => {
     const hook = new RecordingHook();
@@ -114,10 +105,10 @@ describe('TenancyService (repository faked)', () => {
   it('refuses a handle another shop has (without case) with 422 before writing, and a name without letters or digits before any statement', async () => {
     const { service, repo } = await setUp();
     repo.addShop('cave', null, {});
-    expect(await status(service.createTenant({ name: 'x', handle: 'CAVE' }))).toBe(422);
+    expect(await rejectedStatus(service.createTenant({ name: 'x', handle: 'CAVE' }))).toBe(422);
     expect(repo.calls).toEqual(['transaction', 'handleTaken']);
     repo.calls = [];
-    expect(await status(service.createTenant({ name: '***' }))).toBe(422);
+    expect(await rejectedStatus(service.createTenant({ name: '***' }))).toBe(422);
     expect(repo.calls).toEqual([]);
     expect(repo.shops).toHaveLength(1);
   });
@@ -158,7 +149,7 @@ describe('TenancyService (repository faked)', () => {
     await service.updateSettings({} as EntityManager, t.id, { require_email_confirmation: false });
     expect((await service.config(t.id)).settings).toEqual({ ...DEFAULT_SETTINGS, require_email_confirmation: false });
     expect(repo.calls.filter((c) => c === 'findById')).toHaveLength(2);
-    expect(await status(service.config('00000000-0000-0000-0000-00000000ffff'))).toBe(401);
+    expect(await rejectedStatus(service.config('00000000-0000-0000-0000-00000000ffff'))).toBe(401);
   });
 
   it('takes the first currency by code as the default when none is marked', async () => {
