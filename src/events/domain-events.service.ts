@@ -16,6 +16,7 @@ import { OutboxSink } from './outbox-sink.js';
 import { Extensions } from '../extensions/index.js';
 import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
+import { EventsRepository } from './events.repository.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
 
 export interface RegisteredHandler {
@@ -46,6 +47,7 @@ export class DomainEvents implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly extensions: Extensions,
+    private readonly repo: EventsRepository,
   ) {
     const subscriber: EntitySubscriberInterface = {
       afterTransactionCommit: ({ queryRunner }) => this.finished(queryRunner, true),
@@ -105,24 +107,16 @@ export class DomainEvents implements OnModuleInit {
       `outbox.emit ${topic}`,
       { 'tenant.id': ctx.tenantId, 'request.id': ctx.requestId, 'event.topic': topic },
       async (span) => {
-        const rows = (await open.query(
-          `INSERT INTO outbox_events (tenant_id, topic, payload, trace_context) VALUES ($1, $2, $3::jsonb, $4::jsonb) RETURNING id, occurred_at`,
-          [ctx.tenantId, topic, JSON.stringify(payload), traceCarrierJson(ctx.requestId)],
-        )) as Array<{ id: string; occurred_at: Date }>;
-        span.setAttribute('event.id', rows[0].id);
-        return rows;
+        const inserted = await this.repo.insertEvent(open, ctx.tenantId, topic, JSON.stringify(payload), traceCarrierJson(ctx.requestId));
+        span.setAttribute('event.id', inserted.id);
+        return [inserted];
       },
       SpanKind.PRODUCER,
     );
     const event = { id: row.id, tenantId: ctx.tenantId, topic, payload, occurredAt: row.occurred_at } as DomainEvent<T>;
     const names = [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name);
     if (names.length > 0) {
-      await open.query(
-        `INSERT INTO event_handler_jobs (tenant_id, event_id, handler, next_attempt_at)
-         SELECT $1, $2, h, clock_timestamp() FROM unnest($3::text[]) AS h
-         ON CONFLICT (tenant_id, event_id, handler) DO NOTHING`,
-        [ctx.tenantId, event.id, names],
-      );
+      await this.repo.insertHandlerJobs(open, ctx.tenantId, event.id, names);
     }
     // every `OutboxSink` extension provider records its work in this transaction (the webhooks module: its deliveries)
     for (const sink of this.extensions.all(OutboxSink)) await sink.record(open, event as DomainEvent);
