@@ -90,6 +90,13 @@ export default tseslint.config(
     },
   },
   {
+    // No source file over 400 lines (issue 36): split by responsibility. Every line counts, blank and comment lines
+    // too, so the limit is what `wc -l` shows. test/ is not covered: an e2e file holds one resource's scenarios over
+    // one database per file (README "Architecture").
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
+  {
     // One repository per module (issue 36): SQL (`.query(`) and query builders live in `*.repository.ts` files,
     // `repositories/` folders, the data-access kit `src/common/db/` (helpers repositories build on: tenant scope, keyed
     // upserts, RETURNING rows) and migrations. Services hold rules and are unit-tested with their repository faked.
@@ -104,13 +111,7 @@ export default tseslint.config(
       'src/catalogue/**',
       'src/cart/**',
       'src/checkout/**',
-      'src/promotions/**',
-      'src/pricing/**',
-      'src/search-synonyms/**',
-      'src/auth/**',
       'src/database/**',
-      'src/events/**',
-      'src/tenancy/**',
       'src/themes/**',
       'src/common/cluster/**',
     ],
@@ -136,6 +137,12 @@ export default tseslint.config(
       'src/customers/**/*.ts',
       'src/discounts/**/*.ts',
       'src/maintenance/**/*.ts',
+      'src/pricing/**/*.ts',
+      'src/promotions/**/*.ts',
+      'src/search-synonyms/**/*.ts',
+      'src/tenancy/**/*.ts',
+      'src/auth/**/*.ts',
+      'src/events/**/*.ts',
       'src/webhooks/**/*.ts',
       'src/wishlist/**/*.ts',
     ],

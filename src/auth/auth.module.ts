@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { AdminAccessTokensController } from './admin-access-tokens.controller.js';
+import { AuthRepository } from './auth.repository.js';
 import { AuthService } from './auth.service.js';
 import { BearerStrategy } from './bearer.strategy.js';
 import { ProvisioningService } from './provisioning.service.js';
@@ -9,7 +10,7 @@ import { ProvisioningService } from './provisioning.service.js';
 @Module({
   imports: [PassportModule],
   controllers: [AdminAccessTokensController],
-  providers: [AuthService, BearerStrategy, ProvisioningService],
+  providers: [AuthService, AuthRepository, BearerStrategy, ProvisioningService],
   exports: [AuthService, ProvisioningService],
 })
 export class AuthModule {}

@@ -1,5 +1,4 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { PrincipalCache } from '../common/auth/principal-cache.js';
@@ -10,6 +9,7 @@ import { Extensions, type Principal } from '../extensions/index.js';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
 import { isUuid } from '../tenancy/index.js';
+import { AuthRepository } from './auth.repository.js';
 import { AccessToken, TokenTier } from './entities/access-token.entity.js';
 import { StaffUser } from './entities/staff-user.entity.js';
 
@@ -47,7 +47,7 @@ export class AuthService {
   private readonly principals: PrincipalCache<Principal>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repo: AuthRepository,
     private readonly config: AppConfig,
     private readonly extensions: Extensions,
     @Optional() private readonly bus?: CacheBus,
@@ -93,22 +93,7 @@ export class AuthService {
     const hit = this.principals.get(key);
     if (hit) return hit;
     const epoch = this.principals.begin();
-    const rows: {
-      id: string;
-      tenant_id: string;
-      tier: TokenTier;
-      prefix: string;
-      scopes: string[];
-      issuer_id: string;
-      permissions: string[];
-      last_used_at: Date | null;
-    }[] = await this.dataSource.query(
-      `SELECT t.id, t.tenant_id, t.tier, t.prefix, t.scopes, t.issuer_id, s.permissions, t.last_used_at
-           FROM access_tokens t JOIN staff_users s ON s.id = t.issuer_id AND s.tenant_id = t.tenant_id
-          WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
+    const row = await this.repo.tokenByHash(hash);
     if (!row || row.prefix !== prefix) return null;
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > TOUCH_EVERY_MS) this.touch(row.id);
     const principal: Principal = Object.freeze({
@@ -126,11 +111,7 @@ export class AuthService {
 
   /** Records use at most once a minute per token, off the request's path. */
   private touch(tokenId: string): void {
-    this.dataSource
-      .query(`UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`, [
-        tokenId,
-      ])
-      .catch((err: unknown) => this.logger.warn({ err }, 'could not record token use'));
+    this.repo.touchToken(tokenId).catch((err: unknown) => this.logger.warn({ err }, 'could not record token use'));
   }
 
   /**
@@ -156,28 +137,16 @@ export class AuthService {
     const beyond = within && tier === 'admin' ? scopes.find((s) => !within.has(s)) : undefined;
     if (beyond !== undefined) throw AppError.forbidden(`scopes: the minting token does not hold ${beyond}, so it cannot grant it`);
     const token = generateToken(PREFIX[tier]);
-    const repo = (ctx.manager ?? this.dataSource.manager).getRepository(AccessToken);
-    const saved = await repo.save(repo.create({ tenantId: ctx.tenantId, issuerId, tier, prefix: PREFIX[tier], label, scopes, tokenHash: this.hash(token) }));
+    const saved = await this.repo.insertToken(ctx, { issuerId, tier, prefix: PREFIX[tier], label, scopes, tokenHash: this.hash(token) });
     return { id: saved.id, token, prefix: saved.prefix, label: saved.label, scopes: saved.scopes.join(' ') };
   }
 
   async listActive(ctx: RequestContext): Promise<AccessToken[]> {
-    return this.dataSource
-      .getRepository(AccessToken)
-      .createQueryBuilder('t')
-      .where('t.tenant_id = :tenant AND t.revoked_at IS NULL', { tenant: ctx.tenantId })
-      .orderBy('t.created_at', 'DESC')
-      .addOrderBy('t.id', 'DESC')
-      .getMany();
+    return this.repo.activeTokens(ctx.tenantId);
   }
 
   async revoke(ctx: RequestContext, id: string): Promise<void> {
-    const result = await this.dataSource.query(
-      `UPDATE access_tokens SET revoked_at = now(), updated_at = now() WHERE id = $1 AND tenant_id = $2 AND revoked_at IS NULL RETURNING id`,
-      [id, ctx.tenantId],
-    );
-    const rows = Array.isArray(result[0]) ? result[0] : result;
-    if (rows.length === 0) throw AppError.notFound('access token');
+    if (!(await this.repo.revokeToken(ctx.tenantId, id))) throw AppError.notFound('access token');
     this.principalsChanged(ctx.tenantId);
   }
 
@@ -194,36 +163,28 @@ export class AuthService {
     const email = input.email.trim().toLowerCase();
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.unprocessable('email is not a valid address');
     this.checkPermissions(input.permissions);
-    const manager = ctx.manager ?? this.dataSource.manager;
-    const exists = await manager.query(`SELECT 1 FROM staff_users WHERE tenant_id = $1 AND lower(email) = $2`, [ctx.tenantId, email]);
-    if (exists.length > 0) throw AppError.unprocessable(`a staff user with email ${email} already exists`);
-    return manager.save(
-      manager.create(StaffUser, { tenantId: ctx.tenantId, email, permissions: [...new Set(input.permissions)], isOwner: input.isOwner ?? false }),
-    );
+    if (await this.repo.staffEmailTaken(ctx, email)) throw AppError.unprocessable(`a staff user with email ${email} already exists`);
+    return this.repo.insertStaff(ctx, { email, permissions: [...new Set(input.permissions)], isOwner: input.isOwner ?? false });
   }
 
   async setPermissions(ctx: RequestContext, email: string, permissions: string[]): Promise<StaffUser> {
     this.checkPermissions(permissions);
     const staff = await this.findStaff(ctx, email);
     staff.permissions = [...new Set(permissions)];
-    const saved = await this.dataSource.manager.save(staff);
+    const saved = await this.repo.saveStaff(staff);
     this.principalsChanged(ctx.tenantId);
     return saved;
   }
 
   async findStaff(ctx: RequestContext, email: string): Promise<StaffUser> {
-    const staff = await this.dataSource
-      .getRepository(StaffUser)
-      .createQueryBuilder('s')
-      .where('s.tenant_id = :tenant AND lower(s.email) = lower(:email)', { tenant: ctx.tenantId, email: email.trim() })
-      .getOne();
+    const staff = await this.repo.staffByEmail(ctx.tenantId, email.trim());
     if (!staff) throw AppError.notFound('staff user');
     return staff;
   }
 
   async findStaffById(ctx: RequestContext, id: string): Promise<StaffUser | null> {
     if (!isUuid(id)) return null;
-    return this.dataSource.getRepository(StaffUser).findOne({ where: { id, tenantId: ctx.tenantId } });
+    return this.repo.staffById(ctx.tenantId, id);
   }
 
   allAdminScopes(): string[] {

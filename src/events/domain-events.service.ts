@@ -16,6 +16,7 @@ import { OutboxSink } from './outbox-sink.js';
 import { Extensions } from '../extensions/index.js';
 import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
+import { EventsRepository } from './events.repository.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
 import { depthOf, outboxStatement, timeOrderedUuid, type PendingEvent } from './outbox-statement.js';
 
@@ -51,6 +52,7 @@ export class DomainEvents implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly extensions: Extensions,
+    private readonly repo: EventsRepository,
   ) {
     const subscriber: EntitySubscriberInterface = {
       beforeTransactionCommit: ({ queryRunner }) => this.write(queryRunner),
@@ -158,7 +160,7 @@ export class DomainEvents implements OnModuleInit {
       queue,
       this.extensions.all(OutboxSink).map((sink) => sink.record('ev')),
     );
-    const rows = (await runner.query(sql, parameters)) as Array<{ id: string; occurred_at: Date }>;
+    const rows = await this.repo.writeOutbox(runner, sql, parameters);
     const at = new Map(rows.map((r) => [r.id, r.occurred_at]));
     for (const e of queue) if (e.recorded && at.has(e.id)) e.recorded.occurredAt = at.get(e.id)!;
   }

@@ -1,31 +1,15 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppConfig } from '../config/app-config.js';
 import { retryDelayMs } from './backoff.js';
-import type { DomainEventMap } from './event-map.js';
 import type { DomainEvent } from './domain-event.js';
 import { DomainEvents } from './domain-events.service.js';
 import { OutboxCommitListener } from '../extensions/index.js';
-import type { EventTopic } from './event-topics.js';
+import { EventsRepository } from './events.repository.js';
 import { PollingWorker } from './polling-worker.js';
 import { Metrics } from '../observability/index.js';
 import { continueTrace } from '../observability/index.js';
-
-interface ClaimedJob {
-  id: string;
-  handler: string;
-  attempts: number;
-  created_at: Date;
-  event_id: string;
-  tenant_id: string;
-  topic: EventTopic;
-  /** As emitted for `topic` (the emitter is typed by DomainEventMap). */
-  payload: DomainEventMap[EventTopic];
-  occurred_at: Date;
-  trace_context: Record<string, string> | null;
-}
 
 /**
  * Runs in-process handlers from `event_handler_jobs`. Each job runs in a transaction of its own that holds the job's
@@ -40,7 +24,7 @@ export class EventHandlerWorker extends OutboxCommitListener implements OnApplic
   private readonly worker: PollingWorker;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repo: EventsRepository,
     private readonly events: DomainEvents,
     private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
@@ -89,35 +73,24 @@ export class EventHandlerWorker extends OutboxCommitListener implements OnApplic
   }
 
   private runOne(names: string[]): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const [job] = (await manager.query(
-        `SELECT j.id, j.handler, j.attempts, j.created_at, e.id AS event_id, e.tenant_id, e.topic, e.payload, e.occurred_at, e.trace_context
-           FROM event_handler_jobs j JOIN outbox_events e ON e.id = j.event_id
-          WHERE j.status = 'pending' AND j.next_attempt_at <= clock_timestamp() AND j.handler = ANY($1::text[])
-          ORDER BY j.next_attempt_at, j.id
-          LIMIT 1
-          FOR UPDATE OF j SKIP LOCKED`,
-        [names],
-      )) as ClaimedJob[];
+    return this.repo.transaction(async (manager) => {
+      const job = await this.repo.claimJob(manager, names);
       if (!job) return false;
       const handler = this.events.handler(job.handler);
       if (!handler) return false; // unsubscribed meanwhile: leave the job for an instance that has it
       const event = { id: job.event_id, tenantId: job.tenant_id, topic: job.topic, payload: job.payload, occurredAt: job.occurred_at } as DomainEvent;
       const ctx = RequestContext.forTenant(job.tenant_id, `event:${job.event_id}`).withManager(manager);
-      await manager.query('SAVEPOINT domain_event_handler');
+      await this.repo.savepoint(manager);
       try {
         const attributes = { 'tenant.id': job.tenant_id, 'event.id': job.event_id, 'event.topic': job.topic, 'event.handler': job.handler };
         await continueTrace(job.trace_context, `event.handle ${job.handler}`, attributes, async () => {
           await handler.fn(event, ctx);
         });
-        await manager.query('RELEASE SAVEPOINT domain_event_handler');
+        await this.repo.releaseSavepoint(manager);
         this.metrics.eventHandlerRuns.inc({ outcome: 'done' });
-        await manager.query(
-          `UPDATE event_handler_jobs SET status = 'done', attempts = attempts + 1, last_error = NULL, updated_at = clock_timestamp() WHERE id = $1`,
-          [job.id],
-        );
+        await this.repo.markJobDone(manager, job.id);
       } catch (err) {
-        await manager.query('ROLLBACK TO SAVEPOINT domain_event_handler');
+        await this.repo.rollbackToSavepoint(manager);
         const attempts = job.attempts + 1;
         const message = (err as Error)?.message ?? String(err);
         const deadline = job.created_at.getTime() + this.config.WEBHOOK_RETRY_WINDOW_MS;
@@ -127,10 +100,12 @@ export class EventHandlerWorker extends OutboxCommitListener implements OnApplic
         this.logger[gaveUp ? 'error' : 'warn'](
           `handler ${job.handler} failed on ${job.topic} event ${job.event_id} (attempt ${attempts}${gaveUp ? ', giving up' : ''}): ${message}`,
         );
-        await manager.query(
-          `UPDATE event_handler_jobs SET status = $2, attempts = $3, last_error = $4, next_attempt_at = $5, updated_at = clock_timestamp() WHERE id = $1`,
-          [job.id, gaveUp ? 'failed' : 'pending', attempts, message.slice(0, 2000), new Date(Math.min(next, deadline))],
-        );
+        await this.repo.markJobFailed(manager, job.id, {
+          status: gaveUp ? 'failed' : 'pending',
+          attempts,
+          error: message.slice(0, 2000),
+          nextAttemptAt: new Date(Math.min(next, deadline)),
+        });
       }
       return true;
     });

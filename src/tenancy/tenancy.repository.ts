@@ -1,6 +1,8 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
 import { upsert, type UpsertResult } from '../common/db/keyed-upsert.js';
+import { Currency } from './entities/currency.entity.js';
 import { DEFAULT_SETTINGS, Tenant, type TenantSettings } from './entities/tenant.entity.js';
 
 /**
@@ -104,4 +106,78 @@ export async function setDefaultCurrency(m: EntityManager, tenantId: string, cod
   await m.query(`UPDATE currencies SET is_default = false, updated_at = now() WHERE tenant_id = $1 AND is_default`, [tenantId]);
   await m.query(`UPDATE currencies SET is_default = true, published = true, updated_at = now() WHERE id = $1`, [hit.id]);
   return 'changed';
+}
+
+/** What a new shop is made of: its handle, name, domain and the ISO code of its first (default) currency. */
+export interface NewShop {
+  handle: string;
+  name: string;
+  domain: string | null;
+  currencyCode: string;
+}
+
+/** The statements of `TenancyService`: shops and their currencies (the functions above serve other modules). */
+@Injectable()
+export class TenancyRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Runs `work` in one new transaction. */
+  transaction<R>(work: (m: EntityManager) => Promise<R>): Promise<R> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** Whether a shop already has this handle (compared without case). */
+  async handleTaken(m: EntityManager, handle: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT 1 FROM tenants WHERE lower(handle) = lower($1)`, [handle]);
+    return rows.length > 0;
+  }
+
+  /** Inserts the shop with the default settings and its one currency (published, the default, rate 1). */
+  async insertShop(m: EntityManager, shop: NewShop): Promise<Tenant> {
+    const tenant = await m.save(m.create(Tenant, { handle: shop.handle, name: shop.name, domain: shop.domain, settings: { ...DEFAULT_SETTINGS } }));
+    const code = shop.currencyCode;
+    await m.save(
+      m.create(Currency, { tenantId: tenant.id, key: code, code, name: code, symbol: code, rate: '1', precision: 2, published: true, isDefault: true }),
+    );
+    return tenant;
+  }
+
+  /** The shop with this handle (compared without case), or null. */
+  findByHandle(handle: string): Promise<Tenant | null> {
+    return this.dataSource.getRepository(Tenant).createQueryBuilder('t').where('lower(t.handle) = lower(:handle)', { handle }).getOne();
+  }
+
+  /** The shop with this id, or null. */
+  findById(id: string): Promise<Tenant | null> {
+    return this.dataSource.getRepository(Tenant).findOne({ where: { id } });
+  }
+
+  /** Ids of the shops whose domain is `domain` (lower case). */
+  async idsByDomain(domain: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM tenants WHERE lower(domain) = $1`, [domain]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Ids of at most `limit` shops (whether there is exactly one). */
+  async someIds(limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM tenants LIMIT $1`, [limit]);
+    return rows.map((r) => r.id);
+  }
+
+  /** The shop's published currencies, the default first, then by code. */
+  publishedCurrencies(tenantId: string): Promise<Currency[]> {
+    return this.dataSource.getRepository(Currency).find({ where: { tenantId, published: true }, order: { isDefault: 'DESC', code: 'ASC' } });
+  }
+
+  /** Every currency of the shop, by code. */
+  currencies(tenantId: string): Promise<Currency[]> {
+    return this.dataSource.getRepository(Currency).find({ where: { tenantId }, order: { code: 'ASC' } });
+  }
+
+  /** Stores `patch` over the shop's settings in the caller's transaction (the shop must exist). */
+  async mergeSettings(m: EntityManager, tenantId: string, patch: Partial<TenantSettings>): Promise<void> {
+    const tenant = await m.findOneOrFail(Tenant, { where: { id: tenantId } });
+    tenant.settings = { ...tenant.settings, ...patch };
+    await m.save(tenant);
+  }
 }

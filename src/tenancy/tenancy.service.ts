@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
@@ -7,6 +7,7 @@ import { TenantCreatedHook } from '../extensions/index.js';
 import { Extensions } from '../extensions/index.js';
 import { Currency } from './entities/currency.entity.js';
 import { DEFAULT_SETTINGS, Tenant, TenantSettings } from './entities/tenant.entity.js';
+import { TenancyRepository } from './tenancy.repository.js';
 
 export interface TenantConfig {
   id: string;
@@ -33,7 +34,7 @@ export class TenancyService {
   private soleTenant: { at: number; id: string | null } | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repo: TenancyRepository,
     private readonly extensions: Extensions,
     @Optional() private readonly bus?: CacheBus,
   ) {
@@ -45,16 +46,14 @@ export class TenancyService {
   async createTenant(input: { name: string; handle?: string; domain?: string; currency?: string }): Promise<Tenant> {
     const handle = slugify(input.handle ?? input.name);
     if (!handle) throw AppError.unprocessable('handle must contain letters or digits');
-    return this.dataSource.transaction(async (manager) => {
-      const taken = await manager.query(`SELECT 1 FROM tenants WHERE lower(handle) = lower($1)`, [handle]);
-      if (taken.length > 0) throw AppError.unprocessable(`a shop with handle "${handle}" already exists`);
-      const tenant = await manager.save(
-        manager.create(Tenant, { handle, name: input.name, domain: input.domain?.toLowerCase() ?? null, settings: { ...DEFAULT_SETTINGS } }),
-      );
-      const code = (input.currency ?? 'CHF').toUpperCase();
-      await manager.save(
-        manager.create(Currency, { tenantId: tenant.id, key: code, code, name: code, symbol: code, rate: '1', precision: 2, published: true, isDefault: true }),
-      );
+    return this.repo.transaction(async (manager) => {
+      if (await this.repo.handleTaken(manager, handle)) throw AppError.unprocessable(`a shop with handle "${handle}" already exists`);
+      const tenant = await this.repo.insertShop(manager, {
+        handle,
+        name: input.name,
+        domain: input.domain?.toLowerCase() ?? null,
+        currencyCode: (input.currency ?? 'CHF').toUpperCase(),
+      });
       const ctx = RequestContext.forTenant(tenant.id).withManager(manager);
       for (const hook of this.extensions.all(TenantCreatedHook)) await hook.onTenantCreated(ctx, { id: tenant.id, handle: tenant.handle, name: tenant.name });
       this.soleTenant = null;
@@ -64,24 +63,24 @@ export class TenancyService {
   }
 
   async findByHandle(handle: string): Promise<Tenant | null> {
-    return this.dataSource.getRepository(Tenant).createQueryBuilder('t').where('lower(t.handle) = lower(:handle)', { handle }).getOne();
+    return this.repo.findByHandle(handle);
   }
 
   async findById(id: string): Promise<Tenant | null> {
     if (!isUuid(id)) return null;
-    return this.dataSource.getRepository(Tenant).findOne({ where: { id } });
+    return this.repo.findById(id);
   }
 
   /** The tenant serving a storefront request without a token: by Host, else the only shop there is. */
   async tenantForHost(host: string | undefined): Promise<string | null> {
     const name = host?.split(':')[0]?.toLowerCase();
     if (name) {
-      const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM tenants WHERE lower(domain) = $1`, [name]);
-      if (rows.length === 1) return rows[0].id;
+      const ids = await this.repo.idsByDomain(name);
+      if (ids.length === 1) return ids[0];
     }
     if (!this.soleTenant || Date.now() - this.soleTenant.at > CACHE_MS) {
-      const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM tenants LIMIT 2`);
-      this.soleTenant = { at: Date.now(), id: rows.length === 1 ? rows[0].id : null };
+      const ids = await this.repo.someIds(2);
+      this.soleTenant = { at: Date.now(), id: ids.length === 1 ? ids[0] : null };
     }
     return this.soleTenant.id;
   }
@@ -109,22 +108,20 @@ export class TenancyService {
   }
 
   async publishedCurrencies(ctx: RequestContext): Promise<Currency[]> {
-    return this.dataSource.getRepository(Currency).find({ where: { tenantId: ctx.tenantId, published: true }, order: { isDefault: 'DESC', code: 'ASC' } });
+    return this.repo.publishedCurrencies(ctx.tenantId);
   }
 
   async updateSettings(manager: EntityManager, tenantId: string, patch: Partial<TenantSettings>): Promise<void> {
-    const tenant = await manager.findOneOrFail(Tenant, { where: { id: tenantId } });
-    tenant.settings = { ...tenant.settings, ...patch };
-    await manager.save(tenant);
+    await this.repo.mergeSettings(manager, tenantId, patch);
     this.drop(tenantId);
     // delivered to the other instances when the caller's transaction commits
     if (this.bus) await this.bus.publish(TENANCY_CACHE_TOPIC, tenantId, manager);
   }
 
   private async loadConfig(tenantId: string): Promise<TenantConfig> {
-    const tenant = await this.dataSource.getRepository(Tenant).findOne({ where: { id: tenantId } });
+    const tenant = await this.repo.findById(tenantId);
     if (!tenant) throw AppError.unauthorized('the shop could not be identified');
-    const rows = await this.dataSource.getRepository(Currency).find({ where: { tenantId }, order: { code: 'ASC' } });
+    const rows = await this.repo.currencies(tenantId);
     const currencies = rows.map((c) => ({ id: c.id, code: c.code, rate: c.rate, precision: c.precision, isDefault: c.isDefault, published: c.published }));
     const defaultCurrency = currencies.find((c) => c.isDefault) ?? currencies[0];
     if (!defaultCurrency) throw new Error(`tenant ${tenantId} has no currency`);

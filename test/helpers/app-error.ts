@@ -13,3 +13,13 @@ export function unprocessable(fn: () => unknown): string {
   }
   throw new Error('expected a 422 AppError, nothing was thrown');
 }
+
+/** The status of the `AppError` that `promise` rejects with (-1 for another error, null when it resolves). */
+export async function rejectedStatus(promise: Promise<unknown>): Promise<number | null> {
+  try {
+    await promise;
+    return null;
+  } catch (err) {
+    return err instanceof AppError ? err.status : -1;
+  }
+}

@@ -10,38 +10,12 @@ import { estimateIndexBytes, OverBudgetTenants } from './index-budget.js';
 import { IndexQueries } from './index-queries.js';
 import { SearchSynonymsService } from '../../search-synonyms/index.js';
 import { TenantIndex } from './tenant-index.js';
+import { changeLsnOf, variantStock, visibleProducts } from './index-reads.js';
 import { ProductJsonCache } from './product-json-cache.js';
+import { counted, type Entry, entryTotals, evictLeastRecent, markApplied, newEntry, waitForChange } from './tenant-entry.js';
 
 /** Cache-bus topic of catalogue deltas (sent by the `catalogue_changes` trigger at commit). */
 export const CATALOGUE_DELTA_TOPIC = 'catalogue.delta';
-
-/** How long a read waits for this instance to receive a committed change before it rebuilds instead. */
-const SYNC_WAIT_MS = 2_000;
-
-interface Entry {
-  index: TenantIndex | null;
-  building: Promise<TenantIndex> | null;
-  /** Deltas received while building, applied once the build is done. */
-  buffer: BusMessage[];
-  /** Deltas being applied, in version order. */
-  chain: Promise<void>;
-  /** A wait for a committed change of this instance (read-after-write), when one is pending. */
-  sync: Promise<void> | null;
-  /** Ids of changes applied (or already in the build), the most recent 4,096. */
-  applied: Set<number>;
-  /** Reads waiting for a change of this instance's transaction, by change id. */
-  changeWaiters: Map<number, () => void>;
-  bytes: number;
-  /** The engine's bytes as counted in `bytes` (its growth between recounts is added by `search`). */
-  engineSeen: number;
-  /** Memory held for the laid-out copy while it is made (counted in the budget with `bytes`). */
-  reserved: number;
-}
-
-/** The memory a tenant's entry counts in the budget: its index with its engine (`bytes`) and its kept answers. */
-function counted(e: Entry): number {
-  return e.bytes + (e.index?.answers.bytes() ?? 0);
-}
 
 /** Attempts at laying out a built index by category (each thrown away if a product changed while it was made). */
 const LAYOUT_TRIES = 3;
@@ -121,34 +95,10 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   private awaitChange(tenantId: string, id: number): void {
     const e = this.tenants.get(tenantId);
     if (!e || (!e.index && !e.building) || e.applied.has(id)) return;
-    const wait = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        e.changeWaiters.delete(id);
-        // not received in time (a lost notification): this index cannot be proven current
-        if (this.tenants.get(tenantId) === e && !e.applied.has(id)) this.drop(tenantId);
-        resolve();
-      }, SYNC_WAIT_MS);
-      timer.unref();
-      e.changeWaiters.set(id, () => {
-        clearTimeout(timer);
-        resolve();
-      });
+    // not received in time (a lost notification): this index cannot be proven current
+    waitForChange(e, id, () => {
+      if (this.tenants.get(tenantId) === e) this.drop(tenantId);
     });
-    const prev = e.sync;
-    const next: Promise<void> = prev ? Promise.all([prev, wait]).then(() => undefined) : wait;
-    e.sync = next;
-    void next.then(() => {
-      if (e.sync === next) e.sync = null;
-    });
-  }
-
-  /** A change `id` is in the index (applied, or already in the build's snapshot). */
-  private markApplied(e: Entry, id: unknown): void {
-    if (typeof id !== 'number') return;
-    e.applied.add(id);
-    if (e.applied.size > 4096) e.applied.delete(e.applied.values().next().value!);
-    e.changeWaiters.get(id)?.();
-    e.changeWaiters.delete(id);
   }
 
   // ------------------------------------------------------------------ tenants
@@ -159,18 +109,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       let e = this.tenants.get(tenantId);
       if (!e) {
         this.overBudget.check(tenantId, this.budgetBytes);
-        e = {
-          index: null,
-          building: null,
-          buffer: [],
-          chain: Promise.resolve(),
-          sync: null,
-          applied: new Set(),
-          changeWaiters: new Map(),
-          bytes: 0,
-          engineSeen: 0,
-          reserved: 0,
-        };
+        e = newEntry();
         this.tenants.set(tenantId, e);
       } else {
         // most recently used last
@@ -297,7 +236,6 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
    * recently than `keep` may go, and when even dropping all of them would not make room nothing is dropped.
    */
   private evict(keep: string, extra = 0, olderOnly = false): boolean {
-    const size = (e: Entry) => counted(e) + e.reserved;
     const own = this.tenants.get(keep);
     if (own?.index && counted(own) > this.budgetBytes) {
       // grown past the budget alone (deltas, kept answers): it goes, not the others
@@ -305,22 +243,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       this.drop(keep);
       return false;
     }
-    let total = extra;
-    let evictable = 0;
-    let older = true;
-    for (const [id, e] of this.tenants) {
-      total += size(e);
-      if (id === keep) older = false;
-      else if (e.index && (older || !olderOnly)) evictable += size(e);
-    }
-    if (olderOnly && total - evictable > this.budgetBytes) return false;
-    for (const [id, e] of this.tenants) {
-      if (total <= this.budgetBytes || (olderOnly && id === keep)) break;
-      if (id === keep || !e.index) continue;
-      total -= size(e);
-      this.drop(id);
-    }
-    return total <= this.budgetBytes;
+    return evictLeastRecent(this.tenants, keep, this.budgetBytes, extra, olderOnly, (id) => this.drop(id));
   }
 
   /**
@@ -330,10 +253,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
    */
   changeLsn(tenantId: string, productIds: string[]): number | null {
     const idx = this.tenants.get(tenantId)?.index;
-    if (!idx) return null;
-    let lsn = idx.buildLsn;
-    for (const id of productIds) lsn = Math.max(lsn, idx.lsnOf(id));
-    return lsn;
+    return idx ? changeLsnOf(idx, productIds) : null;
   }
 
   /** Marks the tenant as too large for the budget, with one warning line; the refusal for the read that found it. */
@@ -385,7 +305,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     if (!idx || this.tenants.get(tenantId) !== e) return;
     const v = Number(msg.v);
     if (!(v > idx.version)) {
-      this.markApplied(e, msg.c); // already in the index (the build saw it)
+      markApplied(e, msg.c); // already in the index (the build saw it)
       return;
     }
     if (v > idx.version + 1) {
@@ -415,7 +335,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
       return;
     }
     idx.version = v;
-    this.markApplied(e, msg.c);
+    markApplied(e, msg.c);
     if (typeof msg.at === 'number') this.lagMs = Math.max(0, Date.now() - msg.at);
     if (msg.k === 'products') this.evict(tenantId);
   }
@@ -445,23 +365,11 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   }
 
   async visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>> {
-    const idx = await this.get(ctx.tenantId);
-    return new Set(
-      productIds.filter((id) => {
-        const s = idx.pIndex.get(id);
-        return s !== undefined && idx.pAlive[s] === 1;
-      }),
-    );
+    return visibleProducts(await this.get(ctx.tenantId), productIds);
   }
 
   async stock(ctx: RequestContext, variantIds: string[]): Promise<Map<string, VariantStock>> {
-    const idx = await this.get(ctx.tenantId);
-    const out = new Map<string, VariantStock>();
-    for (const id of variantIds) {
-      const v = idx.vIndex.get(id);
-      if (v !== undefined) out.set(id, { available: idx.vAvail[v] === 1, onHand: idx.vOnHand[v] });
-    }
-    return out;
+    return variantStock(await this.get(ctx.tenantId), variantIds);
   }
 
   /** The memory counted for a loaded tenant in the budget (its index, engine and kept answers), null when not loaded. */
@@ -471,19 +379,8 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
   }
 
   stats(): CatalogueIndexSnapshot {
-    let bytes = 0;
-    let reservedBytes = 0;
-    let tenants = 0;
-    for (const e of this.tenants.values()) {
-      reservedBytes += e.reserved;
-      if (!e.index) continue;
-      tenants += 1;
-      bytes += counted(e);
-    }
     return {
-      tenants,
-      bytes,
-      reservedBytes,
+      ...entryTotals(this.tenants.values()),
       rebuilds: this.builds,
       overBudgetRefusals: this.overBudget.refusals,
       deltaLagMs: this.lagMs,

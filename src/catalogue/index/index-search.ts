@@ -5,6 +5,7 @@ import { CategoryStats } from './category-stats.js';
 import { Orderings } from './index-order.js';
 import { EMPTY, ProductSets, type Walk } from './product-sets.js';
 import { countMisses, countOnce } from './index-misses.js';
+import { variantMask } from './variant-mask.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';
@@ -378,34 +379,11 @@ export class IndexSearch {
       if (makers && (idx.pMaker[p] < 0 || this.want[idx.pMaker[p]] === 0)) pm |= B_MAN;
       const out: number[] = [];
       const s = idx.pVarStart[p];
-      for (let i = s; i < s + idx.pVarLen[p]; i++) if (this.variantMask(idx.varPool[i], pm, q, dimsV, hasOpt) === 0) out.push(idx.varPool[i]);
+      const scratch = { want: this.want, textMask: this.textMask, dimsV, hasOpt };
+      for (let i = s; i < s + idx.pVarLen[p]; i++) if (variantMask(idx, scratch, idx.varPool[i], pm, q) === 0) out.push(idx.varPool[i]);
       return out;
     } finally {
       this.release(q);
     }
-  }
-
-  /** Failure mask of variant `v` given the product-level mask `pm`, or -1 when a base clause (available, on_sale, text) fails. */
-  private variantMask(v: number, pm: number, q: IndexQuery, dimsV: number[], hasOpt: boolean): number {
-    const idx = this.idx;
-    if (q.available && idx.vAvail[v] === 0) return -1;
-    if (q.onSale && idx.vOnSale[v] === 0) return -1;
-    if (q.text !== null && this.textMask[v] === 0) return -1;
-    let m = pm;
-    const want = this.want;
-    for (const d of dimsV) {
-      const c = idx.vDim[d][v];
-      if (c < 0 || want[c] === 0) m |= 1 << d;
-    }
-    if (hasOpt) {
-      let ok = false;
-      for (let i = idx.vOptStart[v]; i < idx.vOptStart[v] + idx.vOptLen[v]; i++) if (want[idx.optPool[i]] !== 0) ok = true;
-      if (!ok) m |= B_OPT;
-    }
-    if (q.priceMin !== null || q.priceMax !== null) {
-      const price = q.prices[v];
-      if ((q.priceMin !== null && price < q.priceMin) || (q.priceMax !== null && price > q.priceMax)) m |= B_PRICE;
-    }
-    return m;
   }
 }

@@ -3,12 +3,16 @@ import { FACET_KEYS, FacetKey } from '../catalogue-query.js';
 import { AnswerMemo } from './answer-memo.js';
 import type { CatalogueSearchResult } from './catalogue-search.js';
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
+import { growF64, growI32, growU8 } from './grow.js';
+import { layoutJob, type LayoutJob } from './index-layout.js';
+import type { IndexRow } from './index-row.js';
 import { IndexSearch } from './index-search.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
 import { TextIndex } from './text-index.js';
 import { TextMatcher } from './text-match.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
+export type { IndexRow } from './index-row.js';
 
 /**
  * One tenant's storefront catalogue in memory (issue 14): every visible product and variant as columns of typed
@@ -24,51 +28,6 @@ export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './i
  */
 
 export { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
-
-/** One row of `variant_search` as the index loads it. */
-export interface IndexRow {
-  variant_id: string;
-  product_id: string;
-  position: number;
-  created: number;
-  title_sort: string;
-  rating: number;
-  gross: string;
-  on_sale: boolean;
-  available: boolean;
-  on_hand: number;
-  sku: string | null;
-  manufacturer_id: string | null;
-  color_id: string | null;
-  region_id: string | null;
-  year_id: string | null;
-  size_id: string | null;
-  country_id: string | null;
-  option_ids: string[];
-  category_ids: string[];
-  /** Own search text (titles in every language, producer, SKU; folded) and the product's handle (issue 35). */
-  search_text?: string | null;
-  handle?: string | null;
-}
-
-function growI32(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
-  if (n <= a.length) return a;
-  const b = new Int32Array(Math.max(n, a.length * 2, 16));
-  b.set(a);
-  return b;
-}
-function growF64(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
-  if (n <= a.length) return a;
-  const b = new Float64Array(Math.max(n, a.length * 2, 16));
-  b.set(a);
-  return b;
-}
-function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
-  if (n <= a.length) return a;
-  const b = new Uint8Array(Math.max(n, a.length * 2, 16));
-  b.set(a);
-  return b;
-}
 
 export class TenantIndex {
   /** Catalogue version the index reflects (catalogue_versions.version). */
@@ -305,204 +264,8 @@ export class TenantIndex {
    * change in the meantime makes the copy useless), and `finish()`, once every slice ran, takes this index's live
    * stock and versions into the copy (stock deltas may land between slices).
    */
-  layout(): { copy: TenantIndex; slices: Generator<void, void, void>; current: () => boolean; finish: () => void } {
-    const mark = () => [this.contentVersion, this.pCount, this.vCount, this.deadVariants, this.alive].join();
-    const at = mark();
-    const copy = new TenantIndex(this.tenantId);
-    const vOld = { map: new Int32Array(0) };
-    return {
-      copy,
-      slices: this.fill(copy, vOld),
-      current: () => mark() === at,
-      finish: () => {
-        const nv = copy.vCount;
-        copy.vAvail = new Uint8Array(nv);
-        copy.vOnHand = new Float64Array(nv);
-        for (let v = 0; v < nv; v++) {
-          copy.vAvail[v] = this.vAvail[vOld.map[v]];
-          copy.vOnHand[v] = this.vOnHand[vOld.map[v]];
-        }
-        copy.version = this.version;
-        copy.stockVersion = this.stockVersion;
-      },
-    };
-  }
-
-  /** The products' order of the layout by category (slots of this index). */
-  private layoutOrder(): Int32Array {
-    const n = this.pCount;
-    const codes = this.codeIds.length;
-    // categories ranked by product count, largest first
-    const catCount = new Int32Array(codes);
-    let depth = 0;
-    for (let p = 0; p < n; p++) {
-      if (!this.pAlive[p]) continue;
-      if (this.pCatLen[p] > depth) depth = this.pCatLen[p];
-      for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) catCount[this.catPool[i]]++;
-    }
-    const cats = this.dimCodes[DIM.categories];
-    const rank = new Int32Array(codes);
-    cats
-      .slice()
-      .sort((a, b) => catCount[b] - catCount[a] || a - b)
-      .forEach((c, i) => (rank[c] = i));
-    // a chain (its ranks ascending) as one number: digit i is the i-th rank + 1 in base (categories + 1), shorter
-    // chains padded with zeros, so numbers compare as chains do; then the first variant's country, then the slot
-    const base = cats.length + 1;
-    const countries = codes + 1;
-    const chainMax = base ** depth;
-    if (!(chainMax * countries * n < Number.MAX_SAFE_INTEGER)) return this.sortedByChain(rank); // too many to pack
-    const keys = new Float64Array(n);
-    const digits = new Int32Array(depth);
-    const colCountry = this.vDim[DIM.countries];
-    let k = 0;
-    for (let p = 0; p < n; p++) {
-      if (!this.pAlive[p]) continue;
-      // the chain's ranks in ascending order (insertion sort: a chain is a few categories)
-      let len = 0;
-      for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) {
-        const r = rank[this.catPool[i]];
-        let j = len++;
-        while (j > 0 && digits[j - 1] > r) {
-          digits[j] = digits[j - 1];
-          j--;
-        }
-        digits[j] = r;
-      }
-      let chain = 0;
-      for (let i = 0; i < depth; i++) chain = chain * base + (i < len ? digits[i] + 1 : 0);
-      const country = this.pVarLen[p] > 0 ? colCountry[this.varPool[this.pVarStart[p]]] : -1;
-      keys[k++] = (chain * countries + country + 1) * n + p;
-    }
-    keys.subarray(0, k).sort();
-    const order = new Int32Array(k);
-    for (let i = 0; i < k; i++) order[i] = keys[i] % n;
-    return order;
-  }
-
-  /** The living products by chain (ranks ascending, compared as sequences), then slot: when the packed keys do not fit a double. */
-  private sortedByChain(rank: Int32Array): Int32Array {
-    const chains: number[][] = [];
-    const alive: number[] = [];
-    for (let p = 0; p < this.pCount; p++) {
-      if (!this.pAlive[p]) continue;
-      alive.push(p);
-      const chain: number[] = [];
-      for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) chain.push(rank[this.catPool[i]]);
-      chains[p] = chain.sort((a, b) => a - b);
-    }
-    return Int32Array.from(alive).sort((a, b) => {
-      const x = chains[a];
-      const y = chains[b];
-      for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
-      return x.length - y.length || a - b;
-    });
-  }
-
-  /**
-   * Fills `c` with this index's products in the layout's order, their live variants after one another in the same
-   * order (`vOld.map`: each new variant slot's slot here), yielding between slices.
-   */
-  private *fill(c: TenantIndex, vOld: { map: Int32Array }): Generator<void, void, void> {
-    const SLICE = 20_000;
-    const order = this.layoutOrder();
-    yield;
-    c.byCategory = true;
-    c.version = this.version;
-    c.contentVersion = this.contentVersion;
-    c.stockVersion = this.stockVersion;
-    c.builtAt = this.builtAt;
-    c.buildLsn = this.buildLsn;
-    for (const [id, code] of this.codeOf) c.codeOf.set(id, code);
-    c.codeIds = this.codeIds.slice();
-    c.codeDim = this.codeDim.slice();
-    this.dimCodes.forEach((list, d) => {
-      for (const code of list) c.dimCodes[d].push(code); // (no spread: a dimension may hold more codes than arguments fit)
-    });
-    const n = order.length;
-    let nv = 0;
-    for (const p of order) for (let i = this.pVarStart[p], e = i + this.pVarLen[p]; i < e; i++) if (this.vProduct[this.varPool[i]] >= 0) nv++;
-    c.pCount = n;
-    c.vCount = nv;
-    c.pIds = new Array<string>(n);
-    c.pTitle = new Array<string>(n);
-    c.pAlive = new Uint8Array(n);
-    c.pCreated = new Float64Array(n);
-    c.pRating = new Float64Array(n);
-    c.pMaker = new Int32Array(n);
-    c.pLsn = new Float64Array(n);
-    c.pCatStart = new Int32Array(n);
-    c.pCatLen = new Int32Array(n);
-    c.pVarStart = new Int32Array(n);
-    c.pVarLen = new Int32Array(n);
-    c.catPool = new Int32Array(this.catLen);
-    c.varPool = new Int32Array(nv);
-    c.vProduct = new Int32Array(nv);
-    const old = (vOld.map = new Int32Array(nv));
-    let cats = 0;
-    let vars = 0;
-    for (let q = 0; q < n; q++) {
-      if (q % SLICE === SLICE - 1) yield;
-      const p = order[q];
-      c.pIds[q] = this.pIds[p];
-      c.pIndex.set(this.pIds[p], q);
-      c.pTitle[q] = this.pTitle[p];
-      c.pAlive[q] = this.pAlive[p];
-      c.alive += this.pAlive[p];
-      c.pCreated[q] = this.pCreated[p];
-      c.pRating[q] = this.pRating[p];
-      c.pMaker[q] = this.pMaker[p];
-      c.pLsn[q] = this.pLsn[p];
-      c.pCatStart[q] = cats;
-      for (let i = this.pCatStart[p], e = i + this.pCatLen[p]; i < e; i++) c.catPool[cats++] = this.catPool[i];
-      c.pCatLen[q] = cats - c.pCatStart[q];
-      c.pVarStart[q] = vars;
-      for (let i = this.pVarStart[p], e = i + this.pVarLen[p]; i < e; i++) {
-        const v = this.varPool[i];
-        if (this.vProduct[v] < 0) continue;
-        old[vars] = v;
-        c.varPool[vars] = vars;
-        c.vProduct[vars] = q;
-        vars++;
-      }
-      c.pVarLen[q] = vars - c.pVarStart[q];
-    }
-    c.catLen = cats;
-    c.varLen = vars;
-    const gather = <A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(a: A, make: (k: number) => A): A => {
-      const b = make(nv);
-      for (let v = 0; v < nv; v++) b[v] = a[old[v]];
-      return b;
-    };
-    c.vGross4 = gather(this.vGross4, (k) => new Float64Array(k));
-    c.vOnSale = gather(this.vOnSale, (k) => new Uint8Array(k));
-    for (const [d] of VARIANT_DIM_COLUMNS) c.vDim[d] = gather(this.vDim[d], (k) => new Int32Array(k));
-    c.vIds = new Array<string>(nv);
-    c.vSku = new Array<string | null>(nv);
-    c.vOptStart = new Int32Array(nv);
-    c.vOptLen = new Uint8Array(nv);
-    c.optPool = new Int32Array(this.optLen);
-    let opts = 0;
-    yield;
-    for (let v = 0; v < nv; v++) {
-      if (v % SLICE === SLICE - 1) yield;
-      const o = old[v];
-      const id = this.vIds[o];
-      c.vIds[v] = id;
-      c.vIndex.set(id, v);
-      const sku = this.vSku[o];
-      c.vSku[v] = sku;
-      c.text.put(v, ...this.text.source(o));
-      if (sku) {
-        const list = c.skuIndex.get(sku);
-        if (list) list.push(v);
-        else c.skuIndex.set(sku, [v]);
-      }
-      c.vOptStart[v] = opts;
-      for (let i = this.vOptStart[o], e = i + this.vOptLen[o]; i < e; i++) c.optPool[opts++] = this.optPool[i];
-      c.vOptLen[v] = opts - c.vOptStart[v];
-    }
-    c.optLen = opts;
+  layout(): LayoutJob {
+    return layoutJob(this, new TenantIndex(this.tenantId));
   }
 
   /** A stock delta: one variant's availability and on-hand. */
