@@ -4720,6 +4720,15 @@ export interface components {
             meta_description?: string | null;
             image?: components["schemas"]["ImportImage"] | null;
         };
+        /** @description A search synonym rule (README "Search synonyms"), upserted by `key` as `POST /admin/search/synonyms/import` does. */
+        ImportSearchSynonym: {
+            /** @description Unique per kind and shop; the upsert key. */
+            key: string;
+            /** @enum {string|null} */
+            kind?: "two_way" | "one_way" | null;
+            terms?: string[] | null;
+            synonyms?: string[] | null;
+        };
         /** @description The catalogue import of CONTRACT 6: every member optional; an upsert by `key`, all or nothing. */
         CatalogueImportDocument: {
             settings?: components["schemas"]["ImportSettings"];
@@ -4745,6 +4754,7 @@ export interface components {
                 }[] | null;
             })[] | null;
             collections?: components["schemas"]["ImportCollection"][] | null;
+            search_synonyms?: components["schemas"]["ImportSearchSynonym"][] | null;
             /** @description Taxes by destination (README "Taxes"): {preset ("eu-2026"), mode, gross_price_policy, excise_display, categories [{key, name, excise_class}], zones [{key, name, countries, regions, postcodes}], rates [{category, zone, rate, excise_per_hl, valid_from, valid_to}]}. */
             tax?: Record<string, never> | null;
         };
@@ -4785,6 +4795,7 @@ export interface components {
                 }[] | null;
             })[] | null;
             collections?: components["schemas"]["ImportCollection"][] | null;
+            search_synonyms?: components["schemas"]["ImportSearchSynonym"][] | null;
             /** @description Taxes by destination (README "Taxes"): {preset ("eu-2026"), mode, gross_price_policy, excise_display, categories [{key, name, excise_class}], zones [{key, name, countries, regions, postcodes}], rates [{category, zone, rate, excise_per_hl, valid_from, valid_to}]}. */
             tax?: Record<string, never> | null;
         };
