@@ -20,7 +20,8 @@
  * N > 0 case p measures a promotion starting: the time from its starts_at until a product it reduces shows the
  * sale price).
  * Not part of `npm test` or CI.
- * Issue 35's cases `search-two-words` and `search-typo` (`--cases search-two-words,search-typo`) rotate over 500 searches each.
+ * Issue 35's cases `search-two-words` and `search-typo` (`--cases search-two-words,search-typo`) rotate over 500 searches each,
+ * `suggest` (`--cases suggest`) over the distinct 3-letter prefixes of the catalogue's words (GET /search/suggest).
  * Issue 34's cases `checkout`, `checkout-browsing` and `workers` are in bench/checkout.mjs, issue 32's `promotions-cart`
  * (GET /cart of 100 lines with 1,000 promotions and without) in bench/promotions-cart.mjs; every run prints its figures
  * next to the last ones recorded in bench/README.md (bench/recorded.mjs), `--record` appends them (`--note` text).
@@ -123,7 +124,7 @@ async function main() {
     if (wanted.includes('f')) results.f = await caseF(db.url, server.base, meta);
     if (promotions.count > 0 && wanted.includes('p')) results.p = await caseP(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
-    for (const id of ['search-two-words', 'search-typo']) if (wanted.includes(id)) results[id] = await caseSearch(id, db.url, server.base, meta);
+    for (const id of ['search-two-words', 'search-typo', 'suggest']) if (wanted.includes(id)) results[id] = await caseSearch(id, db.url, server.base, meta);
     if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
     if (wanted.includes('checkout-browsing')) results['checkout-browsing'] = await caseCheckoutBrowsing(b, db.url, server.base, meta);
     if (wanted.includes('promotions-cart')) results['promotions-cart'] = await casePromotionsCart(b, db.url, server.base, meta, server.pid);
@@ -659,7 +660,8 @@ async function caseF(url, base, meta) {
  * Issue 35's search cases, each a rotation (warm-up, then DURATION s): `search-two-words`, a grape and a region drawn
  * from 500 combinations the bench catalogue really has, with facets (target >= 1,000 req/s, p99 <= 30 ms);
  * `search-typo`, 500 distinct one-word misspellings of grape, region and producer words (target >= 1,000 req/s,
- * p99 <= 30 ms).
+ * p99 <= 30 ms); `suggest`, GET /search/suggest for every distinct 3-letter prefix of the words of the catalogue's
+ * product titles, producers, grapes, regions and categories (target >= 3,000 req/s, p99 <= 10 ms).
  */
 async function caseSearch(id, url, base, meta) {
   const t = meta.tenant_id;
@@ -676,6 +678,24 @@ async function caseSearch(id, url, base, meta) {
       [t],
     );
     paths = rows.map((r) => `/api/2026-04-01/products?limit=24&include=facets&q=${encodeURIComponent(`${r.grape} ${r.region}`)}`);
+  } else if (id === 'suggest') {
+    const rows = await query(
+      url,
+      `SELECT ${name('title')} AS w FROM products WHERE tenant_id = $1 AND published
+       UNION SELECT lower(name) FROM manufacturers WHERE tenant_id = $1
+       UNION SELECT ${name('name')} FROM custom_field_options WHERE tenant_id = $1
+       UNION SELECT ${name('name')} FROM facet_values WHERE tenant_id = $1 AND dimension = 'regions'
+       UNION SELECT ${name('name')} FROM categories WHERE tenant_id = $1`,
+      [t],
+    );
+    const prefixes = new Set();
+    for (const r of rows)
+      for (const w of String(r.w)
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .split(/[^a-z]+/))
+        if (w.length >= 3) prefixes.add(w.slice(0, 3));
+    paths = [...prefixes].map((w) => `/api/2026-04-01/search/suggest?limit=8&q=${encodeURIComponent(w)}`);
   } else {
     const words = new Set();
     const rows = await query(
@@ -703,7 +723,8 @@ async function caseSearch(id, url, base, meta) {
   log(`case ${id} (${paths.length} distinct searches): warm-up ${WARMUP} s, then ${DURATION} s at ${CONNECTIONS} connections`);
   if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
   const r = await runPaths(base, paths, { duration: DURATION, token });
-  return figures(`${id}: ${paths.length} distinct searches, rotated`, r, { urls: paths.length, target: { rps: 1000, p99_ms: 30 } });
+  const target = id === 'suggest' ? { rps: 3000, p99_ms: 10 } : { rps: 1000, p99_ms: 30 };
+  return figures(`${id}: ${paths.length} distinct ${id === 'suggest' ? 'prefixes' : 'searches'}, rotated`, r, { urls: paths.length, target });
 }
 
 /** (g) (a) rotating over every category: alone (g0), then while guest orders complete at N per second (g). */

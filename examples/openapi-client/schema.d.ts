@@ -798,6 +798,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2026-04-01/search/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Suggest */
+        get: operations["SearchSuggestController_suggest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2026-04-01/cart": {
         parameters: {
             query?: never;
@@ -2938,6 +2955,36 @@ export interface components {
             meta_title: string | null;
             meta_description: string | null;
         };
+        SuggestionFilterDto: {
+            /**
+             * @description The listing parameter that selects it: `vendor`, `category_id`, `color_id`, `size_id`, `year_id`, `country_id`,
+             *     `region_id`, or `custom_field:<field key>` for a custom-field option (filtered through `custom_field_id`).
+             */
+            param: string;
+            /** @description The value to pass (the id). */
+            value: string;
+        };
+        SuggestionDto: {
+            /** @description Producers, facet values, options and categories: the listing parameter and value that select it. */
+            filter?: components["schemas"]["SuggestionFilterDto"];
+            /** @description Products and collections: their handle. */
+            handle?: string | null;
+            id: string;
+            /** @description Label in the active language. */
+            label: string;
+            /** @description Visible products it leads to (1 for a product). */
+            count: number;
+        };
+        SuggestionGroupDto: {
+            items: components["schemas"]["SuggestionDto"][];
+            /** @description `product`, `producer`, a facet kind (`color`, `size`, `year`, `country`, `region`, a custom field's key such as `grape`), `category`, `collection`. */
+            kind: string;
+            /** @description The kind's name in the active language ("Grape"). */
+            label: string;
+        };
+        SuggestResponseDto: {
+            data: components["schemas"]["SuggestionGroupDto"][];
+        };
         LinePromotionDto: {
             promotion_id: string;
             name: string;
@@ -4673,6 +4720,15 @@ export interface components {
             meta_description?: string | null;
             image?: components["schemas"]["ImportImage"] | null;
         };
+        /** @description A search synonym rule (README "Search synonyms"), upserted by `key` as `POST /admin/search/synonyms/import` does. */
+        ImportSearchSynonym: {
+            /** @description Unique per kind and shop; the upsert key. */
+            key: string;
+            /** @enum {string|null} */
+            kind?: "two_way" | "one_way" | null;
+            terms?: string[] | null;
+            synonyms?: string[] | null;
+        };
         /** @description The catalogue import of CONTRACT 6: every member optional; an upsert by `key`, all or nothing. */
         CatalogueImportDocument: {
             settings?: components["schemas"]["ImportSettings"];
@@ -4698,6 +4754,7 @@ export interface components {
                 }[] | null;
             })[] | null;
             collections?: components["schemas"]["ImportCollection"][] | null;
+            search_synonyms?: components["schemas"]["ImportSearchSynonym"][] | null;
             /** @description Taxes by destination (README "Taxes"): {preset ("eu-2026"), mode, gross_price_policy, excise_display, categories [{key, name, excise_class}], zones [{key, name, countries, regions, postcodes}], rates [{category, zone, rate, excise_per_hl, valid_from, valid_to}]}. */
             tax?: Record<string, never> | null;
         };
@@ -4738,6 +4795,7 @@ export interface components {
                 }[] | null;
             })[] | null;
             collections?: components["schemas"]["ImportCollection"][] | null;
+            search_synonyms?: components["schemas"]["ImportSearchSynonym"][] | null;
             /** @description Taxes by destination (README "Taxes"): {preset ("eu-2026"), mode, gross_price_policy, excise_display, categories [{key, name, excise_class}], zones [{key, name, countries, regions, postcodes}], rates [{category, zone, rate, excise_per_hl, valid_from, valid_to}]}. */
             tax?: Record<string, never> | null;
         };
@@ -14544,6 +14602,132 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "factsheets_busy";
                     };
+                };
+            };
+        };
+    };
+    SearchSuggestController_suggest: {
+        parameters: {
+            query: {
+                /** @description Suggestions in total (1 to 20, default 8; 422 naming `limit` otherwise). */
+                limit?: number;
+                /** @description What was typed (1 to 200 characters after trimming; 422 naming `q` otherwise). */
+                q: string;
+                /** @description Language of the response texts (one of the shop's languages; else Accept-Language, else the default). */
+                locale?: components["parameters"]["locale"];
+                /** @description ISO 4217 code of a published currency of the shop; 422 for any other. */
+                currency?: components["parameters"]["currency"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestResponseDto"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the weak ETag, whatever the Content-Encoding). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown, expired or revoked token, or a token of another tier. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope (or its issuer the permission), or the account may not do this. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "account_disabled";
+                    };
+                };
+            };
+            /** @description Invalid input: the message names the member. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected fault; the envelope carries `request_id` for the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Busy: no database connection was free within `DATABASE_ACQUIRE_TIMEOUT_MS`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -15,6 +15,8 @@ import { FacetNameSnapshot } from './facet-name-snapshot.service.js';
 import { FactsheetService } from './factsheet.service.js';
 import { CatalogueImportService } from './import/catalogue-import.service.js';
 import { SearchIndexService } from './search-index.service.js';
+import { SearchSuggestController } from './search-suggest.controller.js';
+import { SearchSuggestService } from './search-suggest.service.js';
 import { StockService } from './stock.service.js';
 import { FactsheetController, StorefrontCatalogueController } from './storefront-catalogue.controller.js';
 import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
@@ -22,7 +24,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 /** Catalogue: import, storefront products/facets/collections, stock ledger, factsheets (issue 5). */
 @Module({
   imports: [CollectionsModule, SearchSynonymsModule],
-  controllers: [AdminCatalogueController, AdminProductsController, StorefrontCatalogueController, FactsheetController],
+  controllers: [AdminCatalogueController, AdminProductsController, StorefrontCatalogueController, FactsheetController, SearchSuggestController],
   providers: [
     ProductJsonCache,
     ProductJsonService,
@@ -34,6 +36,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     CatalogueExportService,
     CatalogueImportService,
     SearchIndexService,
+    SearchSuggestService,
     StockService,
     FacetNameSnapshot,
     StorefrontCatalogueService,

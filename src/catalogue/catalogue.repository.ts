@@ -49,6 +49,16 @@ export async function listedProductIdByHandle(m: EntityManager, tenantId: string
   return rows[0]?.id ?? null;
 }
 
+/** Titles (every language) and handles of these products, for the search suggestions (issue 35). */
+export async function productTitlesOf(
+  m: EntityManager,
+  tenantId: string,
+  ids: string[],
+): Promise<Array<{ id: string; title: Translations; handle: string | null }>> {
+  if (ids.length === 0) return [];
+  return m.query(`SELECT id, title, handle FROM products WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids]);
+}
+
 /**
  * Rebuilds `product_search` rows from `variant_search` (`__SCOPE__` narrows both scans, e.g.
  * `AND vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])`). Migration 1764000008000 keeps its own frozen copy.

@@ -22,6 +22,6 @@ export class DefaultSynonymsOnTenantCreated extends TenantCreatedHook {
 @Module({
   controllers: [AdminSearchSynonymsController],
   providers: [SearchSynonymsRepository, SearchSynonymsService, SearchSynonymsAdmin, DefaultSynonymsOnTenantCreated, adminResource('search')],
-  exports: [SearchSynonymsService],
+  exports: [SearchSynonymsService, SearchSynonymsAdmin],
 })
 export class SearchSynonymsModule {}

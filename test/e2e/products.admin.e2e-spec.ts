@@ -569,6 +569,7 @@ describe('admin catalogue API: products, variants, export', () => {
         'payment_types',
         'products',
         'collections',
+        'search_synonyms',
       ]);
       expect(doc.products.map((p: Json) => p.key)).not.toContain('p7'); // archived
 

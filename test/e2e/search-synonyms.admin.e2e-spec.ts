@@ -248,6 +248,42 @@ describe('admin search synonyms', () => {
     expect((await all(target)).some((r) => r.key === 'new-one')).toBe(false);
   });
 
+  it('the catalogue document carries them: the export lists search_synonyms, the import upserts them by key (all or nothing)', async () => {
+    const source = await t.createShop();
+    await source.admin
+      .post('/admin/search/synonyms/import', { search_synonyms: [{ key: 'zzfizz-rule', kind: 'one_way', terms: ['zzfizz'], synonyms: ['sparkling'] }] })
+      .expect(200);
+    const own = (await source.admin.get('/admin/search/synonyms/export').expect(200)).body.document.search_synonyms;
+    const doc = (await source.admin.get('/admin/catalogue/export').expect(200)).body;
+    expect(doc.search_synonyms).toEqual(own);
+    expect(doc.search_synonyms).toContainEqual({ key: 'zzfizz-rule', kind: 'one_way', terms: ['zzfizz'], synonyms: ['sparkling'] });
+
+    // into a shop whose default riesling rule was deleted: the rule and the default come back through the catalogue import
+    const target = await t.createShop();
+    await target.admin.delete(`/admin/search/synonyms/${(await all(target)).find((r) => r.key === 'default-riesling')!.id}`).expect(204);
+    const first = (await target.admin.post('/admin/catalogue/import', doc).expect(200)).body.import;
+    expect(first.created.search_synonyms).toBe(2);
+    expect(first.updated.search_synonyms).toBe(0);
+    expect(Object.keys(first.ids.search_synonyms).sort()).toEqual(own.map((r: { key: string }) => r.key).sort());
+    expect((await target.admin.get('/admin/search/synonyms/export').expect(200)).body.document.search_synonyms).toEqual(own);
+    const second = (await target.admin.post('/admin/catalogue/import', doc).expect(200)).body.import;
+    expect(second.created.search_synonyms).toBe(0);
+    expect(second.updated.search_synonyms).toBe(0);
+    // the engine's reader has the imported rule at once
+    expect((await t.get(SearchSynonymsService).rulesFor(target.tenant.id)).some((r) => r.terms.includes('zzfizz'))).toBe(true);
+
+    // a bad rule refuses the whole import, naming the member; nothing is written
+    const res = await target.admin
+      .post('/admin/catalogue/import', {
+        manufacturers: [{ key: 'never-written', name: 'Never' }],
+        search_synonyms: [{ key: 'bad', kind: 'two_way', terms: ['only one'] }],
+      })
+      .expect(422);
+    expect(res.body.errors).toMatch(/search_synonyms\[0\]\.terms/);
+    expect((await all(target)).some((r) => r.key === 'bad')).toBe(false);
+    expect((await t.db.query(`SELECT 1 FROM manufacturers WHERE tenant_id = $1 AND key = 'never-written'`, [target.tenant.id])).length).toBe(0);
+  });
+
   it('the engine reader: cached per shop, its version bumps on each change, heard by a second instance (plain SQL too)', async () => {
     const reader = t.get(SearchSynonymsService);
     const cfg = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT: 'off' });

@@ -131,4 +131,36 @@ describe('storefront search (issue 35)', () => {
     // the old title's words stay findable through the unchanged handle (p1-alpha-merlot)
     expect(keys((await search('alpha')).products)).toContain('p1');
   });
+
+  it('accents and case folded through HTTP: "cote du rhone" finds "Côtes du Rhône"', async () => {
+    expect(keys((await search('cote du rhone')).products)).toEqual([]);
+    await shop.admin.put(`/admin/products/${ids.products.p3}`, { title: 'Côtes du Rhône Villages' }).expect(200);
+    expect(keys((await search('cote du rhone')).products)).toEqual(['p3']);
+    expect(keys((await search('CÔTES DU RHÔNE')).products)).toEqual(['p3']);
+  });
+
+  it('a new producer reaches the text search (the delta)', async () => {
+    expect((await search('nouveaute')).products).toEqual([]);
+    const doc = fixtureImport() as { manufacturers: Array<Record<string, unknown>>; products: Array<Record<string, unknown>> };
+    doc.manufacturers.push({ key: 'nouveau', name: 'Domaine Nouveauté', logo_url: null });
+    doc.products.find((p) => p.key === 'p5')!.manufacturer = 'nouveau';
+    await shop.admin.post('/admin/catalogue/import', doc).expect(200);
+    expect(keys((await search('nouveaute')).products)).toEqual(['p5']);
+    expect(keys((await search('domaine nouv')).products)).toEqual(['p5']);
+  });
+
+  it('a synonym created through the admin API expands, and stops expanding once deleted', async () => {
+    expect((await search('zzfizz')).products).toEqual([]);
+    const rule = (
+      await shop.admin
+        .post('/admin/search/synonyms')
+        .set('Idempotency-Key', 'search-syn-1')
+        .send({ kind: 'one_way', terms: ['zzfizz'], synonyms: ['mosel'] })
+        .expect(201)
+    ).body.search_synonym as { id: string };
+    expect(keys((await search('zzfizz')).products).sort()).toEqual(keys((await search('mosel')).products).sort());
+    expect((await search('zzfizz')).products.length).toBeGreaterThan(0);
+    await shop.admin.delete(`/admin/search/synonyms/${rule.id}`).expect(204);
+    expect((await search('zzfizz')).products).toEqual([]);
+  });
 });

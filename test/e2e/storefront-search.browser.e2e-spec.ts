@@ -75,12 +75,33 @@ describe('reference storefront: the search box', () => {
       (p) => p.published !== false && p.variants.some((v) => v.published !== false && v.active !== false && v.custom_fields?.grape?.includes(grape)),
     ).length;
 
-  // The API's suggestions (`GET /search/suggest`) are not built yet (issue 35 stays open): this test plays the real
-  // search and did-you-mean; the next one pins the box's suggestion list against a fixed answer.
-  it('finds Rieslings: "riesling" searched through the real API; "chardonay" finds the Chardonnays', async () => {
+  it('finds Rieslings: the grape suggested by the real API as "rie" is typed, chosen with the keyboard; "riesling" searched; "chardonay" finds the Chardonnays', async () => {
     const page = await visitor();
     const input = box(page);
     expect(await input.getAttribute('aria-expanded')).toBe('false');
+    await input.pressSequentially('rie', { delay: 40 });
+    await listbox(page).waitFor();
+    expect(await input.getAttribute('aria-expanded')).toBe('true');
+    expect(await input.getAttribute('aria-controls')).toBe(await listbox(page).getAttribute('id'));
+    const grapes = listbox(page).locator('[role="group"][data-kind="grape"]');
+    const riesling = grapes.getByRole('option', { name: /^Riesling\b/ });
+    await riesling.waitFor();
+    const suggested = Number(await riesling.locator('.count').textContent());
+    expect(suggested).toBe(withGrape('riesling'));
+    await shot(page, 'search-suggestions');
+    // arrows down until the Riesling option is the active descendant, then Enter filters the listing by the grape
+    const target = await riesling.getAttribute('id');
+    for (let i = 0; i < 10 && (await input.getAttribute('aria-activedescendant')) !== target; i += 1) await input.press('ArrowDown');
+    expect(await input.getAttribute('aria-activedescendant')).toBe(target);
+    expect(await riesling.getAttribute('aria-selected')).toBe('true');
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/api/2026-04-01/products?') && r.url().includes('custom_field_id=')),
+      input.press('Enter'),
+    ]);
+    expect(await resultCount(page)).toBe(suggested);
+    expect(await input.getAttribute('aria-expanded')).toBe('false');
+
+    await input.fill('');
     // a plain search for the grape (Enter with no option active)
     await input.pressSequentially('riesling', { delay: 20 });
     await Promise.all([page.waitForURL(/\?q=riesling$/), input.press('Enter')]);

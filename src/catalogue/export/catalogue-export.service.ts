@@ -8,6 +8,7 @@ import { collectionRecordsOf } from '../../collections/index.js';
 import { exportTax, exportVariantTaxes } from '../../tax/index.js';
 import { countryRecordsOf, currencyRecordsOf, tenantSettingsOf } from '../../tenancy/index.js';
 import { destinationRulesDocument, shippingMethodsDocument } from '../../shipping/index.js';
+import { SearchSynonymsAdmin } from '../../search-synonyms/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 import { readProductDocuments } from './catalogue-document.js';
 import { ExportSlots } from './export-slots.js';
@@ -39,6 +40,7 @@ export class CatalogueExportService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly synonyms: SearchSynonymsAdmin,
     @Optional() config?: AppConfig,
   ) {
     this.slots = new ExportSlots(config?.EXPORT_CONCURRENCY_PER_TENANT ?? 2);
@@ -51,7 +53,7 @@ export class CatalogueExportService {
     let spool: ExportSpool | null = null;
     try {
       spool = await ExportSpool.open();
-      await this.read(ctx.tenantId, format, spool);
+      await this.read(ctx, format, spool);
       start();
       try {
         await spool.send(out, this.stallMs);
@@ -67,7 +69,8 @@ export class CatalogueExportService {
   }
 
   /** The document, read from one snapshot in short statements into the spool; the connection is released at the end. */
-  private async read(tenantId: string, format: ExportFormat, spool: ExportSpool): Promise<void> {
+  private async read(ctx: RequestContext, format: ExportFormat, spool: ExportSpool): Promise<void> {
+    const tenantId = ctx.tenantId;
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
@@ -82,11 +85,14 @@ export class CatalogueExportService {
           await spool.write((first ? '' : ',') + JSON.stringify(product));
           first = false;
         }
-        await spool.write(`],"collections":${JSON.stringify(await this.collections(m, tenantId))}}`);
+        await spool.write(`],"collections":${JSON.stringify(await this.collections(m, tenantId))}`);
+        await spool.write(`,"search_synonyms":${JSON.stringify((await this.synonyms.export(ctx.withManager(m))).search_synonyms ?? [])}}`);
       } else {
         for (const [k, v] of members) await spool.write(`${JSON.stringify({ [k]: v })}\n`);
         for await (const product of this.products(m, tenantId)) await spool.write(`${JSON.stringify({ products: [product] })}\n`);
         for (const c of await this.collections(m, tenantId)) await spool.write(`${JSON.stringify({ collections: [c] })}\n`);
+        const rules = (await this.synonyms.export(ctx.withManager(m))).search_synonyms ?? [];
+        if (rules.length > 0) await spool.write(`${JSON.stringify({ search_synonyms: rules })}\n`);
       }
       await runner.query('COMMIT');
     } catch (err) {

@@ -32,6 +32,7 @@ import { productCount } from '../catalogue.repository.js';
 import { checkProductsWanted, enforceProductQuota } from '../product-quota.js';
 import { importTax, importVariantTaxes } from '../../tax/index.js';
 import { upsertDestinationRules } from '../../shipping/index.js';
+import { SearchSynonymsAdmin, SearchSynonymsService } from '../../search-synonyms/index.js';
 
 export type { KindCounts };
 
@@ -54,6 +55,8 @@ export class CatalogueImportService {
     private readonly tenancy: TenancyService,
     private readonly changes: CatalogueChanges,
     private readonly events: DomainEvents,
+    private readonly synonymsAdmin: SearchSynonymsAdmin,
+    private readonly synonyms: SearchSynonymsService,
     @Optional() private readonly config?: AppConfig,
   ) {}
 
@@ -84,7 +87,10 @@ export class CatalogueImportService {
 
   private async write(ctx: RequestContext, body: Json, products: ProductSource): Promise<ImportReport> {
     try {
-      return await this.changes.write(ctx, (tx) => this.run(tx, body, products));
+      const report = await this.changes.write(ctx, (tx) => this.run(tx, body, products));
+      // the search engine's rules are read again once the import committed (a no-op inside the transaction)
+      if (body.search_synonyms !== undefined && body.search_synonyms !== null) await this.synonyms.changed(ctx);
+      return report;
     } catch (err) {
       if (isUniqueViolation(err))
         throw AppError.unprocessable(
@@ -256,6 +262,14 @@ export class CatalogueImportService {
 
     // ---- collections
     ids.collections = await this.writeCollections(m, tenantId, plan.collections, { productIds, created, updated });
+
+    // ---- search synonyms (issue 35): upserted by key as POST /admin/search/synonyms/import does, in this transaction
+    if (body.search_synonyms !== undefined && body.search_synonyms !== null) {
+      const r = await this.synonymsAdmin.import(ctx, { search_synonyms: arr(body.search_synonyms, 'search_synonyms') as never });
+      created.search_synonyms = r.created.search_synonyms;
+      updated.search_synonyms = r.updated.search_synonyms;
+      ids.search_synonyms = r.ids.search_synonyms;
+    }
 
     for (const kind of ['products', 'variants', 'collections']) {
       created[kind] ??= 0;

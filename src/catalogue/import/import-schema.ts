@@ -295,6 +295,17 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       image: { anyOf: [ref('ImportImage'), { type: 'null' }] },
     },
   },
+  ImportSearchSynonym: {
+    type: 'object',
+    description: 'A search synonym rule (README "Search synonyms"), upserted by `key` as `POST /admin/search/synonyms/import` does.',
+    required: ['key'],
+    properties: {
+      key: KEY,
+      kind: { type: ['string', 'null'], enum: ['two_way', 'one_way', null] },
+      terms: { type: ['array', 'null'], items: { type: 'string' } },
+      synonyms: { type: ['array', 'null'], items: { type: 'string' } },
+    },
+  },
   CatalogueImportDocument: {
     type: 'object',
     description: 'The catalogue import of CONTRACT 6: every member optional; an upsert by `key`, all or nothing.',
@@ -313,6 +324,7 @@ export const IMPORT_SCHEMAS: Record<string, Schema> = {
       categories: list('ImportCategory'),
       products: { type: ['array', 'null'], items: IMPORT_PRODUCT },
       collections: list('ImportCollection'),
+      search_synonyms: list('ImportSearchSynonym'),
       tax: {
         type: ['object', 'null'],
         description:

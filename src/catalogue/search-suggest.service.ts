@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { collectionsOf } from '../collections/index.js';
+import type { RequestContext } from '../common/context/request-context.js';
+import { managerOf } from '../common/db/tenant-scope.js';
+import type { Translations } from '../common/db/base.entity.js';
+import { translate } from '../common/i18n.js';
+import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
+import { FacetNameSnapshot, type Snapshot, type SnapshotEntry } from './facet-name-snapshot.service.js';
+import { CatalogueIndexService } from './index/catalogue-index.service.js';
+import { codeCandidates, codeProductCount, matchQuality, productCandidates, rankAndGroup, suggestWords, type SuggestCandidate } from './index/text-suggest.js';
+import { productTitlesOf } from './catalogue.repository.js';
+import type { TenantIndex } from './index/tenant-index.js';
+import { namesOf, StorefrontCatalogueService } from './storefront-catalogue.service.js';
+
+/** Products whose titles are read (in the active language) per request: the best by their sort title. */
+const PRODUCT_CANDIDATES = 50;
+/** Product titles kept per tenant (per content version). */
+const MAX_TITLES = 20_000;
+
+type ProductTitle = { id: string; title: Translations; handle: string | null };
+
+/** Kind and listing parameter of each snapshot kind (a custom field's kind is its key). */
+const KIND: Record<Exclude<SnapshotEntry['kind'], 'custom_fields'>, [string, string]> = {
+  manufacturers: ['producer', 'vendor'],
+  colors: ['color', 'color_id'],
+  sizes: ['size', 'size_id'],
+  years: ['year', 'year_id'],
+  countries: ['country', 'country_id'],
+  regions: ['region', 'region_id'],
+  categories: ['category', 'category_id'],
+};
+
+/** Names of the built-in kinds in the demo's languages (others fall back to English). */
+const KIND_LABELS: Record<string, Record<string, string>> = {
+  en: {
+    product: 'Products',
+    producer: 'Producers',
+    color: 'Colour',
+    size: 'Size',
+    year: 'Vintage',
+    country: 'Country',
+    region: 'Region',
+    category: 'Categories',
+    collection: 'Collections',
+  },
+  de: {
+    product: 'Produkte',
+    producer: 'Produzenten',
+    color: 'Farbe',
+    size: 'Grösse',
+    year: 'Jahrgang',
+    country: 'Land',
+    region: 'Region',
+    category: 'Kategorien',
+    collection: 'Kollektionen',
+  },
+  fr: {
+    product: 'Produits',
+    producer: 'Producteurs',
+    color: 'Couleur',
+    size: 'Taille',
+    year: 'Millésime',
+    country: 'Pays',
+    region: 'Région',
+    category: 'Catégories',
+    collection: 'Collections',
+  },
+  it: {
+    product: 'Prodotti',
+    producer: 'Produttori',
+    color: 'Colore',
+    size: 'Formato',
+    year: 'Annata',
+    country: 'Paese',
+    region: 'Regione',
+    category: 'Categorie',
+    collection: 'Collezioni',
+  },
+};
+
+/**
+ * `GET /search/suggest` (issue 35): products, producers, facet values (custom-field options under their field's key),
+ * categories and collections whose label in the active language begins with what was typed (`matchQuality`), each
+ * with the visible products it leads to; the best `limit` overall (quality, then products), grouped by kind in the
+ * order product, producer, color, size, year, country, region, custom fields (by position), category, collection.
+ * Products and codes come from the catalogue engine's text dictionary (`text-suggest.ts`; the engine is built on
+ * a tenant's first read, as for `q`); collections from their table, counted like `GET /collections`.
+ */
+@Injectable()
+export class SearchSuggestService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly snapshot: FacetNameSnapshot,
+    private readonly engine: CatalogueIndexService,
+    private readonly catalogue: StorefrontCatalogueService,
+  ) {}
+
+  async suggest(ctx: RequestContext, q: string, limit: number): Promise<SuggestionGroupDto[]> {
+    const words = suggestWords(q);
+    if (words.length === 0) return [];
+    const [snap, idx] = await Promise.all([this.snapshot.get(ctx.tenantId), this.engine.get(ctx.tenantId)]);
+    const names = namesOf(snap);
+    idx.text.setNames(idx, names.version, names.of);
+    idx.text.sync(idx);
+    const candidates: SuggestCandidate[] = [];
+
+    // facet values, producers, options and categories carried by visible products
+    for (const c of codeCandidates(idx, words)) {
+      const id = idx.codeIds[c];
+      const e = snap.entries.get(id);
+      if (!e) continue;
+      const label = translate(e.name, ctx) ?? e.value;
+      if (!label) continue;
+      const quality = matchQuality(words, label);
+      if (quality === 0) continue;
+      const count = codeProductCount(idx, c);
+      if (count === 0) continue;
+      const [kind, param] = this.kindOf(snap, e);
+      candidates.push({ kind, id, label, count, quality, filter: { param, value: id } });
+    }
+
+    // products: the best by their sort title (all languages' text matched), then their title in the active language
+    const slots = productCandidates(idx, words)
+      .map((p) => ({ p, q: matchQuality(words, idx.pTitle[p]) }))
+      .sort((a, b) => b.q - a.q || (idx.pTitle[a.p] < idx.pTitle[b.p] ? -1 : idx.pTitle[a.p] > idx.pTitle[b.p] ? 1 : 0))
+      .slice(0, PRODUCT_CANDIDATES);
+    const titles = await this.titlesOf(
+      ctx,
+      idx,
+      slots.map(({ p }) => idx.pIds[p]),
+    );
+    for (const { p } of slots) {
+      const row = titles.get(idx.pIds[p]);
+      const label = row ? translate(row.title, ctx) : null;
+      const quality = label ? matchQuality(words, label) : 0;
+      if (quality > 0) candidates.push({ kind: 'product', id: idx.pIds[p], label: label!, count: 1, quality, handle: row!.handle });
+    }
+
+    // published collections
+    const collections = await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { publishedOnly: true });
+    const matched = collections.flatMap((c) => {
+      const label = translate(c.title, ctx);
+      const quality = label ? matchQuality(words, label) : 0;
+      return quality > 0 ? [{ c, label: label!, quality }] : [];
+    });
+    if (matched.length > 0) {
+      const counts = await this.catalogue.productsCounts(
+        ctx,
+        matched.map((m) => m.c),
+      );
+      for (const m of matched) {
+        const count = counts.get(m.c.id) ?? 0;
+        if (count > 0) candidates.push({ kind: 'collection', id: m.c.id, label: m.label, count, quality: m.quality, handle: m.c.handle });
+      }
+    }
+
+    const fields = [...snap.fields.values()].sort((a, b) => a.position - b.position || (a.key < b.key ? -1 : 1)).map((f) => f.key);
+    const kinds = ['product', 'producer', 'color', 'size', 'year', 'country', 'region', ...fields, 'category', 'collection'];
+    const words_ = KIND_LABELS[ctx.language] ?? KIND_LABELS.en;
+    return rankAndGroup(candidates, kinds, limit).map((g) => ({
+      kind: g.kind,
+      label: words_[g.kind] ?? this.fieldLabel(ctx, snap, g.kind),
+      items: g.items.map(({ id, label, count, filter, handle }) => ({
+        id,
+        label,
+        count,
+        ...(filter ? { filter } : {}),
+        ...(handle !== undefined ? { handle } : {}),
+      })),
+    }));
+  }
+
+  /** Titles and handles of products, kept in the index's memo while its content is unchanged (read on a miss). */
+  private async titlesOf(ctx: RequestContext, idx: TenantIndex, ids: string[]): Promise<Map<string, ProductTitle>> {
+    const key = 'suggest|titles';
+    let hit = idx.memo.get(key);
+    if (!hit || hit.version !== idx.contentVersion) {
+      hit = { version: idx.contentVersion, value: new Map<string, ProductTitle>(), bytes: 64 };
+      idx.memo.set(key, hit);
+    }
+    const kept = hit.value as Map<string, ProductTitle>;
+    const missing = ids.filter((id) => !kept.has(id));
+    const version = idx.contentVersion;
+    const rows = await productTitlesOf(managerOf(ctx, this.dataSource), ctx.tenantId, missing);
+    const out = new Map<string, ProductTitle>();
+    for (const id of ids) if (kept.has(id)) out.set(id, kept.get(id)!);
+    for (const r of rows) {
+      out.set(r.id, r);
+      // kept only if no product changed while it was read
+      if (idx.contentVersion === version && kept.size < MAX_TITLES) {
+        kept.set(r.id, r);
+        hit.bytes += 200;
+      }
+    }
+    return out;
+  }
+
+  private kindOf(snap: Snapshot, e: SnapshotEntry): [string, string] {
+    if (e.kind !== 'custom_fields') return KIND[e.kind];
+    const key = snap.fields.get(e.fieldId ?? '')?.key ?? 'custom_field';
+    return [key, `custom_field:${key}`];
+  }
+
+  private fieldLabel(ctx: RequestContext, snap: Snapshot, key: string): string {
+    for (const f of snap.fields.values()) if (f.key === key) return translate(f.label, ctx) ?? key;
+    return key;
+  }
+}
