@@ -55,7 +55,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
 
   it('products, collections and categories have handle URLs; the old UUID URLs are replaced by them; titles follow the page', async () => {
     const page = await visitor();
-    await open(page);
+    await open(page, 'wines');
     await page.waitForSelector('section.results[aria-busy="false"] .card');
     // every card links to /wines/<handle>, in the order of the API's answer to the page's query
     const first = (await get<{ products: Listed[] }>(`/products?include=facets&limit=24&order=created%20desc`)).products;
@@ -117,7 +117,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
 
   it('on a phone the category menu is a drawer opened by its button, closed after a choice', async () => {
     const page = await visitor(PHONE);
-    await open(page);
+    await open(page, 'wines');
     await page.waitForSelector('section.results[aria-busy="false"] .card');
     const menu = page.getByRole('navigation', { name: 'Wine categories' });
     await expect(menu.isVisible()).resolves.toBe(false);
@@ -125,7 +125,8 @@ describe('reference storefront: handles, categories, product page and cart drawe
     const button = page.getByRole('button', { name: 'Categories', exact: true });
     await button.click();
     await expect(menu.isVisible()).resolves.toBe(true);
-    await expect(button.getAttribute('aria-expanded')).resolves.toBe('true');
+    // (under the full-screen drawer the button is hidden: out of the accessibility tree, so found by its class)
+    await expect(page.locator('button.menu-button').getAttribute('aria-expanded')).resolves.toBe('true');
     const white = menu.getByRole('link', { name: /^White wine/ });
     const box = (await white.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
