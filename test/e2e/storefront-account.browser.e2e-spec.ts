@@ -103,7 +103,7 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
 
   it('a visitor saves wines with the heart on cards and product pages, finds them on the wishlist page, removes one, and keeps the rest after signing up', async () => {
     const page = await visitor();
-    await open(page);
+    await open(page, 'wines');
     await page.waitForSelector('.card');
     const cards = page.locator('.card');
     const first = (await cards.nth(0).locator('.card-title').textContent())!;
@@ -175,7 +175,7 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
 
   it('on a phone: the card heart is a 44 px target on the picture, the wishlist page fits the screen', async () => {
     const page = await visitor(PHONE);
-    await open(page);
+    await open(page, 'wines');
     await page.waitForSelector('.card');
     const card = page.locator('.card').first();
     const box = (await card.getByTestId('wishlist-heart').boundingBox())!;

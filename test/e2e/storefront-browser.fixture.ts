@@ -55,10 +55,16 @@ export function shopDocument() {
   };
 }
 
+/** Home (the shop's name), then its "Shop all wines": the listing of all wines, first page. */
+export async function toAllWines(page: Page): Promise<void> {
+  await page.locator('.brand').click();
+  await page.getByRole('link', { name: 'Shop all wines' }).click();
+  await page.waitForSelector('section.results[aria-busy="false"] .card');
+}
+
 /** From the listing, opens products until one offers an available 75 cl bottle, selects it and adds `quantity`. */
 export async function addBottles(page: Page, quantity: number): Promise<string> {
-  await page.locator('.brand').click();
-  await page.waitForSelector('.card');
+  await toAllWines(page);
   const cards = page.locator('.card .card-link');
   for (let i = 0; i < 20; i += 1) {
     await cards.nth(i).click();

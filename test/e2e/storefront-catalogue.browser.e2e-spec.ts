@@ -55,7 +55,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
 
   it('products, collections and categories have handle URLs; the old UUID URLs are replaced by them; titles follow the page', async () => {
     const page = await visitor();
-    await open(page);
+    await open(page, 'wines');
     await page.waitForSelector('section.results[aria-busy="false"] .card');
     // every card links to /wines/<handle>, in the order of the API's answer to the page's query
     const first = (await get<{ products: Listed[] }>(`/products?include=facets&limit=24&order=created%20desc`)).products;
@@ -117,7 +117,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
 
   it('on a phone the category menu is a drawer opened by its button, closed after a choice', async () => {
     const page = await visitor(PHONE);
-    await open(page);
+    await open(page, 'wines');
     await page.waitForSelector('section.results[aria-busy="false"] .card');
     const menu = page.getByRole('navigation', { name: 'Wine categories' });
     await expect(menu.isVisible()).resolves.toBe(false);
@@ -125,7 +125,8 @@ describe('reference storefront: handles, categories, product page and cart drawe
     const button = page.getByRole('button', { name: 'Categories', exact: true });
     await button.click();
     await expect(menu.isVisible()).resolves.toBe(true);
-    await expect(button.getAttribute('aria-expanded')).resolves.toBe('true');
+    // (under the full-screen drawer the button is hidden: out of the accessibility tree, so found by its class)
+    await expect(page.locator('button.menu-button').getAttribute('aria-expanded')).resolves.toBe('true');
     const white = menu.getByRole('link', { name: /^White wine/ });
     const box = (await white.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
@@ -206,7 +207,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
     }
   }, 180_000);
 
-  it('the cart drawer opens after "Add to cart" and shows the progress to a promotion threshold the cart answer reports', async () => {
+  it('the cart drawer opens after "Add to cart" and shows the progress to a promotion threshold the cart answer reports and to free shipping (free_over)', async () => {
     // the cart answer lists the promotions the buyer is close to (missing at most half the threshold): a threshold
     // 1.5 times the price of the bottle the page adds (its first available variant), so one of it is close
     const cheapest = (await get<{ products: Listed[] }>('/products?limit=1&available=true&order=price%20asc')).products[0]!;
@@ -223,6 +224,8 @@ describe('reference storefront: handles, categories, product page and cart drawe
         })
         .expect(201)
     ).body.promotion as { id: string };
+    const methods = (await get<{ shipping_methods: Array<{ name: string; free_over: number | null }> }>('/shipping_methods?locale=en')).shipping_methods;
+    expect(methods.some((m) => m.free_over !== null && m.free_over > added.price)).toBe(true);
     try {
       for (const viewport of [{ width: 1280, height: 900 }, PHONE]) {
         const page = await visitor(viewport);
@@ -238,7 +241,14 @@ describe('reference storefront: handles, categories, product page and cart drawe
           `fetch('${API}/cart', { credentials: 'include', headers: { authorization: 'Bearer ${shop.storefront_token}' } }).then((r) => r.json())`,
         );
         const answer = (
-          cart as { cart: { items_subtotal_price: number; currency: string; available_promotions: Array<{ promotion_id: string; missing_amount: number }> } }
+          cart as {
+            cart: {
+              items_subtotal_price: number;
+              total_price: number;
+              currency: string;
+              available_promotions: Array<{ promotion_id: string; missing_amount: number }>;
+            };
+          }
         ).cart;
         const hint = answer.available_promotions.find((p) => p.promotion_id === promotion.id)!;
         expect(hint.missing_amount).toBeGreaterThan(0);
@@ -248,6 +258,15 @@ describe('reference storefront: handles, categories, product page and cart drawe
         const money = (n: number) => new Intl.NumberFormat('en-CH', { style: 'currency', currency: answer.currency }).format(n).replace(/\s+/g, ' ');
         await expect(text(drawer.getByTestId('drawer-promotion').locator('p'))).resolves.toBe(`${money(hint.missing_amount)} more: 10% from ${threshold}`);
         await expect(text(drawer.getByTestId('drawer-subtotal'))).resolves.toBe(money(answer.items_subtotal_price));
+        // free shipping: the lowest free_over of GET /shipping_methods against the cart's total, in cents
+        const nearest = methods.filter((m) => m.free_over !== null).sort((a, b) => a.free_over! - b.free_over!)[0]!;
+        const free = drawer.getByTestId('drawer-free-shipping');
+        await free.waitFor();
+        await expect(free.locator('progress').getAttribute('value')).resolves.toBe(String(Math.round(answer.total_price * 100)));
+        await expect(free.locator('progress').getAttribute('max')).resolves.toBe(String(Math.round(nearest.free_over! * 100)));
+        await expect(text(free.locator('p'))).resolves.toBe(
+          `${money((Math.round(nearest.free_over! * 100) - Math.round(answer.total_price * 100)) / 100)} more for free shipping (${nearest.name})`,
+        );
         // within the screen, its "Go to checkout" included
         const box = (await drawer.boundingBox())!;
         expect(box.x).toBeGreaterThanOrEqual(0);

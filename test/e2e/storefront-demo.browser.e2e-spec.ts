@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { screenshot, text } from './storefront-browser.fixture.js';
+import { screenshot, text, toAllWines } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -115,7 +115,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
 
   it('a visitor filters by colour and country and sees the counts change, buys two bottles with a coupon as a guest, pays with the test provider and sees the order', async () => {
     const page = await visitor();
-    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.goto(`${base}/storefront-demo/wines?token=${shop.storefront_token}`);
     await page.waitForSelector('.card');
     const firstProducts = await page.evaluate(() => performance.getEntriesByName('storefront:first-products')[0]?.startTime ?? null);
     writeFileSync(join(OUT, 'timings.json'), JSON.stringify({ first_category_page_ms: firstProducts }, null, 2));
@@ -239,8 +239,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.getByRole('button', { name: 'Save address' }).click();
     await page.locator('.addresses li', { hasText: 'Rue du Lac' }).waitFor();
 
-    await page.locator('.brand').click();
-    await page.waitForSelector('.card');
+    await toAllWines(page);
     await openBuyableProduct(page);
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.getByText('Added to your cart.').waitFor();
@@ -273,7 +272,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
 
   it('searches, switches the language, fits a phone screen and labels every control', async () => {
     const page = await visitor({ width: 390, height: 844 });
-    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.goto(`${base}/storefront-demo/wines?token=${shop.storefront_token}`);
     await page.waitForSelector('.card');
     // the search box (an ARIA combobox with suggestions since issue 35): `q`, best match first
     await page.getByRole('combobox', { name: 'Search wines' }).fill('Margaux');
@@ -282,7 +281,10 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.waitForSelector('section.results[aria-busy="false"] .card');
     await expect(page.locator('.card-title').first().textContent()).resolves.toContain('Margaux');
     await expect(page.getByLabel('Sort by').inputValue()).resolves.toBe('relevance');
+    // the shop's name leads home (issue 37), whose hero leads to all wines
     await page.locator('.brand').click();
+    await page.getByRole('heading', { name: 'Wines from the growers, delivered' }).waitFor();
+    await page.getByRole('link', { name: 'Shop all wines' }).click();
     await page.getByRole('heading', { name: 'All wines' }).waitFor();
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('heading', { name: 'Alle Weine' }).waitFor();
@@ -313,7 +315,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
 
   it('on a phone: filters in a drawer closed by default, results and "Add to cart" on the first screen, counts announced, focus and title follow the page', async () => {
     const page = await visitor({ width: 390, height: 844 });
-    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.goto(`${base}/storefront-demo/wines?token=${shop.storefront_token}`);
     await page.waitForSelector('section.results[aria-busy="false"] .card');
     await expect(page.title()).resolves.toBe('All wines · Vinoshop');
     // the drawer is closed and the first results start on the first screen
@@ -352,7 +354,7 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
 
   it('the price slider asks once per settled value, and back restores the loaded pages and the scroll position', async () => {
     const page = await visitor();
-    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.goto(`${base}/storefront-demo/wines?token=${shop.storefront_token}`);
     await page.waitForSelector('section.results[aria-busy="false"] .card');
 
     // page 2, then a product from it, then back: both pages there, scrolled where they were
@@ -437,7 +439,9 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
     expect(await page.evaluate<unknown>('window.__xss')).toBeUndefined();
-    expect(await page.locator('[onerror], [onload], script:not([src])').count()).toBe(0);
+    // the one inline script is the product's JSON-LD (issue 37): a data block the browser never runs
+    expect(await page.locator('[onerror], [onload], script:not([src]):not([type="application/ld+json"])').count()).toBe(0);
+    await expect(page.locator('script:not([src])').evaluateAll((s) => s.map((x) => x.getAttribute('type')))).resolves.toEqual(['application/ld+json']);
     expect(await page.locator('.description a[href^="javascript:"]').count()).toBe(0);
     // the policy alone stops an inline handler that got into the page by any other way
     await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<img src="x-missing" onerror="window.__csp = 1">')`);

@@ -62,7 +62,7 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     page.on('response', (r) => {
       if (r.request().resourceType() === 'script') scripts.set(r.url(), r.body());
     });
-    await open(page);
+    await open(page, 'wines');
     await page.waitForSelector('.card');
     const js = (await Promise.all([...scripts.values()])).reduce((sum, body) => sum + gzipSync(body).length, 0);
     process.stderr.write(`[storefront] listing route JavaScript: ${scripts.size} files, ${(js / 1024).toFixed(1)} kB gzipped\n`);
@@ -128,7 +128,7 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     const small = (await shop.admin.post('/admin/gift_cards', { initial_value: 10, note: 'browser test' }).expect(201)).body.gift_card;
     const big = (await shop.admin.post('/admin/gift_cards', { initial_value: 1000, note: 'browser test' }).expect(201)).body.gift_card;
     const page = await visitor();
-    await open(page);
+    await open(page, 'wines');
     await addBottles(page, 1);
     // no promotion in the shop: the promotion members are empty or absent, and the cart shows none of their parts
     await page.locator('.cart-link').click();
@@ -264,7 +264,7 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
 
   it('sale prices: the regular price struck through in the list and on the product, and the lowest price of 30 days when the API gives it', async () => {
     const page = await visitor();
-    await open(page, '');
+    await open(page, 'wines');
     await page.waitForSelector('.card');
     await Promise.all([
       page.waitForResponse((r) => r.url().includes(`${API}/products?`) && r.url().includes('on_sale=true')),
@@ -311,7 +311,7 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     };
     try {
       const page = await visitor();
-      await open(page, '');
+      await open(page, 'wines');
       const title = await addBottles(page, 1);
       const readCart = async () =>
         (await page.evaluate(

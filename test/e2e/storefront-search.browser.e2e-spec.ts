@@ -55,7 +55,7 @@ describe('reference storefront: the search box', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     if (clock) await page.clock.install();
-    await page.goto(`${base}/storefront-demo/?token=${shop.storefront_token}`);
+    await page.goto(`${base}/storefront-demo/wines?token=${shop.storefront_token}`);
     await page.waitForSelector('.card');
     return page;
   }

@@ -21,6 +21,7 @@ const LONG_FIRST = [
   'test/e2e/search-synonyms.admin.e2e-spec.ts', // starts a second instance
   'test/e2e/storefront-catalogue.browser.e2e-spec.ts', // headless Chromium, a 2,000-product demo shop
   'test/e2e/storefront-account.browser.e2e-spec.ts', // headless Chromium: wishlist, password reset, address book, prefilled checkout
+  'test/e2e/storefront-journey.browser.e2e-spec.ts', // headless Chromium: home page, JSON-LD, the phone journey (400-product demo shop)
   'test/e2e/slow-readers.ops.e2e-spec.ts', // stalled clients and pool timeouts
   'test/e2e/empty-bodies.e2e-spec.ts',
   'test/e2e/tracing-redaction.ops.e2e-spec.ts',

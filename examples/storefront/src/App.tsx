@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { Link, Route, Router, Switch } from 'wouter';
+import { Link, Route, Router, Switch, useSearch } from 'wouter';
 import { LANGUAGES } from './i18n';
 import { CartPage } from './pages/Cart';
 import { CataloguePage } from './pages/Catalogue';
+import { HomePage } from './pages/Home';
 import { ProductPage } from './pages/Product';
 import { ShopProvider, useShop } from './store';
 import { Loading } from './ui';
@@ -50,7 +51,8 @@ function Layout() {
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Switch>
-            <Route path="/" component={CataloguePage} />
+            <Route path="/" component={HomeOrListing} />
+            <Route path="/wines" component={CataloguePage} />
             <Route path="/collections/:id" component={CataloguePage} />
             <Route path="/categories/:slug" component={CataloguePage} />
             <Route path="/wines/:handle" component={ProductPage} />
@@ -80,6 +82,14 @@ function Layout() {
       </footer>
     </>
   );
+}
+
+/**
+ * `/` is the home page; with a query string it is the listing of all wines, as it was before the home page existed
+ * (old filter links and the search box's `/?q=` keep working). `/wines` is that listing's own URL.
+ */
+function HomeOrListing() {
+  return useSearch() ? <CataloguePage /> : <HomePage />;
 }
 
 function Header() {

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Cart } from './api/client';
+import { shippingMethods } from './api/shipping';
+import { freeShippingProgress, type ShippingMethod } from './free-shipping';
 import { availablePromotions } from './promotions';
 import { useShop } from './store';
 
@@ -24,8 +26,9 @@ export function promotionProgress(cart: Pick<Cart, 'items_subtotal_price' | 'ite
  * right): its lines, the subtotal, progress to the promotion thresholds the cart answer reports.
  */
 export function CartDrawer() {
-  const { t, money, cart } = useShop();
+  const { t, money, cart, currencies, locale } = useShop();
   const [open, setOpen] = useState(false);
+  const [methods, setMethods] = useState<ShippingMethod[]>([]);
   const [location] = useLocation();
   const closeButton = useRef<HTMLButtonElement>(null);
   const opener = useRef<Element | null>(null);
@@ -39,6 +42,9 @@ export function CartDrawer() {
   }, []);
   useEffect(() => setOpen(false), [location]);
   useEffect(() => {
+    if (open) void shippingMethods(locale).then(setMethods);
+  }, [open, locale]);
+  useEffect(() => {
     if (!open) return;
     closeButton.current?.focus();
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
@@ -51,6 +57,9 @@ export function CartDrawer() {
   };
   if (!open || !cart) return null;
   const hints = availablePromotions(cart);
+  // free_over is in the shop's default currency (the API converts it by a rate the storefront API does not publish)
+  const inDefault = currencies.some((c) => c.is_default && c.code === cart.currency);
+  const free = inDefault && cart.items.length > 0 ? freeShippingProgress(cart.total_price, methods) : null;
   return (
     <>
       {/* not modal: the page and the header's cart link stay usable; Escape, "Close" or any navigation closes it */}
@@ -62,6 +71,14 @@ export function CartDrawer() {
           </button>
         </div>
         <div className="cart-drawer-body">
+          {free && (
+            <div className="progress" data-testid="drawer-free-shipping">
+              <p id="progress-free-shipping">
+                {free.missing > 0 ? t('toFreeShipping', { amount: money(free.missing, cart.currency), name: free.name }) : t('freeShippingReached', { name: free.name })}
+              </p>
+              <progress value={free.value} max={free.max} aria-labelledby="progress-free-shipping" />
+            </div>
+          )}
           {hints.map((h) => {
             const { value, max } = promotionProgress(cart, h);
             const label = h.missing_quantity ? t('toPromotionQty', { count: h.missing_quantity, name: h.name }) : t('toPromotion', { amount: money(h.missing_amount ?? 0, cart.currency), name: h.name });

@@ -44,7 +44,7 @@ export function CategoryMenu() {
         </div>
         <ul>
           <li>
-            <Link href="/" aria-current={location === '/' ? 'page' : undefined}>
+            <Link href="/wines" aria-current={location === '/wines' ? 'page' : undefined}>
               {t('allWines')}
             </Link>
           </li>

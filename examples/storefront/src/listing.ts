@@ -68,10 +68,14 @@ export function loadListing(collectionId: string | undefined, search: string): P
   return fetchListing(collectionId, search);
 }
 
-/** Called by main.tsx at once: when the page is a catalogue listing (`/` or `/collections/{id}` under `base`), ask now. */
+/**
+ * Called by main.tsx at once: when the page is a catalogue listing (`/wines`, `/` with a query string — without one
+ * `/` is the home page — or `/collections/{id}` under `base`), ask now.
+ */
 export function startFirstListing(base: string): void {
   const path = location.pathname.startsWith(base) ? location.pathname.slice(base.length) || '/' : null;
-  const m = path === '/' ? [] : path?.match(/^\/collections\/([0-9a-f-]{36})$/);
+  const all = path === '/wines' || (path === '/' && location.search.replace(/^\?/, '') !== '');
+  const m = all ? [] : path?.match(/^\/collections\/([0-9a-f-]{36})$/);
   if (!m) return;
   const search = location.search.replace(/^\?/, '');
   const listing = fetchListing(m[1], search);

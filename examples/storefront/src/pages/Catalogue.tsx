@@ -8,6 +8,7 @@ import { useLoad, useShop } from '../store';
 import { ErrorNote, Loading } from '../ui';
 import { DidYouMean } from '../search-box';
 import { ProductCard } from './ProductCard';
+import { usePageMeta } from '../seo';
 
 let collectionsCache: { key: string; list: Collection[] } | null = null;
 async function loadCollections(): Promise<Collection[]> {
@@ -50,7 +51,7 @@ export function CataloguePage() {
   const { t, money } = useShop();
   const { id: collectionParam, slug: categorySlug } = useParams<{ id?: string; slug?: string }>();
   const searchString = useSearch();
-  const [, navigate] = useLocation();
+  const [here, navigate] = useLocation();
   const params = new URLSearchParams(searchString);
 
   const query = listingQuery(searchString);
@@ -138,7 +139,8 @@ export function CataloguePage() {
       else p.set(k, v);
     }
     const qs = p.toString();
-    const path = collectionParam ? `/collections/${collectionParam}` : categorySlug ? `/categories/${categorySlug}` : '/';
+    // all wines: `/wines`; a listing opened at `/` with a query string (old links, a search) stays there while it has one
+    const path = collectionParam ? `/collections/${collectionParam}` : categorySlug ? `/categories/${categorySlug}` : here === '/' && qs ? '/' : '/wines';
     navigate(`${path}${qs ? `?${qs}` : ''}`, { replace });
   };
   const toggle = (param: string, id: string) => {
@@ -150,12 +152,15 @@ export function CataloguePage() {
   const collection = collections.data?.find((c) => c.id === collectionId);
   const q = params.get('q');
   const count = listing.data ? resultCount(listing.data.facets, apiSearch) : null;
+  const heading = q ? `${t('resultsFor')} “${q}”` : (collection?.title ?? category?.name ?? t('allWines'));
+  // the collection's own meta description, else the heading and the count
+  usePageMeta(listing.data ? collection?.meta_description || t('listingMeta', { name: heading, count: count ?? listing.data.products.length }) : null);
 
   return (
     <div className="catalogue">
       <CollectionNav collections={collections.data ?? []} current={collectionId} />
       <div className="listing-head">
-        <h1>{q ? `${t('resultsFor')} “${q}”` : (collection?.title ?? category?.name ?? t('allWines'))}</h1>
+        <h1>{heading}</h1>
         <p className="result-count" role="status" aria-live="polite" data-testid="result-count">
           {count !== null && !listing.loading ? t('resultCount', { count }) : ''}
         </p>
@@ -245,7 +250,7 @@ function CollectionNav({ collections, current }: { collections: Collection[]; cu
   if (collections.length === 0) return null;
   return (
     <nav className="collections" aria-label={t('collections')}>
-      <Link href="/" aria-current={!current ? 'page' : undefined}>
+      <Link href="/wines" aria-current={!current ? 'page' : undefined}>
         {t('allWines')}
       </Link>
       {collections.map((c) => (

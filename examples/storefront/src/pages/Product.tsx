@@ -11,6 +11,9 @@ import { RelatedWines } from './RelatedWines';
 import { safeHtml } from '../safe-html';
 import { lowestPrice30 } from '../promotions';
 import { WishlistHeart } from '../wishlist';
+import { plainText, productJsonLd, usePageMeta } from '../seo';
+
+const BASE = import.meta.env.BASE_URL.replace(/\/$/, '');
 
 /** A quantity obeys the variant's rule: at least min, at most max, min + a multiple of increment. */
 export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolean {
@@ -54,6 +57,12 @@ export function ProductPage() {
     setStatus('idle');
   }, [variant?.id]);
 
+  // meta description (the summary, else title and producer), canonical URL and schema.org Product JSON-LD
+  usePageMeta(
+    product ? plainText(product.summary_html) || [product.title, product.vendor].filter(Boolean).join(' · ') : null,
+    product ? productJsonLd(product, location.origin + BASE + productHref(product), location.origin) : null,
+  );
+
   if (loading && !product) return <Loading />;
   if (error || !product) return <ErrorNote error={error} />;
 
@@ -88,7 +97,7 @@ export function ProductPage() {
   return (
     <article className="product">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/">{t('allWines')}</Link>
+        <Link href="/wines">{t('allWines')}</Link>
         {product.category_path.map((c) => (
           <span key={c.id}>
             {' › '}

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { sameOriginPage, text } from './storefront-browser.fixture.js';
+import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+
+/**
+ * The reference storefront's home page, search-engine data and the whole phone journey (issue 37): the home page's
+ * rows are the API's own lists; `/` with a query string and `/wines` are the listing; a product page carries
+ * schema.org Product JSON-LD, a meta description and a canonical URL; and on a 390×844 touch phone a guest goes home →
+ * category → filter → product → cart drawer → checkout → confirmation, each page passing axe-core (no serious or
+ * critical violation) without sideways scrolling, each next action within the first screen. 400-product demo shop.
+ */
+const OUT = join(process.cwd(), 'test-results', 'storefront');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const AXE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const PHONE = { width: 390, height: 844 };
+
+interface AxeFinding {
+  id: string;
+  impact: string | null;
+  nodes: string[];
+}
+type Listed = { id: string; handle: string; title: string };
+
+describe('reference storefront: home page, search-engine data and the phone journey (issue 37)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['examples/storefront/scripts/prepare.mjs', '--browser'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    mkdirSync(OUT, { recursive: true });
+    t = await createTestApp({ config: { STOREFRONT_DEMO: true } });
+    shop = await t.createShop({ name: 'Demo Wine Shop' });
+    await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(400)).expect(200);
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  }, 600_000);
+
+  afterAll(async () => {
+    // STOREFRONT_DOCS=1: the storefront README's pictures from this demo shop (examples/storefront/scripts/screenshots.mjs)
+    if (process.env.STOREFRONT_DOCS === '1' && browser && shop) {
+      const script = pathToFileURL(join(process.cwd(), 'examples', 'storefront', 'scripts', 'screenshots.mjs')).href;
+      const { takeScreenshots } = (await import(script)) as { takeScreenshots(b: Browser, url: string): Promise<string[]> };
+      process.stderr.write(`[storefront] ${(await takeScreenshots(browser, `${base}/storefront-demo/?token=${shop.storefront_token}`)).join('\n')}\n`);
+    }
+    await browser?.close();
+    await t?.close();
+  });
+
+  const open = (page: Page, path = '') => page.goto(`${base}/storefront-demo/${path}${path.includes('?') ? '&' : '?'}token=${shop.storefront_token}`);
+  const get = async <T>(path: string): Promise<T> => (await t.client(shop.storefront_token).get(path).expect(200)).body as T;
+  const hrefs = (list: Locator) => list.locator('.card .card-link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  const wines = (products: Listed[]) => products.map((p) => `/storefront-demo/wines/${p.handle}`);
+  const head = (page: Page, selector: string, attribute: string) => page.locator(`head ${selector}`).getAttribute(attribute);
+
+  async function expectAccessible(page: Page, name: string): Promise<void> {
+    await page.evaluate(AXE);
+    const found = await page.evaluate<AxeFinding[]>(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((x) => x.target.join(' ')) })))`);
+    const serious = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect({ page: name, serious }).toEqual({ page: name, serious: [] });
+  }
+  /** The page fits the phone's width, and `action` lies within the first screen (no scrolling to reach it). */
+  async function expectPhonePage(page: Page, name: string, action: Locator): Promise<void> {
+    await expect(page.evaluate('[document.documentElement.scrollWidth <= window.innerWidth, window.scrollY]')).resolves.toEqual([true, 0]);
+    const box = (await action.boundingBox())!;
+    expect({ page: name, inFirstScreen: box.y >= 0 && box.y + box.height <= PHONE.height }).toEqual({ page: name, inFirstScreen: true });
+    await expectAccessible(page, name);
+  }
+
+  it('the home page shows the API’s collections, new arrivals and best rated wines; its hero leads to all wines; `/` with a query is the listing', async () => {
+    const page = await sameOriginPage(browser, base);
+    await open(page);
+    await page.getByRole('heading', { name: 'Wines from the growers, delivered', level: 1 }).waitFor();
+    await expect(page.title()).resolves.toBe('Wines from the growers, delivered · Vinoshop');
+    await expect(head(page, 'meta[name="description"]', 'content')).resolves.toMatch(/^Hundreds of wines from small producers/);
+    // the model: the API's lists the page says it shows
+    const arrivals = (await get<{ products: Listed[] }>('/products?limit=4&order=created%20desc&available=true')).products;
+    const rated = (await get<{ products: Listed[] }>('/products?limit=4&order=rating%20desc&available=true')).products;
+    const collections = (await get<{ collections: Array<{ title: string; products_count: number }> }>('/collections')).collections;
+    await page.getByTestId('new-arrivals').locator('.card').first().waitFor();
+    await page.getByTestId('best-rated').locator('.card').first().waitFor();
+    expect(arrivals).toHaveLength(4);
+    await expect(hrefs(page.getByTestId('new-arrivals'))).resolves.toEqual(wines(arrivals));
+    await expect(hrefs(page.getByTestId('best-rated'))).resolves.toEqual(wines(rated));
+    const shown = collections
+      .filter((c) => c.products_count > 0)
+      .sort((a, b) => b.products_count - a.products_count)
+      .slice(0, 6);
+    expect(shown.length).toBeGreaterThan(0);
+    await expect(page.getByTestId('home-collections').locator('strong').allTextContents()).resolves.toEqual(shown.map((c) => c.title));
+    await expectAccessible(page, 'home');
+
+    await page.getByRole('link', { name: 'Shop all wines' }).click();
+    await page.waitForURL('**/storefront-demo/wines');
+    await page.waitForSelector('section.results[aria-busy="false"] .card');
+    await expect(text(page.locator('h1'))).resolves.toBe('All wines');
+    await expect(head(page, 'meta[name="description"]', 'content')).resolves.toMatch(/^All wines: \d+ wines at Vinoshop/);
+    await expect(head(page, 'link[rel="canonical"]', 'href')).resolves.toBe(`${base}/storefront-demo/wines`);
+    const first = (await get<{ products: Listed[] }>('/products?include=facets&limit=24&order=created%20desc')).products;
+    await expect(hrefs(page.locator('section.results'))).resolves.toEqual(wines(first));
+
+    // an old listing URL (`/` with filters) is still the listing
+    const inStock = (await get<{ products: Listed[] }>('/products?limit=24&order=created%20desc&available=true')).products;
+    await open(page, '?available=true');
+    await page.waitForSelector('section.results[aria-busy="false"] .card');
+    await expect(text(page.locator('h1'))).resolves.toBe('All wines');
+    await expect(hrefs(page.locator('section.results'))).resolves.toEqual(wines(inStock));
+    await page.context().close();
+  }, 120_000);
+
+  it('a product page carries schema.org Product JSON-LD with an Offer per variant, a meta description and its canonical URL', async () => {
+    const listed = (await get<{ products: Listed[] }>('/products?limit=1&order=rating%20desc')).products[0]!;
+    type Detail = Listed & { currency: string; variants: Array<{ sku: string | null; price: number; available: boolean }> };
+    const product = (await get<{ product: Detail }>(`/products/by_handle?handle=${encodeURIComponent(listed.handle)}`)).product;
+    const page = await sameOriginPage(browser, base);
+    await open(page, `wines/${listed.handle}`);
+    await page.waitForSelector('.product h1');
+    const url = `${base}/storefront-demo/wines/${listed.handle}`;
+    await page.locator('head script[type="application/ld+json"]').waitFor({ state: 'attached' });
+    const ld = JSON.parse((await page.locator('head script[type="application/ld+json"]').textContent())!) as Record<string, unknown>;
+    expect(ld).toMatchObject({ '@context': 'https://schema.org', '@type': 'Product', name: product.title, url });
+    expect(ld.offers).toEqual(
+      product.variants.map((v) =>
+        expect.objectContaining({
+          '@type': 'Offer',
+          price: v.price.toFixed(2),
+          priceCurrency: product.currency,
+          availability: v.available ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+        }),
+      ),
+    );
+    await expect(head(page, 'link[rel="canonical"]', 'href')).resolves.toBe(url);
+    await expect(head(page, 'meta[name="description"]', 'content')).resolves.not.toBe('');
+    await expect(page.title()).resolves.toBe(`${product.title} · Vinoshop`);
+    // leaving the page takes its JSON-LD away
+    await page.locator('.brand').click();
+    await page.getByRole('heading', { name: 'Wines from the growers, delivered' }).waitFor();
+    await expect(page.locator('head script[type="application/ld+json"]').count()).resolves.toBe(0);
+    await page.context().close();
+  }, 120_000);
+
+  it('on a 390×844 touch phone a guest goes home → category → filter → product → cart → checkout → confirmation; every page passes axe, fits the width, shows its next action on the first screen', async () => {
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    await context.route('**/*', (route) => (new URL(route.request().url()).origin === base ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const shot = (name: string) => page.screenshot({ path: join(OUT, `${name}.png`) });
+
+    // home: the category menu's button
+    await open(page);
+    await page.getByTestId('new-arrivals').locator('.card').first().waitFor();
+    const menuButton = page.getByRole('button', { name: 'Categories', exact: true });
+    await expectPhonePage(page, 'home', menuButton);
+    await shot('journey-phone-home');
+    await menuButton.tap();
+    const red = page.getByRole('navigation', { name: 'Wine categories' }).getByRole('link', { name: /^Red wine/ });
+    await expectPhonePage(page, 'category menu', red);
+    await red.tap();
+
+    // the category: the filter drawer's button, then "In stock only" and "Show N results"
+    await page.waitForURL('**/storefront-demo/categories/red-wine');
+    await page.waitForSelector('section.results[aria-busy="false"] .card');
+    await expect(text(page.locator('h1'))).resolves.toBe('Red wine');
+    const filters = page.getByRole('button', { name: 'Filters', exact: true });
+    await expectPhonePage(page, 'category', filters);
+    await filters.tap();
+    const inStock = page.getByLabel('In stock only');
+    await expect(inStock.isVisible()).resolves.toBe(true);
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/2026-04-01/products?') && r.url().includes('available=true')), inStock.tap()]);
+    await page.waitForSelector('section.results[aria-busy="false"]');
+    const show = page.getByRole('button', { name: /^Show \d+ results$/ });
+    await expectPhonePage(page, 'filter drawer', show);
+    await show.tap();
+    const firstCard = page.locator('section.results .card .card-link').first();
+    await expectPhonePage(page, 'filtered category', firstCard);
+    await shot('journey-phone-category');
+    expect(new URLSearchParams(new URL(page.url()).search).get('available')).toBe('true');
+
+    // the product: "Add to cart" on the first screen
+    await firstCard.tap();
+    await page.waitForSelector('.product h1');
+    const add = page.getByRole('button', { name: 'Add to cart' });
+    await expectPhonePage(page, 'product', add);
+    await shot('journey-phone-product');
+    await add.tap();
+
+    // the cart drawer: "Go to checkout"
+    const drawer = page.getByTestId('cart-drawer');
+    await drawer.waitFor();
+    const toCheckout = drawer.getByRole('link', { name: 'Go to checkout' });
+    await expectPhonePage(page, 'cart drawer', toCheckout);
+    await shot('journey-phone-cart-drawer');
+    await toCheckout.tap();
+
+    // the checkout as a guest: its first field on the first screen, then the form down to "Place order"
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await page.waitForSelector('form.checkout[aria-busy="false"]');
+    const email = page.getByLabel('Email');
+    await expectPhonePage(page, 'checkout', email);
+    await email.fill('guest@example.test');
+    await page.getByLabel('First name').fill('Anna');
+    await page.getByLabel('Last name').fill('Keller');
+    await page.getByLabel('Street').fill('Bahnhofstrasse');
+    await page.getByLabel('No.').fill('12');
+    await page.getByLabel('Postcode').fill('8001');
+    await page.getByLabel('City').fill('Zürich');
+    const country = page.locator('fieldset.address select[autocomplete="country"]');
+    if ((await country.inputValue()) !== 'CH') {
+      await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/checkouts/')), country.selectOption('CH')]);
+      await page.waitForSelector('form.checkout[aria-busy="false"]');
+    }
+    await page.getByLabel('Swiss Post').tap();
+    await page.getByLabel('Invoice').tap();
+    await page.getByLabel(/I accept the terms/).tap();
+    await page.getByLabel(/at least 18 years/).tap();
+    await expectAccessible(page, 'checkout filled');
+    await expect(page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Place order' }).tap();
+
+    // the confirmation
+    await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
+    await page.waitForURL(/\/storefront-demo\/order\?/);
+    await expect(page.getByTestId('order-number').textContent()).resolves.toMatch(/^Order \S+/);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await expectPhonePage(page, 'order confirmation', page.getByRole('heading', { name: 'Thank you for your order' }));
+    await shot('journey-phone-order');
+    await context.close();
+  }, 180_000);
+});
