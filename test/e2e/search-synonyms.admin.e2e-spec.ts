@@ -282,6 +282,29 @@ describe('admin search synonyms', () => {
     expect(res.body.errors).toMatch(/search_synonyms\[0\]\.terms/);
     expect((await all(target)).some((r) => r.key === 'bad')).toBe(false);
     expect((await t.db.query(`SELECT 1 FROM manufacturers WHERE tenant_id = $1 AND key = 'never-written'`, [target.tenant.id])).length).toBe(0);
+
+    // the synonyms' own scopes: a catalogue token without Shop/search/write may not write them through the import
+    // (403, nothing written), and one without Shop/search/read exports the document without them
+    const mint = async (scopes: string[]) =>
+      t.client(
+        (await target.admin.post('/admin/access_tokens', { tier: 'admin', label: 'catalogue only', scopes }).expect(201)).body.access_token.token as string,
+      );
+    const catalogueOnly = await mint(['Shop/catalogue/read', 'Shop/catalogue/write']);
+    const refused = await catalogueOnly
+      .post('/admin/catalogue/import', { manufacturers: [{ key: 'not-by-this-token', name: 'No' }], search_synonyms: doc.search_synonyms })
+      .expect(403);
+    expect(refused.body.errors).toMatch(/Shop\/search\/write/);
+    expect((await t.db.query(`SELECT 1 FROM manufacturers WHERE tenant_id = $1 AND key = 'not-by-this-token'`, [target.tenant.id])).length).toBe(0);
+    const { search_synonyms: _rules, ...withoutRules } = doc as Record<string, unknown>;
+    await catalogueOnly.post('/admin/catalogue/import', withoutRules).expect(200);
+    expect(Object.keys((await catalogueOnly.get('/admin/catalogue/export').expect(200)).body)).not.toContain('search_synonyms');
+    const ndjson = (await catalogueOnly.get('/admin/catalogue/export?format=ndjson').expect(200)).text;
+    expect(ndjson).not.toContain('"search_synonyms"');
+    const withSearch = await mint(['Shop/catalogue/read', 'Shop/catalogue/write', 'Shop/search/read', 'Shop/search/write']);
+    expect((await withSearch.get('/admin/catalogue/export').expect(200)).body.search_synonyms).toEqual(
+      (await target.admin.get('/admin/search/synonyms/export').expect(200)).body.document.search_synonyms,
+    );
+    await withSearch.post('/admin/catalogue/import', doc).expect(200);
   });
 
   it('the engine reader: cached per shop, its version bumps on each change, heard by a second instance (plain SQL too)', async () => {

@@ -31,6 +31,11 @@ const PRODUCT_BATCH = 200;
  * `EXPORT_CONCURRENCY_PER_TENANT` exports per shop run at once (429 beyond); `EXPORT_STALL_TIMEOUT_MS` bounds each
  * statement of the read and each wait on the client.
  */
+/** A staff token exports the shop's search synonyms only with `Shop/search/read` (the CLI's system context always). */
+function mayReadSynonyms(ctx: RequestContext): boolean {
+  return ctx.actor.type !== 'staff' || ctx.scopes.has('Shop/search/read');
+}
+
 @Injectable()
 export class CatalogueExportService {
   private readonly logger = new Logger('CatalogueExport');
@@ -86,12 +91,15 @@ export class CatalogueExportService {
           first = false;
         }
         await spool.write(`],"collections":${JSON.stringify(await this.collections(m, tenantId))}`);
-        await spool.write(`,"search_synonyms":${JSON.stringify((await this.synonyms.export(ctx.withManager(m))).search_synonyms ?? [])}}`);
+        // search synonyms only for a token that may read them (Shop/search/read), as on GET /admin/search/synonyms
+        if (mayReadSynonyms(ctx))
+          await spool.write(`,"search_synonyms":${JSON.stringify((await this.synonyms.export(ctx.withManager(m))).search_synonyms ?? [])}}`);
+        else await spool.write('}');
       } else {
         for (const [k, v] of members) await spool.write(`${JSON.stringify({ [k]: v })}\n`);
         for await (const product of this.products(m, tenantId)) await spool.write(`${JSON.stringify({ products: [product] })}\n`);
         for (const c of await this.collections(m, tenantId)) await spool.write(`${JSON.stringify({ collections: [c] })}\n`);
-        const rules = (await this.synonyms.export(ctx.withManager(m))).search_synonyms ?? [];
+        const rules = mayReadSynonyms(ctx) ? ((await this.synonyms.export(ctx.withManager(m))).search_synonyms ?? []) : [];
         if (rules.length > 0) await spool.write(`${JSON.stringify({ search_synonyms: rules })}\n`);
       }
       await runner.query('COMMIT');

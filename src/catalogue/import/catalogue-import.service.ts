@@ -86,6 +86,9 @@ export class CatalogueImportService {
   }
 
   private async write(ctx: RequestContext, body: Json, products: ProductSource): Promise<ImportReport> {
+    // the synonyms admin's own scope: a catalogue writer without Shop/search/write does not change search rules
+    if (body.search_synonyms !== undefined && body.search_synonyms !== null && ctx.actor.type === 'staff' && !ctx.scopes.has('Shop/search/write'))
+      throw AppError.forbidden('the token lacks the scope Shop/search/write, which a document with search_synonyms needs');
     try {
       const report = await this.changes.write(ctx, (tx) => this.run(tx, body, products));
       // the search engine's rules are read again once the import committed (a no-op inside the transaction)
