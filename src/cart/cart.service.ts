@@ -3,7 +3,14 @@ import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import { catalogueLineOf, sellableVariantRule, sellableVariants, variantPromotionFacts, type QuantityRuleRow } from '../catalogue/index.js';
+import {
+  catalogueLineOf,
+  sellableVariantRule,
+  sellableVariants,
+  variantPromotionFacts,
+  type QuantityRuleRow,
+  type SellableVariantRow,
+} from '../catalogue/index.js';
 import { customerType } from '../customers/index.js';
 import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/index.js';
 import { TenancyService } from '../tenancy/index.js';
@@ -41,6 +48,8 @@ export interface PricedCart extends Omit<PricedTotals, 'lines'> {
   discountCodeError: CouponRefusal | null;
   /** The promotions engine's answer for this cart (null: the shop has no active promotion). */
   promotions: EngineResult | null;
+  /** The catalogue's row of each line's variant as read for this pricing, by line (the checkout made from it reuses them). */
+  rows: Array<SellableVariantRow & { quantity: string }>;
 }
 
 interface CartRow {
@@ -151,7 +160,7 @@ export class CartService {
       details: detailsOf(rows[i], ctx),
       ...(promotions ? { promotions: promotions.lines[i].promotions } : {}),
     }));
-    return { ...withDiscount(base, promoted + discount), lines, cartId: cart?.id ?? null, discountCode, coupon, discountCodeError, promotions };
+    return { ...withDiscount(base, promoted + discount), lines, cartId: cart?.id ?? null, discountCode, coupon, discountCodeError, promotions, rows };
   }
 
   // ------------------------------------------------------------------ lines

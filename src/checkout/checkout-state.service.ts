@@ -62,11 +62,14 @@ export class CheckoutStateService {
     private readonly evaluation: PromotionEvaluation,
   ) {}
 
-  /** `config`: pass it when calling inside a transaction (loading it then would need a second pool connection). */
-  async state(ctx: RequestContext, checkout: Checkout, config?: TenantConfig): Promise<CheckoutState> {
+  /**
+   * `config`: pass it when calling inside a transaction (loading it then would need a second pool connection).
+   * `preloaded`: the checkout's lines as just written with the catalogue rows just read (the create: issue 34).
+   */
+  async state(ctx: RequestContext, checkout: Checkout, config?: TenantConfig, preloaded?: CheckoutLineRow[]): Promise<CheckoutState> {
     config ??= await this.tenancy.config(ctx.tenantId);
     const currency = config.currencies.find((c) => c.id === checkout.currencyId) ?? config.defaultCurrency;
-    const lines = await this.lineRows(ctx, checkout.id);
+    const lines = preloaded ?? (await this.lineRows(ctx, checkout.id));
     const shippingCountry = checkout.shippingAddress?.country_code?.toUpperCase() ?? null;
     const methods = await this.shipping.methods(ctx);
     let offered = this.shipping.offeredFor(methods, shippingCountry);

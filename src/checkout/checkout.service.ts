@@ -23,7 +23,7 @@ import {
   mapOrderLinesAsCheckoutLines,
   mapOrderTotals,
 } from './checkout-mappers.js';
-import { CheckoutState, CheckoutStateService } from './checkout-state.service.js';
+import { CheckoutState, CheckoutStateService, type CheckoutLineRow } from './checkout-state.service.js';
 import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } from './dto/admin-checkout.dto.js';
 import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.entities.js';
@@ -57,6 +57,7 @@ export class CheckoutService {
     // the cart row the API guard read for this request serves (issue 34: the cart is read once)
     const priced = await this.cart.priceCart(ctx, { reuseGuardRead: true });
     if (priced.lines.length === 0) throw AppError.unprocessable('the cart is empty');
+    let lines: CheckoutLineRow[] = [];
     const checkout = await inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
       const customerId = tx.actor.type === 'customer' ? tx.actor.customerId : null;
@@ -73,9 +74,10 @@ export class CheckoutService {
         email,
         discountCode: priced.discountCode,
       });
-      await m.query(
+      const written: Array<{ id: string; quantity: string; position: number }> = await m.query(
         `INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
-         SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)`,
+         SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)
+         RETURNING id, quantity, position`,
         [
           tx.tenantId,
           row.id,
@@ -85,10 +87,13 @@ export class CheckoutService {
           priced.lines.map((_, i) => i),
         ],
       );
+      // the lines as written, beside the catalogue rows the cart's pricing just read (in the lines' order)
+      const byPosition = new Map(written.map((w) => [w.position, w]));
+      lines = priced.rows.map((r, i) => ({ ...r, id: byPosition.get(i)!.id, quantity: byPosition.get(i)!.quantity }));
       return row;
     });
-    // the row as written answers (issue 34: no read of it after the commit)
-    return this.storefrontView(ctx, checkout);
+    // the row and lines as written answer (issue 34: no read of them after the commit)
+    return this.storefrontView(ctx, checkout, undefined, lines);
   }
 
   async get(ctx: RequestContext, token: string): Promise<StorefrontCheckoutDto> {
@@ -198,8 +203,13 @@ export class CheckoutService {
     return getOrThrow(ctx, this.dataSource, Checkout, token, 'checkout');
   }
 
-  private async storefrontView(ctx: RequestContext, c: Checkout, shippingCountries?: CountryRow[]): Promise<StorefrontCheckoutDto> {
-    const state = await this.states.state(ctx, c);
+  private async storefrontView(
+    ctx: RequestContext,
+    c: Checkout,
+    shippingCountries?: CountryRow[],
+    preloaded?: CheckoutLineRow[],
+  ): Promise<StorefrontCheckoutDto> {
+    const state = await this.states.state(ctx, c, undefined, preloaded);
     const config = await this.tenancy.config(ctx.tenantId);
     const [countries, paymentTypes] = await Promise.all([shippingCountries ?? this.shipping.countries(ctx), this.shipping.paymentTypes(ctx)]);
     const names: CountryNames = new Map(countries.map((x) => [x.code, translate(x.name, ctx)]));

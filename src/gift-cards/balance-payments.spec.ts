@@ -120,6 +120,41 @@ describe('the balance ledger rules', () => {
     expect(adjustmentAllowed(0, 0)).toBe(false);
   });
 
+  it('redeem with the coverage read earlier in the transaction does not read the applied accounts again, and re-reads their balances under the locks', async () => {
+    const { repo, ctx, payments } = setup();
+    repo.accounts.set('acc-1', { currency: 'CHF', expiresAt: null, disabledAt: null });
+    repo.applications.set('co', ['acc-1']);
+    await repo.append(ctx.manager!, ctx.tenantId, {
+      accountId: 'acc-1',
+      amount: '30.00',
+      currency: 'CHF',
+      orderId: null,
+      kind: 'issue',
+      staffId: null,
+      note: null,
+    });
+    let appliedReads = 0;
+    const applied = repo.applied.bind(repo);
+    repo.applied = async (...a) => (appliedReads++, applied(...a));
+    const preview = await payments.coverage(ctx, 'co', 'CHF', 2, 5000);
+    expect(appliedReads).toBe(1);
+    // spent elsewhere between the preview and the placement: the locked re-read decides, not the preview
+    await repo.append(ctx.manager!, ctx.tenantId, {
+      accountId: 'acc-1',
+      amount: '-20.00',
+      currency: 'CHF',
+      orderId: null,
+      kind: 'redeem',
+      staffId: null,
+      note: null,
+    });
+    const r = await payments.redeem(ctx, 'co', 'order-1', 'CHF', 2, 5000, preview);
+    expect(appliedReads).toBe(1);
+    expect(repo.locks).toBe(1);
+    expect(r.paid).toBe(1000);
+    expect(repo.balanceMinor('acc-1')).toBe(0);
+  });
+
   it('property: random issue/redeem/refund/expire/cancel sequences keep every balance equal to its ledger sum and never negative', async () => {
     for (let seed = 1; seed <= 200; seed++) {
       const rand = rng(seed);
