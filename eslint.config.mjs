@@ -112,7 +112,8 @@ export default tseslint.config(
       'src/cart/**',
       'src/checkout/**',
       'src/database/**',
-      'src/themes/**',
+      'src/themes/theme-assets.service.ts',
+      'src/themes/storage/**',
       'src/common/cluster/**',
     ],
     rules: {
@@ -143,6 +144,12 @@ export default tseslint.config(
       'src/tenancy/**/*.ts',
       'src/auth/**/*.ts',
       'src/events/**/*.ts',
+      'src/gift-cards/**/*.ts',
+      'src/returns/**/*.ts',
+      'src/shipping/**/*.ts',
+      'src/tax/**/*.ts',
+      // themes: the themes' own statements are moved; its assets and asset stores are not yet
+      'src/themes/themes.*.ts',
       'src/webhooks/**/*.ts',
       'src/wishlist/**/*.ts',
     ],

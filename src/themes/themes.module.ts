@@ -6,6 +6,7 @@ import { StorefrontThemesController } from './storefront-themes.controller.js';
 import { AssetStores } from './storage/asset-store.js';
 import { ConfiguredAssetStores } from './storage/asset-stores.provider.js';
 import { ThemeAssetsService } from './theme-assets.service.js';
+import { ThemesRepository } from './themes.repository.js';
 import { ThemesService } from './themes.service.js';
 
 /** Every new shop gets its default theme, copied from the library inside the creating transaction. */
@@ -22,7 +23,7 @@ export class DefaultThemeOnTenantCreated extends TenantCreatedHook {
 
 @Module({
   controllers: [AdminThemesController, StorefrontThemesController],
-  providers: [ThemesService, ThemeAssetsService, { provide: AssetStores, useClass: ConfiguredAssetStores }, DefaultThemeOnTenantCreated],
+  providers: [ThemesService, ThemesRepository, ThemeAssetsService, { provide: AssetStores, useClass: ConfiguredAssetStores }, DefaultThemeOnTenantCreated],
   exports: [ThemesService, ThemeAssetsService, AssetStores],
 })
 export class ThemesModule {}
