@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { sameOriginPage, text } from './storefront-browser.fixture.js';
+import { sameOriginPage, screenshot, text } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -154,7 +154,7 @@ describe('reference storefront: home page, search-engine data and the phone jour
     await context.route('**/*', (route) => (new URL(route.request().url()).origin === base ? route.continue() : route.abort()));
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
-    const shot = (name: string) => page.screenshot({ path: join(OUT, `${name}.png`) });
+    const shot = (name: string) => screenshot(page, join(OUT, `${name}.png`), false);
 
     // home: the category menu's button
     await open(page);
