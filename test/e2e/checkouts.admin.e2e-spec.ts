@@ -135,7 +135,7 @@ describe('admin checkouts', () => {
     await shop.admin.post(`/admin/orders/${p.order_id}/fulfillment`, {}).expect(422);
     await shop.admin.post(`/admin/orders/${randomUUID()}/fulfillment`, { tracking_url: 'https://track.example/1' }).expect(404);
     await other.admin.post(`/admin/orders/${p.order_id}/fulfillment`, { tracking_url: 'https://track.example/1' }).expect(404);
-    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, topic`, [
+    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, id`, [
       shop.tenant.id,
       p.order_id,
     ]);

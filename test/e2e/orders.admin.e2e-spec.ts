@@ -29,7 +29,7 @@ describe('admin orders', () => {
   const order = async (id: string, s: TestShop = shop) => (await s.admin.get(`/admin/orders/${id}`).expect(200)).body.order;
   const topics = async (orderId: string) =>
     (
-      (await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, topic`, [
+      (await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, id`, [
         shop.tenant.id,
         orderId,
       ])) as Array<{ topic: string }>

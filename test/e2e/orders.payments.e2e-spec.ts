@@ -115,7 +115,7 @@ describe('order payments: capture, expiry and abandonment', () => {
       cancel_reason: 'payment_cancelled',
       cancelled_at: expect.any(String),
     });
-    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at`, [
+    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND payload->'order'->>'id' = $2 ORDER BY occurred_at, id`, [
       shop.tenant.id,
       p.order_id,
     ]);

@@ -512,7 +512,7 @@ describe('admin catalogue API: products, variants, export', () => {
 
       await shop.admin.delete(`/admin/products/${ids.products.p5}`).expect(204);
       await shop.admin.get(`/admin/products/${ids.products.p5}`).expect(404);
-      const events = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.deleted' ORDER BY occurred_at`, [
+      const events = await t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.deleted' ORDER BY occurred_at, id`, [
         shop.tenant.id,
       ]);
       expect(events.map((e: Json) => e.payload.product).filter((p: Json) => ['p5', 'p7'].includes(p.key))).toEqual([
@@ -529,7 +529,7 @@ describe('admin catalogue API: products, variants, export', () => {
       expect(admin.body.product.variants.map((v: Json) => v.key)).toEqual(['v3a']);
       await shop.admin.delete(`/admin/products/${ids.products.p3}/variants/${ids.variants.v3b}`).expect(404);
       const [event] = await t.db.query(
-        `SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.updated' ORDER BY occurred_at DESC LIMIT 1`,
+        `SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = 'product.updated' ORDER BY occurred_at DESC, id DESC LIMIT 1`,
         [shop.tenant.id],
       );
       expect(event.payload.product.variants.map((v: Json) => v.key)).toEqual(['v3a']);

@@ -22,7 +22,7 @@ describe('admin promotions', () => {
   afterAll(() => t.close());
 
   const outbox = (topic: string) =>
-    t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = $2 ORDER BY occurred_at`, [shop.tenant.id, topic]) as Promise<
+    t.db.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND topic = $2 ORDER BY occurred_at, id`, [shop.tenant.id, topic]) as Promise<
       Array<{ payload: { promotion: { id: string; name?: string } } }>
     >;
 

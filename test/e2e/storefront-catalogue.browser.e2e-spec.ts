@@ -283,4 +283,42 @@ describe('reference storefront: handles, categories, product page and cart drawe
       await shop.admin.delete(`/admin/promotions/${promotion.id}`);
     }
   }, 120_000);
+
+  it('a slow first cart read does not undo "Add to cart": the drawer stays open with the added bottle', async () => {
+    const page = await visitor();
+    try {
+      // the page's first GET /cart answers 2 s late, after the add's own answer (a slow network, a busy server)
+      let slowed = false;
+      await page.route(
+        (url) => url.pathname === `${API}/cart`,
+        async (route) => {
+          if (route.request().method() !== 'GET' || slowed) return route.fallback();
+          slowed = true;
+          // read by the server at once (the cart of before the add), delivered 2 s later
+          const response = await route.fetch();
+          await new Promise((r) => setTimeout(r, 2_000));
+          await route.fulfill({ response });
+        },
+      );
+      const listed = (await get<{ products: Listed[] }>('/products?limit=1&available=true&order=price%20asc')).products[0]!;
+      await open(page, `wines/${listed.handle}`);
+      await page.waitForSelector('.product h1');
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      const drawer = page.getByTestId('cart-drawer');
+      await drawer.waitFor();
+      await new Promise((r) => setTimeout(r, 2_500)); // the slow read has answered meanwhile
+      expect(slowed).toBe(true);
+      await expect(drawer.isVisible()).resolves.toBe(true);
+      const cart = (await page.evaluate(
+        `fetch('${API}/cart', { credentials: 'include', headers: { authorization: 'Bearer ${shop.storefront_token}' } }).then((r) => r.json())`,
+      )) as { cart: { items_subtotal_price: number; currency: string } };
+      expect(cart.cart.items_subtotal_price).toBeGreaterThan(0);
+      const money = new Intl.NumberFormat('en-CH', { style: 'currency', currency: cart.cart.currency })
+        .format(cart.cart.items_subtotal_price)
+        .replace(/\s+/g, ' ');
+      await expect(text(drawer.getByTestId('drawer-subtotal'))).resolves.toBe(money);
+    } finally {
+      await page.context().close();
+    }
+  }, 60_000);
 });

@@ -284,7 +284,7 @@ describe('taxes by destination', () => {
     );
     await reader.get('/admin/tax_rates').expect(200);
     await reader.put('/admin/tax_settings', { mode: 'origin' }).expect(403);
-    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND topic LIKE 'tax_%' ORDER BY occurred_at`, [shop.tenant.id]);
+    const events = await t.db.query(`SELECT topic FROM outbox_events WHERE tenant_id = $1 AND topic LIKE 'tax_%' ORDER BY occurred_at, id`, [shop.tenant.id]);
     expect(events.map((e: { topic: string }) => e.topic)).toEqual(
       expect.arrayContaining(['tax_category.created', 'tax_category.deleted', 'tax_rate.created', 'tax_settings.updated']),
     );

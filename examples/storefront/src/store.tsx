@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ok, session, SIGNED_OUT_EVENT, type Cart, type Currency } from './api/client';
 import { formatMoney, translator, type Translate } from './i18n';
 
@@ -8,7 +8,7 @@ interface Shop {
   t: Translate;
   money(amount: number, currency: string): string;
   cart: Cart | null;
-  setCart(cart: Cart): void;
+  setCart(cart: Cart | null): void;
   refreshCart(): Promise<void>;
   currencies: Currency[];
   setCurrency(code: string): Promise<void>;
@@ -29,7 +29,13 @@ export function useShop(): Shop {
 
 export function ShopProvider({ children }: { children: ReactNode }) {
   const [locale, setLocaleState] = useState(session.locale);
-  const [cart, setCart] = useState<Cart | null>(null);
+  const [cart, setCartState] = useState<Cart | null>(null);
+  // each cart written (an add's answer, a currency change) counts: a read that started before it is older than it
+  const cartWrites = useRef(0);
+  const setCart = useCallback((next: Cart | null) => {
+    cartWrites.current += 1;
+    setCartState(next);
+  }, []);
   const [currencies, setCurrencies] = useState<Currency[]>([]);
   const [signedIn, setSignedIn] = useState(Boolean(session.customerToken));
   const [revision, setRevision] = useState(0);
@@ -41,8 +47,11 @@ export function ShopProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const refreshCart = useCallback(async () => {
-    setCart(ok(await api.GET('/api/2026-04-01/cart')).cart);
-  }, []);
+    const before = cartWrites.current;
+    const read = ok(await api.GET('/api/2026-04-01/cart')).cart;
+    // the page's first read can answer after "Add to cart" did (a slow network): it must not undo the add
+    if (cartWrites.current === before) setCart(read);
+  }, [setCart]);
 
   useEffect(() => {
     document.documentElement.lang = locale;
@@ -83,7 +92,7 @@ export function ShopProvider({ children }: { children: ReactNode }) {
       },
       revision,
     };
-  }, [locale, cart, currencies, signedIn, revision, refreshCart]);
+  }, [locale, cart, currencies, signedIn, revision, refreshCart, setCart]);
 
   return <ShopContext.Provider value={value}>{children}</ShopContext.Provider>;
 }

@@ -7,6 +7,7 @@ import { categoryHref, productHref } from '../urls';
 import { millilitresOf, pricePerLitre } from '../unit-price';
 import { Gallery } from './Gallery';
 import { openCartDrawer } from '../CartDrawer';
+import { checkQuantity, firstQuantity } from '../quantity';
 import { RelatedWines } from './RelatedWines';
 import { safeHtml } from '../safe-html';
 import { lowestPrice30 } from '../promotions';
@@ -14,14 +15,6 @@ import { WishlistHeart } from '../wishlist';
 import { plainText, productJsonLd, usePageMeta } from '../seo';
 
 const BASE = import.meta.env.BASE_URL.replace(/\/$/, '');
-
-/** A quantity obeys the variant's rule: at least min, at most max, min + a multiple of increment. */
-export function checkQuantity(q: number, rule: Variant['quantity_rule']): boolean {
-  if (!Number.isFinite(q) || q < rule.min) return false;
-  if (rule.max !== null && q > rule.max) return false;
-  const inc = rule.increment || 1;
-  return Math.abs(((q - rule.min) / inc) % 1) < 1e-9;
-}
 
 // the product an old `/products/<uuid>` URL loaded, taken by the `/wines/<handle>` page it is replaced with
 let redirected: ProductDetail | null = null;
@@ -53,7 +46,7 @@ export function ProductPage() {
 
   const variant = product?.variants.find((v) => v.id === variantId) ?? product?.variants.find((v) => v.available) ?? product?.variants[0];
   useEffect(() => {
-    if (variant) setQuantity(variant.quantity_rule.min || 1);
+    if (variant) setQuantity(firstQuantity(variant.quantity_rule));
     setStatus('idle');
   }, [variant?.id]);
 
@@ -157,7 +150,7 @@ export function ProductPage() {
                     type="number"
                     inputMode="numeric"
                     name="quantity"
-                    min={rule.min}
+                    min={firstQuantity(rule)}
                     max={rule.max ?? undefined}
                     step={rule.increment || 1}
                     value={quantity}
