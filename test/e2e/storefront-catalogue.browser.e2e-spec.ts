@@ -303,19 +303,20 @@ describe('reference storefront: handles, categories, product page and cart drawe
       const listed = (await get<{ products: Listed[] }>('/products?limit=1&available=true&order=price%20asc')).products[0]!;
       await open(page, `wines/${listed.handle}`);
       await page.waitForSelector('.product h1');
-      await page.getByRole('button', { name: 'Add to cart' }).click();
+      // the add's own answer is what the drawer must keep showing once the older read arrives
+      const [added] = await Promise.all([
+        page.waitForResponse((r) => r.url().includes(`${API}/cart/items`) && r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Add to cart' }).click(),
+      ]);
+      expect(added.status()).toBe(200);
+      const cart = ((await added.json()) as { cart: { items_subtotal_price: number; currency: string } }).cart;
       const drawer = page.getByTestId('cart-drawer');
       await drawer.waitFor();
       await new Promise((r) => setTimeout(r, 2_500)); // the slow read has answered meanwhile
       expect(slowed).toBe(true);
       await expect(drawer.isVisible()).resolves.toBe(true);
-      const cart = (await page.evaluate(
-        `fetch('${API}/cart', { credentials: 'include', headers: { authorization: 'Bearer ${shop.storefront_token}' } }).then((r) => r.json())`,
-      )) as { cart: { items_subtotal_price: number; currency: string } };
-      expect(cart.cart.items_subtotal_price).toBeGreaterThan(0);
-      const money = new Intl.NumberFormat('en-CH', { style: 'currency', currency: cart.cart.currency })
-        .format(cart.cart.items_subtotal_price)
-        .replace(/\s+/g, ' ');
+      expect(cart.items_subtotal_price).toBeGreaterThan(0);
+      const money = new Intl.NumberFormat('en-CH', { style: 'currency', currency: cart.currency }).format(cart.items_subtotal_price).replace(/\s+/g, ' ');
       await expect(text(drawer.getByTestId('drawer-subtotal'))).resolves.toBe(money);
     } finally {
       await page.context().close();
