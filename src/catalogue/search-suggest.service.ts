@@ -8,7 +8,16 @@ import { translate } from '../common/i18n.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
 import { FacetNameSnapshot, type Snapshot, type SnapshotEntry } from './facet-name-snapshot.service.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
-import { codeCandidates, codeProductCount, matchQuality, productCandidates, rankAndGroup, suggestWords, type SuggestCandidate } from './index/text-suggest.js';
+import {
+  codeCandidates,
+  codeProductCount,
+  contentMemo,
+  matchQuality,
+  productCandidates,
+  rankAndGroup,
+  suggestWords,
+  type SuggestCandidate,
+} from './index/text-suggest.js';
 import { productTitlesOf } from './catalogue.repository.js';
 import type { TenantIndex } from './index/tenant-index.js';
 import { namesOf, StorefrontCatalogueService } from './storefront-catalogue.service.js';
@@ -173,13 +182,7 @@ export class SearchSuggestService {
 
   /** Titles and handles of products, kept in the index's memo while its content is unchanged (read on a miss). */
   private async titlesOf(ctx: RequestContext, idx: TenantIndex, ids: string[]): Promise<Map<string, ProductTitle>> {
-    const key = 'suggest|titles';
-    let hit = idx.memo.get(key);
-    if (!hit || hit.version !== idx.contentVersion) {
-      hit = { version: idx.contentVersion, value: new Map<string, ProductTitle>(), bytes: 64 };
-      idx.memo.set(key, hit);
-    }
-    const kept = hit.value as Map<string, ProductTitle>;
+    const { map: kept, entry: hit } = contentMemo<string, ProductTitle>(idx, 'suggest|titles');
     const missing = ids.filter((id) => !kept.has(id));
     const version = idx.contentVersion;
     const rows = await productTitlesOf(managerOf(ctx, this.dataSource), ctx.tenantId, missing);

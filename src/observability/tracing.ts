@@ -6,15 +6,20 @@ import { Attributes, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanSta
  */
 const tracer = () => trace.getTracer('vinoshop-commerce');
 
+/** Marks `span` as failed by `err` and gives `err` back to be rethrown. */
+function failed(span: Span, err: unknown): unknown {
+  span.recordException(err as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+  return err;
+}
+
 /** Runs `fn` in a child span of the active one; an exception marks the span as failed and is rethrown. */
 export function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
   return tracer().startActiveSpan(name, { attributes, kind }, async (span) => {
     try {
       return await fn(span);
     } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
-      throw err;
+      throw failed(span, err);
     } finally {
       span.end();
     }
@@ -27,9 +32,7 @@ export function inSpanSync<T>(name: string, attributes: Attributes, fn: (span: S
     try {
       return fn(span);
     } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
-      throw err;
+      throw failed(span, err);
     } finally {
       span.end();
     }

@@ -7,7 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import type { MemoryMailTransport } from '../../src/customers/mail/mail-transport.js';
 import { createCustomersApp, PASSWORD, requireConfirmation, signIn } from './customers.helpers.js';
-import { addBottles, sameOriginPage, screenshot, toCheckout } from './storefront-browser.fixture.js';
+import { addBottles, CHROMIUM_ARGS, sameOriginPage, screenshot, toCheckout } from './storefront-browser.fixture.js';
 import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -17,7 +17,6 @@ import type { TestApp, TestShop } from '../helpers/test-app.js';
  * order pages (no serious or critical violation). Desktop and a 390×844 phone. Screenshots in test-results/storefront/.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const AXE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
 

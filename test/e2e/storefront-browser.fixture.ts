@@ -1,5 +1,36 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
+import { createTestApp, type TestApp, type TestShop } from '../helpers/test-app.js';
+
+/** Headless Chromium as every browser test starts it (Debian's package, no sandbox as root, nothing fetched). */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/** A demo shop served with the built storefront at `base` (`/storefront-demo/`), and the Chromium that visits it. */
+export interface DemoStorefront {
+  t: TestApp;
+  shop: TestShop;
+  browser: Browser;
+  base: string;
+}
+
+/**
+ * The storefront built (`prepare.mjs --browser`), an app with STOREFRONT_DEMO listening on a free port, the shop
+ * "Demo Wine Shop" with `products` generated wines, Chromium launched; `out` made for the screenshots.
+ */
+export async function startDemoStorefront(products: number, out: string): Promise<DemoStorefront> {
+  execFileSync(process.execPath, ['examples/storefront/scripts/prepare.mjs', '--browser'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  mkdirSync(out, { recursive: true });
+  const t = await createTestApp({ config: { STOREFRONT_DEMO: true } });
+  const shop = await t.createShop({ name: 'Demo Wine Shop' });
+  await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(products)).expect(200);
+  await t.app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return { t, shop, browser, base };
+}
 
 /**
  * The shop and the page steps of test/e2e/storefront-money.browser.e2e-spec.ts: the demo catalogue (60 products)

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { sameOriginPage, screenshot, text } from './storefront-browser.fixture.js';
-import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { type Browser, type Page } from 'playwright-core';
+import { sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
+import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
  * The reference storefront's shopping pages (issue 37): handle URLs and the redirect of the old UUID URLs, the category
@@ -15,7 +11,6 @@ import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
  * screenshots in test-results/storefront/ with STOREFRONT_SCREENSHOTS=on.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const PHONE = { width: 390, height: 844 };
 const API = '/api/2026-04-01';
 
@@ -32,14 +27,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
   let base: string;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['examples/storefront/scripts/prepare.mjs', '--browser'], { stdio: ['ignore', 'inherit', 'inherit'] });
-    mkdirSync(OUT, { recursive: true });
-    t = await createTestApp({ config: { STOREFRONT_DEMO: true } });
-    shop = await t.createShop({ name: 'Demo Wine Shop' });
-    await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(2000)).expect(200);
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    ({ t, shop, browser, base } = await startDemoStorefront(2000, OUT));
   }, 600_000);
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { screenshot, text, toAllWines } from './storefront-browser.fixture.js';
+import { CHROMIUM_ARGS, screenshot, text, toAllWines } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -14,7 +14,6 @@ import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
  * With STOREFRONT_SCREENSHOTS=on, each test leaves a screenshot of its last page in test-results/storefront/.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const COUPON = 'WELCOME10';
 const HOSTILE_HTML =
   '<p class="hostile">Catalogue text</p><img src=x onerror="window.__xss = (window.__xss || 0) + 1"><script>window.__xss = 99</script>' +

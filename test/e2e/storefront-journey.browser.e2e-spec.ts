@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { sameOriginPage, screenshot, text } from './storefront-browser.fixture.js';
-import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
+import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
  * The reference storefront's home page, search-engine data and the whole phone journey (issue 37): the home page's
@@ -17,7 +14,6 @@ import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
  * critical violation) without sideways scrolling, each next action within the first screen. 400-product demo shop.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const AXE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
 
@@ -35,14 +31,7 @@ describe('reference storefront: home page, search-engine data and the phone jour
   let base: string;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['examples/storefront/scripts/prepare.mjs', '--browser'], { stdio: ['ignore', 'inherit', 'inherit'] });
-    mkdirSync(OUT, { recursive: true });
-    t = await createTestApp({ config: { STOREFRONT_DEMO: true } });
-    shop = await t.createShop({ name: 'Demo Wine Shop' });
-    await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(400)).expect(200);
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    ({ t, shop, browser, base } = await startDemoStorefront(400, OUT));
   }, 600_000);
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import {
   addBottles,
   changeCountry,
   chooseShipping,
+  CHROMIUM_ARGS,
   fillAddress,
   sameOriginPage,
   screenshot,
@@ -26,7 +27,6 @@ import {
  * excise, NO closed to alcohol), with a bottle-count rate table for Europe. Screenshots in test-results/storefront/.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const API = '/api/2026-04-01';
 
 describe('reference storefront: taxes, shipping, promotions, gift cards, store credit and returns (issues 31-33)', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
-import { screenshot } from './storefront-browser.fixture.js';
+import { CHROMIUM_ARGS, screenshot } from './storefront-browser.fixture.js';
 
 /**
  * The reference storefront's search box (issue 35; examples/storefront/src/search-box.tsx) in headless Chromium
@@ -17,7 +17,6 @@ import { screenshot } from './storefront-browser.fixture.js';
  * engine ranks. Screenshots in test-results/storefront/.
  */
 const OUT = join(process.cwd(), 'test-results', 'storefront');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 type Doc = {
   products: Array<{ key: string; published?: boolean; variants: Array<{ published?: boolean; active?: boolean; custom_fields?: { grape?: string[] } }> }>;
 };

@@ -154,15 +154,22 @@ export function codeCandidates(idx: TenantIndex, words: readonly string[]): numb
   return out;
 }
 
-/** Visible products carrying code `c` (the count a listing filtered by it finds), kept per content version. */
-export function codeProductCount(idx: TenantIndex, c: number): number {
-  const key = 'suggest|counts';
+/**
+ * A map kept in the index's memo under `key` while the index's content is unchanged (a new empty one after a change),
+ * with its memo entry, whose `bytes` the caller grows as it adds.
+ */
+export function contentMemo<K, V>(idx: TenantIndex, key: string): { map: Map<K, V>; entry: { bytes: number } } {
   let hit = idx.memo.get(key);
   if (!hit || hit.version !== idx.contentVersion) {
-    hit = { version: idx.contentVersion, value: new Map<number, number>(), bytes: 64 };
+    hit = { version: idx.contentVersion, value: new Map<K, V>(), bytes: 64 };
     idx.memo.set(key, hit);
   }
-  const counts = hit.value as Map<number, number>;
+  return { map: hit.value as Map<K, V>, entry: hit };
+}
+
+/** Visible products carrying code `c` (the count a listing filtered by it finds), kept per content version. */
+export function codeProductCount(idx: TenantIndex, c: number): number {
+  const { map: counts, entry: hit } = contentMemo<number, number>(idx, 'suggest|counts');
   const kept = counts.get(c);
   if (kept !== undefined) return kept;
   const products = new Set<number>();
