@@ -78,6 +78,11 @@ export function buyerKey(customerId: string | null, email: string | null | undef
 @Injectable()
 export class PromotionEvaluation {
   private readonly cache = new Map<string, TenantPromotions>();
+  /**
+   * Bumped by every `invalidate`: a read that began before a change and ends after it must not cache what it read
+   * (the change's invalidation came first, so that stale answer would stay for up to 30 s).
+   */
+  private readonly generations = new Map<string, number>();
   /** The lines' catalogue facts by shop and variant, for at most 30 s (a catalogue edit reaches promotions within it). */
   private readonly factsCache = new Map<string, { until: number; generation: number; byVariant: Map<string, VariantFacts> }>();
 
@@ -93,6 +98,7 @@ export class PromotionEvaluation {
 
   invalidate(tenantId: string): void {
     this.cache.delete(tenantId);
+    this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
   }
 
   /** The active promotions of the shop now (enabled, started, not ended, not used up). */
@@ -104,6 +110,7 @@ export class PromotionEvaluation {
     const now = Date.now();
     let entry = this.cache.get(ctx.tenantId);
     if (!entry || entry.until <= now) {
+      const generation = this.generations.get(ctx.tenantId) ?? 0;
       const rows = await this.usages.current(ctx);
       let until = now + TTL_MS;
       for (const r of rows) {
@@ -119,7 +126,7 @@ export class PromotionEvaluation {
         zones: uses('shipping_zone') || live.some((p) => p.actions.some((a) => a.type === 'shipping' && !!a.zones?.length)),
       };
       entry = { live, until, needs, byCurrency: new Map(), results: new Map() };
-      this.cache.set(ctx.tenantId, entry);
+      if ((this.generations.get(ctx.tenantId) ?? 0) === generation) this.cache.set(ctx.tenantId, entry);
     }
     return entry;
   }

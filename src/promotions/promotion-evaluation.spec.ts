@@ -67,6 +67,29 @@ describe('PromotionEvaluation', () => {
     expect(await evaluation.prepare(ctx, request())).toBeNull();
   });
 
+  it('a read that began before a change does not cache what it read: the next read sees the change', async () => {
+    const rows: Promotion[] = [];
+    const { evaluation, calls } = setup(rows);
+    const usages = (evaluation as unknown as { usages: { current: () => Promise<Promotion[]> } }).usages;
+    const current = usages.current;
+    let release: () => void = () => undefined;
+    // the first read sees the shop before the change, and ends only after the change's invalidation
+    usages.current = () => {
+      usages.current = current;
+      calls.current++;
+      const snapshot = [...rows];
+      return new Promise((done) => (release = () => done(snapshot)));
+    };
+    const slow = evaluation.prepare(ctx, request());
+    rows.push(promotion({}));
+    evaluation.invalidate('t1');
+    release();
+    expect(await slow).toBeNull();
+    const prepared = await evaluation.prepare(ctx, request());
+    expect(calls.current).toBe(2);
+    expect(prepared!.promote([priced(1000)], null).discounts[0].amount).toBe(100);
+  });
+
   it('loads once and caches; invalidate reloads', async () => {
     const { evaluation, calls } = setup([promotion({})]);
     const prepared = await evaluation.prepare(ctx, request());

@@ -200,14 +200,15 @@ describe('catalogue promotions in the storefront', () => {
 
     await sleep(Math.max(0, startsAt - Date.now()));
     expect(await waitFor(priceOf, (p) => p !== red.price, 5_000)).not.toBe(red.price);
-    expect(Date.now() - startsAt).toBeLessThan(1000 + 200); // (+ the last poll's own request)
+    // the timer is armed for the boundary itself; the bound leaves room for a loaded CI machine (a timed test flaked at 1.2 s)
+    expect(Date.now() - startsAt).toBeLessThan(3000);
     expect(await priceOf()).toBe((cents(red.price) - Math.round(cents(red.price) * 0.3)) / 100);
     expect(await onSaleCount()).not.toEqual(before);
     await expectModel(startsAt + 1, SOME_CASES);
 
     await sleep(Math.max(0, endsAt - Date.now()));
     expect(await waitFor(priceOf, (p) => p === red.price, 5_000)).toBe(red.price);
-    expect(Date.now() - endsAt).toBeLessThan(1000 + 200);
+    expect(Date.now() - endsAt).toBeLessThan(3000);
     await expectModel(endsAt + 1, SOME_CASES);
 
     // deleting a promotion takes its prices away at once; the record stays in the price history

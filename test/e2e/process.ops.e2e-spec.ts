@@ -167,20 +167,23 @@ describe('operations: the server process', () => {
           headers: { Authorization: `Bearer ${shop.storefront_token}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ payment_type_id: ids.payment_types.invoice, accepted_terms: true, age_confirmed: true }),
         });
-        const deadline = Date.now() + 15_000;
+        const [{ holder }] = (await lock.query(`SELECT pg_backend_pid() AS holder`)) as Array<{ holder: number }>;
+        const deadline = Date.now() + 30_000;
         while (Date.now() < deadline) {
-          const [w] = (await t.db.query(
-            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE NOT l.granted AND d.datname = current_database()`,
-          )) as Array<{ n: number }>;
+          // the completion waits on this lock (not some other session waiting on a lock of its own)
+          const [w] = (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`, [holder])) as Array<{
+            n: number;
+          }>;
           if (w.n > 0) break;
           await new Promise((r) => setTimeout(r, 50));
         }
+        expect(Date.now()).toBeLessThan(deadline);
         server.child.kill('SIGTERM');
         // stops accepting at once
         const refusedBy = Date.now() + 5_000;
         let refused = false;
         while (!refused && Date.now() < refusedBy) {
-          refused = await fetch(`http://127.0.0.1:${port}/health`).then(
+          refused = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then(
             () => false,
             () => true,
           );
@@ -191,8 +194,8 @@ describe('operations: the server process', () => {
         await lock.commitTransaction();
 
         const res = await completion;
-        expect(res.status).toBe(200);
         const body = (await res.json()) as { checkout: { success: boolean; order_id: string } };
+        expect({ status: res.status, body }).toMatchObject({ status: 200 });
         expect(body.checkout).toMatchObject({ success: true, order_id: expect.any(String) });
         expect(await server.exited).toBe(0);
         expect(server.output()).toContain('SIGTERM: finishing requests and shutting down');
