@@ -202,7 +202,11 @@ describe('reference storefront: handles, categories, product page and cart drawe
     const added = (await get<{ product: Detail }>(`/products/by_handle?handle=${encodeURIComponent(cheapest.handle)}`)).product.variants.find(
       (v) => (v as { available?: boolean }).available,
     )!;
-    const threshold = Math.ceil(added.price * 1.5);
+    // the page adds the first quantity the variant's rule accepts (a case wine in steps of 2 adds 2 bottles)
+    const rule = (added as { quantity_rule?: { min: number; increment: number } }).quantity_rule ?? { min: 1, increment: 1 };
+    const inc = rule.increment || 1;
+    const first = Math.max(inc, Math.ceil((rule.min || 1) / inc - 1e-9) * inc);
+    const threshold = Math.ceil(added.price * first * 1.5);
     const promotion = (
       await shop.admin
         .post('/admin/promotions', {
