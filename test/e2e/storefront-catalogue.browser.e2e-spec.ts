@@ -310,6 +310,12 @@ describe('reference storefront: handles, categories, product page and cart drawe
       expect(cart.items_subtotal_price).toBeGreaterThan(0);
       const money = new Intl.NumberFormat('en-CH', { style: 'currency', currency: cart.currency }).format(cart.items_subtotal_price).replace(/\s+/g, ' ');
       await expect(text(drawer.getByTestId('drawer-subtotal'))).resolves.toBe(money);
+      // and the cart is still this browser's: the slow read's answer carried a visitor cookie of its own (it was sent
+      // before the browser had one), and the add waited for it (examples/storefront/src/api/visitor-gate.ts)
+      const again = (await page.evaluate(
+        `fetch('${API}/cart', { credentials: 'include', headers: { authorization: 'Bearer ${shop.storefront_token}' } }).then((r) => r.json())`,
+      )) as { cart: { items_subtotal_price: number } };
+      expect(again.cart.items_subtotal_price).toBe(cart.items_subtotal_price);
     } finally {
       await page.context().close();
     }

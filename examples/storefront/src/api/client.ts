@@ -1,6 +1,7 @@
 // The API client: openapi-fetch over the types generated from the live openapi.json (src/api/schema.d.ts,
 // `npm run generate:api`). No request or response type is written by hand here.
 import createClient from 'openapi-fetch';
+import { VisitorGate } from './visitor-gate';
 import type { components, paths } from '../../../openapi-client/schema';
 
 export type Schemas = components['schemas'];
@@ -81,21 +82,35 @@ if (fromUrl && /^vnstss_[A-Za-z0-9_-]{16,}$/.test(fromUrl)) {
 
 export const api = createClient<paths>({ baseUrl: API_BASE, credentials: 'include' });
 
+// writes wait for the requests this browser sent before it had its visitor cookie (src/api/visitor-gate.ts)
+const VISITOR_KEY = 'vinoshop.visitor';
+const visitorGate = new VisitorGate(stored(VISITOR_KEY) === '1', () => store(VISITOR_KEY, '1'));
+const sentEarly = new WeakMap<Request, boolean>();
+
 api.use({
-  onRequest({ request }) {
+  async onRequest({ request }) {
     const token = session.customerToken ?? session.storefrontToken;
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
     // the active language: `locale` on reads (kept verbatim when a Link URL already carries it: the cursor
     // fingerprints the query), Accept-Language on every request
     request.headers.set('Accept-Language', session.locale);
+    let out = request;
     if (request.method === 'GET') {
       const url = new URL(request.url);
       if (!url.searchParams.has('locale')) {
         url.searchParams.set('locale', session.locale);
-        return new Request(url, request);
+        out = new Request(url, request);
       }
     }
-    return request;
+    sentEarly.set(out, await visitorGate.before(out.method));
+    return out;
+  },
+  onResponse({ request, response }) {
+    visitorGate.done(sentEarly.get(request) ?? false, response.status);
+    return response;
+  },
+  onError({ request }) {
+    visitorGate.done(sentEarly.get(request) ?? false, null);
   },
 });
 
