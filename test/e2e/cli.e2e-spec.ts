@@ -333,7 +333,7 @@ describe('the server process (npm start)', () => {
             await new Promise((r) => setTimeout(r, 250));
           }
         }
-        expect(ready).toBe(true);
+        expect({ ready, output: ready ? '' : output }).toEqual({ ready: true, output: '' });
         const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
         child.kill('SIGTERM');
         expect(await exited).toBe(0);
