@@ -118,7 +118,9 @@ function running(on = true): void {
   jest.spyOn(PollingWorker.prototype, 'isRunning', 'get').mockReturnValue(on);
 }
 
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+});
 
 describe('EventHandlerWorker (repository faked)', () => {
   it('runs a job in a transaction of its own, after a savepoint, with the event and a context on that transaction; marks it done there', async () => {

@@ -344,3 +344,5 @@ export { CatalogueIndexStats, type CatalogueIndexSnapshot } from './catalogue-in
 export * from './catalogue-search.js';
 export type { Principal } from './principal.js';
 export type { QueueBacklog } from '../common/db/queue-backlog.js';
+/** **Transaction listeners** (several): typed hooks around every commit and rollback (the outbox writes its events). */
+export { TransactionListener } from './transaction-listener.js';
