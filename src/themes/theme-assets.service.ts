@@ -3,6 +3,7 @@ import { createHash, Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
+import { Extensions } from '../extensions/index.js';
 import { binaryContentType, textContentType, validateAssetKey } from './asset-key.js';
 import { ThemeAsset, ThemeAssetKind } from './entities/theme-asset.entity.js';
 import { AssetStores } from './storage/asset-store.js';
@@ -26,8 +27,13 @@ export class ThemeAssetsService {
 
   constructor(
     private readonly repo: ThemeAssetsRepository,
-    private readonly stores: AssetStores,
+    private readonly extensions: Extensions,
   ) {}
+
+  /** The asset stores: an extension point, the last registered wins (built in: `ConfiguredAssetStores`). */
+  private get stores(): AssetStores {
+    return this.extensions.one(AssetStores)!;
+  }
 
   async list(ctx: RequestContext, themeId: string, kind: ThemeAssetKind): Promise<ThemeAsset[]> {
     await this.repo.themeOrThrow(ctx, themeId);

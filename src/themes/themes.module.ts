@@ -29,9 +29,10 @@ export class DefaultThemeOnTenantCreated extends TenantCreatedHook {
     ThemesRepository,
     ThemeAssetsService,
     ThemeAssetsRepository,
+    // the built-in asset stores, registered as an extension module would register its own (the last one wins)
     { provide: AssetStores, useClass: ConfiguredAssetStores },
     DefaultThemeOnTenantCreated,
   ],
-  exports: [ThemesService, ThemeAssetsService, AssetStores],
+  exports: [ThemesService, ThemeAssetsService],
 })
 export class ThemesModule {}
