@@ -100,6 +100,8 @@ export default tseslint.config(
     // One repository per module (issue 36): SQL (`.query(`) and query builders live in `*.repository.ts` files,
     // `repositories/` folders, the data-access kit `src/common/db/` (helpers repositories build on: tenant scope, keyed
     // upserts, RETURNING rows) and migrations. Services hold rules and are unit-tested with their repository faked.
+    // Infrastructure statements that name no table (advisory locks, LISTEN/NOTIFY, WAL positions, CREATE DATABASE in
+    // src/database/ and src/common/cluster/) are exempted one call at a time, by an `eslint-disable-next-line` saying why.
     files: ['src/**/*.ts'],
     ignores: [
       '**/*.repository.ts',
@@ -107,14 +109,34 @@ export default tseslint.config(
       'src/database/migrations/**',
       'src/common/db/**',
       '**/*.spec.ts',
-      // Not yet moved into repositories (being edited on other branches); remove a line when its module is done.
-      'src/catalogue/**',
-      'src/cart/**',
-      'src/checkout/**',
-      'src/database/**',
-      'src/themes/theme-assets.service.ts',
-      'src/themes/storage/**',
-      'src/common/cluster/**',
+      // The remaining offenders, file by file: a shrinking allow-list. Remove a line when its SQL has moved into the
+      // module's repository; never add one (a new file with SQL outside a repository fails lint).
+      'src/cart/cart.service.ts',
+      'src/catalogue/admin-product-reads.ts',
+      'src/catalogue/admin-products.service.ts',
+      'src/catalogue/export/catalogue-document.ts',
+      'src/catalogue/export/catalogue-export.service.ts',
+      'src/catalogue/facet-name-snapshot.service.ts',
+      'src/catalogue/factsheet.service.ts',
+      'src/catalogue/import/catalogue-import.service.ts',
+      'src/catalogue/import/catalogue-writer.ts',
+      'src/catalogue/index/index-build.ts',
+      'src/catalogue/index/index-queries.ts',
+      'src/catalogue/prepared-query.ts',
+      'src/catalogue/product-json.service.ts',
+      'src/catalogue/search-index.service.ts',
+      'src/catalogue/stock.service.ts',
+      'src/catalogue/storefront-catalogue.service.ts',
+      'src/checkout/admin-orders.service.ts',
+      'src/checkout/checkout-state.service.ts',
+      'src/checkout/checkout.service.ts',
+      'src/checkout/idempotency/idempotency.interceptor.ts',
+      'src/checkout/order-fulfillments.service.ts',
+      'src/checkout/order-lifecycle.service.ts',
+      'src/checkout/order-placement.service.ts',
+      'src/checkout/order-refunds.service.ts',
+      'src/checkout/orders.service.ts',
+      'src/checkout/payments/payment-expiry.job.ts',
     ],
     rules: {
       'no-restricted-syntax': [
@@ -148,8 +170,7 @@ export default tseslint.config(
       'src/returns/**/*.ts',
       'src/shipping/**/*.ts',
       'src/tax/**/*.ts',
-      // themes: the themes' own statements are moved; its assets and asset stores are not yet
-      'src/themes/themes.*.ts',
+      'src/themes/**/*.ts',
       'src/webhooks/**/*.ts',
       'src/wishlist/**/*.ts',
     ],

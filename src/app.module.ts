@@ -17,6 +17,7 @@ import { ApiValidationPipe } from './common/http/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { dataSourceOptions, DataSourceExtras } from './database/data-source.js';
+import { TransactionListenersModule } from './database/transaction-listeners.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { CollectionsModule } from './collections/collections.module.js';
@@ -95,6 +96,7 @@ export class AppModule {
         }),
         CommonModule,
         ExtensionsModule,
+        TransactionListenersModule,
         ObservabilityModule,
         ClusterModule,
         ReadReplicasModule,

@@ -52,9 +52,11 @@ export async function runMigrations(url: string, extras: DataSourceExtras = {}):
   await ds.initialize();
   const lock = ds.createQueryRunner();
   try {
+    // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: the migration lock
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await ds.runMigrations({ transaction: 'each' });
   } finally {
+    // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: the migration lock
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();
     await ds.destroy();

@@ -34,7 +34,9 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {
+    // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: the catalog lookup before CREATE DATABASE
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: creating the service's database
     if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
   } finally {
     await client.end();

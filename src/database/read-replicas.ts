@@ -209,6 +209,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
   private async checkAll(): Promise<void> {
     let primaryLsn: string | null = null;
     try {
+      // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: the primary's WAL position
       const [row] = await this.dataSource.query(`SELECT pg_current_wal_lsn()::text AS lsn`);
       primaryLsn = row?.lsn ?? null;
     } catch {
@@ -231,6 +232,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
         await client.connect();
         s.client = client;
       }
+      // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: a replica's replay position and lag
       const { rows } = await s.client.query(
         `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replay,
                 CASE WHEN $1::pg_lsn IS NOT NULL AND pg_last_wal_replay_lsn() >= $1::pg_lsn THEN 0

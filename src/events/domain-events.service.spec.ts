@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { DataSource, type EntityManager, type EntitySubscriberInterface, type QueryRunner } from 'typeorm';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
+import { transactionSubscriber } from '../database/transaction-listeners.js';
 import { Extensions } from '../extensions/index.js';
 import { DomainEvents } from './domain-events.service.js';
 import type { DomainEventMap, EventTopic } from './event-map.js';
@@ -31,20 +32,20 @@ class RecordingSink extends OutboxSink {
 
 async function setUp() {
   const repo = new FakeEventsRepository();
-  const subscribers: EntitySubscriberInterface[] = [];
   const moduleRef = await Test.createTestingModule({
     providers: [
       DomainEvents,
       { provide: EventsRepository, useValue: repo },
-      { provide: DataSource, useValue: { subscribers } },
+      { provide: DataSource, useValue: {} },
       { provide: DiscoveryService, useValue: {} },
       { provide: MetadataScanner, useValue: {} },
       { provide: Extensions, useValue: { all: (point: unknown) => (point === OutboxSink ? [new RecordingSink()] : []) } },
     ],
   }).compile();
-  /** The transaction hooks DomainEvents registered: what TypeORM calls around a commit or a rollback. */
-  const hooks = subscribers[0];
-  return { events: moduleRef.get(DomainEvents), repo, hooks };
+  const events = moduleRef.get(DomainEvents);
+  /** What TypeORM calls around a commit or a rollback: the bridge to the transaction listeners, DomainEvents one of them. */
+  const hooks = transactionSubscriber(() => [events]);
+  return { events, repo, hooks };
 }
 
 /** A context inside an open transaction (what `emit` records into), with its query runner. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
 import { SpanKind } from '@opentelemetry/api';
@@ -11,7 +11,7 @@ const traceCarrierJson = (requestId: string): string | null => {
   return carrier ? JSON.stringify(carrier) : null;
 };
 import type { DomainEvent, DomainEventHandler } from './domain-event.js';
-import { OutboxCommitListener } from '../extensions/index.js';
+import { OutboxCommitListener, TransactionListener } from '../extensions/index.js';
 import { OutboxSink } from './outbox-sink.js';
 import { Extensions } from '../extensions/index.js';
 import type { DomainEventMap } from './event-map.js';
@@ -36,10 +36,11 @@ export interface RegisteredHandler {
  * subscription). All events of a transaction are written in one statement just before its outermost commit
  * (issue 34), in the order they were emitted (time-ordered ids); a rolled-back change (or savepoint) therefore
  * leaves no event and no work. After the outermost commit the workers are kicked, so delivery is prompt; polling
- * picks up anything a crash or another instance left behind.
+ * picks up anything a crash or another instance left behind. The commit and rollback hooks are those of a
+ * `TransactionListener` (an extension point; src/database/transaction-listeners.ts calls them).
  */
 @Injectable()
-export class DomainEvents implements OnModuleInit {
+export class DomainEvents extends TransactionListener implements OnModuleInit {
   private readonly logger = new Logger('DomainEvents');
   private readonly handlers = new Map<string, RegisteredHandler>();
   /** Transactions (by query runner) that recorded events and have not finished yet. */
@@ -54,15 +55,21 @@ export class DomainEvents implements OnModuleInit {
     private readonly extensions: Extensions,
     private readonly repo: EventsRepository,
   ) {
-    const subscriber: EntitySubscriberInterface = {
-      beforeTransactionCommit: ({ queryRunner }) => this.write(queryRunner),
-      afterTransactionCommit: ({ queryRunner }) => this.finished(queryRunner, true),
-      afterTransactionRollback: ({ queryRunner }) => {
-        this.discard(queryRunner);
-        this.finished(queryRunner, false);
-      },
-    };
-    dataSource.subscribers.push(subscriber);
+    super();
+  }
+
+  /** Writes the transaction's events just before it commits (see `write`). */
+  override beforeTransactionCommit(runner: QueryRunner): Promise<void> {
+    return this.write(runner);
+  }
+
+  override afterTransactionCommit(runner: QueryRunner): void {
+    this.finished(runner, true);
+  }
+
+  override afterTransactionRollback(runner: QueryRunner): void {
+    this.discard(runner);
+    this.finished(runner, false);
   }
 
   /** Finds `@OnDomainEvent` methods on every provider and controller. */

@@ -336,7 +336,7 @@ export abstract class TaxProvider {
  * app with `createShopApp({imports: [MailTransportOverrideModule.use(transport)]})` (the customers module's).
  */
 export { MailTransport, type MailMessage } from './mail-transport.js';
-/** **Asset store** (one, injected as `AssetStores`): where theme asset bytes live (`THEME_ASSET_STORE`). */
+/** **Asset stores** (one, the last registered wins: `extensions.one(AssetStores)`): where theme asset bytes live. Built in: the themes module's, by `THEME_ASSET_STORE`. */
 export { AssetStores, type AssetStore } from './asset-store.js';
 /** **Catalogue index statistics** (one): figures of the in-memory catalogue for metrics. Built in: the catalogue. */
 export { CatalogueIndexStats, type CatalogueIndexSnapshot } from './catalogue-index-stats.js';
@@ -344,3 +344,5 @@ export { CatalogueIndexStats, type CatalogueIndexSnapshot } from './catalogue-in
 export * from './catalogue-search.js';
 export type { Principal } from './principal.js';
 export type { QueueBacklog } from '../common/db/queue-backlog.js';
+/** **Transaction listeners** (several): typed hooks around every commit and rollback (the outbox writes its events). */
+export { TransactionListener } from './transaction-listener.js';

@@ -5,6 +5,7 @@ import { AdminThemesController } from './admin-themes.controller.js';
 import { StorefrontThemesController } from './storefront-themes.controller.js';
 import { AssetStores } from './storage/asset-store.js';
 import { ConfiguredAssetStores } from './storage/asset-stores.provider.js';
+import { ThemeAssetsRepository } from './theme-assets.repository.js';
 import { ThemeAssetsService } from './theme-assets.service.js';
 import { ThemesRepository } from './themes.repository.js';
 import { ThemesService } from './themes.service.js';
@@ -23,7 +24,15 @@ export class DefaultThemeOnTenantCreated extends TenantCreatedHook {
 
 @Module({
   controllers: [AdminThemesController, StorefrontThemesController],
-  providers: [ThemesService, ThemesRepository, ThemeAssetsService, { provide: AssetStores, useClass: ConfiguredAssetStores }, DefaultThemeOnTenantCreated],
-  exports: [ThemesService, ThemeAssetsService, AssetStores],
+  providers: [
+    ThemesService,
+    ThemesRepository,
+    ThemeAssetsService,
+    ThemeAssetsRepository,
+    // the built-in asset stores, registered as an extension module would register its own (the last one wins)
+    { provide: AssetStores, useClass: ConfiguredAssetStores },
+    DefaultThemeOnTenantCreated,
+  ],
+  exports: [ThemesService, ThemeAssetsService],
 })
 export class ThemesModule {}

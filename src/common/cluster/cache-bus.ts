@@ -88,11 +88,9 @@ export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     const inTx = manager?.queryRunner?.isTransactionActive === true;
     const args = [CACHE_CHANNEL, payload];
     // outside a transaction: on the bus's own connection when it is up (independent of the pool and its shutdown)
-    const work: Promise<unknown> = inTx
-      ? manager!.query('SELECT pg_notify($1, $2)', args)
-      : this.client
-        ? this.client.query('SELECT pg_notify($1, $2)', args)
-        : this.dataSource.manager.query('SELECT pg_notify($1, $2)', args);
+    const via: { query(sql: string, params: unknown[]): Promise<unknown> } = inTx ? manager! : (this.client ?? this.dataSource.manager);
+    // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: NOTIFY (held until the caller's commit in a transaction)
+    const work: Promise<unknown> = via.query('SELECT pg_notify($1, $2)', args);
     this.pending.add(work);
     try {
       await work;
@@ -153,6 +151,7 @@ export class CacheBus implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     client.on('notification', (msg) => this.onNotification(msg.payload));
     try {
       await client.connect();
+      // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: LISTEN on the bus's channel
       await client.query(`LISTEN ${CACHE_CHANNEL}`);
     } catch (err) {
       gone = true;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AssetStore } from './asset-store.js';
+import { BlobChunksRepository } from './blob-chunks.repository.js';
 
 const CHUNK = 256 * 1024;
 /** Chunks fetched per query while streaming out (1 MiB). */
@@ -12,21 +13,20 @@ export class PostgresAssetStore implements AssetStore {
   readonly scheme = 'pg';
   readonly transactional = true;
 
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly chunks: BlobChunksRepository;
+
+  constructor(dataSource: DataSource) {
+    this.chunks = new BlobChunksRepository(dataSource);
+  }
 
   async put(tenantId: string, source: AsyncIterable<Buffer>, manager?: EntityManager): Promise<string> {
-    if (!manager) return this.dataSource.transaction((m) => this.put(tenantId, source, m));
+    if (!manager) return this.chunks.transaction((m) => this.put(tenantId, source, m));
     const blobId = randomUUID();
     let seq = 0;
     let buf = Buffer.allocUnsafe(CHUNK);
     let fill = 0;
     const flush = async () => {
-      await manager.query(`INSERT INTO theme_asset_blob_chunks (blob_id, seq, tenant_id, data) VALUES ($1, $2, $3, $4)`, [
-        blobId,
-        seq++,
-        tenantId,
-        buf.subarray(0, fill),
-      ]);
+      await this.chunks.insert(manager, blobId, seq++, tenantId, buf.subarray(0, fill));
       buf = Buffer.allocUnsafe(CHUNK);
       fill = 0;
     };
@@ -46,11 +46,8 @@ export class PostgresAssetStore implements AssetStore {
 
   async get(ref: string): Promise<Readable | null> {
     const blobId = this.blobId(ref);
-    const first: Array<{ data: Buffer; seq: number }> = await this.dataSource.query(
-      `SELECT seq, data FROM theme_asset_blob_chunks WHERE blob_id = $1 ORDER BY seq LIMIT $2`,
-      [blobId, BATCH],
-    );
-    const ds = this.dataSource;
+    const first = await this.chunks.read(blobId, 0, BATCH);
+    const repo = this.chunks;
     async function* chunks(): AsyncGenerator<Buffer> {
       let rows = first;
       let next = 0;
@@ -61,7 +58,7 @@ export class PostgresAssetStore implements AssetStore {
           yield row.data;
         }
         if (rows.length < BATCH) return;
-        rows = await ds.query(`SELECT seq, data FROM theme_asset_blob_chunks WHERE blob_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`, [blobId, next, BATCH]);
+        rows = await repo.read(blobId, next, BATCH);
       }
     }
     return Readable.from(chunks(), { objectMode: false });
@@ -70,7 +67,7 @@ export class PostgresAssetStore implements AssetStore {
   async delete(refs: string[], manager?: EntityManager): Promise<void> {
     const ids = refs.filter((r) => r.startsWith('pg:')).map((r) => this.blobId(r));
     if (ids.length === 0) return;
-    await (manager ?? this.dataSource.manager).query(`DELETE FROM theme_asset_blob_chunks WHERE blob_id = ANY($1::uuid[])`, [ids]);
+    await this.chunks.delete(ids, manager);
   }
 
   private blobId(ref: string): string {
