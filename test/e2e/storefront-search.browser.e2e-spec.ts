@@ -173,7 +173,7 @@ describe('reference storefront: the search box', () => {
     await Promise.all([page.waitForURL(new RegExp(`/wines/${product.handle}$`)), input.press('Enter')]);
     await page.waitForSelector('.product h1');
     expect(reads.filter((u) => u.includes(product.id))).toEqual([]);
-    expect(reads).toContain(`/api/2026-04-01/products/by_handle?handle=${product.handle}`);
+    expect(reads.some((u) => u.startsWith(`/api/2026-04-01/products/by_handle?handle=${product.handle}&`))).toBe(true);
     // a facet value filters the listing by its option (custom fields through custom_field_id)
     await input.pressSequentially('ries', { delay: 20 });
     await listbox(page).waitFor();
