@@ -10,6 +10,7 @@ import { translate } from '../common/i18n.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
 import { FacetNameSnapshot, type Snapshot, type SnapshotEntry } from './facet-name-snapshot.service.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
+import { textTokens } from './index/text-fold.js';
 import {
   codeCandidates,
   codeProductCount,
@@ -18,6 +19,7 @@ import {
   productCandidates,
   rankAndGroup,
   suggestWords,
+  tokensQuality,
   type SuggestCandidate,
 } from './index/text-suggest.js';
 import { productTitlesOf } from './catalogue.repository.js';
@@ -182,8 +184,17 @@ export class SearchSuggestService {
     }
 
     // products: the best by their sort title (all languages' text matched), then their title in the active language
+    const { map: folded, entry: foldedEntry } = contentMemo<number, string[]>(idx, 'suggest|title-words');
+    const titleWords = (p: number) => {
+      let t = folded.get(p);
+      if (t === undefined) {
+        folded.set(p, (t = textTokens(idx.pTitle[p])));
+        foldedEntry.bytes += 48 + idx.pTitle[p].length * 2;
+      }
+      return t;
+    };
     const slots = productCandidates(idx, words)
-      .map((p) => ({ p, q: matchQuality(words, idx.pTitle[p]) }))
+      .map((p) => ({ p, q: tokensQuality(words, titleWords(p)) }))
       .sort((a, b) => b.q - a.q || (idx.pTitle[a.p] < idx.pTitle[b.p] ? -1 : idx.pTitle[a.p] > idx.pTitle[b.p] ? 1 : 0))
       .slice(0, PRODUCT_CANDIDATES);
     const titles = await this.titlesOf(
