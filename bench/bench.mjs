@@ -560,6 +560,8 @@ function printTable(results) {
     }
     let ok = r.requests > 0 && r.p99_ms < 100 && (id !== 'a' || r.rps > 300) && r.non_2xx === 0 && r.errors === 0;
     if (id === 'f') ok = ok && r.rps >= 400 && r.p99_ms <= 50;
+    // a case with its own target (issue 35's search cases) is met only at that target
+    if (r.target) ok = ok && r.rps >= r.target.rps && r.p99_ms <= r.target.p99_ms;
     if (id === 'g') ok = ok && r.ratio >= 0.7 && r.orders_failed === 0 && r.stale_reads === 0;
     if (id !== 'g' && r.orders !== undefined) ok = ok && r.orders_failed === 0 && r.stale_reads === 0;
     const orders = r.orders === undefined ? '' : `${r.orders} orders, ${r.stale_reads} stale reads, ${r.orders_failed} failed`;
@@ -669,15 +671,16 @@ async function caseSearch(id, url, base, meta) {
   const name = (col) => `lower(coalesce(${col}->>'en', ${col} #>> '{}', ''))`;
   let paths;
   if (id === 'search-two-words') {
+    // every grape x region pair the catalogue has (a variant of that region with that grape), with the region's names
     const rows = await query(
       url,
-      `SELECT DISTINCT ${name('o.name')} AS grape, ${name('r.name')} AS region
+      `SELECT DISTINCT ${name('o.name')} AS grape, ${name('r.name')} AS region, lower(coalesce(r.name->>'de', '')) AS region_de
          FROM variant_search vs JOIN facet_values r ON r.id = vs.region_id CROSS JOIN LATERAL unnest(vs.option_ids) AS x(option_id)
-         JOIN custom_field_options o ON o.id = x.option_id
-        WHERE vs.tenant_id = $1 LIMIT 500`,
+         JOIN custom_field_options o ON o.id = x.option_id JOIN custom_fields f ON f.id = o.field_id AND f.key = 'grape'
+        WHERE vs.tenant_id = $1 ORDER BY 1, 2`,
       [t],
     );
-    paths = rows.map((r) => `/api/2026-04-01/products?limit=24&include=facets&q=${encodeURIComponent(`${r.grape} ${r.region}`)}`);
+    paths = twoWordSearches(rows).map((q) => `/api/2026-04-01/products?limit=24&include=facets&q=${encodeURIComponent(q)}`);
   } else if (id === 'suggest') {
     const rows = await query(
       url,
@@ -725,6 +728,31 @@ async function caseSearch(id, url, base, meta) {
   const r = await runPaths(base, paths, { duration: DURATION, token });
   const target = id === 'suggest' ? { rps: 3000, p99_ms: 10 } : { rps: 1000, p99_ms: 30 };
   return figures(`${id}: ${paths.length} distinct ${id === 'suggest' ? 'prefixes' : 'searches'}, rotated`, r, { urls: paths.length, target });
+}
+
+/**
+ * 500 distinct two-word searches (`search-two-words`) over the real grape x region pairs `rows` (the bench catalogue
+ * has about 50): each pair typed the ways shoppers type it — full names or their words cut short (at least 4
+ * letters), grape first or region first, the region's English or German name — taken round-robin over the pairs, so
+ * every pair is asked about equally and every search finds that pair's wines.
+ */
+function twoWordSearches(rows, wanted = 500) {
+  const cut = (text, keep) =>
+    text
+      .split(/\s+/)
+      .map((w) => (w.length > 4 ? w.slice(0, Math.max(4, Math.ceil(w.length * keep))) : w))
+      .join(' ');
+  const forms = (text) => [...new Set([text, cut(text, 0.75), cut(text, 0.5)])];
+  const perPair = rows.map((r) => {
+    const out = new Set();
+    const regions = [...new Set([r.region, r.region_de].filter(Boolean))].flatMap(forms);
+    for (const g of forms(r.grape)) for (const reg of regions) out.add(`${g} ${reg}`).add(`${reg} ${g}`);
+    return [...out];
+  });
+  const searches = new Set();
+  for (let i = 0; searches.size < wanted && perPair.some((p) => p.length > i); i++)
+    for (const p of perPair) if (i < p.length && searches.size < wanted) searches.add(p[i]);
+  return [...searches];
 }
 
 /** (g) (a) rotating over every category: alone (g0), then while guest orders complete at N per second (g). */

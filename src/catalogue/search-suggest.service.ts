@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { collectionsOf } from '../collections/index.js';
+import { PrincipalCache } from '../common/auth/principal-cache.js';
+import { CacheBus } from '../common/cluster/cache-bus.js';
+import { Collection, COLLECTIONS_CACHE_TOPIC, collectionsOf } from '../collections/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import type { Translations } from '../common/db/base.entity.js';
@@ -8,6 +10,7 @@ import { translate } from '../common/i18n.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
 import { FacetNameSnapshot, type Snapshot, type SnapshotEntry } from './facet-name-snapshot.service.js';
 import { CatalogueIndexService } from './index/catalogue-index.service.js';
+import { textTokens } from './index/text-fold.js';
 import {
   codeCandidates,
   codeProductCount,
@@ -16,6 +19,7 @@ import {
   productCandidates,
   rankAndGroup,
   suggestWords,
+  tokensQuality,
   type SuggestCandidate,
 } from './index/text-suggest.js';
 import { productTitlesOf } from './catalogue.repository.js';
@@ -26,6 +30,16 @@ import { namesOf, StorefrontCatalogueService } from './storefront-catalogue.serv
 const PRODUCT_CANDIDATES = 50;
 /** Product titles kept per tenant (per content version). */
 const MAX_TITLES = 20_000;
+/** Answers kept per tenant (per content version); when full, the kept ones are dropped and keeping starts again. */
+const MAX_ANSWERS = 20_000;
+/** Tenants whose published collections are kept. */
+const MAX_COLLECTION_TENANTS = 1_000;
+
+/** A tenant's published collections as read once (`serial`: unique per read, a part of the kept answers' key). */
+interface KeptCollections {
+  serial: number;
+  rows: Collection[];
+}
 
 type ProductTitle = { id: string; title: Translations; handle: string | null };
 
@@ -98,17 +112,57 @@ const KIND_LABELS: Record<string, Record<string, string>> = {
  */
 @Injectable()
 export class SearchSuggestService {
+  private readonly collections: PrincipalCache<KeptCollections>;
+  private serial = 0;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly snapshot: FacetNameSnapshot,
     private readonly engine: CatalogueIndexService,
     private readonly catalogue: StorefrontCatalogueService,
-  ) {}
+    @Optional() private readonly bus?: CacheBus,
+  ) {
+    // nothing is kept while the cache bus is down; any write to the collections (their triggers), the catalogue or
+    // the shop's settings drops the tenant's copy
+    this.collections = new PrincipalCache(Number.POSITIVE_INFINITY, MAX_COLLECTION_TENANTS, () => this.bus?.listening === true);
+    const drop = (tenantId: string | null) => this.collections.drop(tenantId);
+    for (const topic of [COLLECTIONS_CACHE_TOPIC, 'catalogue', 'tenancy'] as const) bus?.subscribe(topic, drop);
+  }
 
+  /**
+   * The answer, kept per tenant while the index's content is unchanged, keyed by what else it depends on: the name
+   * snapshot's version, the read of the published collections, the active and default language, `limit` and the
+   * folded words. Computed (`compute`) on a miss; kept only if the content did not change meanwhile.
+   */
   async suggest(ctx: RequestContext, q: string, limit: number): Promise<SuggestionGroupDto[]> {
     const words = suggestWords(q);
     if (words.length === 0) return [];
-    const [snap, idx] = await Promise.all([this.snapshot.get(ctx.tenantId), this.engine.get(ctx.tenantId)]);
+    const [snap, idx, collections] = await Promise.all([this.snapshot.get(ctx.tenantId), this.engine.get(ctx.tenantId), this.publishedCollections(ctx)]);
+    const key = `${snap.at}|${collections.serial}|${ctx.language}|${ctx.defaultLanguage}|${limit}|${words.join(' ')}`;
+    const { map: answers, entry } = contentMemo<string, SuggestionGroupDto[]>(idx, 'suggest|answers');
+    const kept = answers.get(key);
+    if (kept) return kept;
+    const version = idx.contentVersion;
+    const out = await this.compute(ctx, words, limit, snap, idx, collections);
+    if (idx.contentVersion === version) {
+      if (answers.size >= MAX_ANSWERS) {
+        answers.clear();
+        entry.bytes = 64;
+      }
+      answers.set(key, out);
+      entry.bytes += key.length * 2 + 96 + out.reduce((n, g) => n + 64 + g.items.length * 192, 0);
+    }
+    return out;
+  }
+
+  private async compute(
+    ctx: RequestContext,
+    words: string[],
+    limit: number,
+    snap: Snapshot,
+    idx: TenantIndex,
+    collections: KeptCollections,
+  ): Promise<SuggestionGroupDto[]> {
     const names = namesOf(snap);
     idx.text.setNames(idx, names.version, names.of);
     idx.text.sync(idx);
@@ -130,8 +184,17 @@ export class SearchSuggestService {
     }
 
     // products: the best by their sort title (all languages' text matched), then their title in the active language
+    const { map: folded, entry: foldedEntry } = contentMemo<number, string[]>(idx, 'suggest|title-words');
+    const titleWords = (p: number) => {
+      let t = folded.get(p);
+      if (t === undefined) {
+        folded.set(p, (t = textTokens(idx.pTitle[p])));
+        foldedEntry.bytes += 48 + idx.pTitle[p].length * 2;
+      }
+      return t;
+    };
     const slots = productCandidates(idx, words)
-      .map((p) => ({ p, q: matchQuality(words, idx.pTitle[p]) }))
+      .map((p) => ({ p, q: tokensQuality(words, titleWords(p)) }))
       .sort((a, b) => b.q - a.q || (idx.pTitle[a.p] < idx.pTitle[b.p] ? -1 : idx.pTitle[a.p] > idx.pTitle[b.p] ? 1 : 0))
       .slice(0, PRODUCT_CANDIDATES);
     const titles = await this.titlesOf(
@@ -147,8 +210,7 @@ export class SearchSuggestService {
     }
 
     // published collections
-    const collections = await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { publishedOnly: true });
-    const matched = collections.flatMap((c) => {
+    const matched = collections.rows.flatMap((c) => {
       const label = translate(c.title, ctx);
       const quality = label ? matchQuality(words, label) : 0;
       return quality > 0 ? [{ c, label: label!, quality }] : [];
@@ -178,6 +240,17 @@ export class SearchSuggestService {
         ...(handle !== undefined ? { handle } : {}),
       })),
     }));
+  }
+
+  /** The tenant's published collections, kept until a write to them, the catalogue or the settings (see the constructor). */
+  private async publishedCollections(ctx: RequestContext): Promise<KeptCollections> {
+    const hit = this.collections.get(ctx.tenantId);
+    if (hit) return hit;
+    const epoch = this.collections.begin();
+    const rows = await collectionsOf(managerOf(ctx, this.dataSource), ctx.tenantId, { publishedOnly: true });
+    const out = { serial: ++this.serial, rows };
+    this.collections.set(ctx.tenantId, epoch, ctx.tenantId, out);
+    return out;
   }
 
   /** Titles and handles of products, kept in the index's memo while its content is unchanged (read on a miss). */

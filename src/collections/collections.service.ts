@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { CacheBus } from '../common/cluster/cache-bus.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { isUniqueViolation } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
@@ -14,6 +15,12 @@ import { Collection, CollectionType } from './entities/collection.entity.js';
 import { CollectionsRepository, type CollectionListFilter } from './collections.repository.js';
 import { safeHtml, safeHtmlMember } from '../common/html/safe-html.js';
 
+/**
+ * Cache-bus topic of the shop's collections and their picked products (published by the tables' triggers at commit,
+ * migration 1795709400000, and by this service after its own commit so the writer's next request sees its write).
+ */
+export const COLLECTIONS_CACHE_TOPIC = 'collections' as const;
+
 const HANDLE_TAKEN = (handle: string) => AppError.unprocessable(`handle "${handle}" is already taken by another collection`);
 
 /** Admin CRUD of collections; `products_count` comes from the catalogue (a `ProductCountSource`). */
@@ -23,7 +30,13 @@ export class CollectionsService {
     private readonly repo: CollectionsRepository,
     private readonly events: DomainEvents,
     private readonly extensions: Extensions,
+    @Optional() private readonly bus?: CacheBus,
   ) {}
+
+  /** After a write outside a caller's transaction: drops this instance's copies at once (the trigger tells the others). */
+  private async changed(ctx: RequestContext): Promise<void> {
+    if (!ctx.manager) await this.bus?.publish(COLLECTIONS_CACHE_TOPIC, ctx.tenantId);
+  }
 
   /** Every collection of the shop, published or not, oldest first. */
   async list(ctx: RequestContext, page: PageRequest, filter: CollectionListFilter = {}): Promise<Page<CollectionDto>> {
@@ -116,6 +129,7 @@ export class CollectionsService {
       if (!(await this.repo.delete(tx, id))) throw AppError.notFound('collection');
       await this.events.emit(tx, 'collection.deleted', { collection: { id } });
     });
+    await this.changed(ctx);
   }
 
   private async present(ctx: RequestContext, c: Collection): Promise<CollectionDto> {
@@ -124,12 +138,14 @@ export class CollectionsService {
   }
 
   /** Saves and records the domain event in one transaction. */
-  private persist(ctx: RequestContext, c: Collection, topic: 'collection.created' | 'collection.updated'): Promise<CollectionDto> {
-    return this.repo.transaction(ctx, async (tx) => {
-      const dto = await this.present(tx, await this.repo.save(tx, c));
-      await this.events.emit(tx, topic, { collection: dto });
-      return dto;
+  private async persist(ctx: RequestContext, c: Collection, topic: 'collection.created' | 'collection.updated'): Promise<CollectionDto> {
+    const dto = await this.repo.transaction(ctx, async (tx) => {
+      const out = await this.present(tx, await this.repo.save(tx, c));
+      await this.events.emit(tx, topic, { collection: out });
+      return out;
     });
+    await this.changed(ctx);
+    return dto;
   }
 
   private async save(ctx: RequestContext, c: Collection, handle: string, topic: 'collection.created' | 'collection.updated'): Promise<CollectionDto> {

@@ -200,6 +200,52 @@ describe('storefront search suggestions: GET /search/suggest (issue 35)', () => 
     expect(bare(header.data)).toEqual(model('weis', 'de', 8));
   });
 
+  it('labels in the active language only: a title and a facet value translated in de and fr match and show in that language', async () => {
+    const other = await t.createShop();
+    const doc = fixtureImport() as {
+      settings: { languages: string[] };
+      products: Array<Record<string, unknown>>;
+      facets: { regions: Array<{ key: string; name: unknown }> };
+      custom_fields: Array<{ options: Array<{ key: string; name: unknown }> }>;
+    };
+    doc.settings.languages = ['en', 'de', 'fr'];
+    doc.products.find((p) => p.key === 'p1')!.title = { en: 'Sunset Cuvée', de: 'Abendrot Cuvée', fr: 'Cuvée Crépuscule' };
+    doc.facets.regions.find((r) => r.key === 'bordeaux')!.name = { en: 'Gironde Estuary', de: 'Girondemündung', fr: 'Estuaire de la Gironde' };
+    doc.custom_fields[0].options.find((o) => o.key === 'merlot')!.name = { en: 'Merlot', de: 'Merlot', fr: 'Merlot noir' };
+    const oid = (await other.admin.post('/admin/catalogue/import', doc).expect(200)).body.import.ids;
+    const ask = async (q: string, locale: string) =>
+      ((await other.storefront.get(`/search/suggest?limit=20&q=${encodeURIComponent(q)}&locale=${locale}`).expect(200)).body as { data: Group[] }).data;
+    const labels = (groups: Group[], kind: string) =>
+      groups
+        .find((g) => g.kind === kind)
+        ?.items.filter((i) => i.id === id(kind))
+        .map((i) => i.label) ?? [];
+    const id = (kind: string) => (kind === 'product' ? oid.products.p1 : kind === 'region' ? oid.facets.regions.bordeaux : oid.custom_field_options.merlot);
+    // each language finds its own words and shows its own label
+    expect(labels(await ask('sunset', 'en'), 'product')).toEqual(['Sunset Cuvée']);
+    expect(labels(await ask('abendrot', 'de'), 'product')).toEqual(['Abendrot Cuvée']);
+    expect(labels(await ask('crep', 'fr'), 'product')).toEqual(['Cuvée Crépuscule']);
+    expect(labels(await ask('cuvee', 'fr'), 'product')).toEqual(['Cuvée Crépuscule']);
+    expect(labels(await ask('estuaire', 'fr'), 'region')).toEqual(['Estuaire de la Gironde']);
+    expect(labels(await ask('gironde', 'de'), 'region')).toEqual(['Girondemündung']);
+    expect(labels(await ask('merlot', 'fr'), 'grape')).toEqual(['Merlot noir']);
+    // another language's words never surface that language's label, nor the active one's unmatched label
+    for (const [q, locale] of [
+      ['abendrot', 'en'],
+      ['abendrot', 'fr'],
+      ['sunset', 'de'],
+      ['sunset', 'fr'],
+      ['crep', 'en'],
+      ['crep', 'de'],
+      ['estuaire', 'en'],
+      ['estuary', 'fr'],
+      ['noir', 'en'],
+    ] as const) {
+      const all = (await ask(q, locale)).flatMap((g) => g.items.map((i) => i.label));
+      expect({ q, locale, all }).toEqual({ q, locale, all: [] });
+    }
+  });
+
   it('ETag and 304 on If-None-Match, like the other catalogue reads; documented', async () => {
     const first = await shop.storefront.get('/search/suggest?q=rie').expect(200);
     const etag = first.headers.etag;
@@ -255,5 +301,31 @@ describe('storefront search suggestions: GET /search/suggest (issue 35)', () => 
     // and the text search finds the product by its new producer
     const found = (await shop.storefront.get('/products?q=nouveaute').expect(200)).body.products.map((p: { id: string }) => p.id);
     expect(found).toEqual([ids.products.p3]);
+  });
+
+  it('collections reach the suggestions at once: created, renamed, unpublished, deleted (answers are kept per collections read)', async () => {
+    const titles = async (q: string) => (await suggest(q, '&limit=20')).data.find((g) => g.kind === 'collection')?.items.map((i) => i.label) ?? [];
+    expect(await titles('quokka')).toEqual([]); // asked twice: the empty answer is kept
+    expect(await titles('quokka')).toEqual([]);
+    const rules = JSON.stringify({ all: [{ field: 'title', contains: 'a' }] });
+    const made = (await shop.admin.post('/admin/collections', { title: 'Quokka Picks', collection_type: 'smart', rules_json: rules }).expect(201)).body
+      .collection as { id: string; handle: string; products_count: number };
+    expect(made.products_count).toBeGreaterThan(0);
+    const item = { id: made.id, label: 'Quokka Picks', count: made.products_count, handle: made.handle };
+    expect((await suggest('quokka')).data).toEqual([{ kind: 'collection', label: 'Collections', items: [item] }]);
+    await shop.admin.put(`/admin/collections/${made.id}`, { title: 'Quokka Favourites' }).expect(200);
+    expect(await titles('quokka')).toEqual(['Quokka Favourites']);
+    await shop.admin.put(`/admin/collections/${made.id}`, { published: false }).expect(200);
+    expect(await titles('quokka')).toEqual([]);
+    await shop.admin.put(`/admin/collections/${made.id}`, { published: true }).expect(200);
+    expect(await titles('quokka')).toEqual(['Quokka Favourites']);
+    // a write by plain SQL reaches every instance through the table's trigger (at commit, within milliseconds)
+    await t.db.query(`UPDATE collections SET title = '{"en": "Quokka Corner"}' WHERE id = $1`, [made.id]);
+    let seen: string[] = [];
+    for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 50)))
+      if ((seen = await titles('quokka'))[0] === 'Quokka Corner') break;
+    expect(seen).toEqual(['Quokka Corner']);
+    await shop.admin.delete(`/admin/collections/${made.id}`).expect(204);
+    expect(await titles('quokka')).toEqual([]);
   });
 });

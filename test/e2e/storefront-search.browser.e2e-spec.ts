@@ -165,8 +165,15 @@ describe('reference storefront: the search box', () => {
     // ArrowDown reopens it on the first option; Enter opens that product
     await input.press('ArrowDown');
     expect(await input.getAttribute('aria-expanded')).toBe('true');
-    await Promise.all([page.waitForURL(new RegExp(`/products/${product.id}$`)), input.press('Enter')]);
+    // the product's page by its handle (/wines/<handle>, read by handle), never through its id
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/2026-04-01/products/')) reads.push(new URL(r.url()).pathname + new URL(r.url()).search);
+    });
+    await Promise.all([page.waitForURL(new RegExp(`/wines/${product.handle}$`)), input.press('Enter')]);
     await page.waitForSelector('.product h1');
+    expect(reads.filter((u) => u.includes(product.id))).toEqual([]);
+    expect(reads.some((u) => u.startsWith(`/api/2026-04-01/products/by_handle?handle=${product.handle}&`))).toBe(true);
     // a facet value filters the listing by its option (custom fields through custom_field_id)
     await input.pressSequentially('ries', { delay: 20 });
     await listbox(page).waitFor();

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { Link, useLocation, useSearch } from 'wouter';
 import { didYouMean, suggest, type QuerySuggestion, type Suggestion, type SuggestionGroup } from './api/search';
 import { useShop } from './store';
+import { collectionHref, productHref } from './urls';
 
 const DEBOUNCE_MS = 150;
 const MIN_CHARS = 2;
@@ -18,10 +19,13 @@ const WORDS = {
 };
 const words = (locale: string) => (locale.startsWith('de') ? WORDS.de : WORDS.en);
 
-/** Where choosing a suggestion leads: a product or collection page, or the listing filtered by the suggestion. */
+/**
+ * Where choosing a suggestion leads: a product's page by its handle (`/wines/<handle>`), a collection's by its handle,
+ * or the listing filtered by the suggestion (the id only when an answer lacks the handle).
+ */
 export function suggestionHref(kind: string, s: Suggestion): string {
-  if (kind === 'product') return `/products/${s.id}`;
-  if (kind === 'collection') return `/collections/${s.id}`;
+  if (kind === 'product') return productHref(s);
+  if (kind === 'collection') return collectionHref(s);
   if (!s.filter) return `/?q=${encodeURIComponent(s.label)}`;
   // options of every custom field filter through the one `custom_field_id` parameter of the listing (SPEC)
   const param = s.filter.param.startsWith('custom_field:') ? 'custom_field_id' : s.filter.param;

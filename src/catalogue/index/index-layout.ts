@@ -33,6 +33,8 @@ export function layoutJob(src: TenantIndex, copy: TenantIndex): LayoutJob {
       }
       copy.version = src.version;
       copy.stockVersion = src.stockVersion;
+      // the text dictionary renumbered rather than tokenized again (when the source's is synced)
+      copy.text.adoptLayout(src.text, src.vCount, vOld.map);
     },
   };
 }

@@ -41,6 +41,9 @@ export function typoBudget(w: string): number {
   return w.length >= 9 ? 2 : w.length >= 5 ? 1 : 0;
 }
 
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
 /**
  * Levenshtein distance of `a` and `b` if at most `max`, else `max + 1` (a band of the table: rows stop as soon as
  * every cell is over the bound).
@@ -49,8 +52,13 @@ export function boundedDistance(a: string, b: string, max: number): number {
   const la = a.length;
   const lb = b.length;
   if (Math.abs(la - lb) > max) return max + 1;
-  let prev = new Array<number>(lb + 1);
-  let cur = new Array<number>(lb + 1);
+  // two rows of scratch reused across calls (the typo scan calls this for every term of a length bucket)
+  if (rowA.length <= lb) {
+    rowA = new Int32Array(lb + 32);
+    rowB = new Int32Array(lb + 32);
+  }
+  let prev = rowA;
+  let cur = rowB;
   for (let j = 0; j <= lb; j++) prev[j] = j;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;

@@ -199,6 +199,60 @@ describe('text matching in the engine', () => {
   });
 });
 
+describe('text matching after a layout', () => {
+  it('the copy takes the synced dictionary renumbered (no slot tokenized again) and matches as the brute force does', () => {
+    const { idx, names } = catalogue();
+    idx.text.setNames(idx, 1, () => names);
+    // a renamed product leaves dead slots behind, which the copy drops
+    idx.putProduct(idx.pIds[3], [{ ...rowOf(idx, 3), search_text: 'zinfandel special', title_sort: 'zinfandel special' }]);
+    idx.contentVersion += 1;
+    const m = idx.textMatcher();
+    m.match([[['riesling']]], 'riesling'); // syncs the source's dictionary
+    const job = idx.layout();
+    for (const slice of job.slices) void slice;
+    expect(job.current()).toBe(true);
+    job.finish();
+    const copy = job.copy;
+    expect(copy.text.synced(copy)).toBe(true);
+    const r = rng(5);
+    const vocabulary = [...WORDS, ...REGIONS, ...GRAPES, 'zinfandel', 'wine', 'sku'].flatMap((w) => textTokens(w));
+    const ids = (x: TenantIndex, slots: Iterable<number>) => [...slots].map((v) => x.vIds[v]).sort();
+    let nonEmpty = 0;
+    for (let q = 0; q < 100; q++) {
+      const words = Array.from({ length: 1 + Math.floor(r() * 2) }, () => {
+        const w = vocabulary[Math.floor(r() * vocabulary.length)];
+        return r() < 0.4 && w.length > 4 ? w.slice(0, 4) : w;
+      });
+      const got = copy.textMatcher().match(
+        words.map((w) => [[w]]),
+        words.join(' '),
+      );
+      const want = brute(copy, names, words);
+      expect(ids(copy, got.slots)).toEqual(ids(copy, want));
+      expect(ids(copy, got.slots)).toEqual(
+        ids(
+          idx,
+          m.match(
+            words.map((w) => [[w]]),
+            words.join(' '),
+          ).slots,
+        ),
+      );
+      if (want.size > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(30);
+    // the handle boost follows the renumbering
+    const v = Array.from({ length: copy.vCount }, (_, i) => i).find((i) => copy.vProduct[i] >= 0 && copy.text.source(i)[1] !== null)!;
+    const handle = copy.text.source(v)[1]!;
+    const boosted = copy.textMatcher().match(
+      textTokens(handle).map((w) => [[w]]),
+      handle,
+    );
+    const at = [...boosted.slots].indexOf(v);
+    expect(boosted.rel[at]).toBeGreaterThanOrEqual(100);
+  });
+});
+
 function rowOf(idx: TenantIndex, p: number): IndexRow {
   const v = idx.varPool[idx.pVarStart[p]];
   const code = (c: number) => (c < 0 ? null : idx.codeIds[c]);

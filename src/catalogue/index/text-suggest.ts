@@ -29,9 +29,13 @@ export function suggestWords(q: string): string[] {
 
 /** The match quality of a label for the typed words (`QUALITY`), 0 when some word begins none of the label's words. */
 export function matchQuality(words: readonly string[], label: string): number {
+  return tokensQuality(words, textTokens(label));
+}
+
+/** `matchQuality` of a label already folded into its words `t` (`textTokens`). */
+export function tokensQuality(words: readonly string[], t: readonly string[]): number {
   const k = words.length;
   if (k === 0) return 0;
-  const t = textTokens(label);
   const runAt = (j: number) => {
     if (j + k > t.length) return false;
     for (let i = 0; i < k; i++) if (!t[j + i].startsWith(words[i])) return false;

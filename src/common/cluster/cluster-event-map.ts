@@ -7,7 +7,7 @@
  *
  * Some topics are also published by database triggers (origin `db`): `auth` (access tokens, staff permissions),
  * `tax_settings`, `destination_rules`, `checkout_balances` (migration 1795707000000), `checkout_options` (migration
- * 1795709340000) and `catalogue.delta`
+ * 1795709340000), `collections` (migration 1795709400000) and `catalogue.delta`
  * (migration 1764000140000); their names are frozen there. An extension module adds a topic of its own the same
  * way events are added: `declare module` merging into this interface.
  */
@@ -24,6 +24,8 @@ export interface ClusterEventMap {
   destination_rules: object;
   /** shipping: the shop's shipping methods, payment types or shipping countries changed (the checkout's cached options). */
   checkout_options: object;
+  /** collections: the shop's collections or their picked products changed (the suggestions' copy; migration 1795709400000). */
+  collections: object;
   /** gift cards: a checkout of the shop had a gift card or store credit applied or removed. */
   checkout_balances: object;
   /** promotions: the start or end times of the shop's catalogue promotions changed (re-arm the timers). */

@@ -31,6 +31,7 @@ import { LedgerOrder1795708000000 } from './1795708000000-ledger-order.js';
 import { LowestPriorMaterialised1795708500000 } from './1795708500000-lowest-prior-materialised.js';
 import { SearchSynonyms1795709000000 } from './1795709000000-search-synonyms.js';
 import { CheckoutOptionsNotify1795709340000 } from './1795709340000-checkout-options-notify.js';
+import { CollectionsNotify1795709400000 } from './1795709400000-collections-notify.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -67,4 +68,5 @@ export const migrations = [
   LowestPriorMaterialised1795708500000,
   SearchSynonyms1795709000000,
   CheckoutOptionsNotify1795709340000,
+  CollectionsNotify1795709400000,
 ];
