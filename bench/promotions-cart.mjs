@@ -142,7 +142,7 @@ async function fillCart(base, token, cart) {
 }
 
 /** The process's CPU time so far (user + system, ms; Linux /proc, 100 ticks per second), null elsewhere. */
-function cpuMs(pid) {
+export function cpuMs(pid) {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(f[11]) + Number(f[12])) * 10;
