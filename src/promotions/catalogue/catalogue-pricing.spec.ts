@@ -3,6 +3,7 @@ import {
   activeAt,
   compileCatalogue,
   isCataloguePromotion,
+  salePricesInSlices,
   salePricesOf,
   unionOfSelectors,
   type CatalogueVariant,
@@ -139,5 +140,31 @@ describe('unionOfSelectors (the products a boundary of many catalogue promotions
     for (const l of [line('p1', null), line('p2', 'm1'), line('p2', 'm2'), line('p9', null)])
       expect(matches(merged, l)).toBe(selectors.some((s) => matches(s, l)));
     expect(unionOfSelectors([])).toEqual([]);
+  });
+});
+
+describe('salePricesInSlices (a boundary prices thousands of variants without holding the event loop)', () => {
+  const many = Array.from({ length: 23 }, (_, i) =>
+    variant({ variantId: `v${i}`, productId: `p${i}`, gross: `${10 + i}.90`, manufacturerId: i % 3 === 0 ? 'm2' : 'm1' }),
+  );
+  const compiled = compileCatalogue([base, { ...base, id: 'b', conditions: [{ type: 'lines', selector: [{ type: 'product', ids: ['p3', 'p4'] }] }] }], at, 2);
+
+  it('gives exactly the answer of salePricesOf', async () => {
+    const whole = salePricesOf(compiled, many, 2);
+    expect(whole.length).toBeGreaterThan(10);
+    expect(await salePricesInSlices(compiled, many, 2, 5)).toEqual(whole);
+    expect(await salePricesInSlices(compiled, many, 2)).toEqual(whole);
+  });
+
+  it('gives the event loop back between slices', async () => {
+    let turns = 0;
+    const tick = () => {
+      turns++;
+      if (turns < 100) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await salePricesInSlices(compiled, many, 2, 5);
+    // 23 variants in slices of 5: four turns of the event loop in between, where other work (a read) ran
+    expect(turns).toBeGreaterThanOrEqual(4);
   });
 });

@@ -144,3 +144,25 @@ export function unionOfSelectors(selectors: readonly LineSelector[]): LineSelect
   }
   return [...merged, ...others.values()];
 }
+
+/** Variants priced between two turns of the event loop (`salePricesInSlices`). */
+export const PRICING_SLICE = 250;
+
+/**
+ * `salePricesOf` in slices of `slice` variants, giving the event loop back between them: a boundary of hundreds of
+ * catalogue promotions prices thousands of variants (one engine evaluation each), and the instance's reads wait for
+ * none of it longer than one slice. Each variant is priced on its own, so the answer is exactly `salePricesOf`'s.
+ */
+export async function salePricesInSlices(
+  compiled: ReturnType<typeof compileCatalogue>,
+  variants: readonly CatalogueVariant[],
+  precision: number,
+  slice = PRICING_SLICE,
+): Promise<SalePrice[]> {
+  const out: SalePrice[] = [];
+  for (let i = 0; i < variants.length; i += slice) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const p of salePricesOf(compiled, variants.slice(i, i + slice), precision)) out.push(p);
+  }
+  return out;
+}

@@ -7,7 +7,7 @@ import { OnDomainEvent, type DomainEvent } from '../../events/index.js';
 import { CataloguePriceRule, type CatalogueSalePrice } from '../../extensions/index.js';
 import { CataloguePromotionsRepository } from '../promotions.repository.js';
 import type { LineSelector } from '../engine/types.js';
-import { compileCatalogue, isCataloguePromotion, salePricesOf, unionOfSelectors, type StoredPromotion } from './catalogue-pricing.js';
+import { compileCatalogue, isCataloguePromotion, salePricesInSlices, unionOfSelectors, type StoredPromotion } from './catalogue-pricing.js';
 
 /** Promotions written in one transaction (as they were before and after each write), repriced together. */
 export type PromotionWrites = Array<StoredPromotion | null>;
@@ -59,7 +59,8 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
     const precision = await this.repo.defaultPrecision(ctx);
     const compiled = compileCatalogue(promotions, at, precision);
     if (!compiled) return [];
-    const prices = salePricesOf(compiled, await this.repo.variants(ctx, productIds), precision);
+    // in slices: the event loop keeps answering reads while a boundary prices thousands of variants
+    const prices = await salePricesInSlices(compiled, await this.repo.variants(ctx, productIds), precision);
     return prices.map((p) => ({ variantId: p.variantId, productId: p.productId, gross: p.gross, sourceIds: p.promotionIds }));
   }
 
