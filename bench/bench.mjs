@@ -38,7 +38,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { caseCheckout, caseCheckoutBrowsing, caseWorkers, checkoutLines } from './checkout.mjs';
-import { casePromotionsCart, promotionsCartLines } from './promotions-cart.mjs';
+import { casePromotionsCart, cpuMs, promotionsCartLines } from './promotions-cart.mjs';
 import { caseCheckoutRead, checkoutReadLine } from './checkout-read.mjs';
 import { compareWithRecorded, readRecorded, recordFigures } from './recorded.mjs';
 
@@ -102,6 +102,7 @@ async function main() {
       tree: process.env.BENCH_SERVER_TREE ? resolve(process.env.BENCH_SERVER_TREE) : root,
       onLine: (line) => (/CatalogueIndex|catalogue index/.test(line) ? log(`  server: ${line.slice(0, 300)}`) : undefined),
     });
+    casesPid = server.pid;
     // (a)–(e) need the 100k catalogue's deep lists: only built when one of them runs
     const cases = wanted.some((id) => ['a', 'b', 'c', 'd', 'e'].includes(id)) ? await buildCases(db.url, server.base, meta) : [];
     for (const c of cases) {
@@ -521,10 +522,25 @@ function run(url, duration, token) {
   });
 }
 
+/** The cases' server (its CPU time per request is reported beside req/s: other processes blur it less). */
+let casesPid = null;
+
+/** The server's CPU milliseconds per request over `work` (user + system, /proc), null where unreadable. */
+async function withServerCpu(work, requestsOf) {
+  const cpu0 = casesPid === null ? null : cpuMs(casesPid);
+  const r = await work();
+  const cpu1 = casesPid === null ? null : cpuMs(casesPid);
+  const n = requestsOf(r);
+  return { r, cpuPerRequest: cpu0 === null || cpu1 === null || !n ? null : Math.round(((cpu1 - cpu0) / n) * 100) / 100 };
+}
+
 async function measure(c, token, warmup = WARMUP) {
   log(`case ${c.id} (${c.name}): ${warmup > 0 ? `warm-up ${warmup} s, then ` : ''}${DURATION} s at ${CONNECTIONS} connections`);
   if (warmup > 0) await run(c.url, warmup, token);
-  const r = await run(c.url, DURATION, token);
+  const { r, cpuPerRequest } = await withServerCpu(
+    () => run(c.url, DURATION, token),
+    (x) => x.requests.total,
+  );
   const out = {
     name: c.name,
     url: c.url.replace(/^https?:\/\/[^/]+/, ''),
@@ -535,6 +551,7 @@ async function measure(c, token, warmup = WARMUP) {
     requests: r.requests.total,
     non_2xx: r.non2xx,
     errors: r.errors + r.timeouts,
+    server_cpu_per_request_ms: cpuPerRequest,
   };
   if (out.non_2xx > 0 || out.errors > 0) log(`  WARNING: ${out.non_2xx} non-2xx responses, ${out.errors} errors`);
   return out;
@@ -565,7 +582,8 @@ function printTable(results) {
     if (id === 'g') ok = ok && r.ratio >= 0.7 && r.orders_failed === 0 && r.stale_reads === 0;
     if (id !== 'g' && r.orders !== undefined) ok = ok && r.orders_failed === 0 && r.stale_reads === 0;
     const orders = r.orders === undefined ? '' : `${r.orders} orders, ${r.stale_reads} stale reads, ${r.orders_failed} failed`;
-    const extra = id === 'g' ? ` (${Math.round(r.ratio * 100)} % of g0; ${orders})` : orders ? ` (${orders})` : '';
+    const cpu = r.server_cpu_per_request_ms != null ? `; server CPU ${r.server_cpu_per_request_ms} ms per request` : '';
+    const extra = (id === 'g' ? ` (${Math.round(r.ratio * 100)} % of g0; ${orders})` : orders ? ` (${orders})` : '') + cpu;
     log(
       `${id.padEnd(5)} ${String(r.rps).padStart(7)}  ${String(r.p50_ms).padStart(6)}  ${String(r.p99_ms).padStart(6)}  ${ok ? 'met' : 'MISSED'}   ${r.name}${extra}`,
     );
@@ -654,8 +672,14 @@ async function caseF(url, base, meta) {
   log(
     `case f (distinct filter combinations): ${paths.length} URLs (${cats.length} categories x ${colors.length} colours x ${countries.length} countries x ${sizes.length} sizes x available or not), each once, ${CONNECTIONS} connections`,
   );
-  const r = await runPaths(base, paths, { amount: paths.length, token: meta.storefront_token });
-  return figures(`${paths.length} distinct category x colour x country x size combinations, each once`, r, { urls: paths.length });
+  const { r, cpuPerRequest } = await withServerCpu(
+    () => runPaths(base, paths, { amount: paths.length, token: meta.storefront_token }),
+    (x) => x.requests.total,
+  );
+  return figures(`${paths.length} distinct category x colour x country x size combinations, each once`, r, {
+    urls: paths.length,
+    server_cpu_per_request_ms: cpuPerRequest,
+  });
 }
 
 /**

@@ -155,11 +155,11 @@ export class CartService {
     const promotions = prepared ? prepared.promote(base.lines, null) : null;
     const promoted = promotions ? promotions.lines.reduce((a, l) => a + l.discount, 0) : 0;
     if (promoted > 0 && coupon) discount = couponAmount(couponInputOf(coupon), base.subtotal - promoted, currency);
-    const lines: PricedCartLine[] = base.lines.map((l, i) => ({
-      ...l,
-      details: detailsOf(rows[i], ctx),
-      ...(promotions ? { promotions: promotions.lines[i].promotions } : {}),
-    }));
+    const lines: PricedCartLine[] = base.lines.map((l, i) => {
+      const line: PricedCartLine = { ...l, details: detailsOf(rows[i], ctx) };
+      if (promotions) line.promotions = promotions.lines[i].promotions;
+      return line;
+    });
     return { ...withDiscount(base, promoted + discount), lines, cartId: cart?.id ?? null, discountCode, coupon, discountCodeError, promotions, rows };
   }
 

@@ -7,8 +7,10 @@ export { buyerKey, PromotionEvaluation } from './promotion-evaluation.service.js
 export type { PreparedPromotions, PromotionRequest, VariantFacts } from './promotion-evaluation.service.js';
 export {
   AvailablePromotionDto,
+  type CartPromotionsDto,
   LinePromotionDto,
   mapAvailable,
+  mapCartPromotions,
   mapDiscounts,
   mapLinePromotions,
   mapSuggestedGifts,

@@ -43,6 +43,8 @@ export interface PreparedPromotions {
 interface TenantPromotions {
   /** The promotions live from loading to `until` (none starts or ends in between). */
   live: Promotion[];
+  /** Of `live`, those with a `usage_limit_per_customer` (the buyer's uses of them are read per request). */
+  limited: Promotion[];
   /** When the set changes by itself (a start or end passes), at the latest 30 s after loading (other processes' edits). */
   until: number;
   /** What the live promotions need loaded per request. */
@@ -125,7 +127,8 @@ export class PromotionEvaluation {
         hooks: uses('custom') || live.some((p) => p.actions.some((a) => a.type === 'custom')),
         zones: uses('shipping_zone') || live.some((p) => p.actions.some((a) => a.type === 'shipping' && !!a.zones?.length)),
       };
-      entry = { live, until, needs, byCurrency: new Map(), results: new Map() };
+      const limited = live.filter((p) => p.usageLimitPerCustomer !== null);
+      entry = { live, limited, until, needs, byCurrency: new Map(), results: new Map() };
       if ((this.generations.get(ctx.tenantId) ?? 0) === generation) this.cache.set(ctx.tenantId, entry);
     }
     return entry;
@@ -139,10 +142,9 @@ export class PromotionEvaluation {
 
   async prepare(ctx: RequestContext, req: PromotionRequest): Promise<PreparedPromotions | null> {
     const entry = await this.entry(ctx);
-    const { live, needs } = entry;
+    const { live, limited, needs } = entry;
     if (live.length === 0) return null;
     const buyer = buyerKey(req.customerId, req.email);
-    const limited = live.filter((p) => p.usageLimitPerCustomer !== null);
     const exhausted = new Set<string>();
     if (buyer && limited.length) {
       const used = await this.usages.usesBy(

@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { activeAt, compileCatalogue, isCataloguePromotion, salePricesOf, type CatalogueVariant, type StoredPromotion } from './catalogue-pricing.js';
+import {
+  activeAt,
+  compileCatalogue,
+  isCataloguePromotion,
+  salePricesInSlices,
+  salePricesOf,
+  unionOfSelectors,
+  type CatalogueVariant,
+  type StoredPromotion,
+} from './catalogue-pricing.js';
 
 const base: StoredPromotion = {
   id: 'a',
@@ -92,5 +101,70 @@ describe('catalogue promotions', () => {
     )[0];
     expect(Number(stacked.gross)).toBeLessThan(18.9);
     expect(stacked.promotionIds.sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('unionOfSelectors (the products a boundary of many catalogue promotions reprices, in one statement)', () => {
+  it('merges the matchers by ids per type, each id once, and keeps the other matchers once each', () => {
+    const red = { type: 'facet' as const, facet: 'colour' as const, values: ['red'] };
+    const merged = unionOfSelectors([
+      [{ type: 'product', ids: ['p1', 'p2'] }],
+      [{ type: 'product', ids: ['p2', 'p3'] }, { type: 'manufacturer', ids: ['m1'] }, red],
+      [{ type: 'manufacturer', ids: ['m1', 'm2'] }, { ...red }, { type: 'custom_field', key: 'grape', values: ['nebbiolo'] }],
+      [
+        { type: 'collection', ids: ['c1'] },
+        { type: 'variant', ids: ['v1'] },
+        { type: 'category', ids: ['k1'] },
+      ],
+    ]);
+    expect(merged).toEqual([
+      { type: 'product', ids: ['p1', 'p2', 'p3'] },
+      { type: 'variant', ids: ['v1'] },
+      { type: 'collection', ids: ['c1'] },
+      { type: 'category', ids: ['k1'] },
+      { type: 'manufacturer', ids: ['m1', 'm2'] },
+      red,
+      { type: 'custom_field', key: 'grape', values: ['nebbiolo'] },
+    ]);
+  });
+
+  it('matches a line exactly when one of the selectors does', () => {
+    const selectors = [[{ type: 'product' as const, ids: ['p1'] }], [{ type: 'manufacturer' as const, ids: ['m1'] }], []];
+    const merged = unionOfSelectors(selectors);
+    const line = (productId: string, manufacturerId: string | null) => ({ productId, manufacturerId });
+    const matches = (sel: typeof merged, l: ReturnType<typeof line>) =>
+      sel.some(
+        (m) =>
+          (m.type === 'product' && m.ids.includes(l.productId)) || (m.type === 'manufacturer' && l.manufacturerId !== null && m.ids.includes(l.manufacturerId)),
+      );
+    for (const l of [line('p1', null), line('p2', 'm1'), line('p2', 'm2'), line('p9', null)])
+      expect(matches(merged, l)).toBe(selectors.some((s) => matches(s, l)));
+    expect(unionOfSelectors([])).toEqual([]);
+  });
+});
+
+describe('salePricesInSlices (a boundary prices thousands of variants without holding the event loop)', () => {
+  const many = Array.from({ length: 23 }, (_, i) =>
+    variant({ variantId: `v${i}`, productId: `p${i}`, gross: `${10 + i}.90`, manufacturerId: i % 3 === 0 ? 'm2' : 'm1' }),
+  );
+  const compiled = compileCatalogue([base, { ...base, id: 'b', conditions: [{ type: 'lines', selector: [{ type: 'product', ids: ['p3', 'p4'] }] }] }], at, 2);
+
+  it('gives exactly the answer of salePricesOf', async () => {
+    const whole = salePricesOf(compiled, many, 2);
+    expect(whole.length).toBeGreaterThan(10);
+    expect(await salePricesInSlices(compiled, many, 2, 5)).toEqual(whole);
+    expect(await salePricesInSlices(compiled, many, 2)).toEqual(whole);
+  });
+
+  it('gives the event loop back between slices', async () => {
+    let turns = 0;
+    const tick = () => {
+      turns++;
+      if (turns < 100) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await salePricesInSlices(compiled, many, 2, 5);
+    // 23 variants in slices of 5: four turns of the event loop in between, where other work (a read) ran
+    expect(turns).toBeGreaterThanOrEqual(4);
   });
 });

@@ -15,7 +15,7 @@
 import { toMinor } from '../../pricing/index.js';
 import { compilePromotions, lineKeys } from '../engine/compile.js';
 import { evaluatePromotions } from '../engine/evaluate.js';
-import type { EngineCart, EngineLine, LineFacet, PromotionDefinition } from '../engine/types.js';
+import type { EngineCart, EngineLine, LineFacet, LineMatcher, LineSelector, PromotionDefinition } from '../engine/types.js';
 import { toEngineRules } from '../promotion-rules.js';
 
 /** A promotion as stored (wire form, decimals), with what makes it a catalogue promotion and its window. */
@@ -113,6 +113,56 @@ export function salePricesOf(compiled: ReturnType<typeof compileCatalogue>, vari
       gross: ((unit - off) / scale).toFixed(precision),
       promotionIds: result.lines[0].promotions.map((p) => p.promotionId),
     });
+  }
+  return out;
+}
+
+const BY_IDS = ['product', 'variant', 'collection', 'category', 'manufacturer'] as const;
+
+/**
+ * One selector matching exactly what any of these selectors matches (a selector matches when any of its matchers
+ * does, so the union is the matchers side by side): the matchers by ids are merged per type (each id once), the
+ * others kept as they are, each once. A boundary where hundreds of catalogue promotions start or end then asks the
+ * catalogue for their products in one statement instead of one per promotion.
+ */
+export function unionOfSelectors(selectors: readonly LineSelector[]): LineSelector {
+  const ids = new Map<(typeof BY_IDS)[number], Set<string>>();
+  const others = new Map<string, LineMatcher>();
+  for (const selector of selectors)
+    for (const m of selector) {
+      if (m.type === 'facet' || m.type === 'custom_field') others.set(JSON.stringify(m), m);
+      else {
+        let set = ids.get(m.type);
+        if (!set) ids.set(m.type, (set = new Set()));
+        for (const id of m.ids) set.add(id);
+      }
+    }
+  const merged: LineSelector = [];
+  for (const type of BY_IDS) {
+    const set = ids.get(type);
+    if (set?.size) merged.push({ type, ids: [...set] });
+  }
+  return [...merged, ...others.values()];
+}
+
+/** Variants priced between two turns of the event loop (`salePricesInSlices`). */
+export const PRICING_SLICE = 250;
+
+/**
+ * `salePricesOf` in slices of `slice` variants, giving the event loop back between them: a boundary of hundreds of
+ * catalogue promotions prices thousands of variants (one engine evaluation each), and the instance's reads wait for
+ * none of it longer than one slice. Each variant is priced on its own, so the answer is exactly `salePricesOf`'s.
+ */
+export async function salePricesInSlices(
+  compiled: ReturnType<typeof compileCatalogue>,
+  variants: readonly CatalogueVariant[],
+  precision: number,
+  slice = PRICING_SLICE,
+): Promise<SalePrice[]> {
+  const out: SalePrice[] = [];
+  for (let i = 0; i < variants.length; i += slice) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const p of salePricesOf(compiled, variants.slice(i, i + slice), precision)) out.push(p);
   }
   return out;
 }

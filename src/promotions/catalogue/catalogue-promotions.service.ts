@@ -6,7 +6,8 @@ import { SearchIndexService } from '../../catalogue/index.js';
 import { OnDomainEvent, type DomainEvent } from '../../events/index.js';
 import { CataloguePriceRule, type CatalogueSalePrice } from '../../extensions/index.js';
 import { CataloguePromotionsRepository } from '../promotions.repository.js';
-import { compileCatalogue, isCataloguePromotion, salePricesOf, type StoredPromotion } from './catalogue-pricing.js';
+import type { LineSelector } from '../engine/types.js';
+import { compileCatalogue, isCataloguePromotion, salePricesInSlices, unionOfSelectors, type StoredPromotion } from './catalogue-pricing.js';
 
 /** Promotions written in one transaction (as they were before and after each write), repriced together. */
 export type PromotionWrites = Array<StoredPromotion | null>;
@@ -58,7 +59,8 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
     const precision = await this.repo.defaultPrecision(ctx);
     const compiled = compileCatalogue(promotions, at, precision);
     if (!compiled) return [];
-    const prices = salePricesOf(compiled, await this.repo.variants(ctx, productIds), precision);
+    // in slices: the event loop keeps answering reads while a boundary prices thousands of variants
+    const prices = await salePricesInSlices(compiled, await this.repo.variants(ctx, productIds), precision);
     return prices.map((p) => ({ variantId: p.variantId, productId: p.productId, gross: p.gross, sourceIds: p.promotionIds }));
   }
 
@@ -153,14 +155,15 @@ export class CataloguePromotionPrices extends CataloguePriceRule implements OnAp
    * variant a catalogue promotion reduces matches every one); null (every product) for one without such a condition.
    */
   private async scopeOf(ctx: RequestContext, promotions: Array<StoredPromotion | null>): Promise<string[] | null> {
-    const ids = new Set<string>();
+    const selectors: LineSelector[] = [];
     for (const p of promotions) {
       if (!p || !isCataloguePromotion(p)) continue;
       const lines = p.conditions.find((c) => c.type === 'lines');
       if (!lines || lines.type !== 'lines') return null;
-      for (const id of await this.repo.productsMatching(ctx, lines.selector)) ids.add(id);
+      selectors.push(lines.selector);
     }
-    return [...ids];
+    // one statement for all of them (a boundary of 900 promotions was 900 statements in a row)
+    return selectors.length ? this.repo.productsMatching(ctx, unionOfSelectors(selectors)) : [];
   }
 
   /** Reprices, per shop, the products of the promotions that started or ended in `(since, until]`. */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { fromMinor } from '../../pricing/index.js';
-import type { AvailablePromotion, LineSelector, SuggestedGift } from '../engine/types.js';
+import type { AvailablePromotion, EngineResult, LineSelector, SuggestedGift } from '../engine/types.js';
 
 /**
  * What promotions did, as the cart, the checkout, the receipt and the admin order show it (issue 32; README
@@ -106,4 +106,46 @@ export function mapSuggestedGifts(gifts: readonly SuggestedGift[]): SuggestedGif
     product_ids: g.selector.flatMap((m) => (m.type === 'product' ? m.ids : [])),
     selector: g.selector,
   }));
+}
+
+/** The promotions' members of a cart answer (each line's `promotions`, `discounts`, `available_promotions`, `suggested_gifts`). */
+export interface CartPromotionsDto {
+  /** In the order of the engine's (and the cart's) lines. */
+  lines: readonly LinePromotionDto[][];
+  discounts: PromotionDiscountDto[];
+  available: AvailablePromotionDto[];
+  gifts: SuggestedGiftDto[];
+}
+
+/** Mapped once per engine answer and currency: the answer is shared by every read of the same cart (and frozen). */
+const cartViews = new WeakMap<EngineResult, Map<string, CartPromotionsDto>>();
+
+/**
+ * The cart answer's promotions members for this engine answer, mapped once per answer and currency and shared by
+ * the reads that get the same answer (`PromotionEvaluation.prepare` shares it): a re-read of an unchanged cart maps
+ * nothing again. Frozen, like the answer: a caller writing into it fails loudly instead of changing other answers.
+ */
+export function mapCartPromotions(result: EngineResult, currency: { code: string; precision: number }): CartPromotionsDto {
+  let byCurrency = cartViews.get(result);
+  if (!byCurrency) cartViews.set(result, (byCurrency = new Map<string, CartPromotionsDto>()));
+  const key = `${currency.code}|${currency.precision}`;
+  let view = byCurrency.get(key);
+  if (!view) {
+    view = deepFreeze({
+      lines: result.lines.map((l) => mapLinePromotions(l.promotions, currency.precision)),
+      discounts: mapDiscounts(result.discounts, currency.precision),
+      available: mapAvailable(result.available, currency),
+      gifts: mapSuggestedGifts(result.suggestedGifts),
+    });
+    byCurrency.set(key, view);
+  }
+  return view;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
 }
