@@ -1,8 +1,9 @@
-import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
-import { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent } from 'typeorm';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { DataSource, QueryRunner } from 'typeorm';
 import { BusMessage, CacheBus } from '../../common/cluster/cache-bus.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { AppConfig } from '../../config/app-config.js';
+import { TransactionListener } from '../../extensions/index.js';
 import type { CatalogueIndexSnapshot } from '../../observability/index.js';
 import type { CatalogueSearch, CatalogueSearchRequest, CatalogueSearchResult, VariantStock } from './catalogue-search.js';
 import { buildIndex, countIndexRows, reloadProducts } from './index-build.js';
@@ -29,7 +30,7 @@ const LAYOUT_TRIES = 3;
  * instance that changed the catalogue, reads of the tenant wait until the index has the committed version.
  */
 @Injectable()
-export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, EntitySubscriberInterface {
+export class CatalogueIndexService extends TransactionListener implements CatalogueSearch {
   private readonly logger = new Logger('CatalogueIndex');
   private readonly tenants = new Map<string, Entry>();
   /** Memory budget in bytes (tests may lower it). */
@@ -56,6 +57,7 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     @Optional() bus?: CacheBus,
     @Optional() synonyms?: SearchSynonymsService,
   ) {
+    super();
     this.budgetBytes = (config?.CATALOGUE_INDEX_MEMORY_MB ?? 512) * 1024 * 1024;
     this.queries = new IndexQueries(dataSource, synonyms);
     bus?.subscribe(CATALOGUE_DELTA_TOPIC, (tenantId, msg) => {
@@ -64,13 +66,8 @@ export class CatalogueIndexService implements CatalogueSearch, OnModuleInit, Ent
     });
   }
 
-  onModuleInit(): void {
-    // after-commit hook: a transaction that published a delta makes this instance's next reads wait for it
-    if (!this.dataSource.subscribers.includes(this)) this.dataSource.subscribers.push(this);
-  }
-
-  afterTransactionCommit(event: TransactionCommitEvent): void {
-    const qr = event.queryRunner;
+  /** A transaction that published a delta makes this instance's next reads wait for it (a `TransactionListener`). */
+  override afterTransactionCommit(qr: QueryRunner): void {
     if (qr.isTransactionActive) return; // a savepoint was released; the transaction goes on
     const changes = this.pendingTx.get(qr);
     if (!changes) return;
