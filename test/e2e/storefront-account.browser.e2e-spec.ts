@@ -293,9 +293,8 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
         const profile = (await me.get('/customers/me').expect(200)).body.customer;
         const cards = page.getByTestId('address-book').locator('li');
         expect(await eventually(() => cards.count(), api.length)).toBe(api.length);
-        const shown = await cards.evaluateAll((lis) =>
-          lis.map((li) => ({ text: li.querySelector('address')!.textContent, billing: li.hasAttribute('data-default') })),
-        );
+        const read = () =>
+          cards.evaluateAll((lis) => lis.map((li) => ({ text: li.querySelector('address')!.textContent, billing: li.hasAttribute('data-default') })));
         const expected = api.map((a) => ({
           text: [
             [a.first_name, a.last_name].filter(Boolean).join(' '),
@@ -307,6 +306,8 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
             .join(''),
           billing: a.id === profile.default_address.id,
         }));
+        // the page re-reads its address book after a save: give that read its time (a loaded machine showed the old card)
+        const shown = JSON.parse(await eventually(async () => JSON.stringify(await read()), JSON.stringify(expected))) as unknown;
         expect(shown).toEqual(expected);
         return { api, profile };
       };
