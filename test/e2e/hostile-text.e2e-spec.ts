@@ -89,9 +89,11 @@ describe('hostile catalogue text', () => {
     const within = (r: Awaited<ReturnType<typeof probeHealth>>) => r.probes > 0 && r.loopMaxMs < 100 && r.slowestHealthMs < 100;
     // the render runs in a worker thread: the main loop only answers requests meanwhile (the former regex and pdfkit's
     // wrapping on the main thread blocked it for seconds, every time). A machine shared by many test runs may stall any
-    // process for 100 ms now and then, so up to three fresh renders are measured: one must stay within the limit.
+    // process for 100 ms now and then (a full `npm test` beside other work measured 83-128 ms loop stalls and 200-318 ms
+    // probes in three renders), so up to five fresh renders are measured: one must stay within the limit. The blocking
+    // render this guards against stalled every request for seconds, every time.
     const attempts: Array<Awaited<ReturnType<typeof probeHealth>>> = [];
-    for (let attempt = 0; attempt < 3 && !attempts.some(within); attempt++) {
+    for (let attempt = 0; attempt < 5 && !attempts.some(within); attempt++) {
       // the worst allowed description (20,000 characters), changed so the PDFs are rendered again, not served cached
       await shop.admin.put(variantUrl(), { description: `${'<'.repeat(10_000 - attempt)}${'W'.repeat(10_000 + attempt)}` }).expect(200);
       // the shop's storefront read after a change updates its catalogue index: done before measuring
