@@ -41,7 +41,7 @@ const projects = [
     displayName: 'e2e',
     testRegex: '(test|examples)/.*\\.e2e-spec\\.ts$',
     transform: transform(true),
-    setupFilesAfterEnv: ['<rootDir>/test/helpers/openapi-after-each.ts'],
+    setupFilesAfterEnv: ['<rootDir>/test/helpers/file-cpu.ts', '<rootDir>/test/helpers/openapi-after-each.ts'],
     globalSetup: '<rootDir>/test/helpers/global-setup.mjs',
     globalTeardown: '<rootDir>/test/helpers/global-teardown.mjs',
     testTimeout: 60000,

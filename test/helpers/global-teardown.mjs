@@ -1,7 +1,34 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The costliest e2e files by CPU (test/helpers/file-cpu.ts), when more than a few ran: where the run's time goes. */
+function printFileCpu(dir) {
+  const path = join(dir, 'file-cpu.ndjson');
+  if (!existsSync(path)) return;
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  if (rows.length < 5) return;
+  const total = (r) => r.cpu_s + r.children_cpu_s;
+  rows.sort((a, b) => total(b) - total(a));
+  const sum = rows.reduce((n, r) => n + total(r), 0);
+  const lines = rows
+    .slice(0, 15)
+    .map(
+      (r) =>
+        `${total(r).toFixed(1).padStart(7)} ${r.cpu_s.toFixed(1).padStart(7)} ${r.children_cpu_s.toFixed(1).padStart(7)} ${r.wall_s.toFixed(1).padStart(7)}  ${r.file}`,
+    );
+  process.stdout.write(
+    `\ne2e CPU by file: ${rows.length} files, ${sum.toFixed(0)} CPU s (the costliest 15)\n  cpu s  worker   child  wall s\n${lines.join('\n')}\n`,
+  );
+}
 
 export default async function globalTeardown() {
-  if (process.env.TEST_RUN_DIR) rmSync(process.env.TEST_RUN_DIR, { recursive: true, force: true });
+  if (process.env.TEST_RUN_DIR) {
+    printFileCpu(process.env.TEST_RUN_DIR);
+    rmSync(process.env.TEST_RUN_DIR, { recursive: true, force: true });
+  }
   const embedded = globalThis.__EMBEDDED_PG__;
   if (embedded) {
     await embedded.server.stop();
