@@ -15,6 +15,7 @@ import {
   codeCandidates,
   codeProductCount,
   contentMemo,
+  firstInOrder,
   matchQuality,
   productCandidates,
   rankAndGroup,
@@ -167,6 +168,17 @@ export class SearchSuggestService {
     idx.text.setNames(idx, names.version, names.of);
     idx.text.sync(idx);
     const candidates: SuggestCandidate[] = [];
+    // the folded words of each label met, kept while the content is unchanged (producers, facet values: thousands
+    // share a 3-letter prefix in a large shop)
+    const { map: labelWords, entry: labelEntry } = contentMemo<string, string[]>(idx, 'suggest|label-words');
+    const qualityOf = (label: string) => {
+      let t = labelWords.get(label);
+      if (t === undefined) {
+        labelWords.set(label, (t = textTokens(label)));
+        labelEntry.bytes += 48 + label.length * 4;
+      }
+      return tokensQuality(words, t);
+    };
 
     // facet values, producers, options and categories carried by visible products
     for (const c of codeCandidates(idx, words)) {
@@ -175,7 +187,7 @@ export class SearchSuggestService {
       if (!e) continue;
       const label = translate(e.name, ctx) ?? e.value;
       if (!label) continue;
-      const quality = matchQuality(words, label);
+      const quality = qualityOf(label);
       if (quality === 0) continue;
       const count = codeProductCount(idx, c);
       if (count === 0) continue;
@@ -193,10 +205,11 @@ export class SearchSuggestService {
       }
       return t;
     };
-    const slots = productCandidates(idx, words)
-      .map((p) => ({ p, q: tokensQuality(words, titleWords(p)) }))
-      .sort((a, b) => b.q - a.q || (idx.pTitle[a.p] < idx.pTitle[b.p] ? -1 : idx.pTitle[a.p] > idx.pTitle[b.p] ? 1 : 0))
-      .slice(0, PRODUCT_CANDIDATES);
+    const slots = firstInOrder(
+      productCandidates(idx, words).map((p) => ({ p, q: tokensQuality(words, titleWords(p)) })),
+      PRODUCT_CANDIDATES,
+      (a, b) => b.q - a.q || (idx.pTitle[a.p] < idx.pTitle[b.p] ? -1 : idx.pTitle[a.p] > idx.pTitle[b.p] ? 1 : 0),
+    );
     const titles = await this.titlesOf(
       ctx,
       idx,

@@ -1,6 +1,16 @@
 import { textTokens } from './text-fold.js';
 import { IndexRow, TenantIndex } from './tenant-index.js';
-import { codeCandidates, codeProductCount, matchQuality, productCandidates, QUALITY, rankAndGroup, SuggestCandidate, suggestWords } from './text-suggest.js';
+import {
+  codeCandidates,
+  codeProductCount,
+  firstInOrder,
+  matchQuality,
+  productCandidates,
+  QUALITY,
+  rankAndGroup,
+  SuggestCandidate,
+  suggestWords,
+} from './text-suggest.js';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -133,6 +143,25 @@ describe('suggestions (issue 35): matching and ranking', () => {
           const b = g.items[i];
           expect(a.quality > b.quality || (a.quality === b.quality && a.count >= b.count)).toBe(true);
         }
+    }
+  });
+});
+
+describe('firstInOrder', () => {
+  it('answers what a stable sort then slice answers, ties in their given order, for any k', () => {
+    const r = rng(29);
+    for (let round = 0; round < 500; round++) {
+      const n = Math.floor(r() * 120);
+      // few distinct keys: many ties, whose order must be the items' own
+      const items = Array.from({ length: n }, (_, i) => ({ i, q: Math.floor(r() * 4), t: String.fromCharCode(97 + Math.floor(r() * 5)) }));
+      const cmp = (a: (typeof items)[number], b: (typeof items)[number]) => b.q - a.q || (a.t < b.t ? -1 : a.t > b.t ? 1 : 0);
+      const k = Math.floor(r() * (n + 3)) - 1;
+      expect(firstInOrder(items, k, cmp).map((x) => x.i)).toEqual(
+        [...items]
+          .sort(cmp)
+          .slice(0, Math.max(0, k))
+          .map((x) => x.i),
+      );
     }
   });
 });

@@ -77,7 +77,9 @@ export function rankAndGroup(candidates: readonly SuggestCandidate[], kinds: rea
     if (f === undefined) folded.set(c, (f = textTokens(c.label).join(' ')));
     return f;
   };
-  const ranked = [...candidates].sort(
+  const top = firstInOrder(
+    candidates,
+    limit,
     (a, b) =>
       b.quality - a.quality ||
       b.count - a.count ||
@@ -85,7 +87,6 @@ export function rankAndGroup(candidates: readonly SuggestCandidate[], kinds: rea
       place(a.kind) - place(b.kind) ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
-  const top = ranked.slice(0, Math.max(0, limit));
   const groups = new Map<string, SuggestCandidate[]>();
   for (const c of top) {
     const g = groups.get(c.kind);
@@ -184,4 +185,29 @@ export function codeProductCount(idx: TenantIndex, c: number): number {
   counts.set(c, products.size);
   hit.bytes += 24;
   return products.size;
+}
+
+/**
+ * The first `k` of `items` in the order `cmp` gives, ties kept in their order in `items`: what
+ * `[...items].sort(cmp).slice(0, k)` answers (the sort is stable), without sorting every item. A 3-letter prefix matches
+ * tens of thousands of products of a large shop, of which a suggestion needs the best 50: each item is compared with the
+ * worst kept one first, and only a better one is placed (binary search) among the kept.
+ */
+export function firstInOrder<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number): T[] {
+  const kept: T[] = [];
+  if (k <= 0) return kept;
+  for (const item of items) {
+    // an item equal to the worst kept comes later in `items`: it stays behind it, so it is not kept when full
+    if (kept.length === k && cmp(item, kept[k - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(item, kept[mid]) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    kept.splice(lo, 0, item);
+    if (kept.length > k) kept.pop();
+  }
+  return kept;
 }
