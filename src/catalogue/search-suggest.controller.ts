@@ -1,4 +1,5 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
@@ -6,6 +7,7 @@ import { AppError } from '../common/http/app-error.js';
 import { ApiErrors } from '../common/openapi/api-errors.decorator.js';
 import { ReadFromReplica } from '../database/read-replicas.js';
 import { SuggestResponseDto, type SuggestionGroupDto } from './dto/search-suggest.dto.js';
+import { spliceJson } from './preserialized-json.js';
 import { SearchSuggestService } from './search-suggest.service.js';
 
 export const SUGGEST_LIMIT_DEFAULT = 8;
@@ -35,7 +37,12 @@ export class SearchSuggestController {
     schema: { type: 'integer', minimum: 1, maximum: SUGGEST_LIMIT_MAX, default: SUGGEST_LIMIT_DEFAULT },
     description: `Suggestions in total (1 to ${SUGGEST_LIMIT_MAX}, default ${SUGGEST_LIMIT_DEFAULT}; 422 naming \`limit\` otherwise).`,
   })
-  async suggest(@Ctx() ctx: RequestContext, @Query('q') q: unknown, @Query('limit') limit: unknown): Promise<{ data: SuggestionGroupDto[] }> {
+  async suggest(
+    @Ctx() ctx: RequestContext,
+    @Query('q') q: unknown,
+    @Query('limit') limit: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: SuggestionGroupDto[] }> {
     if (typeof q !== 'string' || q.trim() === '') throw AppError.unprocessable('q is required (what was typed, at least 1 character)');
     if (q.trim().length > 200) throw AppError.unprocessable('q must be at most 200 characters');
     let n = SUGGEST_LIMIT_DEFAULT;
@@ -44,6 +51,8 @@ export class SearchSuggestController {
         throw AppError.unprocessable(`limit must be an integer from 1 to ${SUGGEST_LIMIT_MAX}`);
       n = Number(limit);
     }
+    // a kept answer's bytes (and their gzip) are made once, not per request (preserialized by the service)
+    spliceJson(res);
     return { data: await this.suggestions.suggest(ctx, q, n) };
   }
 }

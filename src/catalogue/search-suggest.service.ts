@@ -24,6 +24,7 @@ import {
   type SuggestCandidate,
 } from './index/text-suggest.js';
 import { productTitlesOf } from './catalogue.repository.js';
+import { preserialize } from './preserialized-json.js';
 import type { TenantIndex } from './index/tenant-index.js';
 import { namesOf, StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
@@ -144,7 +145,8 @@ export class SearchSuggestService {
     const kept = answers.get(key);
     if (kept) return kept;
     const version = idx.contentVersion;
-    const out = await this.compute(ctx, words, limit, snap, idx, collections);
+    // serialized once: every answer that carries it splices these bytes (and their gzip) in (`spliceJson`)
+    const out = preserialize(await this.compute(ctx, words, limit, snap, idx, collections));
     if (idx.contentVersion === version) {
       if (answers.size >= MAX_ANSWERS) {
         answers.clear();

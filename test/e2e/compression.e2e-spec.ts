@@ -147,6 +147,26 @@ describe('compression (COMPRESSION on, the default)', () => {
     expect([br.headers['content-encoding'], br.text]).toEqual(['br', plain.text]);
   });
 
+  it('a kept suggestion answer is serialized and compressed once, not per request (gzip spliced)', async () => {
+    // the most suggestions one answer carries, for the letter most labels of the fixture begin a word with
+    const letters = 'abcdefghijklmnopqrstuvwxyz'.split('');
+    const sizes = await Promise.all(letters.map(async (l) => [l, (await raw(t, `${API}/search/suggest?limit=20&q=${l}`, auth)).text.length] as const));
+    const [letter, size] = sizes.reduce((a, b) => (b[1] > a[1] ? b : a));
+    expect(size).toBeGreaterThan(1024); // compressed at all
+    const path = `${API}/search/suggest?limit=20&q=${letter}`;
+    const plain = await raw(t, path, auth);
+    const before = keptCompressions.count;
+    const first = await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' });
+    expect([first.headers['content-encoding'], first.text]).toEqual(['gzip', plain.text]);
+    const once = keptCompressions.count;
+    expect(once).toBe(before + 1);
+    for (let i = 0; i < 3; i++) expect((await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' })).text).toBe(plain.text);
+    expect(keptCompressions.count).toBe(once);
+    // the spliced answer keeps its ETag: a conditional request is 304 with either coding
+    expect((await raw(t, path, { ...auth, 'If-None-Match': plain.headers.etag! })).status).toBe(304);
+    expect((await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip', 'If-None-Match': first.headers.etag! })).status).toBe(304);
+  });
+
   it("an answer sent uncompressed never pays for the kept fragment's deflate (the long tail of one-off reads)", async () => {
     const path = `${API}/products/facets?color_id=${Object.values(ids.facets.colors as Record<string, string>)[1]}`;
     const before = keptCompressions.count;
