@@ -5,4 +5,8 @@ import './styles.css';
 startFirstListing(import.meta.env.BASE_URL.replace(/\/$/, ''));
 
 const [{ StrictMode, createElement }, { createRoot }, { App }] = await Promise.all([import('react'), import('react-dom/client'), import('./App')]);
-createRoot(document.getElementById('root')!).render(createElement(StrictMode, null, createElement(App)));
+const root = document.getElementById('root')!;
+// a product or listing page comes prerendered by the server (for crawlers): the app replaces it rather than hydrating
+// it, since the app's markup depends on what only the browser knows (cart, wishlist, language; README "Prerendering")
+root.replaceChildren();
+createRoot(root).render(createElement(StrictMode, null, createElement(App)));
