@@ -78,14 +78,14 @@ export function productPage(p: PrerenderProduct, at: PageBase): PrerenderedPage 
     .join('');
   const summary = productDescription({ ...p, title: null, vendor: null });
   const body = [
-    '<main id="main" class="prerendered"><article class="product"><div class="product-layout">',
+    '<main class="prerendered"><article class="pre-product">',
     image ? `<img src="${escapeHtml(image)}" alt="${escapeHtml(title)}" width="200" height="400">` : '',
-    '<div class="product-info">',
+    '<div>',
     `<h1>${escapeHtml(title)}</h1>`,
-    maker ? `<p class="maker">${escapeHtml(maker)}</p>` : '',
-    summary ? `<p class="summary">${escapeHtml(summary)}</p>` : '',
-    `<ul class="variants">${variants}</ul>`,
-    '</div></div></article></main>',
+    maker ? `<p>${escapeHtml(maker)}</p>` : '',
+    summary ? `<p>${escapeHtml(summary)}</p>` : '',
+    `<ul>${variants}</ul>`,
+    '</div></article></main>',
   ].join('');
   return {
     title: title ? `${title} · ${SHOP}` : SHOP,
@@ -100,14 +100,14 @@ export function listingPage(heading: string, ownDescription: string | null, coun
   const items = cards
     .map((c) => {
       const image = imageUrl(c.image);
-      const from = c.price_min !== c.price_max ? '<span class="from">from </span>' : '';
+      const from = c.price_min !== c.price_max ? 'from ' : '';
       return [
-        `<li class="card"><a class="card-link" href="${escapeHtml(at.base + productPath(c))}">`,
-        image ? `<div class="card-image"><img src="${escapeHtml(image)}" alt="" width="300" height="450"></div>` : '',
-        `<h2 class="card-title">${escapeHtml(c.title ?? '')}</h2></a>`,
-        c.manufacturer.name ? `<p class="card-maker">${escapeHtml(c.manufacturer.name)}</p>` : '',
-        `<p class="card-price">${from}<strong>${escapeHtml(formatPrice(c.price_min, c.currency))}</strong></p>`,
-        `<p class="${c.available ? 'stock in' : 'stock out'}">${c.available ? 'In stock' : 'Sold out'}</p></li>`,
+        `<li class="pre-card"><a href="${escapeHtml(at.base + productPath(c))}">`,
+        image ? `<img src="${escapeHtml(image)}" alt="" width="150" height="225">` : '',
+        `<h2>${escapeHtml(c.title ?? '')}</h2></a>`,
+        c.manufacturer.name ? `<p>${escapeHtml(c.manufacturer.name)}</p>` : '',
+        `<p>${from}<strong>${escapeHtml(formatPrice(c.price_min, c.currency))}</strong></p>`,
+        `<p>${c.available ? 'In stock' : 'Sold out'}</p></li>`,
       ].join('');
     })
     .join('');
@@ -116,7 +116,7 @@ export function listingPage(heading: string, ownDescription: string | null, coun
     description: ownDescription || listingDescription(heading, count),
     canonical: at.origin + at.base + at.path,
     jsonLd: null,
-    body: `<main id="main" class="prerendered"><div class="catalogue"><h1>${escapeHtml(heading)}</h1><ul class="grid">${items}</ul></div></main>`,
+    body: `<main class="prerendered"><h1>${escapeHtml(heading)}</h1><ul class="pre-grid">${items}</ul></main>`,
   };
 }
 

@@ -34,7 +34,7 @@ function read(html: string) {
     canonical: one(/<link rel="canonical" href="([^"]*)">/),
     jsonLd: ld ? (JSON.parse(ld) as Record<string, any>) : null,
     h1: one(/<h1>([^<]*)<\/h1>/),
-    links: [...html.matchAll(/<a class="card-link" href="([^"]*)">/g)].map((m) => unescape(m[1])),
+    links: [...html.matchAll(/<li class="pre-card"><a href="([^"]*)">/g)].map((m) => unescape(m[1])),
     scripts: html.match(/<script/g)?.length ?? 0,
   };
 }
