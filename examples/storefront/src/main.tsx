@@ -6,7 +6,24 @@ startFirstListing(import.meta.env.BASE_URL.replace(/\/$/, ''));
 
 const [{ StrictMode, createElement }, { createRoot }, { App }] = await Promise.all([import('react'), import('react-dom/client'), import('./App')]);
 const root = document.getElementById('root')!;
-// a product or listing page comes prerendered by the server (for crawlers): the app replaces it rather than hydrating
-// it, since the app's markup depends on what only the browser knows (cart, wishlist, language; README "Prerendering")
-root.replaceChildren();
+// A product or listing page comes prerendered by the server (for crawlers and the first paint). The app does not
+// hydrate it (its markup depends on what only the browser knows: cart, wishlist, language); it renders beside it,
+// hidden, and takes its place once its own page is ready (README "Prerendering").
+const prerendered = root.querySelector(':scope > .prerendered');
+if (prerendered) {
+  root.before(prerendered);
+  root.hidden = true;
+  const swap = () => {
+    prerendered.remove();
+    root.hidden = false;
+    ready.disconnect();
+    clearTimeout(late);
+  };
+  const ready = new MutationObserver(() => {
+    const main = root.querySelector('#main');
+    if (main?.querySelector('h1') && !main.querySelector('[aria-busy="true"], .loading')) swap();
+  });
+  ready.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+  const late = setTimeout(swap, 5000);
+}
 createRoot(root).render(createElement(StrictMode, null, createElement(App)));
