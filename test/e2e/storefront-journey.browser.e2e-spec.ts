@@ -229,7 +229,7 @@ describe('reference storefront: home page, search-engine data and the phone jour
     writeFileSync(join(OUT, 'throttled-listing.json'), JSON.stringify(runs, null, 2));
     expect(Math.min(...runs.map((r) => r.products))).toBeLessThanOrEqual(2000);
     // total blocking time (issue 37's budget: 300 ms) is not asserted: on this shared 2-core machine the best of three
-    // loads measured 297-435 ms (README "Throttled budgets"); the figures above are the record
+    // loads measured 297-491 ms (README "Throttled budgets"); the figures above are the record
   }, 180_000);
 
   /**
