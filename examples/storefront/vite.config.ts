@@ -17,6 +17,8 @@ export default defineConfig({
   },
   build: { outDir: 'dist', target: 'es2022', sourcemap: false },
   server: {
+    // src/seo.ts builds on the server's src/storefront-demo/seo-data.ts (one JSON-LD for the SPA and the prerender)
+    fs: { allow: ['.', '../../src/storefront-demo'] },
     proxy: {
       '/api': { target: api, changeOrigin: false },
       '/storefront/': { target: api, changeOrigin: false },

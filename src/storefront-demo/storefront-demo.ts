@@ -1,9 +1,12 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '../config/app-config.js';
+import { fillShell } from './prerender.js';
+import { NOT_FOUND, prerenderedPage } from './prerender-source.js';
 
 export const STOREFRONT_DEMO_PATH = '/storefront-demo';
 
@@ -42,9 +45,23 @@ function defaultBuildDir(): string {
 }
 
 /**
+ * A page of the app: index.html, with a product or listing page prerendered into it from the API's answers (an unknown
+ * product, collection or category: the shell with a 404). Built per request, never cached: it follows the request's shop.
+ */
+async function sendPage(req: Request, res: Response, index: string): Promise<void> {
+  const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  const page = await prerenderedPage(req, { origin, base: STOREFRONT_DEMO_PATH, path: req.path });
+  if (page === null) return res.sendFile(index);
+  const shell = await readFile(index, 'utf8');
+  res.status(page === NOT_FOUND ? 404 : 200).type('html');
+  res.send(page === NOT_FOUND ? shell : fillShell(shell, page));
+}
+
+/**
  * STOREFRONT_DEMO=on: the reference storefront's static build (examples/storefront, `npm run storefront:build`) at
  * /storefront-demo/, same origin as the API so the visitor cookie just works. Hashed assets are cached for good,
- * index.html never; any other path under it is the single-page app's own route and gets index.html. Every answer
+ * index.html never; any other path under it is the single-page app's own route and gets index.html (product and
+ * listing pages prerendered into it, prerender.ts). Every answer
  * carries STOREFRONT_DEMO_CSP. Off, every path under it answers a 404 that names `STOREFRONT_DEMO=on`.
  */
 export function serveStorefrontDemo(app: NestExpressApplication, config: AppConfig): void {
@@ -78,6 +95,6 @@ export function serveStorefrontDemo(app: NestExpressApplication, config: AppConf
     if (req.path.startsWith('/assets/')) return next();
     secure(res);
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    sendPage(req, res, index).catch(next);
   });
 }

@@ -5,15 +5,10 @@
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A URL slug: lower case ASCII letters and digits joined by single dashes ("Rosé wine" → "rose-wine"). */
-export function slug(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
+// the slug rule is shared with the server's prerender, which must find the same category for a URL
+import { slug } from '../../../src/storefront-demo/seo-data';
+
+export { slug };
 
 export const productHref = (p: { id: string; handle?: string | null }) => (p.handle ? `/wines/${encodeURIComponent(p.handle)}` : `/products/${p.id}`);
 export const collectionHref = (c: { id: string; handle?: string | null }) => `/collections/${encodeURIComponent(c.handle || c.id)}`;

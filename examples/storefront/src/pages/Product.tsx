@@ -12,7 +12,7 @@ import { RelatedWines } from './RelatedWines';
 import { safeHtml } from '../safe-html';
 import { lowestPrice30 } from '../promotions';
 import { WishlistHeart } from '../wishlist';
-import { plainText, productJsonLd, usePageMeta } from '../seo';
+import { productDescription, productJsonLd, usePageMeta } from '../seo';
 
 const BASE = import.meta.env.BASE_URL.replace(/\/$/, '');
 
@@ -52,7 +52,7 @@ export function ProductPage() {
 
   // meta description (the summary, else title and producer), canonical URL and schema.org Product JSON-LD
   usePageMeta(
-    product ? plainText(product.summary_html) || [product.title, product.vendor].filter(Boolean).join(' · ') : null,
+    product ? productDescription(product) : null,
     product ? productJsonLd(product, location.origin + BASE + productHref(product), location.origin) : null,
   );
 
