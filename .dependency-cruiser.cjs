@@ -14,7 +14,7 @@
  *
  * - no cycle of value imports anywhere in src/ (`no-circular`; no exemption by name). Type-only imports
  *   (`import type`, `export type`) are erased at compile time and may close a cycle: the rule ignores a cycle that
- *   contains one. Three such cycles remain, each inside one module (tax, cart, catalogue/index);
+ *   contains one. Three such cycles remain, each inside one module (tax, cart, catalogue-search);
  * - common/ and config/ import nothing above them; extensions/ imports only the ground; database/ and
  *   observability/ import no feature (the entity registry excepted); events/ imports no feature;
  * - a feature imports another feature only through that module's public files: `src/<module>/index.ts` (services,

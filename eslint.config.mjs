@@ -120,8 +120,6 @@ export default tseslint.config(
       'src/catalogue/factsheet.service.ts',
       'src/catalogue/import/catalogue-import.service.ts',
       'src/catalogue/import/catalogue-writer.ts',
-      'src/catalogue/index/index-build.ts',
-      'src/catalogue/index/index-queries.ts',
       'src/catalogue/prepared-query.ts',
       'src/catalogue/product-json.service.ts',
       'src/catalogue/search-index.service.ts',
@@ -173,6 +171,8 @@ export default tseslint.config(
       'src/themes/**/*.ts',
       'src/webhooks/**/*.ts',
       'src/wishlist/**/*.ts',
+      'src/catalogue-search/**/*.ts',
+      'src/catalogue/repositories/**/*.ts',
     ],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'error',

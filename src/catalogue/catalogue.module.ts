@@ -3,9 +3,9 @@ import { CollectionsModule } from '../collections/collections.module.js';
 import { SearchSynonymsModule } from '../search-synonyms/search-synonyms.module.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
 import { CatalogueIndexStatistics, CatalogueProductCounts } from './catalogue.extensions.js';
-import { CatalogueIndexService } from './index/catalogue-index.service.js';
-import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
-import { ProductJsonCache } from './index/product-json-cache.js';
+import { CatalogueIndexService, CatalogueIndexSource, ProductJsonCache } from '../catalogue-search/index.js';
+import { CATALOGUE_SEARCH } from '../extensions/index.js';
+import { CatalogueIndexRepository } from './repositories/catalogue-index.repository.js';
 import { ProductJsonService } from './product-json.service.js';
 import { AdminProductsController } from './admin-products.controller.js';
 import { AdminProductsService } from './admin-products.service.js';
@@ -28,6 +28,7 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
   providers: [
     ProductJsonCache,
     ProductJsonService,
+    { provide: CatalogueIndexSource, useClass: CatalogueIndexRepository },
     CatalogueIndexService,
     { provide: CATALOGUE_SEARCH, useExisting: CatalogueIndexService },
     CatalogueIndexStatistics,

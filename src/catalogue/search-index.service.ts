@@ -4,7 +4,7 @@ import type { RequestContext } from '../common/context/request-context.js';
 import { managerOf } from '../common/db/tenant-scope.js';
 import { availableSql, ROLLUP_INSERT_SQL, visibleVariantSql } from './catalogue.repository.js';
 import { CacheBus } from '../common/cluster/cache-bus.js';
-import { CatalogueIndexService } from './index/catalogue-index.service.js';
+import { CatalogueIndexService } from '../catalogue-search/index.js';
 import { CataloguePriceRule, Extensions } from '../extensions/index.js';
 import { chargedGrossSql, recordPriceHistory, replaceSalePrices, saleJoinSql, storedSalePrices } from './sale-prices.repository.js';
 import { inTransaction } from '../common/db/tenant-scope.js';

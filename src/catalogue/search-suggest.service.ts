@@ -9,9 +9,8 @@ import type { Translations } from '../common/db/base.entity.js';
 import { translate } from '../common/i18n.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
 import { FacetNameSnapshot, type Snapshot, type SnapshotEntry } from './facet-name-snapshot.service.js';
-import { CatalogueIndexService } from './index/catalogue-index.service.js';
-import { textTokens } from './index/text-fold.js';
 import {
+  CatalogueIndexService,
   codeCandidates,
   codeProductCount,
   contentMemo,
@@ -20,10 +19,11 @@ import {
   rankAndGroup,
   suggestWords,
   tokensQuality,
+  textTokens,
   type SuggestCandidate,
-} from './index/text-suggest.js';
+  type TenantIndex,
+} from '../catalogue-search/index.js';
 import { productTitlesOf } from './catalogue.repository.js';
-import type { TenantIndex } from './index/tenant-index.js';
 import { namesOf, StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** Products whose titles are read (in the active language) per request: the best by their sort title. */

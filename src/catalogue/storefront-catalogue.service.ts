@@ -12,8 +12,7 @@ import { CatalogueFilters, collectionClause, CollectionScope, collectionOrder, O
 import type { CollectionQuery } from './catalogue-query.pipe.js';
 import { namedFacets } from './facet-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
-import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
-import type { CatalogueSearch, CatalogueSearchRequest } from './index/catalogue-search.js';
+import { CATALOGUE_SEARCH, type CatalogueSearch, type CatalogueSearchRequest } from '../extensions/index.js';
 import { ProductJsonService } from './product-json.service.js';
 import { listedProductIdByHandle } from './catalogue.repository.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CatalogueFilters } from '../catalogue-query.js';
+import type { CatalogueFilters } from '../extensions/index.js';
 import type { CatalogueSearchRequest } from './catalogue-search.js';
 import { answerKey } from './index-queries.js';
 

@@ -1,4 +1,4 @@
-import type { BusMessage } from '../../common/cluster/cache-bus.js';
+import type { BusMessage } from '../common/cluster/cache-bus.js';
 import type { TenantIndex } from './tenant-index.js';
 
 /** How long a read waits for this instance to receive a committed change before it rebuilds instead. */

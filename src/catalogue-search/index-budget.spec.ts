@@ -1,5 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { AppError } from '../../common/http/app-error.js';
+import { AppError } from '../common/http/app-error.js';
 import { estimateIndexBytes, OverBudgetTenants } from './index-budget.js';
 
 describe('index budget', () => {

@@ -1,4 +1,4 @@
-import type { SortValue } from '../../common/paging/pager.service.js';
+import type { SortValue } from '../common/paging/pager.service.js';
 import { compareC } from './index-page.js';
 import type { IndexPageRequest, IndexResult } from './index-types.js';
 import type { TenantIndex } from './tenant-index.js';

@@ -1,8 +1,9 @@
-import type { DataSource, QueryRunner } from 'typeorm';
-import type { RequestContext } from '../../common/context/request-context.js';
-import { transactionSubscriber } from '../../database/transaction-listeners.js';
-import { TransactionListener } from '../../extensions/index.js';
+import type { QueryRunner } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context.js';
+import { transactionSubscriber } from '../database/transaction-listeners.js';
+import { TransactionListener } from '../extensions/index.js';
 import { CatalogueIndexService } from './catalogue-index.service.js';
+import type { CatalogueIndexSource } from './catalogue-index.source.js';
 import { ProductJsonCache } from './product-json-cache.js';
 
 /**
@@ -12,7 +13,7 @@ import { ProductJsonCache } from './product-json-cache.js';
  */
 describe('CatalogueIndexService as a TransactionListener', () => {
   function setup() {
-    const service = new CatalogueIndexService({} as DataSource, new ProductJsonCache());
+    const service = new CatalogueIndexService({} as CatalogueIndexSource, new ProductJsonCache());
     const awaited: Array<[string, number]> = [];
     (service as unknown as { awaitChange: (t: string, id: number) => void }).awaitChange = (t, id) => awaited.push([t, id]);
     const runner = { isTransactionActive: true } as QueryRunner;

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
-import { AppError } from '../../common/http/app-error.js';
-import type { IndexRowCounts } from './index-build.js';
+import { AppError } from '../common/http/app-error.js';
+import type { IndexRowCounts } from './catalogue-index.source.js';
 
 /**
  * A lower bound of `TenantIndex.bytes()` from the rows a build would read: per product and per variant its id (string

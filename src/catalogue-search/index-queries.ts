@@ -1,7 +1,7 @@
-import type { DataSource } from 'typeorm';
-import type { RequestContext } from '../../common/context/request-context.js';
-import { collectionClause, FACET_KEYS, OrderSpec, Params } from '../catalogue-query.js';
-import type { SearchSynonymsReader } from '../../search-synonyms/index.js';
+import type { RequestContext } from '../common/context/request-context.js';
+import { FACET_KEYS, type OrderSpec } from '../extensions/index.js';
+import type { SearchSynonymsReader } from '../search-synonyms/index.js';
+import type { CatalogueIndexSource } from './catalogue-index.source.js';
 import { expandQuery } from './synonym-expand.js';
 import type { CatalogueSearchRequest, CatalogueSearchResult } from './catalogue-search.js';
 import { DIM, IndexQuery, OrderColumn, TenantIndex } from './tenant-index.js';
@@ -34,7 +34,7 @@ export class IndexQueries {
   private readonly sharedFacets = new WeakSet<object>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly source: CatalogueIndexSource,
     private readonly synonyms?: SearchSynonymsReader,
   ) {}
 
@@ -188,10 +188,7 @@ export class IndexQueries {
   private async scopeProducts(ctx: RequestContext, idx: TenantIndex, scope: NonNullable<CatalogueSearchRequest['scope']>): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (scope.type === 'manual') {
-      const rows: Array<{ product_id: string; pos: number }> = await this.dataSource.query(
-        `SELECT product_id, min(position)::float8 AS pos FROM collection_products WHERE tenant_id = $1 AND collection_id = $2 GROUP BY product_id`,
-        [ctx.tenantId, scope.id],
-      );
+      const rows = await this.source.manualPicks(ctx.tenantId, scope.id);
       for (const r of rows) {
         const s = idx.pIndex.get(r.product_id);
         if (s !== undefined) out.set(s, r.pos);
@@ -204,13 +201,8 @@ export class IndexQueries {
     if (hit && hit.version === idx.contentVersion) slots = hit.value as Int32Array;
     else {
       const version = idx.contentVersion;
-      const params = new Params();
-      const t = params.add(ctx.tenantId);
-      const rows: Array<{ product_id: string }> = await this.dataSource.query(
-        `SELECT ps.product_id FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, scope, 'ps')}`,
-        params.values,
-      );
-      slots = Int32Array.from(rows.map((r) => idx.pIndex.get(r.product_id)).filter((s): s is number => s !== undefined));
+      const members = await this.source.smartMembers(ctx.tenantId, scope);
+      slots = Int32Array.from(members.map((id) => idx.pIndex.get(id)).filter((s): s is number => s !== undefined));
       if (idx.contentVersion === version) this.remember(idx, key, slots, slots.byteLength + 64);
     }
     for (const s of slots) out.set(s, 0);

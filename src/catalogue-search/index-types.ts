@@ -1,4 +1,4 @@
-import type { SortValue } from '../../common/paging/pager.service.js';
+import type { SortValue } from '../common/paging/pager.service.js';
 
 /** What to match: dimension filters as codes (an unknown id has no code and matches nothing). */
 export interface IndexQuery {

@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config.js';
+import { AppConfig } from '../config/app-config.js';
 
 interface Item {
   tenant: string;

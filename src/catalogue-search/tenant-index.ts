@@ -1,5 +1,5 @@
-import { convertMinor, toMinor } from '../../pricing/index.js';
-import { FACET_KEYS, FacetKey } from '../catalogue-query.js';
+import { convertMinor, toMinor } from '../pricing/index.js';
+import { FACET_KEYS, type FacetKey } from '../extensions/index.js';
 import { AnswerMemo } from './answer-memo.js';
 import type { CatalogueSearchResult } from './catalogue-search.js';
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';

@@ -1,15 +1,16 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { DataSource, QueryRunner } from 'typeorm';
-import { BusMessage, CacheBus } from '../../common/cluster/cache-bus.js';
-import type { RequestContext } from '../../common/context/request-context.js';
-import { AppConfig } from '../../config/app-config.js';
-import { TransactionListener } from '../../extensions/index.js';
-import type { CatalogueIndexSnapshot } from '../../observability/index.js';
+import type { QueryRunner } from 'typeorm';
+import { BusMessage, CacheBus } from '../common/cluster/cache-bus.js';
+import type { RequestContext } from '../common/context/request-context.js';
+import { AppConfig } from '../config/app-config.js';
+import { TransactionListener } from '../extensions/index.js';
+import type { CatalogueIndexSnapshot } from '../observability/index.js';
 import type { CatalogueSearch, CatalogueSearchRequest, CatalogueSearchResult, VariantStock } from './catalogue-search.js';
-import { buildIndex, countIndexRows, reloadProducts } from './index-build.js';
+import { CatalogueIndexSource } from './catalogue-index.source.js';
+import { buildIndex, reloadProducts } from './index-build.js';
 import { estimateIndexBytes, OverBudgetTenants } from './index-budget.js';
 import { IndexQueries } from './index-queries.js';
-import { SearchSynonymsService } from '../../search-synonyms/index.js';
+import { SearchSynonymsService } from '../search-synonyms/index.js';
 import { TenantIndex } from './tenant-index.js';
 import { changeLsnOf, variantStock, visibleProducts } from './index-reads.js';
 import { ProductJsonCache } from './product-json-cache.js';
@@ -51,7 +52,7 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
   private readonly queries: IndexQueries;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly source: CatalogueIndexSource,
     private readonly products: ProductJsonCache,
     @Optional() config?: AppConfig,
     @Optional() bus?: CacheBus,
@@ -59,7 +60,7 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
   ) {
     super();
     this.budgetBytes = (config?.CATALOGUE_INDEX_MEMORY_MB ?? 512) * 1024 * 1024;
-    this.queries = new IndexQueries(dataSource, synonyms);
+    this.queries = new IndexQueries(source, synonyms);
     bus?.subscribe(CATALOGUE_DELTA_TOPIC, (tenantId, msg) => {
       if (tenantId === null) this.dropAll('the cache bus reconnected');
       else if (msg) this.onDelta(tenantId, msg);
@@ -136,11 +137,11 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
     const started = Date.now();
     let idx: TenantIndex;
     try {
-      const estimate = estimateIndexBytes(await countIndexRows(this.dataSource, tenantId));
+      const estimate = estimateIndexBytes(await this.source.countRows(tenantId));
       if (estimate > this.budgetBytes) throw this.tooLarge(tenantId, estimate, 'estimated');
       e.reserved = estimate;
       this.evict(tenantId);
-      idx = await buildIndex(this.dataSource, tenantId);
+      idx = await buildIndex(this.source, tenantId);
     } catch (err) {
       if (this.tenants.get(tenantId) === e) this.tenants.delete(tenantId);
       throw err;
@@ -315,7 +316,7 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
       idx.stockVersion += 1;
     } else if (msg.k === 'products' && Array.isArray(msg.d)) {
       const ids = msg.d as string[];
-      await reloadProducts(this.dataSource, idx, ids);
+      await reloadProducts(this.source, idx, ids);
       if (this.tenants.get(tenantId) !== e) return;
       idx.contentVersion += 1;
       idx.memo.clear();

@@ -1,4 +1,4 @@
-import type { SynonymRule } from '../../search-synonyms/index.js';
+import type { SynonymRule } from '../search-synonyms/index.js';
 import { textTokens } from './text-fold.js';
 
 /**
@@ -21,7 +21,7 @@ export function expandQuery(words: readonly string[], rules: readonly SynonymRul
     if (from.length === 0 || to.length === 0) return;
     const key = from.join(' ');
     let alts = table.get(key);
-    if (!alts) table.set(key, (alts = new Map()));
+    if (!alts) table.set(key, (alts = new Map<string, string[]>()));
     alts.set(to.join(' '), to);
     longest = Math.max(longest, from.length);
   };
