@@ -3,8 +3,7 @@ import { CollectionsModule } from '../collections/collections.module.js';
 import { SearchSynonymsModule } from '../search-synonyms/search-synonyms.module.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
 import { CatalogueIndexStatistics, CatalogueProductCounts } from './catalogue.extensions.js';
-import { CatalogueIndexService, CatalogueIndexSource, ProductJsonCache } from '../catalogue-search/index.js';
-import { CATALOGUE_SEARCH } from '../extensions/index.js';
+import { CatalogueSearchModule } from '../catalogue-search/catalogue-search.module.js';
 import { CatalogueIndexRepository } from './repositories/catalogue-index.repository.js';
 import { ProductJsonService } from './product-json.service.js';
 import { AdminProductsController } from './admin-products.controller.js';
@@ -23,14 +22,10 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** Catalogue: import, storefront products/facets/collections, stock ledger, factsheets (issue 5). */
 @Module({
-  imports: [CollectionsModule, SearchSynonymsModule],
+  imports: [CollectionsModule, SearchSynonymsModule, CatalogueSearchModule.register(CatalogueIndexRepository)],
   controllers: [AdminCatalogueController, AdminProductsController, StorefrontCatalogueController, FactsheetController, SearchSuggestController],
   providers: [
-    ProductJsonCache,
     ProductJsonService,
-    { provide: CatalogueIndexSource, useClass: CatalogueIndexRepository },
-    CatalogueIndexService,
-    { provide: CATALOGUE_SEARCH, useExisting: CatalogueIndexService },
     CatalogueIndexStatistics,
     CatalogueChanges,
     AdminProductsService,
@@ -44,15 +39,6 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     FactsheetService,
     CatalogueProductCounts,
   ],
-  exports: [
-    CatalogueImportService,
-    CatalogueChanges,
-    StockService,
-    SearchIndexService,
-    StorefrontCatalogueService,
-    FacetNameSnapshot,
-    CatalogueIndexService,
-    CATALOGUE_SEARCH,
-  ],
+  exports: [CatalogueImportService, CatalogueChanges, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot, CatalogueSearchModule],
 })
 export class CatalogueModule {}
