@@ -22,6 +22,8 @@
  *   Nest module class only, `src/<module>/<module>.module.ts` (a Nest module lists the modules it builds on in
  *   `imports:`, which needs their class as a value; exporting the class from index.ts would load the controllers
  *   of every module whose services another one reads);
+ * - the catalogue engine's `TenantIndex` class is imported only by its build and layout (everyone else reads through
+ *   `ReadonlyTenantIndex` or writes through `TenantIndexWriter`, src/catalogue-search/README.md);
  * - live code never imports from `src/database/migrations/` (a migration keeps its own frozen SQL);
  * - extensions (examples/) use only the public surface: the package's own name, `vinoshop-commerce` (src/index.ts)
  *   and `vinoshop-commerce/testing` (test/helpers/testing.ts), never a path into src/ or test/.
@@ -102,6 +104,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/database/entities\\.ts$' },
       to: { path: '^src/', pathNot: [`^src/${INFRA}/`, '^src/[^/]+/entities/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'catalogue-engine-one-writer',
+      comment:
+        "The TenantIndex class (its writable fields) is imported only by the engine's build and layout; every other file takes the ReadonlyTenantIndex view or the TenantIndexWriter interface (src/catalogue-search/README.md).",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/catalogue-search/(tenant-index|index-build|index-layout)\\.ts$' },
+      to: { path: '^src/catalogue-search/tenant-index\\.ts$' },
     },
     {
       name: 'no-migrations-in-live-code',

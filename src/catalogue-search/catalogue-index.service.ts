@@ -7,11 +7,11 @@ import { TransactionListener } from '../extensions/index.js';
 import type { CatalogueIndexSnapshot } from '../observability/index.js';
 import type { CatalogueSearch, CatalogueSearchRequest, CatalogueSearchResult, VariantStock } from './catalogue-search.js';
 import { CatalogueIndexSource } from './catalogue-index.source.js';
+import type { TenantIndexWriter } from './tenant-index-view.js';
 import { buildIndex, reloadProducts } from './index-build.js';
 import { estimateIndexBytes, OverBudgetTenants } from './index-budget.js';
 import { IndexQueries } from './index-queries.js';
 import { SearchSynonymsService } from '../search-synonyms/index.js';
-import { TenantIndex } from './tenant-index.js';
 import { changeLsnOf, variantStock, visibleProducts } from './index-reads.js';
 import { ProductJsonCache } from './product-json-cache.js';
 import { counted, type Entry, entryTotals, evictLeastRecent, markApplied, newEntry, waitForChange } from './tenant-entry.js';
@@ -102,7 +102,7 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
   // ------------------------------------------------------------------ tenants
 
   /** The tenant's index, current with every change this instance committed; built on first use. */
-  async get(tenantId: string): Promise<TenantIndex> {
+  async get(tenantId: string): Promise<TenantIndexWriter> {
     for (let attempt = 0; ; attempt++) {
       let e = this.tenants.get(tenantId);
       if (!e) {
@@ -133,9 +133,9 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
    * Builds the tenant's index with its estimated size reserved in the budget first (others evicted to make room); an
    * index whose estimate or built size alone exceeds the budget is not kept (`tooLarge`).
    */
-  private async build(tenantId: string, e: Entry): Promise<TenantIndex> {
+  private async build(tenantId: string, e: Entry): Promise<TenantIndexWriter> {
     const started = Date.now();
-    let idx: TenantIndex;
+    let idx: TenantIndexWriter;
     try {
       const estimate = estimateIndexBytes(await this.source.countRows(tenantId));
       if (estimate > this.budgetBytes) throw this.tooLarge(tenantId, estimate, 'estimated');
@@ -313,14 +313,12 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
     }
     if (msg.k === 'stock' && Array.isArray(msg.d)) {
       for (const [variantId, available, onHand] of msg.d as Array<[string, boolean, number]>) idx.setStock(variantId, available, Number(onHand));
-      idx.stockVersion += 1;
+      idx.stockChanged();
     } else if (msg.k === 'products' && Array.isArray(msg.d)) {
       const ids = msg.d as string[];
       await reloadProducts(this.source, idx, ids);
       if (this.tenants.get(tenantId) !== e) return;
-      idx.contentVersion += 1;
-      idx.memo.clear();
-      idx.answers.clear();
+      idx.contentChanged();
       this.products.dropProducts(tenantId, ids);
       if (idx.wantsCompaction) {
         this.drop(tenantId);
@@ -332,7 +330,7 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
       this.drop(tenantId);
       return;
     }
-    idx.version = v;
+    idx.setVersion(v);
     markApplied(e, msg.c);
     if (typeof msg.at === 'number') this.lagMs = Math.max(0, Date.now() - msg.at);
     if (msg.k === 'products') this.evict(tenantId);

@@ -1,5 +1,5 @@
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 /**
  * Statistics of a tenant's index per content version (a stock change keeps them): for the whole catalogue and for
@@ -21,7 +21,7 @@ export class CategoryStats {
   all = new Int32Array(0);
   private readonly ranges = new WeakMap<Float64Array, { version: number; min: Float64Array; max: Float64Array }>();
 
-  constructor(private readonly idx: TenantIndex) {}
+  constructor(private readonly idx: ReadonlyTenantIndex) {}
 
   bytes(): number {
     return this.rowOf.byteLength + this.matrix.byteLength + this.global.byteLength + this.all.byteLength;

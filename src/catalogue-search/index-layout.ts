@@ -1,5 +1,6 @@
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
 import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 /**
  * The layout by category of a `TenantIndex` (`TenantIndex.layout`, `clustered`): the products' order, and the copy
@@ -15,7 +16,7 @@ export interface LayoutJob {
 }
 
 /** `TenantIndex.layout` of `src` into the empty `copy`. */
-export function layoutJob(src: TenantIndex, copy: TenantIndex): LayoutJob {
+export function layoutJob(src: ReadonlyTenantIndex, copy: TenantIndex): LayoutJob {
   const mark = () => [src.contentVersion, src.pCount, src.vCount, src.deadVariants, src.alive].join();
   const at = mark();
   const vOld = { map: new Int32Array(0) };
@@ -40,7 +41,7 @@ export function layoutJob(src: TenantIndex, copy: TenantIndex): LayoutJob {
 }
 
 /** The products' order of the layout by category (slots of `src`). */
-function layoutOrder(src: TenantIndex): Int32Array {
+function layoutOrder(src: ReadonlyTenantIndex): Int32Array {
   const n = src.pCount;
   const codes = src.codeIds.length;
   // categories ranked by product count, largest first
@@ -92,7 +93,7 @@ function layoutOrder(src: TenantIndex): Int32Array {
 }
 
 /** The living products by chain (ranks ascending, compared as sequences), then slot: when the packed keys do not fit a double. */
-function sortedByChain(src: TenantIndex, rank: Int32Array): Int32Array {
+function sortedByChain(src: ReadonlyTenantIndex, rank: Int32Array): Int32Array {
   const chains: number[][] = [];
   const alive: number[] = [];
   for (let p = 0; p < src.pCount; p++) {
@@ -114,7 +115,7 @@ function sortedByChain(src: TenantIndex, rank: Int32Array): Int32Array {
  * Fills `c` with the products of `src` in the layout's order, their live variants after one another in the same
  * order (`vOld.map`: each new variant slot's slot in `src`), yielding between slices.
  */
-function* fillLayout(src: TenantIndex, c: TenantIndex, vOld: { map: Int32Array }): Generator<void, void, void> {
+function* fillLayout(src: ReadonlyTenantIndex, c: TenantIndex, vOld: { map: Int32Array }): Generator<void, void, void> {
   const SLICE = 20_000;
   const order = layoutOrder(src);
   yield;
@@ -180,7 +181,7 @@ function* fillLayout(src: TenantIndex, c: TenantIndex, vOld: { map: Int32Array }
   }
   c.catLen = cats;
   c.varLen = vars;
-  const gather = <A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(a: A, make: (k: number) => A): A => {
+  const gather = <A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(a: ArrayLike<number>, make: (k: number) => A): A => {
     const b = make(nv);
     for (let v = 0; v < nv; v++) b[v] = a[old[v]];
     return b;

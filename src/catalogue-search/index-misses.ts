@@ -1,7 +1,7 @@
 import { DIM } from './dims.js';
 import type { IndexQuery } from './index-types.js';
 import type { Walk } from './product-sets.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 /** What `countMisses` reads of the query besides `IndexQuery`: the search's scratch masks and filtered dimensions. */
 export interface MissScratch {
@@ -23,7 +23,7 @@ export interface MissScratch {
  * such variant counts the product once. A product with a single variant passes every other dimension already at
  * product level, so only its base clauses and price are checked.
  */
-export function countMisses(idx: TenantIndex, w: Walk, q: IndexQuery, s: MissScratch, counts: Int32Array, stamp: Int32Array): void {
+export function countMisses(idx: ReadonlyTenantIndex, w: Walk, q: IndexQuery, s: MissScratch, counts: Int32Array, stamp: Int32Array): void {
   const { misses, missDims, nm } = w;
   const { pVarStart, pVarLen, varPool, vAvail, vOnSale, pMaker, pCatStart, pCatLen, catPool, vOptStart, vOptLen, optPool, vDim } = idx;
   const priced = q.priceMin !== null || q.priceMax !== null;

@@ -1,7 +1,7 @@
 import type { SortValue } from '../common/paging/pager.service.js';
 import { compareC } from './index-page.js';
 import type { IndexPageRequest, IndexResult } from './index-types.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 type Static = 'created' | 'title' | 'rating';
 const ASCII = /^[\x00-\x7f]*$/;
@@ -16,7 +16,7 @@ export class Orderings {
   private readonly perms = new Map<Static, Int32Array>();
   private version = -1;
 
-  constructor(private readonly idx: TenantIndex) {}
+  constructor(private readonly idx: ReadonlyTenantIndex) {}
 
   static handles(column: string): column is Static {
     return column === 'created' || column === 'title' || column === 'rating';

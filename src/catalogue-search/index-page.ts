@@ -1,6 +1,6 @@
 import type { SortValue } from '../common/paging/pager.service.js';
 import type { IndexPageRequest, IndexResult } from './index-types.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { Column, ReadonlyTenantIndex } from './tenant-index-view.js';
 
 const ASCII = /^[\x00-\x7f]*$/;
 /** Byte order of UTF-8 (PostgreSQL's "C" collation of `title_sort`). */
@@ -11,7 +11,7 @@ export function compareC(a: string, b: string): number {
 
 /** The first `n` matched products after the cursor in the order (key, id), by insertion into a bounded buffer. */
 export function topK(
-  idx: TenantIndex,
+  idx: ReadonlyTenantIndex,
   keyPrice: Float64Array,
   keyRel: Float64Array,
   matched: Int32Array,
@@ -22,7 +22,7 @@ export function topK(
   const ids = idx.pIds;
   const isText = column === 'title';
   // numeric keys come from a typed array (no boxing in the loop); titles and manual positions otherwise
-  let num: Float64Array | null = null;
+  let num: Column<Float64Array> | null = null;
   if (column === 'price') num = keyPrice;
   else if (column === 'created') num = idx.pCreated;
   else if (column === 'rating') num = idx.pRating;

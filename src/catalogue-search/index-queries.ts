@@ -4,7 +4,9 @@ import type { SearchSynonymsReader } from '../search-synonyms/index.js';
 import type { CatalogueIndexSource } from './catalogue-index.source.js';
 import { expandQuery } from './synonym-expand.js';
 import type { CatalogueSearchRequest, CatalogueSearchResult } from './catalogue-search.js';
-import { DIM, IndexQuery, OrderColumn, TenantIndex } from './tenant-index.js';
+import { DIM } from './dims.js';
+import type { IndexQuery, OrderColumn } from './index-types.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 const ORDER_COLUMN: Record<OrderSpec, [OrderColumn, 1 | -1]> = {
   'price asc': ['price', 1],
@@ -38,7 +40,7 @@ export class IndexQueries {
     private readonly synonyms?: SearchSynonymsReader,
   ) {}
 
-  async answer(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
+  async answer(ctx: RequestContext, idx: ReadonlyTenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
     const base = answerKey(ctx, req);
     // a text answer also depends on the facet names it matched and the shop's synonyms
     const key = base !== null && req.filters.words.length > 0 ? `${base}|${req.names?.version ?? 0}|${this.synonyms?.version(ctx.tenantId) ?? 0}` : base;
@@ -62,7 +64,7 @@ export class IndexQueries {
     return out;
   }
 
-  private async compute(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
+  private async compute(ctx: RequestContext, idx: ReadonlyTenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
     const f = req.filters;
     const cur = ctx.activeCurrency;
     let allowed: Uint8Array | null = null;
@@ -134,7 +136,7 @@ export class IndexQueries {
   }
 
   /** Codes of each dimension ordered by rank then id, memoized per rank version and dictionary size. */
-  private rankedCodes(idx: TenantIndex, rank: CatalogueSearchRequest['rank']): number[][] {
+  private rankedCodes(idx: ReadonlyTenantIndex, rank: CatalogueSearchRequest['rank']): number[][] {
     const key = `rank|${rank.version}|${idx.codeIds.length}`;
     const hit = idx.memo.get(key);
     if (hit) return hit.value as number[][];
@@ -153,7 +155,11 @@ export class IndexQueries {
    * the variants with that SKU; otherwise the words, expanded by the shop's synonyms, through the text index
    * (`TextMatcher`: each word a prefix, typo or exact match of the own text or of a facet name; words ANDed).
    */
-  private async textMatches(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest): Promise<{ slots: Int32Array; rel: Float64Array } | null> {
+  private async textMatches(
+    ctx: RequestContext,
+    idx: ReadonlyTenantIndex,
+    req: CatalogueSearchRequest,
+  ): Promise<{ slots: Int32Array; rel: Float64Array } | null> {
     const f = req.filters;
     const raw = (f.q ?? '').trim().toLowerCase();
     const bySku = raw ? idx.skuIndex.get(raw) : undefined;
@@ -165,7 +171,7 @@ export class IndexQueries {
   }
 
   /** Did-you-mean: for each word without a match of its own, its closest terms; the combinations that match, counted. */
-  async didYouMean(ctx: RequestContext, idx: TenantIndex, req: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>> {
+  async didYouMean(ctx: RequestContext, idx: ReadonlyTenantIndex, req: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>> {
     const words = req.filters.words;
     if (words.length === 0) return [];
     if (req.names) idx.text.setNames(idx, req.names.version, req.names.of);
@@ -185,7 +191,11 @@ export class IndexQueries {
   }
 
   /** Products of a collection: a manual one's picks with their positions (read each time), a smart one's rules (memoized per content version). */
-  private async scopeProducts(ctx: RequestContext, idx: TenantIndex, scope: NonNullable<CatalogueSearchRequest['scope']>): Promise<Map<number, number>> {
+  private async scopeProducts(
+    ctx: RequestContext,
+    idx: ReadonlyTenantIndex,
+    scope: NonNullable<CatalogueSearchRequest['scope']>,
+  ): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (scope.type === 'manual') {
       const rows = await this.source.manualPicks(ctx.tenantId, scope.id);
@@ -209,7 +219,7 @@ export class IndexQueries {
     return out;
   }
 
-  private remember(idx: TenantIndex, key: string, value: unknown, bytes: number): void {
+  private remember(idx: ReadonlyTenantIndex, key: string, value: unknown, bytes: number): void {
     if (idx.memo.size >= 256) idx.memo.delete(idx.memo.keys().next().value!);
     idx.memo.set(key, { version: idx.contentVersion, value, bytes });
   }
@@ -245,7 +255,7 @@ export function answerKey(ctx: Pick<RequestContext, 'activeCurrency'>, req: Cata
 }
 
 /** Distinct live products of a text match. */
-function productCount(idx: TenantIndex, text: { slots: Int32Array } | null): number {
+function productCount(idx: ReadonlyTenantIndex, text: { slots: Int32Array } | null): number {
   if (!text) return 0;
   const seen = new Set<number>();
   for (const v of text.slots) if (idx.vProduct[v] >= 0 && idx.pAlive[idx.vProduct[v]]) seen.add(idx.vProduct[v]);

@@ -1,8 +1,8 @@
 import type { VariantStock } from './catalogue-search.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 /** The ids among `productIds` of products visible in the index (alive). */
-export function visibleProducts(idx: TenantIndex, productIds: string[]): Set<string> {
+export function visibleProducts(idx: ReadonlyTenantIndex, productIds: string[]): Set<string> {
   return new Set(
     productIds.filter((id) => {
       const s = idx.pIndex.get(id);
@@ -12,7 +12,7 @@ export function visibleProducts(idx: TenantIndex, productIds: string[]): Set<str
 }
 
 /** Availability and on-hand of the variants among `variantIds` the index holds. */
-export function variantStock(idx: TenantIndex, variantIds: string[]): Map<string, VariantStock> {
+export function variantStock(idx: ReadonlyTenantIndex, variantIds: string[]): Map<string, VariantStock> {
   const out = new Map<string, VariantStock>();
   for (const id of variantIds) {
     const v = idx.vIndex.get(id);
@@ -22,7 +22,7 @@ export function variantStock(idx: TenantIndex, variantIds: string[]): Map<string
 }
 
 /** The WAL position a replica must have replayed to serve these products' rows as the index knows them. */
-export function changeLsnOf(idx: TenantIndex, productIds: string[]): number {
+export function changeLsnOf(idx: ReadonlyTenantIndex, productIds: string[]): number {
   let lsn = idx.buildLsn;
   for (const id of productIds) lsn = Math.max(lsn, idx.lsnOf(id));
   return lsn;

@@ -8,7 +8,7 @@ import { countMisses, countOnce } from './index-misses.js';
 import { variantMask } from './variant-mask.js';
 
 export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 /**
  * The query engine of one `TenantIndex`. For each product it looks at, the bit mask of the filter clauses each of
@@ -39,7 +39,7 @@ export class IndexSearch {
   private readonly stats: CategoryStats;
   private readonly orders: Orderings;
 
-  constructor(private readonly idx: TenantIndex) {
+  constructor(private readonly idx: ReadonlyTenantIndex) {
     this.sets = new ProductSets(idx);
     this.stats = new CategoryStats(idx);
     this.orders = new Orderings(idx);

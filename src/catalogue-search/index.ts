@@ -9,7 +9,7 @@ export { CatalogueIndexSource } from './catalogue-index.source.js';
 export type { IndexRowCounts, IndexRowSink } from './catalogue-index.source.js';
 export type { IndexRow } from './index-row.js';
 export { ProductJsonCache } from './product-json-cache.js';
-export type { TenantIndex } from './tenant-index.js';
+export type { ReadonlyTenantIndex } from './tenant-index-view.js';
 export { boundedDistance, isNumber, textTokens, typoBudget } from './text-fold.js';
 export {
   codeCandidates,

@@ -1,6 +1,6 @@
 import { DIM } from './dims.js';
 import type { IndexQuery } from './index-types.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 export const EMPTY = new Int32Array(0);
 
@@ -36,7 +36,7 @@ export class ProductSets {
   private misses = new Int32Array(0);
   private missDims = new Uint8Array(0);
 
-  constructor(private readonly idx: TenantIndex) {}
+  constructor(private readonly idx: ReadonlyTenantIndex) {}
 
   /** How many value sets are kept. */
   get kept(): number {
@@ -101,7 +101,7 @@ export class ProductSets {
   }
 
   /** The product sets of these values of dimension `d`, by one pass over the products (categories: ancestors included). */
-  private build(d: number, codes: number[]): void {
+  private build(d: number, codes: readonly number[]): void {
     const idx = this.idx;
     const slot = new Int32Array(idx.codeIds.length).fill(-1);
     codes.forEach((c, k) => (slot[c] = k));

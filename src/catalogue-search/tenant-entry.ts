@@ -1,13 +1,13 @@
 import type { BusMessage } from '../common/cluster/cache-bus.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { TenantIndexWriter } from './tenant-index-view.js';
 
 /** How long a read waits for this instance to receive a committed change before it rebuilds instead. */
 const SYNC_WAIT_MS = 2_000;
 
 /** One tenant's place in `CatalogueIndexService`: its index or build, its pending deltas and read-after-write waits, its memory. */
 export interface Entry {
-  index: TenantIndex | null;
-  building: Promise<TenantIndex> | null;
+  index: TenantIndexWriter | null;
+  building: Promise<TenantIndexWriter> | null;
   /** Deltas received while building, applied once the build is done. */
   buffer: BusMessage[];
   /** Deltas being applied, in version order. */

@@ -10,9 +10,10 @@ import { IndexSearch } from './index-search.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
 import { TextIndex } from './text-index.js';
 import { TextMatcher } from './text-match.js';
+import type { TenantIndexWriter } from './tenant-index-view.js';
 
-export type { IndexPageRequest, IndexQuery, IndexResult, OrderColumn } from './index-types.js';
 export type { IndexRow } from './index-row.js';
+export type { ReadonlyTenantIndex, TenantIndexWriter } from './tenant-index-view.js';
 
 /**
  * One tenant's storefront catalogue in memory (issue 14): every visible product and variant as columns of typed
@@ -27,19 +28,13 @@ export type { IndexRow } from './index-row.js';
  * garbage asks for a rebuild.
  */
 
-export { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
-
-export class TenantIndex {
-  /** Catalogue version the index reflects (catalogue_versions.version). */
+/** The writer; its fields are documented on `ReadonlyTenantIndex`. Only this file and `index-layout.ts` write them. */
+export class TenantIndex implements TenantIndexWriter {
   version = 0;
-  /** Bumped by every product change (not by stock): keys memos of text matches and smart collections. */
   contentVersion = 0;
-  /** Bumped by every stock change. */
   stockVersion = 0;
-  /** Bumped by a stock change that flips a variant's availability (keys answers filtered on availability). */
   availVersion = 0;
   builtAt = Date.now();
-  /** Laid out by category (`clustered`), or in the order the build read the products. */
   byCategory = false;
 
   // dictionary of facet ids
@@ -90,9 +85,8 @@ export class TenantIndex {
 
   /** Variant prices per currency (`rate/precision`), extended as variants are appended (a slot never changes). */
   private readonly priceCache = new Map<string, { values: Float64Array<ArrayBuffer>; upTo: number }>();
-  /** Small memos keyed by contentVersion (text matches, smart collections). */
   readonly memo = new Map<string, { version: number; value: unknown; bytes: number }>();
-  /** The engine's answers to repeated questions, while provably current (`AnswerMemo`; not in `bytes()`: the budget counts it live). */
+  /** Not in `bytes()`: the budget counts it live. */
   readonly answers = new AnswerMemo<CatalogueSearchResult>();
 
   /** The query engine over these columns (scratch memory, per-value product sets), made on first use. */
@@ -266,6 +260,25 @@ export class TenantIndex {
    */
   layout(): LayoutJob {
     return layoutJob(this, new TenantIndex(this.tenantId));
+  }
+
+  startBuild(version: number, lsn: number): void {
+    this.version = version;
+    this.buildLsn = lsn;
+  }
+
+  setVersion(version: number): void {
+    this.version = version;
+  }
+
+  stockChanged(): void {
+    this.stockVersion += 1;
+  }
+
+  contentChanged(): void {
+    this.contentVersion += 1;
+    this.memo.clear();
+    this.answers.clear();
   }
 
   /** A stock delta: one variant's availability and on-hand. */

@@ -1,6 +1,6 @@
 import { DIM } from './dims.js';
 import { boundedDistance, isNumber, textTokens, typoBudget } from './text-fold.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 /** How a query word matched a term of the dictionary (higher is better). */
 export const EXACT = 3;
@@ -70,12 +70,12 @@ export class TextIndex {
   }
 
   /** Whether every slot of `idx` is tokenized (the next `sync` has no slot to do). */
-  synced(idx: TenantIndex): boolean {
+  synced(idx: ReadonlyTenantIndex): boolean {
     return this.upTo >= idx.vCount;
   }
 
   /** Tokenizes the slots appended since the last call, and names codes first seen since. */
-  sync(idx: TenantIndex): void {
+  sync(idx: ReadonlyTenantIndex): void {
     const n = idx.vCount;
     if (this.upTo < n) {
       for (let v = this.upTo; v < n; v++) {
@@ -152,7 +152,7 @@ export class TextIndex {
   }
 
   /** The facet names (every language) by id, under the snapshot's version: a new version re-reads every code's names. */
-  setNames(idx: TenantIndex, version: number, names: () => Map<string, readonly string[]>): void {
+  setNames(idx: ReadonlyTenantIndex, version: number, names: () => Map<string, readonly string[]>): void {
     if (version === this.namesVersion) return;
     this.namesVersion = version;
     this.names = names();

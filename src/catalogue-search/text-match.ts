@@ -1,5 +1,5 @@
 import type { ExpandedQuery } from './synonym-expand.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 import type { TextIndex } from './text-index.js';
 
 /** Variant slots with a score each (no slot twice). */
@@ -39,7 +39,7 @@ export class TextMatcher {
   private readonly words = new Map<string, { at: string; value: SlotScores }>();
 
   constructor(
-    private readonly idx: TenantIndex,
+    private readonly idx: ReadonlyTenantIndex,
     private readonly text: TextIndex,
   ) {}
 

@@ -1,5 +1,5 @@
 import { textTokens } from './text-fold.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 import type { TextIndex } from './text-index.js';
 
 /**
@@ -117,7 +117,7 @@ export function prefixTerms(text: TextIndex, w: string, cap = 5000): number[] {
  * Live product slots whose own text (titles in every language, producer, SKU, handle) has, for every word, a word
  * beginning with it. The text index must be synced (`TextIndex.sync`).
  */
-export function productCandidates(idx: TenantIndex, words: readonly string[]): number[] {
+export function productCandidates(idx: ReadonlyTenantIndex, words: readonly string[]): number[] {
   const text = idx.text;
   const seen = new Uint8Array(idx.pCount);
   let alive: number[] = [];
@@ -140,7 +140,7 @@ export function productCandidates(idx: TenantIndex, words: readonly string[]): n
  * Codes (facet values, producers, options, categories) carried by some live variant whose names (any language, an
  * option's raw value) have, for every word, a word beginning with it. The text index must be synced and named.
  */
-export function codeCandidates(idx: TenantIndex, words: readonly string[]): number[] {
+export function codeCandidates(idx: ReadonlyTenantIndex, words: readonly string[]): number[] {
   const text = idx.text;
   const seen = new Uint8Array(idx.codeIds.length);
   let out: number[] = [];
@@ -162,7 +162,7 @@ export function codeCandidates(idx: TenantIndex, words: readonly string[]): numb
  * A map kept in the index's memo under `key` while the index's content is unchanged (a new empty one after a change),
  * with its memo entry, whose `bytes` the caller grows as it adds.
  */
-export function contentMemo<K, V>(idx: TenantIndex, key: string): { map: Map<K, V>; entry: { bytes: number } } {
+export function contentMemo<K, V>(idx: ReadonlyTenantIndex, key: string): { map: Map<K, V>; entry: { bytes: number } } {
   let hit = idx.memo.get(key);
   if (!hit || hit.version !== idx.contentVersion) {
     hit = { version: idx.contentVersion, value: new Map<K, V>(), bytes: 64 };
@@ -172,7 +172,7 @@ export function contentMemo<K, V>(idx: TenantIndex, key: string): { map: Map<K, 
 }
 
 /** Visible products carrying code `c` (the count a listing filtered by it finds), kept per content version. */
-export function codeProductCount(idx: TenantIndex, c: number): number {
+export function codeProductCount(idx: ReadonlyTenantIndex, c: number): number {
   const { map: counts, entry: hit } = contentMemo<number, number>(idx, 'suggest|counts');
   const kept = counts.get(c);
   if (kept !== undefined) return kept;

@@ -1,10 +1,10 @@
 import { B_OPT, B_PRICE } from './dims.js';
 import type { MissScratch } from './index-misses.js';
 import type { IndexQuery } from './index-types.js';
-import type { TenantIndex } from './tenant-index.js';
+import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
 /** Failure mask of variant `v` given the product-level mask `pm`, or -1 when a base clause (available, on_sale, text) fails. */
-export function variantMask(idx: TenantIndex, s: MissScratch, v: number, pm: number, q: IndexQuery): number {
+export function variantMask(idx: ReadonlyTenantIndex, s: MissScratch, v: number, pm: number, q: IndexQuery): number {
   const { dimsV, hasOpt } = s;
   if (q.available && idx.vAvail[v] === 0) return -1;
   if (q.onSale && idx.vOnSale[v] === 0) return -1;

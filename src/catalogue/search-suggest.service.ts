@@ -21,7 +21,7 @@ import {
   tokensQuality,
   textTokens,
   type SuggestCandidate,
-  type TenantIndex,
+  type ReadonlyTenantIndex,
 } from '../catalogue-search/index.js';
 import { productTitlesOf } from './catalogue.repository.js';
 import { namesOf, StorefrontCatalogueService } from './storefront-catalogue.service.js';
@@ -160,7 +160,7 @@ export class SearchSuggestService {
     words: string[],
     limit: number,
     snap: Snapshot,
-    idx: TenantIndex,
+    idx: ReadonlyTenantIndex,
     collections: KeptCollections,
   ): Promise<SuggestionGroupDto[]> {
     const names = namesOf(snap);
@@ -254,7 +254,7 @@ export class SearchSuggestService {
   }
 
   /** Titles and handles of products, kept in the index's memo while its content is unchanged (read on a miss). */
-  private async titlesOf(ctx: RequestContext, idx: TenantIndex, ids: string[]): Promise<Map<string, ProductTitle>> {
+  private async titlesOf(ctx: RequestContext, idx: ReadonlyTenantIndex, ids: string[]): Promise<Map<string, ProductTitle>> {
     const { map: kept, entry: hit } = contentMemo<string, ProductTitle>(idx, 'suggest|titles');
     const missing = ids.filter((id) => !kept.has(id));
     const version = idx.contentVersion;
