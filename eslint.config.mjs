@@ -116,7 +116,6 @@ export default tseslint.config(
       'src/catalogue/admin-products.service.ts',
       'src/catalogue/export/catalogue-document.ts',
       'src/catalogue/export/catalogue-export.service.ts',
-      'src/catalogue/facet-name-snapshot.service.ts',
       'src/catalogue/import/catalogue-import.service.ts',
       'src/catalogue/import/catalogue-writer.ts',
       'src/catalogue/prepared-query.ts',
