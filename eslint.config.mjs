@@ -120,7 +120,6 @@ export default tseslint.config(
       'src/catalogue/import/catalogue-writer.ts',
       'src/catalogue/prepared-query.ts',
       'src/catalogue/product-json.service.ts',
-      'src/catalogue/storefront-catalogue.service.ts',
       'src/checkout/admin-orders.service.ts',
       'src/checkout/checkout-state.service.ts',
       'src/checkout/checkout.service.ts',
