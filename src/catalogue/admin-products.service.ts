@@ -15,7 +15,7 @@ import { tenantSettingsOf, TenantSettings } from '../tenancy/index.js';
 import { AdminProductFilters, isUuid } from './admin-product-filters.js';
 import { mergeProduct, mergeVariant, sameDocument } from './admin-product-merge.js';
 import { mapAdminProduct } from './admin-product.mapper.js';
-import { collectionsOfProduct, listAdminProducts, shopCurrencies } from './admin-product-reads.js';
+import { collectionsOfProduct, listAdminProducts, shopCurrencies } from './repositories/admin-product-reads.repository.js';
 import { productCount } from './catalogue.repository.js';
 import { CatalogueChanges } from './catalogue-changes.service.js';
 import type { AdminProductDto, AdminProductRowDto, AdminVariantDto } from './dto/admin-product.dto.js';
@@ -30,7 +30,7 @@ import { enforceProductQuota } from './product-quota.js';
  * changed member by member. A body is checked against the import's member schemas (`ImportProduct`, `ImportVariant`,
  * and for POST `AdminProductCreate`/`AdminVariantCreate`), merged into the stored document (`admin-product-merge.ts`)
  * and the whole product handed to the import's writer (`writeProducts`: same checks of references, same SQL), inside
- * `CatalogueChanges.write`, the import's path to the storefront. Reads: `admin-product-reads.ts`; shapes:
+ * `CatalogueChanges.write`, the import's path to the storefront. Reads: `repositories/admin-product-reads.repository.ts`; shapes:
  * `admin-product.mapper.ts`; list query: `admin-product-filters.ts`.
  */
 @Injectable()
