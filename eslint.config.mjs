@@ -115,7 +115,6 @@ export default tseslint.config(
       'src/catalogue/admin-products.service.ts',
       'src/catalogue/import/catalogue-import.service.ts',
       'src/catalogue/import/catalogue-writer.ts',
-      'src/catalogue/prepared-query.ts',
       'src/catalogue/product-json.service.ts',
       'src/checkout/admin-orders.service.ts',
       'src/checkout/checkout-state.service.ts',

@@ -13,7 +13,7 @@ import type { CustomFieldDto, FacetRefDto, ProductDetailDto, ProductListDto, Var
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { ProductJsonCache } from '../catalogue-search/index.js';
 import { CATALOGUE_SEARCH, type CatalogueSearch, type VariantStock } from '../extensions/index.js';
-import { preparedQuery } from './prepared-query.js';
+import { preparedQuery } from './repositories/prepared-query.js';
 import { fixedListJson, ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
 import { serializedArray } from './preserialized-json.js';
 import { saleJoinSql, storefrontPriceColumnsSql } from './sale-prices.repository.js';
