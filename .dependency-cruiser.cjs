@@ -14,7 +14,7 @@
  *
  * - no cycle of value imports anywhere in src/ (`no-circular`; no exemption by name). Type-only imports
  *   (`import type`, `export type`) are erased at compile time and may close a cycle: the rule ignores a cycle that
- *   contains one. Three such cycles remain, each inside one module (tax, cart, catalogue/index);
+ *   contains one. Three such cycles remain, each inside one module (tax, cart, catalogue-search);
  * - common/ and config/ import nothing above them; extensions/ imports only the ground; database/ and
  *   observability/ import no feature (the entity registry excepted); events/ imports no feature;
  * - a feature imports another feature only through that module's public files: `src/<module>/index.ts` (services,
@@ -22,6 +22,8 @@
  *   Nest module class only, `src/<module>/<module>.module.ts` (a Nest module lists the modules it builds on in
  *   `imports:`, which needs their class as a value; exporting the class from index.ts would load the controllers
  *   of every module whose services another one reads);
+ * - the catalogue engine's `TenantIndex` class is imported only by its build and layout (everyone else reads through
+ *   `ReadonlyTenantIndex` or writes through `TenantIndexWriter`, src/catalogue-search/README.md);
  * - live code never imports from `src/database/migrations/` (a migration keeps its own frozen SQL);
  * - extensions (examples/) use only the public surface: the package's own name, `vinoshop-commerce` (src/index.ts)
  *   and `vinoshop-commerce/testing` (test/helpers/testing.ts), never a path into src/ or test/.
@@ -102,6 +104,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/database/entities\\.ts$' },
       to: { path: '^src/', pathNot: [`^src/${INFRA}/`, '^src/[^/]+/entities/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'catalogue-engine-one-writer',
+      comment:
+        "The TenantIndex class (its writable fields) is imported only by the engine's build and layout; every other file takes the ReadonlyTenantIndex view or the TenantIndexWriter interface (src/catalogue-search/README.md).",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/catalogue-search/(tenant-index|index-build|index-layout)\\.ts$' },
+      to: { path: '^src/catalogue-search/tenant-index\\.ts$' },
     },
     {
       name: 'no-migrations-in-live-code',

@@ -15,7 +15,19 @@ import { tenantSettingsOf, TenantSettings } from '../tenancy/index.js';
 import { AdminProductFilters, isUuid } from './admin-product-filters.js';
 import { mergeProduct, mergeVariant, sameDocument } from './admin-product-merge.js';
 import { mapAdminProduct } from './admin-product.mapper.js';
-import { collectionsOfProduct, listAdminProducts, shopCurrencies } from './admin-product-reads.js';
+import { collectionsOfProduct, listAdminProducts, shopCurrencies } from './repositories/admin-product-reads.repository.js';
+import {
+  archiveProduct,
+  archiveVariant,
+  claimedKeyHolder,
+  deleteProduct,
+  deleteVariant,
+  lockLiveProduct,
+  renameProductKey,
+  renameVariantKey,
+  touchProduct,
+  variantIdsOfProduct,
+} from './repositories/admin-products.repository.js';
 import { productCount } from './catalogue.repository.js';
 import { CatalogueChanges } from './catalogue-changes.service.js';
 import type { AdminProductDto, AdminProductRowDto, AdminVariantDto } from './dto/admin-product.dto.js';
@@ -30,7 +42,7 @@ import { enforceProductQuota } from './product-quota.js';
  * changed member by member. A body is checked against the import's member schemas (`ImportProduct`, `ImportVariant`,
  * and for POST `AdminProductCreate`/`AdminVariantCreate`), merged into the stored document (`admin-product-merge.ts`)
  * and the whole product handed to the import's writer (`writeProducts`: same checks of references, same SQL), inside
- * `CatalogueChanges.write`, the import's path to the storefront. Reads: `admin-product-reads.ts`; shapes:
+ * `CatalogueChanges.write`, the import's path to the storefront. Reads: `repositories/admin-product-reads.repository.ts`; shapes:
  * `admin-product.mapper.ts`; list query: `admin-product-filters.ts`.
  */
 @Injectable()
@@ -163,19 +175,15 @@ export class AdminProductsService {
       const m = managerOf(tx, this.dataSource);
       const settings = await this.settings(m, tx.tenantId);
       const current = await this.lockedDoc(m, tx.tenantId, id);
-      const variants: Array<{ id: string }> = await m.query(`SELECT id FROM variants WHERE tenant_id = $1 AND product_id = $2`, [tx.tenantId, id]);
+      const variants = await variantIdsOfProduct(m, tx.tenantId, id);
       const ordered = await this.ordered(
         m,
         tx.tenantId,
         [id],
         variants.map((v) => v.id),
       );
-      if (ordered)
-        await m.query(`UPDATE products SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
-          tx.tenantId,
-          id,
-        ]);
-      else await m.query(`DELETE FROM products WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, id]);
+      if (ordered) await archiveProduct(m, tx.tenantId, id);
+      else await deleteProduct(m, tx.tenantId, id);
       await this.events.emit(tx, 'product.deleted', { product: { id, key: current.doc.key, archived: !!ordered } });
       return { result: undefined, productIds: [id], defaultLanguage: settings.default_language };
     });
@@ -190,13 +198,9 @@ export class AdminProductsService {
       const current = await this.lockedDoc(m, tx.tenantId, productId);
       if (!current.meta.variants.some((v) => v.id === variantId)) throw AppError.notFound('variant');
       const ordered = await this.ordered(m, tx.tenantId, [], [variantId]);
-      if (ordered)
-        await m.query(`UPDATE variants SET published = false, archived_at = now(), import_hash = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
-          tx.tenantId,
-          variantId,
-        ]);
-      else await m.query(`DELETE FROM variants WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, variantId]);
-      await m.query(`UPDATE products SET updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tx.tenantId, productId]);
+      if (ordered) await archiveVariant(m, tx.tenantId, variantId);
+      else await deleteVariant(m, tx.tenantId, variantId);
+      await touchProduct(m, tx.tenantId, productId);
       const [after] = await readProductDocuments(m, tx.tenantId, [productId]);
       await this.events.emit(tx, 'product.updated', { product: await this.present(m, tx.tenantId, after.doc, after.meta) });
       return { result: undefined, productIds: [productId], defaultLanguage: settings.default_language };
@@ -250,8 +254,7 @@ export class AdminProductsService {
   /** The product's document, its row locked for the transaction; 404 for an unknown, foreign or archived one. */
   private async lockedDoc(m: EntityManager, tenantId: string, id: string): Promise<{ doc: ProductDoc; meta: ProductMeta }> {
     if (!isUuid(id)) throw AppError.notFound('product');
-    const [row] = await m.query(`SELECT id FROM products WHERE tenant_id = $1 AND id = $2 AND archived_at IS NULL FOR UPDATE`, [tenantId, id]);
-    if (!row) throw AppError.notFound('product');
+    if (!(await lockLiveProduct(m, tenantId, id))) throw AppError.notFound('product');
     const [found] = await readProductDocuments(m, tenantId, [id]);
     return { doc: await this.withTaxMembers(m, tenantId, found.doc, found.meta), meta: found.meta };
   }
@@ -271,9 +274,8 @@ export class AdminProductsService {
 
   /** Refuses a key another row of the shop holds (the writer upserts by key, so it would take that row over). */
   private async claimKey(m: EntityManager, tenantId: string, table: 'products' | 'variants', key: string, ownId: string | null, path: string): Promise<void> {
-    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${tenantId}/${table}/${key}`]);
-    const [hit] = await m.query(`SELECT id FROM ${table} WHERE tenant_id = $1 AND key = $2`, [tenantId, key]);
-    if (hit && hit.id !== ownId) throw bad(path, `"${key}" is already the key of another ${table === 'products' ? 'product' : 'variant'}`);
+    const holder = await claimedKeyHolder(m, tenantId, table, key);
+    if (holder !== undefined && holder !== ownId) throw bad(path, `"${key}" is already the key of another ${table === 'products' ? 'product' : 'variant'}`);
   }
 
   /** Applies key changes to the stored rows first, so the writer's upsert by key finds them. */
@@ -284,10 +286,9 @@ export class AdminProductsService {
     current: { doc: ProductDoc; meta: ProductMeta },
     next: ProductDoc,
   ): Promise<void> {
-    if (next.key !== current.doc.key) await m.query(`UPDATE products SET key = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, productId, next.key]);
+    if (next.key !== current.doc.key) await renameProductKey(m, tenantId, productId, next.key);
     for (const [i, v] of current.meta.variants.entries()) {
-      if (next.variants[i] && next.variants[i].key !== v.key)
-        await m.query(`UPDATE variants SET key = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, v.id, next.variants[i].key]);
+      if (next.variants[i] && next.variants[i].key !== v.key) await renameVariantKey(m, tenantId, v.id, next.variants[i].key);
     }
   }
 

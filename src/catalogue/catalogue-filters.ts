@@ -1,6 +1,6 @@
 import { AppError } from '../common/http/app-error.js';
 import { FACET_KEYS, ORDERS, type CatalogueFilters, type FacetKey, type OrderSpec } from '../extensions/index.js';
-import { textTokens } from './index/text-fold.js';
+import { textTokens } from '../catalogue-search/index.js';
 
 /*
  * The storefront catalogue's filters (CONTRACT 7): parameter names, orders, and parsing of the raw query

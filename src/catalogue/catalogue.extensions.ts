@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context.js';
 import { ProductCountSource } from '../extensions/index.js';
 import { type CatalogueIndexSnapshot, CatalogueIndexStats } from '../observability/index.js';
-import { CatalogueIndexService } from './index/catalogue-index.service.js';
+import { CatalogueIndexService } from '../catalogue-search/index.js';
 import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** The catalogue's `ProductCountSource`: the admin collections' `products_count`. */

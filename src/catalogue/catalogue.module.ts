@@ -3,9 +3,8 @@ import { CollectionsModule } from '../collections/collections.module.js';
 import { SearchSynonymsModule } from '../search-synonyms/search-synonyms.module.js';
 import { AdminCatalogueController } from './admin-catalogue.controller.js';
 import { CatalogueIndexStatistics, CatalogueProductCounts } from './catalogue.extensions.js';
-import { CatalogueIndexService } from './index/catalogue-index.service.js';
-import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
-import { ProductJsonCache } from './index/product-json-cache.js';
+import { CatalogueSearchModule } from '../catalogue-search/catalogue-search.module.js';
+import { CatalogueIndexRepository } from './repositories/catalogue-index.repository.js';
 import { ProductJsonService } from './product-json.service.js';
 import { AdminProductsController } from './admin-products.controller.js';
 import { AdminProductsService } from './admin-products.service.js';
@@ -23,13 +22,10 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** Catalogue: import, storefront products/facets/collections, stock ledger, factsheets (issue 5). */
 @Module({
-  imports: [CollectionsModule, SearchSynonymsModule],
+  imports: [CollectionsModule, SearchSynonymsModule, CatalogueSearchModule.register(CatalogueIndexRepository)],
   controllers: [AdminCatalogueController, AdminProductsController, StorefrontCatalogueController, FactsheetController, SearchSuggestController],
   providers: [
-    ProductJsonCache,
     ProductJsonService,
-    CatalogueIndexService,
-    { provide: CATALOGUE_SEARCH, useExisting: CatalogueIndexService },
     CatalogueIndexStatistics,
     CatalogueChanges,
     AdminProductsService,
@@ -43,15 +39,6 @@ import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
     FactsheetService,
     CatalogueProductCounts,
   ],
-  exports: [
-    CatalogueImportService,
-    CatalogueChanges,
-    StockService,
-    SearchIndexService,
-    StorefrontCatalogueService,
-    FacetNameSnapshot,
-    CatalogueIndexService,
-    CATALOGUE_SEARCH,
-  ],
+  exports: [CatalogueImportService, CatalogueChanges, StockService, SearchIndexService, StorefrontCatalogueService, FacetNameSnapshot, CatalogueSearchModule],
 })
 export class CatalogueModule {}

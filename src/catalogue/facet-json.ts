@@ -1,7 +1,7 @@
 import type { RequestContext } from '../common/context/request-context.js';
 import type { FacetDto, FacetValueDto } from './dto/catalogue.dto.js';
 import type { Snapshot } from './facet-name-snapshot.service.js';
-import type { CatalogueSearchResult } from './index/catalogue-search.js';
+import type { CatalogueSearchResult } from '../extensions/index.js';
 import { withBuffer } from './preserialized-json.js';
 import { nameOf } from './product-json.service.js';
 

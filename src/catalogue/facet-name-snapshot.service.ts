@@ -3,6 +3,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { CacheBus } from '../common/cluster/cache-bus.js';
 import { DataSource } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
+import { facetNameRows } from './repositories/facet-names.repository.js';
 
 export interface SnapshotEntry {
   kind: 'colors' | 'regions' | 'sizes' | 'years' | 'countries' | 'manufacturers' | 'categories' | 'custom_fields';
@@ -100,15 +101,7 @@ export class FacetNameSnapshot {
   private async build(tenantId: string, current?: Promise<Snapshot>): Promise<Snapshot> {
     const entries = new Map<string, SnapshotEntry>();
     const fields = new Map<string, FieldEntry>();
-    const q = (sql: string) => this.dataSource.query(sql, [tenantId]);
-    const [facets, makers, cats, fieldRows, options] = await Promise.all([
-      q(`SELECT id, dimension, key, name, position FROM facet_values WHERE tenant_id = $1 ORDER BY position, key`),
-      q(`SELECT id, key, name, logo_url FROM manufacturers WHERE tenant_id = $1 ORDER BY lower(name), key`),
-      q(`SELECT id, key, name, path, position FROM categories WHERE tenant_id = $1 ORDER BY array_length(path, 1), position, key`),
-      q(`SELECT id, key, label, type, position FROM custom_fields WHERE tenant_id = $1 ORDER BY position, key`),
-      q(`SELECT o.id, o.key, o.name, o.value, o.field_id, f.position AS field_position, o.position FROM custom_field_options o JOIN custom_fields f ON f.id = o.field_id
-         WHERE o.tenant_id = $1 ORDER BY f.position, f.key, o.position, o.key`),
-    ]);
+    const { facets, makers, cats, fieldRows, options } = await facetNameRows(this.dataSource, tenantId);
     const digest = createHash('sha1')
       .update(JSON.stringify([facets, makers, cats, fieldRows, options]))
       .digest('base64');

@@ -6,6 +6,7 @@ import { AppError } from '../common/http/app-error.js';
 import { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 import { WorkerPool } from '../common/workers/worker-pool.js';
 import { FACTSHEET_TEXT_MAX, FACTSHEET_VALUE_MAX, pdfText, stripHtml } from './factsheet-text.js';
+import { factsheetStampOf } from './repositories/factsheet.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_CACHED = 500;
@@ -37,12 +38,7 @@ export class FactsheetService implements OnModuleDestroy {
 
   async factsheet(ctx: RequestContext, variantId: string): Promise<{ pdf: Buffer; etag: string }> {
     if (!UUID.test(variantId)) throw AppError.notFound('factsheet');
-    const [row] = await managerOf(ctx, this.dataSource).query(
-      `SELECT v.product_id, greatest(v.created_at, v.updated_at, p.created_at, p.updated_at) AS stamp
-       FROM variant_search vs JOIN variants v ON v.tenant_id = vs.tenant_id AND v.id = vs.variant_id JOIN products p ON p.tenant_id = v.tenant_id AND p.id = v.product_id
-       WHERE vs.tenant_id = $1 AND vs.variant_id = $2`,
-      [ctx.tenantId, variantId],
-    );
+    const row = await factsheetStampOf(managerOf(ctx, this.dataSource), ctx.tenantId, variantId);
     if (!row) throw AppError.notFound('factsheet');
     const cacheKey = `${ctx.tenantId}/${variantId}/${ctx.language}/${ctx.activeCurrency.code}`;
     const stamp = new Date(row.stamp).toISOString();

@@ -1,5 +1,5 @@
 import type { ProductListDto, VariantDto } from './dto/catalogue.dto.js';
-import type { VariantStock } from './index/catalogue-search.js';
+import type { VariantStock } from '../extensions/index.js';
 import { parseListJson, toListJson, writeListArray } from './list-json.js';
 
 const variant = (id: string, over: Partial<VariantDto> = {}): VariantDto =>

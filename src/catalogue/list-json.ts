@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { VariantStock } from './index/catalogue-search.js';
+import type { VariantStock } from '../extensions/index.js';
 import type { ProductListDto } from './dto/catalogue.dto.js';
 
 /**

@@ -9,9 +9,8 @@ import type { Translations } from '../common/db/base.entity.js';
 import { translate } from '../common/i18n.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
 import { FacetNameSnapshot, type Snapshot, type SnapshotEntry } from './facet-name-snapshot.service.js';
-import { CatalogueIndexService } from './index/catalogue-index.service.js';
-import { textTokens } from './index/text-fold.js';
 import {
+  CatalogueIndexService,
   codeCandidates,
   codeProductCount,
   contentMemo,
@@ -21,11 +20,12 @@ import {
   rankAndGroup,
   suggestWords,
   tokensQuality,
+  textTokens,
   type SuggestCandidate,
-} from './index/text-suggest.js';
+  type ReadonlyTenantIndex,
+} from '../catalogue-search/index.js';
 import { productTitlesOf } from './catalogue.repository.js';
 import { preserialize } from './preserialized-json.js';
-import type { TenantIndex } from './index/tenant-index.js';
 import { namesOf, StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
 /** Products whose titles are read (in the active language) per request: the best by their sort title. */
@@ -163,7 +163,7 @@ export class SearchSuggestService {
     words: string[],
     limit: number,
     snap: Snapshot,
-    idx: TenantIndex,
+    idx: ReadonlyTenantIndex,
     collections: KeptCollections,
   ): Promise<SuggestionGroupDto[]> {
     const names = namesOf(snap);
@@ -269,7 +269,7 @@ export class SearchSuggestService {
   }
 
   /** Titles and handles of products, kept in the index's memo while its content is unchanged (read on a miss). */
-  private async titlesOf(ctx: RequestContext, idx: TenantIndex, ids: string[]): Promise<Map<string, ProductTitle>> {
+  private async titlesOf(ctx: RequestContext, idx: ReadonlyTenantIndex, ids: string[]): Promise<Map<string, ProductTitle>> {
     const { map: kept, entry: hit } = contentMemo<string, ProductTitle>(idx, 'suggest|titles');
     const missing = ids.filter((id) => !kept.has(id));
     const version = idx.contentVersion;

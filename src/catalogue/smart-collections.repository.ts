@@ -34,3 +34,13 @@ export async function smartCollectionsByProduct(m: EntityManager, tenantId: stri
   for (const r of rows) out.set(r.product_id, [...(out.get(r.product_id) ?? []), r.collection_id]);
   return out;
 }
+
+/** Visible products (`product_search` rows) of each collection, by its scope: one statement for all of them. */
+export async function collectionProductCounts(m: EntityManager, tenantId: string, scopes: CollectionScope[]): Promise<Array<{ id: string; n: string }>> {
+  const params = new Params();
+  const t = params.add(tenantId);
+  const parts = scopes.map(
+    (c) => `SELECT ${params.add(c.id)}::text AS id, count(*) AS n FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, c, 'ps')}`,
+  );
+  return m.query(parts.join(' UNION ALL '), params.values);
+}

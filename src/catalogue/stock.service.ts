@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
-import { insertStockMovements } from './catalogue.repository.js';
+import { insertStockMovements, onHandAt } from './catalogue.repository.js';
+import { insertStockMovement, lockVariantForMovement, onHandByVariant, stockLevels } from './repositories/stock.repository.js';
 import { SearchIndexService } from './search-index.service.js';
 
 /** A movement of a variant already locked by the caller, with the pair's on-hand read under that lock. */
@@ -36,10 +37,7 @@ export class StockService {
   async onHand(ctx: RequestContext, variantIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>(variantIds.map((id) => [id, 0]));
     if (variantIds.length === 0) return out;
-    const rows: Array<{ variant_id: string; on_hand: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT variant_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) GROUP BY variant_id`,
-      [ctx.tenantId, variantIds],
-    );
+    const rows = await onHandByVariant(managerOf(ctx, this.dataSource), ctx.tenantId, variantIds);
     for (const r of rows) out.set(r.variant_id, Number(r.on_hand));
     return out;
   }
@@ -47,17 +45,7 @@ export class StockService {
   /** On-hand per stocked (variant, location) pair; `locationIds` narrows the locations. */
   async levels(ctx: RequestContext, variantIds: string[], locationIds?: string[]): Promise<StockLevel[]> {
     if (variantIds.length === 0) return [];
-    const params: unknown[] = [ctx.tenantId, variantIds];
-    let where = '';
-    if (locationIds) {
-      params.push(locationIds);
-      where = 'AND location_id = ANY($3::uuid[])';
-    }
-    const rows: Array<{ variant_id: string; location_id: string; on_hand: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements
-       WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) ${where} GROUP BY variant_id, location_id ORDER BY variant_id, location_id`,
-      params,
-    );
+    const rows = await stockLevels(managerOf(ctx, this.dataSource), ctx.tenantId, variantIds, locationIds);
     return rows.map((r) => ({ variantId: r.variant_id, locationId: r.location_id, onHand: Number(r.on_hand) }));
   }
 
@@ -93,22 +81,12 @@ export class StockService {
   async recordMovement(ctx: RequestContext, variantId: string, locationId: string, delta: number, reason: string): Promise<number> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
-      await m.query(`SELECT 1 FROM variants WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [variantId, tx.tenantId]);
+      await lockVariantForMovement(m, tx.tenantId, variantId);
       if (delta !== 0) {
-        await m.query(`INSERT INTO stock_movements (tenant_id, variant_id, location_id, delta, reason) VALUES ($1, $2, $3, $4, $5)`, [
-          tx.tenantId,
-          variantId,
-          locationId,
-          delta,
-          reason,
-        ]);
+        await insertStockMovement(m, tx.tenantId, variantId, locationId, delta, reason);
         await this.search.refreshAvailability(tx, [variantId]);
       }
-      const [row] = await m.query(
-        `SELECT coalesce(sum(delta), 0) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = $2 AND location_id = $3`,
-        [tx.tenantId, variantId, locationId],
-      );
-      const available = Number(row.on_hand);
+      const available = await onHandAt(m, tx.tenantId, variantId, locationId);
       if (delta !== 0)
         await this.events.emit(tx, 'inventory_level.updated', {
           inventory_level: { inventory_item_id: variantId, location_id: locationId, available },

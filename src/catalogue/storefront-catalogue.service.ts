@@ -8,12 +8,12 @@ import { translate } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
 import { Pager } from '../common/paging/pager.service.js';
-import { CatalogueFilters, collectionClause, CollectionScope, collectionOrder, OrderSpec, Params, priceExpr } from './catalogue-query.js';
+import { CatalogueFilters, CollectionScope, collectionOrder, OrderSpec, priceExpr } from './catalogue-query.js';
+import { collectionProductCounts } from './smart-collections.repository.js';
 import type { CollectionQuery } from './catalogue-query.pipe.js';
 import { namedFacets } from './facet-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
-import { CATALOGUE_SEARCH } from './index/catalogue-search.js';
-import type { CatalogueSearch, CatalogueSearchRequest } from './index/catalogue-search.js';
+import { CATALOGUE_SEARCH, type CatalogueSearch, type CatalogueSearchRequest } from '../extensions/index.js';
 import { ProductJsonService } from './product-json.service.js';
 import { listedProductIdByHandle } from './catalogue.repository.js';
 
@@ -190,13 +190,11 @@ export class StorefrontCatalogueService {
   async productsCounts(ctx: RequestContext, collections: Array<Pick<Collection, 'id' | 'collectionType' | 'rulesJson'>>): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (collections.length === 0) return out;
-    const params = new Params();
-    const t = params.add(ctx.tenantId);
-    const parts = collections.map(
-      (c) =>
-        `SELECT ${params.add(c.id)}::text AS id, count(*) AS n FROM product_search ps WHERE ps.tenant_id = ${t} AND ${collectionClause(params, t, { id: c.id, type: c.collectionType, rulesJson: c.rulesJson }, 'ps')}`,
+    const rows = await collectionProductCounts(
+      managerOf(ctx, this.dataSource),
+      ctx.tenantId,
+      collections.map((c) => ({ id: c.id, type: c.collectionType, rulesJson: c.rulesJson })),
     );
-    const rows: Array<{ id: string; n: string }> = await managerOf(ctx, this.dataSource).query(parts.join(' UNION ALL '), params.values);
     for (const r of rows) out.set(r.id, Number(r.n));
     return out;
   }

@@ -8,7 +8,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createShopApp } from '../../src/app.js';
 import { FacetNameSnapshot } from '../../src/catalogue/facet-name-snapshot.service.js';
-import { CatalogueIndexService } from '../../src/catalogue/index/catalogue-index.service.js';
+import { CatalogueIndexService } from '../../src/catalogue-search/index.js';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import { CatalogueImportService } from '../../src/catalogue/import/catalogue-import.service.js';
 import { RequestContext } from '../../src/common/context/request-context.js';
@@ -203,7 +203,7 @@ describe('catalogue engine', () => {
         if (!plain && rnd() < 0.4) f.priceMax = 20 + Math.floor(rnd() * 80) + (rnd() < 0.5 ? 0.5 : 0);
         // no `q` here since issue 35: the engine's text matching (facet names, exact numbers, its own scoring) is not
         // PostgreSQL's any more; its reference is the brute-force model of search.storefront.e2e-spec.ts and of
-        // src/catalogue/index/text-search.spec.ts
+        // src/catalogue-search/text-search.spec.ts
         if (!plain && rnd() < 0.25) void pick(words);
         const ref = await reference(t, shop.tenant.id, f);
         const label = `filter set ${i}: ${query(f)}`;

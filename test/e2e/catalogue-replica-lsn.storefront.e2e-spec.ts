@@ -10,7 +10,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createShopApp } from '../../src/app.js';
-import { CatalogueIndexService } from '../../src/catalogue/index/catalogue-index.service.js';
+import { CatalogueIndexService } from '../../src/catalogue-search/index.js';
 import { ReadReplicas } from '../../src/database/read-replicas.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { parseLsn, replicaMayServe } from '../../src/database/lsn.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { textTokens } from '../../src/catalogue/index/text-fold.js';
+import { textTokens } from '../../src/catalogue-search/index.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { CATEGORIES, FACETS, fixtureImport, GRAPES, MANUFACTURERS, PRODUCTS, Row, ROWS } from './catalogue.fixture.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { SearchSynonymsService, type SynonymRule } from '../../src/search-synonyms/index.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import { CATEGORIES, FACETS, fixtureImport, MANUFACTURERS, Row, ROWS } from './catalogue.fixture.js';
-import { boundedDistance, isNumber, textTokens, typoBudget } from '../../src/catalogue/index/text-fold.js';
+import { boundedDistance, isNumber, textTokens, typoBudget } from '../../src/catalogue-search/index.js';
 
 type Ids = Record<string, any>;
 

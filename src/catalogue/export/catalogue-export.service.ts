@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable, Logger, Optional } from '@nestjs/common';
 import type { Writable } from 'node:stream';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import type { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
@@ -10,6 +10,21 @@ import { countryRecordsOf, currencyRecordsOf, tenantSettingsOf } from '../../ten
 import { destinationRulesDocument, shippingMethodsDocument } from '../../shipping/index.js';
 import { SearchSynonymsAdmin } from '../../search-synonyms/index.js';
 import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
+import {
+  beginExportSnapshot,
+  collectionPicks,
+  commitExportSnapshot,
+  exportCategories,
+  exportCustomFieldOptions,
+  exportCustomFields,
+  exportFacetValues,
+  exportFlags,
+  exportManufacturers,
+  exportPaymentTypes,
+  exportStockLocations,
+  liveProductBatch,
+  rollbackExportSnapshot,
+} from '../repositories/catalogue-export.repository.js';
 import { readProductDocuments } from './catalogue-document.js';
 import { ExportSlots } from './export-slots.js';
 import { ExportSpool, ExportStalled } from './export-spool.js';
@@ -79,8 +94,7 @@ export class CatalogueExportService {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await runner.query(`SET LOCAL statement_timeout = ${Math.trunc(this.stallMs)}`);
+      await beginExportSnapshot(runner, this.stallMs);
       const m = runner.manager;
       const members = Object.entries(await this.head(m, tenantId));
       if (format === 'json') {
@@ -102,9 +116,9 @@ export class CatalogueExportService {
         const rules = mayReadSynonyms(ctx) ? ((await this.synonyms.export(ctx.withManager(m))).search_synonyms ?? []) : [];
         if (rules.length > 0) await spool.write(`${JSON.stringify({ search_synonyms: rules })}\n`);
       }
-      await runner.query('COMMIT');
+      await commitExportSnapshot(runner);
     } catch (err) {
-      await rollback(runner);
+      await rollbackExportSnapshot(runner);
       if ((err as { driverError?: { code?: string } }).driverError?.code === '57014')
         throw new AppError(HttpStatus.SERVICE_UNAVAILABLE, `the export made no progress for ${this.stallMs} ms: retry later`, undefined, {
           'Retry-After': '5',
@@ -117,23 +131,16 @@ export class CatalogueExportService {
 
   /** Every member before `products`, in the import's order. */
   private async head(m: EntityManager, tenantId: string): Promise<Record<string, unknown>> {
-    const q = <T>(sql: string): Promise<T[]> => m.query(sql, [tenantId]);
     const s = await tenantSettingsOf(m, tenantId);
     if (!s) throw AppError.notFound('shop');
     const currencies = await currencyRecordsOf(m, tenantId);
     const defaultCurrency = currencies.find((c) => c.is_default);
     const facets: Record<string, unknown[]> = {};
-    const facetRows = await q<{ dimension: string; key: string; name: unknown; position: number }>(
-      `SELECT dimension, key, name, position FROM facet_values WHERE tenant_id = $1 ORDER BY dimension, position, key`,
-    );
+    const facetRows = await exportFacetValues(m, tenantId);
     for (const dim of FACET_DIMENSIONS)
       facets[dim] = facetRows.filter((f) => f.dimension === dim).map((f) => ({ key: f.key, name: f.name, position: f.position }));
-    const fields = await q<{ id: string; key: string; label: unknown; type: string | null }>(
-      `SELECT id, key, label, type FROM custom_fields WHERE tenant_id = $1 ORDER BY position, key`,
-    );
-    const options = await q<{ field_id: string; key: string; name: unknown; value: string | null }>(
-      `SELECT field_id, key, name, value FROM custom_field_options WHERE tenant_id = $1 ORDER BY position, key`,
-    );
+    const fields = await exportCustomFields(m, tenantId);
+    const options = await exportCustomFieldOptions(m, tenantId);
     const tax = await exportTax(m, tenantId);
     const destinationRules = await destinationRulesDocument(m, tenantId);
     return {
@@ -160,12 +167,9 @@ export class CatalogueExportService {
         published: c.published,
       })),
       countries: await countryRecordsOf(m, tenantId),
-      locations: await q(`SELECT key, name FROM stock_locations WHERE tenant_id = $1 ORDER BY key`),
-      manufacturers: await q(`SELECT key, name, logo_url FROM manufacturers WHERE tenant_id = $1 ORDER BY key`),
-      categories: await q(
-        `SELECT c.key, c.name, p.key AS parent, c.position FROM categories c LEFT JOIN categories p ON p.tenant_id = c.tenant_id AND p.id = c.parent_id
-         WHERE c.tenant_id = $1 ORDER BY array_length(c.path, 1), c.position, c.key`,
-      ),
+      locations: await exportStockLocations(m, tenantId),
+      manufacturers: await exportManufacturers(m, tenantId),
+      categories: await exportCategories(m, tenantId),
       facets,
       custom_fields: fields.map((f) => ({
         key: f.key,
@@ -173,9 +177,9 @@ export class CatalogueExportService {
         type: f.type,
         options: options.filter((o) => o.field_id === f.id).map((o) => ({ key: o.key, name: o.name, value: o.value })),
       })),
-      flags: await q(`SELECT key, name, color FROM flags WHERE tenant_id = $1 ORDER BY key`),
+      flags: await exportFlags(m, tenantId),
       shipping_methods: await shippingMethodsDocument(m, tenantId),
-      payment_types: await q(`SELECT key, name, kind, image_url FROM payment_types WHERE tenant_id = $1 ORDER BY key`),
+      payment_types: await exportPaymentTypes(m, tenantId),
       // taxes by destination (issue 31): only for a shop that has any, so every other export stays as it was
       ...(tax ? { tax } : {}),
       ...(destinationRules ? { destination_rules: destinationRules } : {}),
@@ -187,11 +191,7 @@ export class CatalogueExportService {
     const taxes = await exportVariantTaxes(m, tenantId);
     let after: [string, string] | null = null;
     for (;;) {
-      const rows: Array<{ id: string; created_at: Date }> = await m.query(
-        `SELECT id, created_at FROM products WHERE tenant_id = $1 AND archived_at IS NULL ${after ? 'AND (created_at, id) > ($2::timestamptz, $3::uuid)' : ''}
-         ORDER BY created_at, id LIMIT ${PRODUCT_BATCH}`,
-        after ? [tenantId, ...after] : [tenantId],
-      );
+      const rows = await liveProductBatch(m, tenantId, after, PRODUCT_BATCH);
       if (rows.length === 0) return;
       for (const { doc, meta } of await readProductDocuments(
         m,
@@ -213,12 +213,7 @@ export class CatalogueExportService {
   private async collections(m: EntityManager, tenantId: string): Promise<unknown[]> {
     const rows = await collectionRecordsOf(m, tenantId);
     // the products a manual collection picks (live ones, by key) are the catalogue's own rows
-    const picked: Array<{ collection_id: string; products: string[] }> = await m.query(
-      `SELECT cp.collection_id, array_agg(p.key ORDER BY cp.position, p.key) AS products
-         FROM collection_products cp JOIN products p ON p.tenant_id = cp.tenant_id AND p.id = cp.product_id
-        WHERE cp.tenant_id = $1 AND p.archived_at IS NULL GROUP BY cp.collection_id`,
-      [tenantId],
-    );
+    const picked = await collectionPicks(m, tenantId);
     const productsOf = new Map(picked.map((r) => [r.collection_id, r.products]));
     return rows.map((c) => ({
       // a collection made through the admin API has no key: its id serves as one
@@ -235,13 +230,5 @@ export class CatalogueExportService {
       image: c.image_src ? { src: c.image_src, alt: c.image_alt, width: c.image_width, height: c.image_height } : null,
       ...(c.collection_type === 'smart' ? { rules_json: c.rules_json } : { products: productsOf.get(c.id) ?? [] }),
     }));
-  }
-}
-
-async function rollback(runner: QueryRunner): Promise<void> {
-  try {
-    await runner.query('ROLLBACK');
-  } catch {
-    // the connection is released (and discarded by the pool when broken) right after
   }
 }

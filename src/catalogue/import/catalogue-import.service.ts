@@ -29,6 +29,7 @@ import { ImportPlan, planImport } from './import-plan.js';
 import type { CollectionRows } from './kind-parsers.js';
 import { upsertCollections } from '../../collections/index.js';
 import { productCount } from '../catalogue.repository.js';
+import { categoryTreeRows, collectionPickIds, deleteCollectionPicks, updateCategoryLinks } from '../repositories/catalogue-import.repository.js';
 import { checkProductsWanted, enforceProductQuota } from '../product-quota.js';
 import { importTax, importVariantTaxes } from '../../tax/index.js';
 import { upsertDestinationRules } from '../../shipping/index.js';
@@ -284,10 +285,7 @@ export class CatalogueImportService {
 
   /** Sets parent ids and root-first paths for the whole tree (so moved subtrees follow). */
   private async linkCategories(m: EntityManager, tenantId: string, links: Array<{ key: string; parent: string | null; path: string }>): Promise<void> {
-    const rows: Array<{ id: string; key: string; parent_id: string | null; path: string[] }> = await m.query(
-      `SELECT id, key, parent_id, path FROM categories WHERE tenant_id = $1`,
-      [tenantId],
-    );
+    const rows = await categoryTreeRows(m, tenantId);
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const parentOf = new Map(rows.map((r) => [r.id, r.parent_id]));
     for (const l of links) {
@@ -311,14 +309,7 @@ export class CatalogueImportService {
       const parent = parentOf.get(r.id) ?? null;
       if (parent !== r.parent_id || path.join() !== (r.path ?? []).join()) changes.push([r.id, parent, path]);
     }
-    for (const chunk of chunks(changes, 1000)) {
-      const params: unknown[] = [tenantId];
-      const values = chunk.map((c) => `($${params.push(c[0])}::uuid, $${params.push(c[1])}::uuid, $${params.push(c[2])}::uuid[])`);
-      await m.query(
-        `UPDATE categories c SET parent_id = x.parent, path = x.path, updated_at = now() FROM (VALUES ${values.join(',')}) AS x(id, parent, path) WHERE c.id = x.id AND c.tenant_id = $1`,
-        params,
-      );
-    }
+    for (const chunk of chunks(changes, 1000)) await updateCategoryLinks(m, tenantId, chunk);
   }
 
   /** Upserts the collections and sets each manual one's picks (product keys of this import, order kept). */
@@ -340,12 +331,9 @@ export class CatalogueImportService {
       if (!mem.manual) continue;
       const cid = res.ids.get(mem.key)!;
       const want = [...new Set(mem.products.map((k) => s.productIds[k]))];
-      const have: Array<{ product_id: string }> = await m.query(
-        `SELECT product_id FROM collection_products WHERE tenant_id = $1 AND collection_id = $2 ORDER BY position, product_id`,
-        [tenantId, cid],
-      );
+      const have = await collectionPickIds(m, tenantId, cid);
       if (have.map((h) => h.product_id).join() === want.join()) continue;
-      await m.query(`DELETE FROM collection_products WHERE tenant_id = $1 AND collection_id = $2`, [tenantId, cid]);
+      await deleteCollectionPicks(m, tenantId, cid);
       await insertMany(
         m,
         tenantId,

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { currencyRecordsOf, slugify } from '../../tenancy/index.js';
-import { FACET_DIMENSIONS } from '../entities/catalogue.entities.js';
 export { chunks, insertMany, upsert, type UpsertResult, type UpsertSpec } from '../../common/db/keyed-upsert.js';
 import { insertMany, upsert } from '../../common/db/keyed-upsert.js';
 import { arr, bad, bool, date, dec, key, money, num, obj, optObj, reqNum, reqStr, str, strArray, trans } from './import-input.js';
 import { AppError } from '../../common/http/app-error.js';
 import { safeHtmlTranslations } from '../../common/html/safe-html.js';
 import { TRANSLATED_MAX_LENGTH } from './import-schema.js';
+import { deleteImagesAndRatings, loadLookups, setProductCreatedAt, stockByVariantAndLocation } from '../repositories/catalogue-writer.repository.js';
+export { loadLookups };
 
 /** The catalogue's batched SQL writers (multi-row upsert by key) and the product writer, shared by the import and the admin API. */
 
@@ -16,30 +17,6 @@ export type KindCounts = Record<string, number>;
 export const hash = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('base64url');
 export const round2 = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100;
 export const round4 = (n: number) => Math.round((n + Number.EPSILON) * 10000) / 10000;
-
-export async function loadLookups(m: EntityManager, tenantId: string) {
-  const map = async (sql: string) =>
-    new Map<string, string>(((await m.query(sql, [tenantId])) as Array<{ key: string; id: string }>).map((r) => [r.key, r.id]));
-  const facets: Record<string, Map<string, string>> = {};
-  for (const dim of FACET_DIMENSIONS) facets[dim] = await map(`SELECT key, id FROM facet_values WHERE tenant_id = $1 AND dimension = '${dim}'`);
-  const optionRows: Array<{ key: string; id: string; field_key: string }> = await m.query(
-    `SELECT o.key, o.id, f.key AS field_key FROM custom_field_options o JOIN custom_fields f ON f.id = o.field_id WHERE o.tenant_id = $1`,
-    [tenantId],
-  );
-  const options = new Map<string, Map<string, string>>();
-  for (const o of optionRows) {
-    if (!options.has(o.field_key)) options.set(o.field_key, new Map());
-    options.get(o.field_key)!.set(o.key, o.id);
-  }
-  return {
-    manufacturers: await map(`SELECT key, id FROM manufacturers WHERE tenant_id = $1`),
-    categories: await map(`SELECT key, id FROM categories WHERE tenant_id = $1`),
-    flags: await map(`SELECT key, id FROM flags WHERE tenant_id = $1`),
-    locations: await map(`SELECT key, id FROM stock_locations WHERE tenant_id = $1`),
-    facets,
-    options,
-  };
-}
 
 /**
  * Validates and writes a batch of CONTRACT 6 products with their variants, images, ratings and stock: the one writer
@@ -204,12 +181,7 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
     .filter((r, bi) => prod.changed.has(r[0] as string) && obj(batch[bi], 'products').created_at != null)
     .map((r) => [r[0], r[12]]);
   if (explicitDates.length > 0) {
-    const params: unknown[] = [tenantId];
-    const values = explicitDates.map((d) => `($${params.push(d[0])}::text, $${params.push(d[1])}::timestamptz)`);
-    await m.query(
-      `UPDATE products p SET created_at = x.created_at FROM (VALUES ${values.join(',')}) AS x(key, created_at) WHERE p.tenant_id = $1 AND p.key = x.key AND p.created_at <> x.created_at`,
-      params,
-    );
+    await setProductCreatedAt(m, tenantId, explicitDates);
   }
   s.created.products = (s.created.products ?? 0) + prod.created;
   s.updated.products = (s.updated.products ?? 0) + prod.updated;
@@ -217,8 +189,7 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
   const changedProducts = [...prod.changed].map((k) => prod.ids.get(k)!);
   changedProducts.forEach((id) => s.touched.add(id));
   if (changedProducts.length > 0) {
-    await m.query(`DELETE FROM product_images WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`, [tenantId, changedProducts]);
-    await m.query(`DELETE FROM product_ratings WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`, [tenantId, changedProducts]);
+    await deleteImagesAndRatings(m, tenantId, changedProducts);
     const images: unknown[][] = [];
     const ratings: unknown[][] = [];
     for (const k of prod.changed) {
@@ -278,10 +249,7 @@ export async function writeProducts(m: EntityManager, tenantId: string, batch: u
   const withStock = variants.filter((v) => v.stock && v.stock.length > 0);
   if (withStock.length > 0) {
     const vids = withStock.map((v) => vars.ids.get(v.row[0] as string)!);
-    const rows: Array<{ variant_id: string; location_id: string; on_hand: string }> = await m.query(
-      `SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[]) GROUP BY variant_id, location_id`,
-      [tenantId, vids],
-    );
+    const rows = await stockByVariantAndLocation(m, tenantId, vids);
     const have = new Map(rows.map((r) => [`${r.variant_id}/${r.location_id}`, Number(r.on_hand)]));
     const moves: unknown[][] = [];
     for (const v of withStock) {
