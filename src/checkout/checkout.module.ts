@@ -14,6 +14,7 @@ import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
 import { AdminOrdersService } from './admin-orders.service.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
+import { OrderLifecycleRepository } from './repositories/order-lifecycle.repository.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 import { OrderRefundsService } from './order-refunds.service.js';
 import { OrderPaymentsService } from './order-payments.service.js';
@@ -59,6 +60,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     ReplacementOrders,
     OrdersService,
     OrderLifecycleService,
+    OrderLifecycleRepository,
     OrderRefundsService,
     OrderPaymentsService,
     OrderFulfillmentsService,
