@@ -126,13 +126,10 @@ export default tseslint.config(
       'src/catalogue/search-index.service.ts',
       'src/catalogue/stock.service.ts',
       'src/catalogue/storefront-catalogue.service.ts',
-      'src/checkout/admin-orders.service.ts',
       'src/checkout/checkout-state.service.ts',
       'src/checkout/checkout.service.ts',
       'src/checkout/idempotency/idempotency.interceptor.ts',
       'src/checkout/order-placement.service.ts',
-      'src/checkout/orders.service.ts',
-      'src/checkout/payments/payment-expiry.job.ts',
     ],
     rules: {
       'no-restricted-syntax': [

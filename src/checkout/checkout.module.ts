@@ -14,6 +14,7 @@ import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
 import { AdminOrdersService } from './admin-orders.service.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
+import { OrdersRepository } from './repositories/orders.repository.js';
 import { OrderLifecycleRepository } from './repositories/order-lifecycle.repository.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 import { OrderRefundsService } from './order-refunds.service.js';
@@ -61,6 +62,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     OrdersService,
     OrderLifecycleService,
     OrderLifecycleRepository,
+    OrdersRepository,
     OrderRefundsService,
     OrderPaymentsService,
     OrderFulfillmentsService,
