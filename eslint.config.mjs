@@ -126,10 +126,6 @@ export default tseslint.config(
       'src/catalogue/search-index.service.ts',
       'src/catalogue/stock.service.ts',
       'src/catalogue/storefront-catalogue.service.ts',
-      'src/checkout/checkout-state.service.ts',
-      'src/checkout/checkout.service.ts',
-      'src/checkout/idempotency/idempotency.interceptor.ts',
-      'src/checkout/order-placement.service.ts',
     ],
     rules: {
       'no-restricted-syntax': [

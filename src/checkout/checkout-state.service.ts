@@ -16,7 +16,7 @@ import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 import { PriceAdjustments } from '../extensions/index.js';
 import { matchingZones, TaxService, zonesOf } from '../tax/index.js';
 import { isConfigured, measureOrder, ShippingQuotes, type AddressForZones, type Quote } from '../shipping/index.js';
-import { orderedThisYearByEmail } from './checkout.repository.js';
+import { checkoutLinesOf, orderedThisYearByEmail } from './checkout.repository.js';
 
 /** Where the goods go: the shipping address, else the billing address (nothing ships), else none. */
 function destinationOf(c: Checkout): { country: string | null; region: string | null; postcode: string | null } | null {
@@ -232,10 +232,7 @@ export class CheckoutStateService {
   /** The checkout's lines whose variant is still sold (a visible variant, through the catalogue), in order. */
   async lineRows(ctx: RequestContext, checkoutId: string): Promise<CheckoutLineRow[]> {
     const m = managerOf(ctx, this.dataSource);
-    const own: Array<{ id: string; variant_id: string; quantity: string }> = await m.query(
-      `SELECT cl.id, cl.variant_id, cl.quantity FROM checkout_lines cl WHERE cl.tenant_id = $1 AND cl.checkout_id = $2 ORDER BY cl.position, cl.id`,
-      [ctx.tenantId, checkoutId],
-    );
+    const own = await checkoutLinesOf(m, ctx.tenantId, checkoutId);
     const sold = await sellableVariants(
       m,
       ctx.tenantId,
