@@ -15,6 +15,7 @@ import { AdminOrdersController } from './admin-orders.controller.js';
 import { AdminOrdersService } from './admin-orders.service.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
 import { OrdersRepository } from './repositories/orders.repository.js';
+import { CheckoutStateRepository } from './repositories/checkout-state.repository.js';
 import { OrderLifecycleRepository } from './repositories/order-lifecycle.repository.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 import { OrderRefundsService } from './order-refunds.service.js';
@@ -55,6 +56,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
   providers: [
     CheckoutService,
     CheckoutStateService,
+    CheckoutStateRepository,
     ShippingService,
     OrderPlacementService,
     OrderStock,
