@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DiscountsModule } from '../discounts/discounts.module.js';
 import { PromotionsModule } from '../promotions/promotions.module.js';
 import { CartCarryOver, CartCurrency } from './cart.extensions.js';
+import { CartRepository } from './cart.repository.js';
 import { CartService } from './cart.service.js';
 import { StorefrontCartController } from './storefront-cart.controller.js';
 
@@ -9,7 +10,7 @@ import { StorefrontCartController } from './storefront-cart.controller.js';
 @Module({
   imports: [DiscountsModule, PromotionsModule],
   controllers: [StorefrontCartController],
-  providers: [CartService, CartCurrency, CartCarryOver],
+  providers: [CartService, CartRepository, CartCurrency, CartCarryOver],
   exports: [CartService],
 })
 export class CartModule {}

@@ -1,21 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
-import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
-import {
-  catalogueLineOf,
-  sellableVariantRule,
-  sellableVariants,
-  variantPromotionFacts,
-  type QuantityRuleRow,
-  type SellableVariantRow,
-} from '../catalogue/index.js';
-import { customerType } from '../customers/index.js';
+import { catalogueLineOf, type QuantityRuleRow, type SellableVariantRow } from '../catalogue/index.js';
 import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { PriceAdjustments } from '../extensions/index.js';
-import { Owner, ownerClause, ownerColumns, ownerOf } from './cart-owner.js';
+import { ownerOf } from './cart-owner.js';
+import { CartRepository, type CartRow } from './cart.repository.js';
 import { couponAmount, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
 import { PromotionEvaluation, type AppliedPromotion, type EngineResult } from '../promotions/index.js';
 import { detailsOf, type LineRow, mapCart } from './cart-mappers.js';
@@ -52,13 +43,6 @@ export interface PricedCart extends Omit<PricedTotals, 'lines'> {
   rows: Array<SellableVariantRow & { quantity: string }>;
 }
 
-interface CartRow {
-  id: string;
-  currency_id: string | null;
-  discount_code: string | null;
-  discount_code_error: CouponRefusal | null;
-}
-
 const NUMERIC_OVERFLOW = '22003';
 
 /**
@@ -69,7 +53,7 @@ const NUMERIC_OVERFLOW = '22003';
 @Injectable()
 export class CartService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly carts: CartRepository,
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
     private readonly prices: PriceAdjustments,
@@ -80,7 +64,7 @@ export class CartService {
   async cartCurrencyId(ctx: RequestContext): Promise<string | null> {
     // a visitor id minted by this request (no cookie came) owns no cart: no query
     if (ctx.actor.type !== 'customer' && (!ctx.visitorId || ctx.visitorId === ctx.mintedVisitorId)) return null;
-    const row = await this.findCart(ctx, ownerOf(ctx));
+    const row = await this.carts.findCart(ctx, ownerOf(ctx));
     this.guardReads.set(ctx, row);
     return row?.currency_id ?? null;
   }
@@ -111,7 +95,7 @@ export class CartService {
     const owner = ownerOf(ctx);
     // `reuseGuardRead`: a request that wrote no cart row since its guard read it takes that row (POST /checkouts)
     const reused = options.reuseGuardRead && !ctx.manager ? this.guardReads.get(ctx) : undefined;
-    const cart = reused !== undefined ? reused : await this.findCart(ctx, owner);
+    const cart = reused !== undefined ? reused : await this.carts.findCart(ctx, owner);
     const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
     const rows = cart ? await this.lineRows(ctx, cart.id) : [];
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
@@ -132,12 +116,7 @@ export class CartService {
         discount = result.discount;
         coupon = row;
       } else {
-        if (basis === 'display') {
-          await managerOf(ctx, this.dataSource).query(
-            `UPDATE carts SET discount_code = NULL, discount_code_error = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND discount_code = $4`,
-            [cart.id, ctx.tenantId, result.code, discountCode],
-          );
-        }
+        if (basis === 'display') await this.carts.dropCoupon(ctx, cart.id, discountCode, result.code);
         discountCode = null;
         discountCodeError = result.code;
       }
@@ -149,7 +128,7 @@ export class CartService {
       codes: promotionCodes,
       hasDiscountCode: coupon !== null,
       shipping: null,
-      facts: (ids) => variantPromotionFacts(managerOf(ctx, this.dataSource), ctx.tenantId, ids),
+      facts: (ids) => this.carts.variantPromotionFacts(ctx, ids),
       variantIds: base.lines.map((l) => l.variantId),
     });
     const promotions = prepared ? prepared.promote(base.lines, null) : null;
@@ -173,23 +152,10 @@ export class CartService {
   async addItem(ctx: RequestContext, dto: AddCartItemDto): Promise<CartDto> {
     const owner = ownerOf(ctx);
     const quantity = dto.quantity ?? 1;
-    await inTransaction(ctx, this.dataSource, async (tx) => {
+    await this.carts.transaction(ctx, async (tx) => {
       const rule = await this.visibleVariant(tx, dto.article_id);
-      const o = ownerColumns(owner);
-      const rows: Array<{ quantity: string }> = await this.guardOverflow(() =>
-        managerOf(tx, this.dataSource).query(
-          `WITH cart AS (
-             INSERT INTO carts (tenant_id, visitor_id, customer_id) VALUES ($1, $2, $3)
-             ON CONFLICT ${o.conflict} DO UPDATE SET updated_at = now()
-             RETURNING id)
-           INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
-           SELECT $1, cart.id, $4, $5::numeric FROM cart
-           ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()
-           RETURNING quantity`,
-          [tx.tenantId, o.visitorId, o.customerId, dto.article_id, quantity.toFixed(3)],
-        ),
-      );
-      const violation = quantityRuleViolation(rows[0].quantity, rule);
+      const total = await this.guardOverflow(() => this.carts.addToLine(tx, owner, dto.article_id, quantity.toFixed(3)));
+      const violation = quantityRuleViolation(total, rule);
       if (violation) throw AppError.unprocessable(violation);
     });
     return this.get(ctx);
@@ -202,27 +168,13 @@ export class CartService {
     const rule = await this.visibleVariant(ctx, variantId);
     const violation = quantityRuleViolation(dto.quantity, rule);
     if (violation) throw AppError.unprocessable(violation);
-    const o = ownerColumns(owner);
-    await managerOf(ctx, this.dataSource).query(
-      `WITH cart AS (
-         INSERT INTO carts (tenant_id, visitor_id, customer_id) VALUES ($1, $2, $3)
-         ON CONFLICT ${o.conflict} DO UPDATE SET updated_at = now()
-         RETURNING id)
-       INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
-       SELECT $1, cart.id, $4, $5::numeric FROM cart
-       ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity, updated_at = now()`,
-      [ctx.tenantId, o.visitorId, o.customerId, variantId, dto.quantity.toFixed(3)],
-    );
+    await this.carts.setLine(ctx, owner, variantId, dto.quantity.toFixed(3));
     return this.get(ctx);
   }
 
   /** DELETE /cart/items/{id}: idempotent. */
   async removeItem(ctx: RequestContext, variantId: string): Promise<CartDto> {
-    const params: unknown[] = [ctx.tenantId, variantId];
-    await managerOf(ctx, this.dataSource).query(
-      `DELETE FROM cart_items ci USING carts c WHERE ci.cart_id = c.id AND c.tenant_id = $1 AND ci.variant_id = $2 AND ${ownerClause(ownerOf(ctx), params, 'c')}`,
-      params,
-    );
+    await this.carts.removeLine(ctx, ownerOf(ctx), variantId);
     return this.get(ctx);
   }
 
@@ -235,13 +187,7 @@ export class CartService {
   /** Empties the owner's cart (the checkout calls this once the order is placed). */
   async empty(ctx: RequestContext): Promise<void> {
     // one statement (issue 34): the owner's cart row loses its coupon, its lines go
-    const params: unknown[] = [ctx.tenantId];
-    await managerOf(ctx, this.dataSource).query(
-      `WITH cart AS (
-         UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE tenant_id = $1 AND ${ownerClause(ownerOf(ctx), params)} RETURNING id)
-       DELETE FROM cart_items WHERE tenant_id = $1 AND cart_id IN (SELECT id FROM cart)`,
-      params,
-    );
+    await this.carts.empty(ctx, ownerOf(ctx));
   }
 
   // ------------------------------------------------------------------ currency and coupon
@@ -260,12 +206,7 @@ export class CartService {
     } else {
       throw AppError.unprocessable('currency_id or code is required');
     }
-    const o = ownerColumns(ownerOf(ctx));
-    await managerOf(ctx, this.dataSource).query(
-      `INSERT INTO carts (tenant_id, visitor_id, customer_id, currency_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT ${o.conflict} DO UPDATE SET currency_id = EXCLUDED.currency_id, updated_at = now()`,
-      [ctx.tenantId, o.visitorId, o.customerId, currency.id],
-    );
+    await this.carts.setCurrency(ctx, ownerOf(ctx), currency.id);
     const info: CurrencyInfo = { id: currency.id, code: currency.code, rate: currency.rate, precision: currency.precision, isDefault: currency.isDefault };
     ctx.currency = info;
     return mapCart(await this.priceCart(ctx, { currency: info }));
@@ -280,23 +221,13 @@ export class CartService {
     // no discount code of that name: an active promotion's code (issue 32) is kept the same way
     const promotion = row ? null : await this.evaluation.byCode(ctx, dto.code);
     if (!result.ok && !promotion) throw AppError.unprocessable(result.message, result.code);
-    const o = ownerColumns(ownerOf(ctx));
-    await managerOf(ctx, this.dataSource).query(
-      `INSERT INTO carts (tenant_id, visitor_id, customer_id, discount_code) VALUES ($1, $2, $3, $4)
-       ON CONFLICT ${o.conflict} DO UPDATE SET discount_code = EXCLUDED.discount_code, discount_code_error = NULL, updated_at = now()`,
-      [ctx.tenantId, o.visitorId, o.customerId, promotion ? promotion.code : row!.code],
-    );
+    await this.carts.setDiscountCode(ctx, ownerOf(ctx), promotion ? promotion.code : row!.code);
     return this.get(ctx);
   }
 
   /** DELETE /cart/discount_code: clears the coupon (and a dropped coupon's reason); idempotent. */
   async removeDiscountCode(ctx: RequestContext): Promise<CartDto> {
-    const params: unknown[] = [ctx.tenantId];
-    await managerOf(ctx, this.dataSource).query(
-      `UPDATE carts SET discount_code = NULL, discount_code_error = NULL, updated_at = now() WHERE tenant_id = $1 AND ${ownerClause(ownerOf(ctx), params)}
-         AND (discount_code IS NOT NULL OR discount_code_error IS NOT NULL)`,
-      params,
-    );
+    await this.carts.clearDiscountCode(ctx, ownerOf(ctx));
     return this.get(ctx);
   }
 
@@ -308,75 +239,38 @@ export class CartService {
    * coupon win when set, and the visitor's cart is deleted. Idempotent; runs in the caller's transaction if any.
    */
   async mergeVisitorIntoCustomer(ctx: RequestContext, visitorId: string, customerId: string): Promise<void> {
-    await inTransaction(ctx, this.dataSource, async (tx) => {
-      const m = managerOf(tx, this.dataSource);
-      const [visitor]: CartRow[] = await m.query(
-        `SELECT id, currency_id, discount_code FROM carts WHERE tenant_id = $1 AND visitor_id = $2 AND customer_id IS NULL FOR UPDATE`,
-        [tx.tenantId, visitorId],
-      );
+    await this.carts.transaction(ctx, async (tx) => {
+      const visitor = await this.carts.lockVisitorCart(tx, visitorId);
       if (!visitor) return;
-      const [mine]: CartRow[] = await m.query(`SELECT id FROM carts WHERE tenant_id = $1 AND customer_id = $2 FOR UPDATE`, [tx.tenantId, customerId]);
-      if (!mine) {
-        await m.query(`UPDATE carts SET customer_id = $3, visitor_id = NULL, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-          visitor.id,
-          tx.tenantId,
-          customerId,
-        ]);
-        return;
-      }
-      await m.query(
-        `INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
-         SELECT tenant_id, $2, variant_id, quantity FROM cart_items WHERE tenant_id = $1 AND cart_id = $3
-         ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()`,
-        [tx.tenantId, mine.id, visitor.id],
-      );
-      await m.query(
-        `UPDATE carts SET currency_id = coalesce($3, currency_id), discount_code = coalesce($4, discount_code),
-           discount_code_error = CASE WHEN $4::text IS NULL THEN discount_code_error END, updated_at = now()
-         WHERE id = $1 AND tenant_id = $2`,
-        [mine.id, tx.tenantId, visitor.currency_id, visitor.discount_code],
-      );
-      await m.query(`DELETE FROM carts WHERE id = $1 AND tenant_id = $2`, [visitor.id, tx.tenantId]);
+      const mine = await this.carts.lockCustomerCart(tx, customerId);
+      if (!mine) await this.carts.giveToCustomer(tx, visitor.id, customerId);
+      else await this.carts.mergeInto(tx, mine.id, visitor);
     });
   }
 
   // ------------------------------------------------------------------ pieces
-
-  private async findCart(ctx: RequestContext, owner: Owner): Promise<CartRow | null> {
-    const params: unknown[] = [ctx.tenantId];
-    const rows: CartRow[] = await managerOf(ctx, this.dataSource).query(
-      `SELECT id, currency_id, discount_code, discount_code_error FROM carts WHERE tenant_id = $1 AND ${ownerClause(owner, params)}`,
-      params,
-    );
-    return rows[0] ?? null;
-  }
 
   /** Net display: the shop's setting, or a corporate or reseller shopper. */
   async showNetPrices(ctx: RequestContext): Promise<boolean> {
     const config = await this.tenancy.config(ctx.tenantId);
     if (config.settings.show_net_prices) return true;
     if (ctx.actor.type !== 'customer') return false;
-    const type = await customerType(managerOf(ctx, this.dataSource), ctx.tenantId, ctx.actor.customerId);
+    const type = await this.carts.customerType(ctx, ctx.actor.customerId);
     return type === 'corporate' || type === 'reseller';
   }
 
   /** The quantity rule of a variant the storefront may sell (a visible variant of this shop, per the catalogue), else 422. */
   private async visibleVariant(ctx: RequestContext, variantId: string): Promise<QuantityRuleRow> {
-    const rule = await sellableVariantRule(managerOf(ctx, this.dataSource), ctx.tenantId, variantId);
+    const rule = await this.carts.sellableVariantRule(ctx, variantId);
     if (!rule) throw AppError.unprocessable('article_id does not name a published, active variant of this shop');
     return rule;
   }
 
   /** The cart's lines whose variant is still visible (per the catalogue), oldest first, with what the response shows. */
   private async lineRows(ctx: RequestContext, cartId: string): Promise<LineRow[]> {
-    const m = managerOf(ctx, this.dataSource);
-    const items: Array<{ variant_id: string; quantity: string }> = await m.query(
-      `SELECT ci.variant_id, ci.quantity FROM cart_items ci WHERE ci.tenant_id = $1 AND ci.cart_id = $2 ORDER BY ci.created_at, ci.id`,
-      [ctx.tenantId, cartId],
-    );
-    const sold = await sellableVariants(
-      m,
-      ctx.tenantId,
+    const items = await this.carts.items(ctx, cartId);
+    const sold = await this.carts.sellableVariants(
+      ctx,
       items.map((i) => i.variant_id),
     );
     return items.flatMap((i) => {

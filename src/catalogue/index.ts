@@ -28,7 +28,15 @@ export {
   stockLevelsFullestFirst,
   visibleVariantSql,
 } from './catalogue.repository.js';
-export type { LockedVariantRow, PaymentTypeRow, QuantityRuleRow, SellableVariantRow, StockLevelRow, VariantPromotionFactsRow } from './catalogue.repository.js';
+export type {
+  LockedVariantRow,
+  PaymentTypeRow,
+  QuantityRuleRow,
+  SellableVariantRow,
+  StockLevelRow,
+  VariantPromotionFactsRow,
+  VariantVolumeRow,
+} from './catalogue.repository.js';
 export { productsMatchingSelector, promotionCatalogueVariants } from './promotion-catalogue.repository.js';
 export { productsPricedByPromotion } from './sale-prices.repository.js';
 export type { PromotionCatalogueVariant, PromotionSelectorFacet, PromotionSelectorMatcher } from './promotion-catalogue.repository.js';

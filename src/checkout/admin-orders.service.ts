@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Extensions, OrderAfterSales } from '../extensions/index.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, toMinor } from '../pricing/index.js';
-import { countriesOf, TenancyService } from '../tenancy/index.js';
+import { TenancyService } from '../tenancy/index.js';
 import { Page } from '../common/paging/page.js';
-import { PageRequest, Pager } from '../common/paging/pager.service.js';
+import type { PageRequest } from '../common/paging/pager.service.js';
 import { CountryNames, mapReceiptBase } from './checkout-mappers.js';
 import type { AdminOrderDto, AdminOrderListQueryDto, AdminOrderSummaryDto, UpdateOrderDto } from './dto/admin-order.dto.js';
-import { Order, OrderFulfillment, OrderRefund, OrderTransaction } from './entities/checkout.entities.js';
+import type { Order } from './entities/checkout.entities.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
+import { OrdersRepository, type AdminOrderFilter } from './repositories/orders.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,8 +33,7 @@ export function mapAdminOrderSummary(o: Order): AdminOrderSummaryDto {
 @Injectable()
 export class AdminOrdersService {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly pager: Pager,
+    private readonly orders: OrdersRepository,
     private readonly lifecycle: OrderLifecycleService,
     private readonly tenancy: TenancyService,
     private readonly extensions: Extensions,
@@ -43,68 +41,48 @@ export class AdminOrdersService {
 
   /** Newest first (created_at, id), cursored; every filter is AND-combined. */
   async list(ctx: RequestContext, page: PageRequest, f: AdminOrderListQueryDto): Promise<Page<AdminOrderSummaryDto>> {
-    const qb = repoOf(ctx, this.dataSource, Order).createQueryBuilder('o').where('o.tenant_id = :tenant', { tenant: ctx.tenantId });
-    if (f.status) qb.andWhere('o.status = :status', { status: f.status });
-    if (f.financial_status) qb.andWhere('o.financial_status = :fin', { fin: f.financial_status });
-    if (f.fulfillment_status) qb.andWhere('o.fulfillment_status = :ful', { ful: f.fulfillment_status });
-    if (f.created_at_min) qb.andWhere('o.created_at >= :min', { min: new Date(f.created_at_min) });
-    if (f.created_at_max) qb.andWhere('o.created_at <= :max', { max: new Date(f.created_at_max) });
-    if (f.customer_id) qb.andWhere('o.customer_id = :customer', { customer: f.customer_id });
-    if (f.email) qb.andWhere('lower(o.email) = :email', { email: f.email.trim().toLowerCase() });
-    if (f.overdue === 'true') {
-      const { settings } = await this.tenancy.config(ctx.tenantId);
-      qb.andWhere(
-        `o.payment_kind = 'invoice' AND o.financial_status IN ('pending', 'partially_paid') AND o.cancelled_at IS NULL AND o.placed_at < now() - make_interval(days => :due)`,
-        { due: settings.invoice_due_days },
-      );
-    }
-    const q = f.q?.trim().toLowerCase();
-    if (q) {
-      const prefix = q.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
-      qb.andWhere('(o.number::text LIKE :qp OR lower(o.email) LIKE :qp)', { qp: prefix });
-    }
     if (f.created_at_min && Number.isNaN(Date.parse(f.created_at_min))) throw AppError.unprocessable('created_at_min must be an ISO 8601 date');
     if (f.created_at_max && Number.isNaN(Date.parse(f.created_at_max))) throw AppError.unprocessable('created_at_max must be an ISO 8601 date');
-    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
+    const filter: AdminOrderFilter = {
+      status: f.status,
+      financialStatus: f.financial_status,
+      fulfillmentStatus: f.fulfillment_status,
+      createdAtMin: f.created_at_min ? new Date(f.created_at_min) : undefined,
+      createdAtMax: f.created_at_max ? new Date(f.created_at_max) : undefined,
+      customerId: f.customer_id,
+      email: f.email ? f.email.trim().toLowerCase() : undefined,
+      q: f.q?.trim().toLowerCase() || undefined,
+    };
+    if (f.overdue === 'true') filter.overdueAfterDays = (await this.tenancy.config(ctx.tenantId)).settings.invoice_due_days;
+    const rows = await this.orders.page(ctx, page, filter);
     return rows.map(mapAdminOrderSummary);
   }
 
   async get(ctx: RequestContext, id: string): Promise<AdminOrderDto> {
     if (!UUID.test(id)) throw AppError.notFound('order');
-    const order = await repoOf(ctx, this.dataSource, Order).findOne({ where: { id, tenantId: ctx.tenantId } });
+    const order = await this.orders.find(ctx, id);
     if (!order) throw AppError.notFound('order');
     return this.present(ctx, order);
   }
 
   /** Only supplied members change; null clears note or email; tags are replaced (trimmed, de-duplicated). */
   async update(ctx: RequestContext, id: string, dto: UpdateOrderDto): Promise<AdminOrderDto> {
-    const order = await inTransaction(ctx, this.dataSource, async (tx) => {
+    const order = await this.lifecycle.run(ctx, async (tx) => {
       const o = await this.lifecycle.lock(tx, id);
       if (dto.note !== undefined) o.note = dto.note;
       if (dto.email !== undefined) o.email = dto.email === null ? null : dto.email.trim();
       if (dto.tags !== undefined && dto.tags !== null) o.tags = [...new Set(dto.tags.map((t) => t.trim()).filter(Boolean))];
-      await managerOf(tx, this.dataSource).query(`UPDATE orders SET note = $3, email = $4, tags = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-        o.id,
-        tx.tenantId,
-        o.note,
-        o.email,
-        o.tags,
-      ]);
+      await this.orders.saveEdits(tx, o);
       return o;
     });
     return this.present(ctx, order);
   }
 
   async present(ctx: RequestContext, order: Order): Promise<AdminOrderDto> {
-    const m = managerOf(ctx, this.dataSource);
-    const where = { where: { orderId: order.id, tenantId: ctx.tenantId }, order: { createdAt: 'ASC' as const, id: 'ASC' as const } };
     const afterSales = this.extensions.one(OrderAfterSales);
-    const [lines, refunds, fulfillments, transactions, countries, { returns, claims }] = await Promise.all([
+    const [lines, { refunds, fulfillments, transactions, countries }, { returns, claims }] = await Promise.all([
       this.lifecycle.lines(ctx, order.id),
-      m.getRepository(OrderRefund).find(where),
-      m.getRepository(OrderFulfillment).find(where),
-      m.getRepository(OrderTransaction).find(where),
-      countriesOf(m, ctx.tenantId),
+      this.orders.parts(ctx, order.id),
       afterSales ? afterSales.ofOrder(ctx, order.id) : { returns: [], claims: [] },
     ]);
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));

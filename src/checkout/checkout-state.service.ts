@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
-import { managerOf } from '../common/db/tenant-scope.js';
 import { translate } from '../common/i18n.js';
 import type { CouponInput } from '../pricing/index.js';
-import { catalogueLineOf, sellableVariants, variantPromotionFacts, variantVolumesOf, type SellableVariantRow } from '../catalogue/index.js';
+import { catalogueLineOf, type SellableVariantRow } from '../catalogue/index.js';
 import { PromotionEvaluation } from '../promotions/index.js';
 import { couponInputOf, DiscountCodesService } from '../discounts/index.js';
 import type { TenantSettings } from '../tenancy/index.js';
@@ -14,9 +12,9 @@ import { Compliance, complianceOf } from './compliance.js';
 import type { Checkout } from './entities/checkout.entities.js';
 import { ShippingMethodRow, ShippingService } from './shipping.service.js';
 import { PriceAdjustments } from '../extensions/index.js';
-import { matchingZones, TaxService, zonesOf } from '../tax/index.js';
+import { matchingZones, TaxService } from '../tax/index.js';
 import { isConfigured, measureOrder, ShippingQuotes, type AddressForZones, type Quote } from '../shipping/index.js';
-import { orderedThisYearByEmail } from './checkout.repository.js';
+import { CheckoutStateRepository } from './repositories/checkout-state.repository.js';
 
 /** Where the goods go: the shipping address, else the billing address (nothing ships), else none. */
 function destinationOf(c: Checkout): { country: string | null; region: string | null; postcode: string | null } | null {
@@ -52,7 +50,7 @@ export interface CheckoutState {
 @Injectable()
 export class CheckoutStateService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repo: CheckoutStateRepository,
     private readonly tenancy: TenancyService,
     private readonly discounts: DiscountCodesService,
     private readonly shipping: ShippingService,
@@ -104,13 +102,13 @@ export class CheckoutStateService {
         country: shippingCountry,
         zones: async () =>
           shippingCountry
-            ? matchingZones(await zonesOf(managerOf(ctx, this.dataSource), ctx.tenantId), {
+            ? matchingZones(await this.repo.zones(ctx), {
                 country: shippingCountry,
                 postcode: checkout.shippingAddress?.zip_code ?? null,
               }).flatMap((m) => (m.zone.key === null ? [m.zone.id] : [m.zone.key, m.zone.id]))
             : [],
       },
-      facts: (ids) => variantPromotionFacts(managerOf(ctx, this.dataSource), ctx.tenantId, ids),
+      facts: (ids) => this.repo.variantPromotionFacts(ctx, ids),
       variantIds: lines.map((l) => l.variant_id),
     });
     const input = {
@@ -203,14 +201,12 @@ export class CheckoutStateService {
   /** Litres of alcoholic products the buyer (by email) ordered this calendar year; null without an email. */
   private async litresOrderedThisYear(ctx: RequestContext, email: string | null): Promise<number | null> {
     if (!email) return null;
-    const m = managerOf(ctx, this.dataSource);
-    const ordered = await orderedThisYearByEmail(m, ctx.tenantId, email);
+    const ordered = await this.repo.orderedThisYear(ctx, email);
     if (ordered.length === 0) return 0;
     const volumes = new Map(
       (
-        await variantVolumesOf(
-          m,
-          ctx.tenantId,
+        await this.repo.variantVolumes(
+          ctx,
           ordered.map((o) => o.variant_id),
         )
       ).map((v) => [v.variant_id, v]),
@@ -231,14 +227,9 @@ export class CheckoutStateService {
 
   /** The checkout's lines whose variant is still sold (a visible variant, through the catalogue), in order. */
   async lineRows(ctx: RequestContext, checkoutId: string): Promise<CheckoutLineRow[]> {
-    const m = managerOf(ctx, this.dataSource);
-    const own: Array<{ id: string; variant_id: string; quantity: string }> = await m.query(
-      `SELECT cl.id, cl.variant_id, cl.quantity FROM checkout_lines cl WHERE cl.tenant_id = $1 AND cl.checkout_id = $2 ORDER BY cl.position, cl.id`,
-      [ctx.tenantId, checkoutId],
-    );
-    const sold = await sellableVariants(
-      m,
-      ctx.tenantId,
+    const own = await this.repo.lines(ctx, checkoutId);
+    const sold = await this.repo.sellableVariants(
+      ctx,
       own.map((l) => l.variant_id),
     );
     return own.flatMap((l) => {

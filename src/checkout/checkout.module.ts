@@ -14,6 +14,9 @@ import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
 import { AdminOrdersService } from './admin-orders.service.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
+import { OrdersRepository } from './repositories/orders.repository.js';
+import { CheckoutStateRepository } from './repositories/checkout-state.repository.js';
+import { OrderLifecycleRepository } from './repositories/order-lifecycle.repository.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
 import { OrderRefundsService } from './order-refunds.service.js';
 import { OrderPaymentsService } from './order-payments.service.js';
@@ -53,12 +56,15 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
   providers: [
     CheckoutService,
     CheckoutStateService,
+    CheckoutStateRepository,
     ShippingService,
     OrderPlacementService,
     OrderStock,
     ReplacementOrders,
     OrdersService,
     OrderLifecycleService,
+    OrderLifecycleRepository,
+    OrdersRepository,
     OrderRefundsService,
     OrderPaymentsService,
     OrderFulfillmentsService,

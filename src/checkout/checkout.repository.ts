@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { CleanupSweep } from '../common/db/sweep.js';
+import type { Page } from '../common/paging/page.js';
+import type { Pager, PageRequest } from '../common/paging/pager.service.js';
 import { OrderHistory } from '../extensions/index.js';
 import { AddressData, Checkout, type CheckoutStatus } from './entities/checkout.entities.js';
 
@@ -297,4 +299,40 @@ export async function saveCheckoutChoices(m: EntityManager, c: Checkout): Promis
   );
   c.updatedAt = rows[0].updated_at;
   return c;
+}
+
+/** A checkout line as written: its id, quantity (decimal text) and position. */
+export interface CheckoutLineWritten {
+  id: string;
+  quantity: string;
+  position: number;
+}
+
+/** The checkout's lines in one statement (`unnest`), positions from 0; returns them as written. */
+export function insertCheckoutLines(
+  m: EntityManager,
+  tenantId: string,
+  checkoutId: string,
+  lines: Array<{ variantId: string; productId: string; quantity: string }>,
+): Promise<CheckoutLineWritten[]> {
+  return m.query(
+    `INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
+     SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)
+     RETURNING id, quantity, position`,
+    [tenantId, checkoutId, lines.map((l) => l.variantId), lines.map((l) => l.productId), lines.map((l) => l.quantity), lines.map((_, i) => i)],
+  );
+}
+
+/** The checkout's own lines (variant, quantity as decimal text) by position. */
+export function checkoutLinesOf(m: EntityManager, tenantId: string, checkoutId: string): Promise<Array<{ id: string; variant_id: string; quantity: string }>> {
+  return m.query(
+    `SELECT cl.id, cl.variant_id, cl.quantity FROM checkout_lines cl WHERE cl.tenant_id = $1 AND cl.checkout_id = $2 ORDER BY cl.position, cl.id`,
+    [tenantId, checkoutId],
+  );
+}
+
+/** The admin list of the shop's checkouts: newest first (created_at, id), cursored. */
+export function checkoutsPage(m: EntityManager, pager: Pager, tenantId: string, page: PageRequest): Promise<Page<Checkout>> {
+  const qb = m.getRepository(Checkout).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: tenantId });
+  return pager.paginateByCreated(qb, page, 'DESC');
 }

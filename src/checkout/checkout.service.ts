@@ -28,7 +28,7 @@ import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } fro
 import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.entities.js';
 import { ShippingService } from './shipping.service.js';
-import { insertCheckout, saveCheckoutChoices } from './checkout.repository.js';
+import { checkoutsPage, insertCheckout, insertCheckoutLines, saveCheckoutChoices } from './checkout.repository.js';
 
 export const guestCheckoutDisabled = () => new AppError(401, 'this shop does not accept guest checkouts: sign in first', 'guest_checkout_disabled');
 
@@ -74,18 +74,11 @@ export class CheckoutService {
         email,
         discountCode: priced.discountCode,
       });
-      const written: Array<{ id: string; quantity: string; position: number }> = await m.query(
-        `INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
-         SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)
-         RETURNING id, quantity, position`,
-        [
-          tx.tenantId,
-          row.id,
-          priced.lines.map((l) => l.variantId),
-          priced.lines.map((l) => l.productId),
-          priced.lines.map((l) => l.quantity.toFixed(3)),
-          priced.lines.map((_, i) => i),
-        ],
+      const written = await insertCheckoutLines(
+        m,
+        tx.tenantId,
+        row.id,
+        priced.lines.map((l) => ({ variantId: l.variantId, productId: l.productId, quantity: l.quantity.toFixed(3) })),
       );
       // the lines as written, beside the catalogue rows the cart's pricing just read (in the lines' order)
       const byPosition = new Map(written.map((w) => [w.position, w]));
@@ -162,8 +155,7 @@ export class CheckoutService {
   // ------------------------------------------------------------------ admin
 
   async list(ctx: RequestContext, page: PageRequest): Promise<Page<AdminCheckoutSummaryDto>> {
-    const qb = repoOf(ctx, this.dataSource, Checkout).createQueryBuilder('c').where('c.tenant_id = :tenant', { tenant: ctx.tenantId });
-    const rows = await this.pager.paginateByCreated(qb, page, 'DESC');
+    const rows = await checkoutsPage(managerOf(ctx, this.dataSource), this.pager, ctx.tenantId, page);
     const items: AdminCheckoutSummaryDto[] = [];
     for (const c of rows.items) {
       const { lines, totals } = await this.linesAndTotals(ctx, c);

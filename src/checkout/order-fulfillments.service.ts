@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { toMinor } from '../pricing/index.js';
 import { DomainEvents } from '../events/index.js';
 import type { CreateFulfillmentDto } from './dto/admin-order.dto.js';
-import { FulfillmentLineData, FulfillmentStatus, Order, OrderFulfillment } from './entities/checkout.entities.js';
+import type { FulfillmentLineData, FulfillmentStatus, Order } from './entities/checkout.entities.js';
 import { OrderLifecycleService, unshippedMilli } from './order-lifecycle.service.js';
+import { OrderLifecycleRepository } from './repositories/order-lifecycle.repository.js';
 
 const milli = (q: string | number) => toMinor(q, 3);
 
@@ -16,7 +15,7 @@ const milli = (q: string | number) => toMinor(q, 3);
 @Injectable()
 export class OrderFulfillmentsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly orders: OrderLifecycleRepository,
     private readonly lifecycle: OrderLifecycleService,
     private readonly events: DomainEvents,
   ) {}
@@ -50,34 +49,22 @@ export class OrderFulfillmentsService {
           take.push({ line_id: input.line_id, quantity: q / 1000 });
         });
       }
-      const m = managerOf(tx, this.dataSource);
       for (const x of take) {
-        await m.query(`UPDATE order_lines SET fulfilled_quantity = fulfilled_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-          x.line_id,
-          tx.tenantId,
-          x.quantity.toFixed(3),
-        ]);
+        await this.orders.addFulfilled(tx, x.line_id, x.quantity.toFixed(3));
         left.set(x.line_id, left.get(x.line_id)! - milli(x.quantity));
       }
       const done = [...left.values()].every((v) => v <= 0);
       const status: FulfillmentStatus = done ? 'fulfilled' : 'partial';
-      const fulfillment = await m.getRepository(OrderFulfillment).save(
-        m.getRepository(OrderFulfillment).create({
-          tenantId: tx.tenantId,
-          orderId: order.id,
-          lines: take,
-          trackingNumber: dto.tracking_number?.trim() || null,
-          trackingUrl,
-          carrier: dto.carrier?.trim() || null,
-          notifyCustomer: dto.notify_customer === true,
-        }),
-      );
-      await m.query(
-        `UPDATE orders SET fulfillment_status = $3, tracking_url = coalesce($4, tracking_url),
-           status = CASE WHEN $5 AND status = 'Open' THEN 'Shipped' ELSE status END, shipped_at = CASE WHEN $5 THEN coalesce(shipped_at, now()) ELSE shipped_at END, updated_at = now()
-         WHERE id = $1 AND tenant_id = $2`,
-        [order.id, tx.tenantId, status, trackingUrl, done],
-      );
+      const fulfillment = await this.orders.insertFulfillment(tx, {
+        tenantId: tx.tenantId,
+        orderId: order.id,
+        lines: take,
+        trackingNumber: dto.tracking_number?.trim() || null,
+        trackingUrl,
+        carrier: dto.carrier?.trim() || null,
+        notifyCustomer: dto.notify_customer === true,
+      });
+      await this.orders.markShipment(tx, order.id, status, trackingUrl, done);
       const after = await this.lifecycle.lock(tx, order.id);
       await this.events.emit(tx, 'order.fulfilled', {
         order: { id: order.id, number: String(order.number), email: order.email, fulfillment_status: status },
@@ -107,12 +94,7 @@ export class OrderFulfillmentsService {
     const shipped = lines.some((l) => milli(l.fulfilledQuantity) > 0);
     const done = lines.every((l) => unshippedMilli(l) <= 0);
     if (!shipped || !done) return;
-    await managerOf(tx, this.dataSource).query(
-      `UPDATE orders SET fulfillment_status = 'fulfilled', status = CASE WHEN status = 'Open' THEN 'Shipped' ELSE status END,
-         shipped_at = coalesce(shipped_at, now()), updated_at = now()
-       WHERE id = $1 AND tenant_id = $2`,
-      [order.id, tx.tenantId],
-    );
+    await this.orders.markFulfilled(tx, order.id);
     const after = await this.lifecycle.lock(tx, order.id);
     await this.events.emit(tx, 'order.shipped', { order: { id: order.id, number: String(order.number), tracking_url: after.trackingUrl } });
   }
@@ -128,11 +110,7 @@ export class OrderFulfillmentsService {
       const order = await this.lifecycle.lock(tx, id);
       if (order.cancelledAt) throw AppError.conflict('a cancelled order cannot ship');
       if (order.fulfillmentStatus !== 'fulfilled') return this.create(tx, id, { tracking_url: url });
-      await managerOf(tx, this.dataSource).query(`UPDATE orders SET tracking_url = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-        id,
-        tx.tenantId,
-        url,
-      ]);
+      await this.orders.setTrackingUrl(tx, id, url);
       await this.events.emit(tx, 'order.shipped', { order: { id, number: String(order.number), tracking_url: url } });
       return this.lifecycle.lock(tx, id);
     });

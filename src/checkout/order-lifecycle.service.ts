@@ -1,16 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
-import { openMovementsByLocation, StockService } from '../catalogue/index.js';
-import { releaseDiscountCode } from '../discounts/index.js';
+import { StockService } from '../catalogue/index.js';
 import { DomainEvents } from '../events/index.js';
 import { BalancePayments } from '../gift-cards/index.js';
-import { FinancialStatus, Order, OrderLine, OrderRefund, RefundLineData } from './entities/checkout.entities.js';
+import type { Order, OrderLine, OrderRefund, RefundLineData } from './entities/checkout.entities.js';
 import { PaymentOperation, PaymentOperationResult, PaymentProvider, PaymentProviders } from './payments/payment-provider.js';
-import { returning } from '../common/db/returning.js';
+import { OrderLifecycleRepository } from './repositories/order-lifecycle.repository.js';
 
 export interface CancelInput {
   reason: string | null;
@@ -61,7 +58,7 @@ export class OrderLifecycleService {
   private readonly logger = new Logger('OrderLifecycle');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly orders: OrderLifecycleRepository,
     private readonly stock: StockService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
@@ -70,16 +67,16 @@ export class OrderLifecycleService {
 
   /** Loads the order and holds its row lock until the transaction ends. */
   lock(tx: RequestContext, id: string): Promise<Order> {
-    return getOrThrow(tx, this.dataSource, Order, id, 'order', { lock: 'pessimistic_write' });
+    return this.orders.lockOrder(tx, id);
   }
 
   lines(ctx: RequestContext, orderId: string): Promise<OrderLine[]> {
-    return repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
+    return this.orders.lines(ctx, orderId);
   }
 
   /** Runs `work` in a transaction (its stock changes reach the catalogue index as deltas at commit). */
   run<R>(ctx: RequestContext, work: (tx: RequestContext) => Promise<R>): Promise<R> {
-    return inTransaction(ctx, this.dataSource, work);
+    return this.orders.transaction(ctx, work);
   }
 
   /** POST /admin/orders/{id}/cancel. */
@@ -113,13 +110,7 @@ export class OrderLifecycleService {
     // nothing captured by the provider: its authorization is voided (what gift cards paid is returned below)
     if (toMinor(order.paidAmount, p) === toMinor(order.balancePaid, p) && order.paymentProvider !== 'balance') await this.voidPayment(tx, order);
     if (input.refund && remaining > 0) refund = await this.refundMoney(tx, order, { amount: remaining, shipping: 0, lines: [], note: input.note });
-    const [row] = await returning<{ cancelled_at: Date }>(
-      managerOf(tx, this.dataSource),
-      `UPDATE orders SET status = 'Cancelled', cancelled_at = now(), cancel_reason = $3, payment_expires_at = NULL,
-         payment_status = CASE WHEN payment_status = 'pending' THEN 'cancelled' ELSE payment_status END, updated_at = now()
-       WHERE id = $1 AND tenant_id = $2 RETURNING cancelled_at`,
-      [order.id, tx.tenantId, input.reason],
-    );
+    const row = await this.orders.markCancelled(tx, order.id, input.reason);
     const after = await this.lock(tx, order.id);
     await this.events.emit(tx, 'order.cancelled', {
       order: {
@@ -152,7 +143,7 @@ export class OrderLifecycleService {
     const taken = `order ${order.id}`;
     const back = `restock order ${order.id}`;
     // taken movements are negative, earlier restocks positive: -sum is what is still out
-    const rows = await openMovementsByLocation(managerOf(tx, this.dataSource), tx.tenantId, line.variantId, [taken, back]);
+    const rows = await this.orders.openMovements(tx, line.variantId, [taken, back]);
     let returned = 0;
     for (const r of rows) {
       const give = Math.min(left, milli(r.open));
@@ -163,10 +154,7 @@ export class OrderLifecycleService {
       if (left <= 0) break;
     }
     if (returned > 0) {
-      await managerOf(tx, this.dataSource).query(
-        `UPDATE order_lines SET restocked_quantity = restocked_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
-        [line.id, tx.tenantId, (returned / 1000).toFixed(3)],
-      );
+      await this.orders.addRestocked(tx, line.id, (returned / 1000).toFixed(3));
       line.restockedQuantity = ((milli(line.restockedQuantity) + returned) / 1000).toFixed(3);
     }
     return returned;
@@ -175,7 +163,7 @@ export class OrderLifecycleService {
   /** A single-use code this order redeemed becomes usable again. True when one was released. */
   private async releaseCode(tx: RequestContext, order: Order): Promise<boolean> {
     if (!order.discountCode) return false;
-    return releaseDiscountCode(managerOf(tx, this.dataSource), tx.tenantId, order.discountCode);
+    return this.orders.releaseDiscountCode(tx, order.discountCode);
   }
 
   /**
@@ -184,7 +172,6 @@ export class OrderLifecycleService {
    */
   async refundMoney(tx: RequestContext, order: Order, r: RefundRecord): Promise<OrderRefund> {
     const p = order.currencyPrecision;
-    const m = managerOf(tx, this.dataSource);
     // the provider's money first, then what gift cards and store credit paid goes back to them
     const m4 = (x: string) => toMinor(x, p);
     const providerLeft = m4(order.paidAmount) - m4(order.balancePaid) - (m4(order.refundedAmount) - m4(order.balanceRefunded));
@@ -204,30 +191,22 @@ export class OrderLifecycleService {
       throw new Error(`order ${order.id}: the gift cards and store credit cannot take back ${toBalances}`);
     if (credit) await this.balances.issueStoreCredit(tx, credit, order.currencyCode, p, r.amount, order.id, r.note);
     const dec = (minor: number) => minorToDecimalString(minor, p);
-    const refund = await m
-      .getRepository(OrderRefund)
-      .save(
-        m
-          .getRepository(OrderRefund)
-          .create({ tenantId: tx.tenantId, orderId: order.id, amount: dec(r.amount), shipping: dec(r.shipping), lines: r.lines, note: r.note }),
-      );
+    const refund = await this.orders.insertRefund(tx, {
+      tenantId: tx.tenantId,
+      orderId: order.id,
+      amount: dec(r.amount),
+      shipping: dec(r.shipping),
+      lines: r.lines,
+      note: r.note,
+    });
     for (const [amount, name, reference] of [
       [credit ? r.amount : toProvider, providerName, result.reference],
       [toBalances, 'balance', null],
     ] as const) {
       if (amount <= 0) continue;
-      await m.query(
-        `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, refund_id) VALUES ($1, $2, 'refund', $3, 'succeeded', $4, $5, $6)`,
-        [tx.tenantId, order.id, dec(amount), name, reference, refund.id],
-      );
+      await this.orders.insertRefundTransaction(tx, order.id, { amount: dec(amount), provider: name, reference, refundId: refund.id });
     }
-    const [row] = await returning<{ financial_status: FinancialStatus; refunded_amount: string; balance_refunded: string }>(
-      m,
-      `UPDATE orders SET refunded_amount = refunded_amount + $3, refunded_shipping = refunded_shipping + $4, balance_refunded = balance_refunded + $5,
-         financial_status = CASE WHEN refunded_amount + $3 >= paid_amount THEN 'refunded' ELSE 'partially_refunded' END, updated_at = now()
-       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, refunded_amount, balance_refunded`,
-      [order.id, tx.tenantId, dec(r.amount), dec(r.shipping), dec(toBalances)],
-    );
+    const row = await this.orders.addRefund(tx, order.id, { amount: dec(r.amount), shipping: dec(r.shipping), balances: dec(toBalances) });
     order.refundedAmount = row.refunded_amount;
     order.balanceRefunded = row.balance_refunded;
     order.financialStatus = row.financial_status;
@@ -272,23 +251,14 @@ export class OrderLifecycleService {
         `order ${order.id}: payment provider "${order.paymentProvider}" is not registered; its pending authorization is voided without a provider call`,
       );
     }
-    const m = managerOf(tx, this.dataSource);
-    await m.query(
-      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'void', $3, 'succeeded', $4, $5)`,
-      [tx.tenantId, order.id, minorToDecimalString(unpaid, p), provider?.name ?? order.paymentProvider, reference],
-    );
-    await m.query(
-      `UPDATE order_transactions SET status = 'failed', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`,
-      [tx.tenantId, order.id],
-    );
+    await this.orders.insertVoidTransaction(tx, order.id, {
+      amount: minorToDecimalString(unpaid, p),
+      provider: provider?.name ?? order.paymentProvider,
+      reference,
+    });
+    await this.orders.settlePendingAuthorization(tx, order.id, 'failed');
     // a partly paid order keeps what it was paid; only an unpaid one is `voided`
-    const [row] = await returning<{ financial_status: FinancialStatus }>(
-      m,
-      `UPDATE orders SET financial_status = CASE WHEN paid_amount = 0 THEN 'voided' ELSE financial_status END, payment_expires_at = NULL, updated_at = now()
-       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status`,
-      [order.id, tx.tenantId],
-    );
-    order.financialStatus = row.financial_status;
+    order.financialStatus = await this.orders.markVoided(tx, order.id);
   }
 
   /**
@@ -311,7 +281,6 @@ export class OrderLifecycleService {
    */
   async receive(tx: RequestContext, order: Order, r: PaymentRecord): Promise<{ succeeded: boolean; transactionId: string }> {
     const p = order.currencyPrecision;
-    const m = managerOf(tx, this.dataSource);
     let provider: string | null = 'manual';
     let result: PaymentOperationResult = { status: 'succeeded', reference: r.reference };
     if (r.kind === 'capture') {
@@ -320,29 +289,18 @@ export class OrderLifecycleService {
       result = await psp.capture(tx, this.operation(order, r.amount));
     }
     const amount = minorToDecimalString(r.amount, p);
-    const [txRow] = await returning<{ id: string }>(
-      m,
-      `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference, recorded_by, note)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [tx.tenantId, order.id, r.kind, amount, result.status, provider, r.reference ?? result.reference, r.recordedBy, r.note],
-    );
-    if (result.status !== 'succeeded') return { succeeded: false, transactionId: txRow.id };
-    const [row] = await returning<{ financial_status: FinancialStatus; paid_amount: string }>(
-      m,
-      `UPDATE orders SET paid_amount = paid_amount + $3,
-         financial_status = CASE WHEN paid_amount + $3 >= total THEN 'paid' ELSE 'partially_paid' END,
-         payment_status = CASE WHEN paid_amount + $3 >= total THEN 'paid' ELSE payment_status END,
-         paid_at = CASE WHEN paid_amount + $3 >= total THEN now() ELSE paid_at END,
-         payment_expires_at = NULL, updated_at = now()
-       WHERE id = $1 AND tenant_id = $2 RETURNING financial_status, paid_amount`,
-      [order.id, tx.tenantId, amount],
-    );
-    if (row.financial_status === 'paid') {
-      await m.query(
-        `UPDATE order_transactions SET status = 'succeeded', updated_at = now() WHERE tenant_id = $1 AND order_id = $2 AND kind = 'authorization' AND status = 'pending'`,
-        [tx.tenantId, order.id],
-      );
-    }
+    const txId = await this.orders.insertPaymentTransaction(tx, order.id, {
+      kind: r.kind,
+      amount,
+      status: result.status,
+      provider,
+      reference: r.reference ?? result.reference,
+      recordedBy: r.recordedBy,
+      note: r.note,
+    });
+    if (result.status !== 'succeeded') return { succeeded: false, transactionId: txId };
+    const row = await this.orders.addPayment(tx, order.id, amount);
+    if (row.financial_status === 'paid') await this.orders.settlePendingAuthorization(tx, order.id, 'succeeded');
     order.paidAmount = row.paid_amount;
     order.financialStatus = row.financial_status;
     await this.events.emit(tx, 'order.paid', {
@@ -354,9 +312,9 @@ export class OrderLifecycleService {
         financial_status: row.financial_status,
         paid_amount: Number(row.paid_amount),
       },
-      payment: { id: txRow.id, kind: r.kind, amount: fromMinor(r.amount, p), reference: r.reference ?? result.reference },
+      payment: { id: txId, kind: r.kind, amount: fromMinor(r.amount, p), reference: r.reference ?? result.reference },
     });
-    return { succeeded: true, transactionId: txRow.id };
+    return { succeeded: true, transactionId: txId };
   }
 
   private findProvider(order: Order): PaymentProvider | null {

@@ -26,6 +26,7 @@ import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
 import { OrderStock } from './order-stock.js';
+import { completeCheckout, insertAuthorization, insertBalanceCapture, insertOrder, insertOrderLines } from './repositories/order-placement.repository.js';
 
 /**
  * POST /checkouts/{token}/complete (SPEC, CONTRACT 5): everything in ONE transaction, taking its locks in one order
@@ -156,10 +157,7 @@ export class OrderPlacementService {
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
       // what needs no order number is written before the counter (checkouts.order_id has no foreign key): issue 34
-      await m.query(
-        `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
-        [c.id, tx.tenantId, orderId, paymentType?.id ?? null, c.comments],
-      );
+      await completeCheckout(m, tx.tenantId, { checkoutId: c.id, orderId, paymentTypeId: paymentType?.id ?? null, comments: c.comments });
       await this.emptyOwnersCart(tx, c);
       if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
 
@@ -186,111 +184,92 @@ export class OrderPlacementService {
           : null,
       };
       const taxLines = t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, precision) }));
-      await m.query(
-        `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
-           payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
-           shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at,
-           balance_paid, paid_amount, financial_status, paid_at, promotions, promotion_discount, tax_zone, gross_price_policy, shipping_method_id, shipping_zone, shipping_rate)
-         VALUES ($1, $2, $3, $4, $5, $6, 'Open', CASE WHEN $33::boolean THEN 'paid' ELSE 'pending' END, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
-           now() + $31::float8 * interval '1 second', $32, $32,
-           CASE WHEN $33::boolean THEN 'paid' WHEN $32::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $33::boolean THEN now() END, $34::jsonb, $35, $36, $37, $38, $39, $40::jsonb)`,
-        [
-          orderId,
-          tx.tenantId,
-          c.id,
-          customerId,
-          number,
-          hash,
-          paymentType?.id ?? null,
-          paymentType ? translate(paymentType.name, tx) : null,
-          paymentType?.kind ?? null,
-          due > 0 && provider ? provider.name : 'balance',
-          payment.reference,
-          returnUrl,
-          state.currency.code,
-          precision,
-          t.priceIncludesTax,
-          dec(t.subtotalBeforeDiscount),
-          dec(t.discount),
-          t.couponCode,
-          t.couponText,
-          dec(t.shippingAmount),
-          t.shippingTaxRate,
-          t.shippingMethodName,
-          dec(t.taxAmount),
-          JSON.stringify(taxLines),
-          dec(t.total),
-          email,
-          c.comments,
-          tx.language,
-          JSON.stringify(withName(c.shippingAddress)),
-          JSON.stringify(withName(billing)),
-          // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
-          due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
-          dec(fromBalances.paid),
-          due === 0,
-          JSON.stringify(
-            (t.promotions?.discounts ?? []).map((d) => ({
-              promotion_id: d.promotionId,
-              name: d.name,
-              kind: d.promotionClass,
-              amount: fromMinor(d.amount, precision),
-              lines_amount: fromMinor(d.lines, precision),
-              shipping_amount: fromMinor(d.shipping, precision),
-            })),
-          ),
-          dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
-          applied.taxZone,
-          applied.grossPricePolicy,
-          applied.shippingMethodId,
-          applied.shippingZone,
-          applied.shippingRate === null ? null : JSON.stringify(applied.shippingRate),
-        ],
-      );
+      await insertOrder(m, {
+        id: orderId,
+        tenantId: tx.tenantId,
+        checkoutId: c.id,
+        customerId,
+        number,
+        hash,
+        paymentTypeId: paymentType?.id ?? null,
+        paymentTypeName: paymentType ? translate(paymentType.name, tx) : null,
+        paymentKind: paymentType?.kind ?? null,
+        paymentProvider: due > 0 && provider ? provider.name : 'balance',
+        paymentReference: payment.reference,
+        returnUrl,
+        currencyCode: state.currency.code,
+        currencyPrecision: precision,
+        priceIncludesTax: t.priceIncludesTax,
+        subtotal: dec(t.subtotalBeforeDiscount),
+        discount: dec(t.discount),
+        discountCode: t.couponCode,
+        couponText: t.couponText,
+        shippingAmount: dec(t.shippingAmount),
+        shippingTaxRate: t.shippingTaxRate,
+        shippingMethodName: t.shippingMethodName,
+        taxAmount: dec(t.taxAmount),
+        taxLines: JSON.stringify(taxLines),
+        total: dec(t.total),
+        email,
+        comments: c.comments,
+        language: tx.language,
+        shippingAddress: JSON.stringify(withName(c.shippingAddress)),
+        billingAddress: JSON.stringify(withName(billing)),
+        // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
+        paymentTtlSeconds: due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
+        balancePaid: dec(fromBalances.paid),
+        paid: due === 0,
+        promotions: JSON.stringify(
+          (t.promotions?.discounts ?? []).map((d) => ({
+            promotion_id: d.promotionId,
+            name: d.name,
+            kind: d.promotionClass,
+            amount: fromMinor(d.amount, precision),
+            lines_amount: fromMinor(d.lines, precision),
+            shipping_amount: fromMinor(d.shipping, precision),
+          })),
+        ),
+        promotionDiscount: dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
+        taxZone: applied.taxZone,
+        grossPricePolicy: applied.grossPricePolicy,
+        shippingMethodId: applied.shippingMethodId,
+        shippingZone: applied.shippingZone,
+        shippingRate: applied.shippingRate === null ? null : JSON.stringify(applied.shippingRate),
+      });
       for (const part of fromBalances.parts) {
-        await m.query(
-          `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'capture', $3, 'succeeded', $4, $5)`,
-          [tx.tenantId, orderId, dec(part.amount), part.kind, part.lastCharacters ? `…${part.lastCharacters}` : null],
-        );
+        await insertBalanceCapture(m, tx.tenantId, {
+          orderId,
+          amount: dec(part.amount),
+          kind: part.kind,
+          reference: part.lastCharacters ? `…${part.lastCharacters}` : null,
+        });
       }
       if (due > 0 && provider) {
-        await m.query(
-          `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'authorization', $3, 'pending', $4, $5)`,
-          [tx.tenantId, orderId, dec(due), provider.name, payment.reference],
-        );
+        await insertAuthorization(m, tx.tenantId, { orderId, amount: dec(due), provider: provider.name, reference: payment.reference });
       }
       const rows = state.lines;
-      await m.query(
-        `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax,
-           promotions, promotion_discount)
-         SELECT $1, $2, l.position, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, l.quantity, l.tax_rate, l.unit_price, l.unit_price_with_tax, l.line_total, l.line_total_with_tax,
-           l.promotions, l.promotion_discount
-         FROM unnest($3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
-           $16::jsonb[], $17::numeric[])
-           AS l(position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax, promotions, promotion_discount)`,
-        [
-          tx.tenantId,
-          orderId,
-          t.lines.map((_, i) => i),
-          t.lines.map((l) => l.variantId),
-          t.lines.map((l) => l.productId),
-          rows.map((r) => translate(r.title, tx)),
-          rows.map((r) => r.sku),
-          rows.map((r) => translate(r.variant_title, tx)),
-          rows.map((r) => r.image_src),
-          t.lines.map((l) => l.quantity.toFixed(3)),
-          t.lines.map((l) => String(l.taxRate)),
-          t.lines.map((l) => dec(l.unitNet)),
-          t.lines.map((l) => dec(l.unitGross)),
-          t.lines.map((l) => dec(l.lineNet)),
-          t.lines.map((l) => dec(l.lineGross)),
-          t.lines.map((_, i) =>
-            JSON.stringify(
-              (t.promotions?.lines[i].promotions ?? []).map((x) => ({ promotion_id: x.promotionId, name: x.name, amount: fromMinor(x.amount, precision) })),
-            ),
+      await insertOrderLines(
+        m,
+        tx.tenantId,
+        orderId,
+        t.lines.map((l, i) => ({
+          variantId: l.variantId,
+          productId: l.productId,
+          title: translate(rows[i].title, tx),
+          sku: rows[i].sku,
+          description: translate(rows[i].variant_title, tx),
+          imageUrl: rows[i].image_src,
+          quantity: l.quantity.toFixed(3),
+          taxRate: String(l.taxRate),
+          unitPrice: dec(l.unitNet),
+          unitPriceWithTax: dec(l.unitGross),
+          lineTotal: dec(l.lineNet),
+          lineTotalWithTax: dec(l.lineGross),
+          promotions: JSON.stringify(
+            (t.promotions?.lines[i].promotions ?? []).map((x) => ({ promotion_id: x.promotionId, name: x.name, amount: fromMinor(x.amount, precision) })),
           ),
-          t.lineDiscounts.map((d) => dec(d)),
-        ],
+          promotionDiscount: dec(t.lineDiscounts[i]),
+        })),
       );
       if ('lineTaxes' in t) {
         const taxed = t as TaxedTotals;

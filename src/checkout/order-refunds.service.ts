@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { fromMinor, toMinor } from '../pricing/index.js';
 import type { CreateRefundDto } from './dto/admin-order.dto.js';
 import type { Order, OrderLine, RefundLineData } from './entities/checkout.entities.js';
 import { OrderFulfillmentsService } from './order-fulfillments.service.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
+import { OrderLifecycleRepository } from './repositories/order-lifecycle.repository.js';
 
 const milli = (q: string | number) => toMinor(q, 3);
 
@@ -75,7 +74,7 @@ export function shippingChargedMinor(order: Order): number {
 @Injectable()
 export class OrderRefundsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly orders: OrderLifecycleRepository,
     private readonly lifecycle: OrderLifecycleService,
     private readonly fulfillments: OrderFulfillmentsService,
   ) {}
@@ -125,15 +124,10 @@ export class OrderRefundsService {
         );
       }
 
-      const m = managerOf(tx, this.dataSource);
       const recorded: RefundLineData[] = [];
       for (const x of [...parts].sort((a, b) => (a.line.variantId ?? '').localeCompare(b.line.variantId ?? ''))) {
         if (x.restock) await this.lifecycle.restock(tx, order, x.line, x.quantity);
-        await m.query(`UPDATE order_lines SET refunded_quantity = refunded_quantity + $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-          x.line.id,
-          tx.tenantId,
-          (x.quantity / 1000).toFixed(3),
-        ]);
+        await this.orders.addRefunded(tx, x.line.id, (x.quantity / 1000).toFixed(3));
       }
       // an order taxed by destination records each line's VAT and excise given back; every other order's refund
       // lines stay as they were (the tax report derives their VAT from the amount and the line's rate)

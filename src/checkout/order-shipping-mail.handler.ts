@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context.js';
 import { MailTransport } from '../customers/index.js';
 import type { DomainEvent } from '../events/index.js';
+import { Extensions } from '../extensions/index.js';
 import { OnDomainEvent } from '../events/index.js';
 
 /**
@@ -10,7 +11,12 @@ import { OnDomainEvent } from '../events/index.js';
  */
 @Injectable()
 export class OrderShippingMail {
-  constructor(private readonly mail: MailTransport) {}
+  constructor(private readonly extensions: Extensions) {}
+
+  /** The mail transport: an extension point, the last registered wins (built in: the customers' `MailModule`). */
+  private get mail(): MailTransport {
+    return this.extensions.one(MailTransport)!;
+  }
 
   @OnDomainEvent('order.fulfilled')
   async notify(event: DomainEvent<'order.fulfilled'>, _ctx: RequestContext): Promise<void> {

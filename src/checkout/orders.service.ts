@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
-import { managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
-import { countriesOf } from '../tenancy/index.js';
 import { CountryNames, mapOrderSummary, mapReceipt } from './checkout-mappers.js';
 import { OrderReceiptDto, OrderSummaryDto } from './dto/order.dto.js';
-import { Order, OrderLine, OrderRefund } from './entities/checkout.entities.js';
+import type { Order } from './entities/checkout.entities.js';
 import { OrderLifecycleService } from './order-lifecycle.service.js';
+import { OrdersRepository } from './repositories/orders.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,7 +20,7 @@ export type PaymentOutcome = 'paid' | 'cancelled';
 @Injectable()
 export class OrdersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly orders: OrdersRepository,
     private readonly lifecycle: OrderLifecycleService,
   ) {}
 
@@ -35,18 +33,11 @@ export class OrdersService {
 
   /** The shopper's orders, newest first by date (limit/offset; the caller clamps). */
   async listForCustomer(ctx: RequestContext, customerId: string, limit: number, offset: number, withCurrency = false): Promise<OrderSummaryDto[]> {
-    const rows = await repoOf(ctx, this.dataSource, Order)
-      .createQueryBuilder('o')
-      .where('o.tenant_id = :tenant AND o.customer_id = :customer', { tenant: ctx.tenantId, customer: customerId })
-      .orderBy('o.placed_at', 'DESC')
-      .addOrderBy('o.id', 'DESC')
-      .limit(limit)
-      .offset(offset)
-      .getMany();
+    const rows = await this.orders.ofCustomer(ctx, customerId, limit, offset);
     if (rows.length === 0) return [];
-    const counts: Array<{ order_id: string; n: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT order_id, count(*) AS n FROM order_lines WHERE tenant_id = $1 AND order_id = ANY($2::uuid[]) GROUP BY order_id`,
-      [ctx.tenantId, rows.map((r) => r.id)],
+    const counts = await this.orders.lineCounts(
+      ctx,
+      rows.map((r) => r.id),
     );
     const byOrder = new Map(counts.map((c) => [c.order_id, Number(c.n)]));
     return rows.map((o) => mapOrderSummary(o, byOrder.get(o.id) ?? 0, withCurrency));
@@ -80,24 +71,21 @@ export class OrdersService {
   /** The order with this id and hash in any shop (the test payment page has no shop context), else null. */
   async findByIdAndHash(id: string, hash: unknown): Promise<Order | null> {
     if (!UUID.test(id) || typeof hash !== 'string') return null;
-    const order = await this.dataSource.getRepository(Order).findOne({ where: { id } });
+    const order = await this.orders.findInAnyShop(id);
     return order && sameSecret(order.hash, hash) ? order : null;
   }
 
   async receipt(ctx: RequestContext, order: Order): Promise<OrderReceiptDto> {
-    const lines = await repoOf(ctx, this.dataSource, OrderLine).find({ where: { orderId: order.id, tenantId: ctx.tenantId }, order: { position: 'ASC' } });
-    const countries = await countriesOf(managerOf(ctx, this.dataSource), ctx.tenantId);
+    const lines = await this.orders.lines(ctx, order.id);
+    const countries = await this.orders.countries(ctx);
     const names: CountryNames = new Map(countries.map((c) => [c.code, translate(c.name, ctx)]));
-    const refunds = await repoOf(ctx, this.dataSource, OrderRefund).find({
-      where: { orderId: order.id, tenantId: ctx.tenantId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    const refunds = await this.orders.refunds(ctx, order.id);
     return mapReceipt(order, lines, names, refunds);
   }
 
   private async findOrder(ctx: RequestContext, id: string): Promise<Order | null> {
     if (!UUID.test(id)) return null;
-    return repoOf(ctx, this.dataSource, Order).findOne({ where: { id, tenantId: ctx.tenantId } });
+    return this.orders.find(ctx, id);
   }
 }
 

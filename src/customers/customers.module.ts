@@ -27,6 +27,6 @@ import { StorefrontCustomersController } from './storefront-customers.controller
     CustomersRepository,
     CustomerAuthRepository,
   ],
-  exports: [CustomersService, CustomerAccountService, MailModule],
+  exports: [CustomersService, CustomerAccountService],
 })
 export class CustomersModule {}

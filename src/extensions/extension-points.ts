@@ -332,8 +332,9 @@ export abstract class TaxProvider {
 // ------------------------------------------------------------------------------------------ replaceable services
 
 /**
- * **Mail transport** (one, injected as `MailTransport`): SMTP by `SMTP_URL`, else the log. Replace it for the whole
- * app with `createShopApp({imports: [MailTransportOverrideModule.use(transport)]})` (the customers module's).
+ * **Mail transport** (one, the last registered wins: `extensions.one(MailTransport)`). Built in: the customers'
+ * `MailModule`, SMTP by `SMTP_URL`, else the log. An extension module registers its own provider; tests may replace
+ * it for the whole app with `createShopApp({imports: [MailTransportOverrideModule.use(transport)]})`.
  */
 export { MailTransport, type MailMessage } from './mail-transport.js';
 /** **Asset stores** (one, the last registered wins: `extensions.one(AssetStores)`): where theme asset bytes live. Built in: the themes module's, by `THEME_ASSET_STORE`. */

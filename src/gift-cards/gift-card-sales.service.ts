@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
 import { MailTransport } from '../customers/index.js';
+import { Extensions } from '../extensions/index.js';
 import { minorToDecimalString, toMinor } from '../pricing/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import { GiftCardCodes } from './gift-card-codes.js';
@@ -38,8 +39,13 @@ export class GiftCardSales {
     private readonly repo: GiftCardsRepository,
     private readonly codes: GiftCardCodes,
     private readonly tenancy: TenancyService,
-    private readonly mail: MailTransport,
+    private readonly extensions: Extensions,
   ) {}
+
+  /** The mail transport: an extension point, the last registered wins (built in: the customers' `MailModule`). */
+  private get mail(): MailTransport {
+    return this.extensions.one(MailTransport)!;
+  }
 
   /** Issues what is not issued yet, then mails the codes not mailed yet; answers how many cards this call created. */
   async issue(ctx: RequestContext, order: GiftCardSaleOrder, units: GiftCardSaleUnit[]): Promise<number> {

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
 import { AppConfig } from '../config/app-config.js';
 import type { MailTransport } from '../customers/index.js';
+import type { Extensions } from '../extensions/index.js';
 import type { TenancyService } from '../tenancy/index.js';
 import { GiftCardCodes } from './gift-card-codes.js';
 import { GiftCardSales, GiftCardSaleUnit } from './gift-card-sales.service.js';
@@ -53,14 +54,17 @@ class FakeRepo {
 function setup() {
   const repo = new FakeRepo();
   const sent: MailMessage[] = [];
-  const mail = { send: async (m: MailMessage) => void sent.push(m) } as MailTransport;
+  const working = { send: async (m: MailMessage) => void sent.push(m) } as MailTransport;
+  // the mail transport is an extension point: `transport.current` is what the registry answers
+  const transport = { current: working };
+  const extensions = { one: () => transport.current } as unknown as Extensions;
   const config = Object.assign(new AppConfig(), { APP_SECRET: 'unit-test-secret-of-some-length' });
   const codes = new GiftCardCodes(config);
   const tenancy = { config: async () => ({ currencies: [{ code: 'CHF', precision: 2 }] }) } as unknown as TenancyService;
-  const sales = new GiftCardSales({} as DataSource, repo as unknown as GiftCardsRepository, codes, tenancy, mail);
+  const sales = new GiftCardSales({} as DataSource, repo as unknown as GiftCardsRepository, codes, tenancy, extensions);
   const ctx = RequestContext.forTenant(TENANT);
   ctx.manager = { queryRunner: { isTransactionActive: true } } as unknown as EntityManager;
-  return { repo, sent, codes, sales, ctx };
+  return { repo, sent, codes, sales, ctx, transport, working };
 }
 
 const order = { id: 'order-1', number: '1001', email: 'buyer@example.com', customerId: null, currency: 'CHF' };
@@ -102,12 +106,11 @@ describe('gift cards sold as products', () => {
   });
 
   it('a failed mail leaves the cards unmailed; the next run mails the same codes', async () => {
-    const { repo, sent, sales, ctx } = setup();
-    const original = (sales as unknown as { mail: MailTransport }).mail;
-    (sales as unknown as { mail: MailTransport }).mail = { send: async () => Promise.reject(new Error('smtp down')) } as unknown as MailTransport;
+    const { repo, sent, sales, ctx, transport, working } = setup();
+    transport.current = { send: async () => Promise.reject(new Error('smtp down')) } as unknown as MailTransport;
     await expect(sales.issue(ctx, order, units('line-1', 1))).rejects.toThrow('smtp down');
     expect(repo.cards[0].mailed).toBe(false);
-    (sales as unknown as { mail: MailTransport }).mail = original;
+    transport.current = working;
     // (a real failure rolls the issue back too; the retry finds it either way)
     expect(await sales.issue(ctx, order, units('line-1', 1))).toBe(0);
     expect(sent).toHaveLength(1);

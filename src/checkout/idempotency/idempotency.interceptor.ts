@@ -9,6 +9,14 @@ import { contextOf, RequestContext } from '../../common/context/request-context.
 import { AppError } from '../../common/http/app-error.js';
 import { Page } from '../../common/paging/page.js';
 import { AppConfig } from '../../config/app-config.js';
+import {
+  claimIdempotencyKey,
+  finishIdempotencyKey,
+  idempotencyKeyRow,
+  releaseIdempotencyKey,
+  sweepIdempotencyKeys,
+  type IdempotencyKeyId,
+} from './idempotency.repository.js';
 
 export const IDEMPOTENT_KEY = 'idempotency:enabled';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -85,35 +93,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async claimOrWait(id: KeyId, hash: string): Promise<Stored | null> {
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
-      const claimed: unknown[] = await this.dataSource.query(
-        `INSERT INTO idempotency_keys (tenant_id, caller, key, request_hash, state) VALUES ($1, $2, $3, $4, 'in_progress')
-         ON CONFLICT (tenant_id, caller, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, state = 'in_progress', response = NULL, created_at = now(), updated_at = now()
-           WHERE idempotency_keys.created_at < now() - interval '${KEY_TTL}'
-              OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.updated_at < now() - interval '${STALE_CLAIM}')
-         RETURNING 1`,
-        [id.tenant, id.caller, id.key, hash],
-      );
-      if (claimed.length > 0) {
+      if (await claimIdempotencyKey(this.dataSource, id, hash, KEY_TTL, STALE_CLAIM)) {
         if (Math.random() < 0.01) void this.sweep();
         return null;
       }
-      const [row]: Array<{ request_hash: string; state: string; response: Stored | null }> = await this.dataSource.query(
-        `SELECT request_hash, state, response FROM idempotency_keys WHERE tenant_id = $1 AND caller = $2 AND key = $3`,
-        [id.tenant, id.caller, id.key],
-      );
+      const row = await idempotencyKeyRow(this.dataSource, id);
       if (!row) continue; // released by a failed first attempt: claim again
       if (row.request_hash !== hash) throw AppError.unprocessable('this Idempotency-Key was used with a different request', 'idempotency_key_reused');
-      if (row.state === 'done' && row.response) return this.open(row.response as unknown as Sealed);
+      if (row.state === 'done' && row.response) return this.open(row.response);
       if (Date.now() > deadline) throw AppError.conflict('a request with this Idempotency-Key is still in progress', 'idempotency_key_in_progress');
       await sleep(POLL_MS);
     }
   }
 
   private async finish(id: KeyId, answer: Stored): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE idempotency_keys SET state = 'done', response = $4::jsonb, updated_at = now() WHERE tenant_id = $1 AND caller = $2 AND key = $3`,
-      [id.tenant, id.caller, id.key, JSON.stringify(this.seal(answer))],
-    );
+    await finishIdempotencyKey(this.dataSource, id, this.seal(answer));
   }
 
   private seal(answer: Stored): Sealed {
@@ -131,27 +125,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   private async release(id: KeyId): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE tenant_id = $1 AND caller = $2 AND key = $3 AND state = 'in_progress'`, [
-      id.tenant,
-      id.caller,
-      id.key,
-    ]);
+    await releaseIdempotencyKey(this.dataSource, id);
   }
 
   private async sweep(): Promise<void> {
     try {
-      await this.dataSource.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${KEY_TTL}'`);
+      await sweepIdempotencyKeys(this.dataSource, KEY_TTL);
     } catch (err) {
       this.logger.warn(`idempotency key sweep failed: ${(err as Error).message}`);
     }
   }
 }
 
-interface KeyId {
-  tenant: string;
-  caller: string;
-  key: string;
-}
+type KeyId = IdempotencyKeyId;
 
 /** Keys are per caller: the admin token; on the storefront the shopper, else the visitor, else the token. */
 export function callerOf(ctx: RequestContext): string {

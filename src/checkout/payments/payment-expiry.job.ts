@@ -6,6 +6,7 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { AppConfig } from '../../config/app-config.js';
 import { PollingWorker } from '../../events/index.js';
 import { OrderLifecycleService } from '../order-lifecycle.service.js';
+import { ordersDueForExpiry } from '../repositories/orders.repository.js';
 
 const BATCH = 50;
 
@@ -43,10 +44,7 @@ export class PaymentExpiryJob implements OnApplicationBootstrap, BeforeApplicati
   /** One round: expires up to 50 orders; returns how many were cancelled (0 when another instance holds the job). */
   async runOnce(): Promise<number> {
     const { result } = await runExclusive(this.dataSource, 'orders.payment-expiry', async (manager) => {
-      const due: Array<{ id: string; tenant_id: string }> = await manager.query(
-        `SELECT id, tenant_id FROM orders WHERE financial_status = 'pending' AND cancelled_at IS NULL AND payment_expires_at IS NOT NULL AND payment_expires_at < now()
-         ORDER BY payment_expires_at LIMIT ${BATCH}`,
-      );
+      const due = await ordersDueForExpiry(manager, BATCH);
       let cancelled = 0;
       // one transaction per order (locks in the order placement takes them), while this one holds the job's lock
       for (const row of due) {

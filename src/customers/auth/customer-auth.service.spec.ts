@@ -6,6 +6,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/http/app-error.js';
 import { DomainEvents } from '../../events/index.js';
+import { Extensions } from '../../extensions/index.js';
 import { TenancyService } from '../../tenancy/index.js';
 import { CustomerAccountService } from '../customer-account.service.js';
 import type { OneTimePurpose } from '../entities/customer-one-time-token.entity.js';
@@ -130,7 +131,8 @@ async function setup(requireConfirmation = false) {
       { provide: AuthService, useValue: { hash: (t: string) => createHash('sha256').update(t).digest() } },
       { provide: TenancyService, useValue: { config: () => Promise.resolve({ settings: { require_email_confirmation: requireConfirmation } }) } },
       { provide: CustomerAccountService, useValue: { profileOf: (_ctx: RequestContext, id: string) => Promise.resolve({ id }) } },
-      { provide: MailTransport, useValue: mail },
+      // the mail transport is an extension point: this registry answers the spec's memory transport
+      { provide: Extensions, useValue: { one: (point: unknown) => (point === MailTransport ? mail : null) } },
       {
         provide: VisitorCarryOverService,
         useValue: { carryOver: (_ctx: RequestContext, v: string | null, c: string) => Promise.resolve(void carried.push([v, c])) },

@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../common/db/tenant-scope.js';
 import { AppError } from '../../common/http/app-error.js';
 import { DomainEvents } from '../../events/index.js';
 import { TenancyService } from '../../tenancy/index.js';
-import { TokenResolver } from '../../extensions/index.js';
+import { Extensions, TokenResolver } from '../../extensions/index.js';
 import { CustomerAccountService } from '../customer-account.service.js';
 import { CustomerAccessTokenDto, ProfileDto, RegisterCustomerDto } from '../dto/account.dto.js';
 import type { OneTimePurpose } from '../entities/customer-one-time-token.entity.js';
@@ -56,7 +56,7 @@ export class CustomerAuthService {
     private readonly auth: AuthService,
     private readonly tenancy: TenancyService,
     private readonly accounts: CustomerAccountService,
-    private readonly mail: MailTransport,
+    private readonly extensions: Extensions,
     private readonly carryOver: VisitorCarryOverService,
     private readonly events: DomainEvents,
     @Optional() private readonly bus?: CacheBus,
@@ -65,6 +65,10 @@ export class CustomerAuthService {
     this.scryptCost = config?.PASSWORD_SCRYPT_COST ?? DEFAULT_SCRYPT_COST;
     this.principals = new PrincipalCache(PRINCIPAL_CACHE_MS, PRINCIPAL_CACHE_MAX, () => this.bus?.listening === true);
     bus?.subscribe(CUSTOMER_AUTH_CACHE_TOPIC, (tenantId) => this.forget(tenantId));
+  }
+  /** The mail transport: an extension point, the last registered wins (built in: the customers' `MailModule`). */
+  private get mail(): MailTransport {
+    return this.extensions.one(MailTransport)!;
   }
 
   /** Forgets the resolved shopper tokens of a tenant (null: of every tenant, as after a reconnect of the bus). */

@@ -5,7 +5,11 @@ import { LogMailTransport, MailTransport, SmtpMailTransport } from './mail-trans
 /** Injection token of a transport that replaces the configured one (tests; see `MailTransportOverrideModule`). */
 export const MAIL_TRANSPORT_OVERRIDE = Symbol('MAIL_TRANSPORT_OVERRIDE');
 
-/** The mail transport: an override when one is provided, else SMTP by `SMTP_URL`, else the log. */
+/**
+ * The built-in mail transport, registered as an extension module would register its own (the `MailTransport`
+ * extension point: `extensions.one(MailTransport)`, the last registered wins): an override when one is provided,
+ * else SMTP by `SMTP_URL`, else the log.
+ */
 @Module({
   providers: [
     {
@@ -15,7 +19,6 @@ export const MAIL_TRANSPORT_OVERRIDE = Symbol('MAIL_TRANSPORT_OVERRIDE');
         override ?? (config.SMTP_URL ? new SmtpMailTransport(config.SMTP_URL) : new LogMailTransport(config.NODE_ENV === 'production')),
     },
   ],
-  exports: [MailTransport],
 })
 export class MailModule {}
 
