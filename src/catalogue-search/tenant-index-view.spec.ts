@@ -14,14 +14,12 @@ export function refusedWrites(view: ReadonlyTenantIndex, writer: TenantIndexWrit
   view.contentVersion += 1;
   // @ts-expect-error -- a pool cannot be replaced
   view.catPool = new Int32Array(0);
-  /* eslint-disable @typescript-eslint/no-unsafe-call -- the three mutators below do not exist on the view: that is the point */
   // @ts-expect-error -- nor filled
   view.varPool.fill(0);
   // @ts-expect-error -- the id lists are read-only arrays
   view.pIds.push('x');
   // @ts-expect-error -- the maps are read-only maps
   view.pIndex.set('x', 0);
-  /* eslint-enable @typescript-eslint/no-unsafe-call */
   // @ts-expect-error -- the writer's holder changes the index only through its methods
   writer.pCount = 3;
   // @ts-expect-error -- not a column either

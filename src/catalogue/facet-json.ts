@@ -48,7 +48,7 @@ export function namedFacets(ctx: RequestContext, snap: Snapshot, groups: Groups)
   const hit = done?.get(key);
   if (hit) return hit;
   const out = write(ctx, snap, groups);
-  if (!done) written.set(groups, (done = new Map()));
+  if (!done) written.set(groups, (done = new Map<string, FacetDto[]>()));
   if (done.size > 8) done.clear();
   done.set(key, out);
   return out;
@@ -59,10 +59,10 @@ const written = new WeakMap<Groups, Map<string, FacetDto[]>>();
 
 function write(ctx: RequestContext, snap: Snapshot, groups: Groups): FacetDto[] {
   let byLang = named.get(snap);
-  if (!byLang) named.set(snap, (byLang = new Map()));
+  if (!byLang) named.set(snap, (byLang = new Map<string, Map<string, Named>>()));
   const lang = `${ctx.language}/${ctx.defaultLanguage}`;
   let names = byLang.get(lang);
-  if (!names) byLang.set(lang, (names = new Map()));
+  if (!names) byLang.set(lang, (names = new Map<string, Named>()));
   let size = 2;
   for (const { key, values } of groups) {
     size += key.length + 24;

@@ -210,7 +210,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     let primaryLsn: string | null = null;
     try {
       // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: the primary's WAL position
-      const [row] = await this.dataSource.query(`SELECT pg_current_wal_lsn()::text AS lsn`);
+      const [row] = (await this.dataSource.query(`SELECT pg_current_wal_lsn()::text AS lsn`)) as Array<{ lsn: string | null }>;
       primaryLsn = row?.lsn ?? null;
     } catch {
       primaryLsn = null; // the primary's own trouble is not the replicas' business: measure by time only

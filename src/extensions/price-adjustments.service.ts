@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context.js';
-import { PriceAdjuster, PriceLine } from './extension-points.js';
+import { PriceAdjuster, PriceLine, type PriceOverride } from './extension-points.js';
 import { Extensions } from './extensions.service.js';
 
 /**
@@ -42,14 +42,16 @@ export class PriceAdjustments {
         net: l.net,
         taxRate: Number(l.taxRate),
       }));
-      const answer = await adjuster.adjust(ctx, { customerId, lines: view });
+      // an extension's answer, checked before use (Array.isArray would widen a ReadonlyArray to any[])
+      const answer = (await adjuster.adjust(ctx, { customerId, lines: view })) as unknown;
       if (!Array.isArray(answer) || answer.length !== current.length) {
         throw new Error(
           `${adjuster.constructor.name}.adjust returned ${Array.isArray(answer) ? answer.length : typeof answer} entries for ${current.length} lines`,
         );
       }
+      const overrides = answer as ReadonlyArray<PriceOverride | null | undefined>;
       current = current.map((l, i) => {
-        const o = answer[i];
+        const o = overrides[i];
         if (o === null || o === undefined) return l;
         if (!DECIMAL.test(o.gross) || !DECIMAL.test(o.net))
           throw new Error(`${adjuster.constructor.name}.adjust: invalid price ${JSON.stringify(o)} for variant ${l.variantId}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { matchingZones, matchZone, parsePostcodePattern, type MatchableZone, ZoneIndex } from './zone-matcher.js';
+import { matchingZones, matchZone, parsePostcodePattern, type MatchableZone, zoneIndexOf } from './zone-matcher.js';
 
 const zone = (id: string, z: Partial<MatchableZone>): MatchableZone => ({ id, countries: [], regions: [], postcodes: [], ...z });
 
@@ -75,25 +75,35 @@ describe('matchZone', () => {
     ]);
   });
 
-  it('10,000 postcode patterns: compiled once, each match fast', () => {
+  it('10,000 postcode patterns: compiled once, a match reads no pattern (hash lookups only)', () => {
     const zones: MatchableZone[] = [];
     for (let z = 0; z < 100; z++) {
       const postcodes = Array.from({ length: 100 }, (_, i) => ({ country: 'DE', pattern: String(10000 + z * 100 + i) }));
       postcodes.push({ country: 'DE', pattern: `${z}*` });
       zones.push(zone(`zone-${String(z).padStart(3, '0')}`, { countries: z === 0 ? ['DE'] : [], postcodes }));
     }
-    const index = new ZoneIndex(zones);
+    const index = zoneIndexOf(zones);
+    expect(zoneIndexOf(zones)).toBe(index); // compiled once per array
+    // from here on, any read of a zone's patterns is counted: matching must go through the compiled maps only (the
+    // speed itself is the tax bench's business, `npm run bench:tax`, not a timed test)
+    let patternReads = 0;
+    for (const z of zones) {
+      const postcodes = z.postcodes;
+      Object.defineProperty(z, 'postcodes', {
+        get: () => {
+          patternReads += 1;
+          return postcodes;
+        },
+      });
+    }
     const wrong: number[] = [];
-    const started = process.hrtime.bigint();
     for (let i = 0; i < 10_000; i++) {
       const n = 10000 + ((i * 7) % 10000);
       const m = matchZone(index, { country: 'DE', postcode: String(n) });
       if (m?.zone.id !== `zone-${String(Math.floor((n - 10000) / 100)).padStart(3, '0')}`) wrong.push(n);
     }
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
     expect(wrong).toEqual([]);
-    // generous for a shared machine: about 1 µs per match unloaded
-    expect(ms).toBeLessThan(1000);
     expect(matchZone(zones, { country: 'DE', postcode: '9' + '9'.repeat(40) })?.zone.id).toBe('zone-000');
+    expect(patternReads).toBe(0);
   });
 });

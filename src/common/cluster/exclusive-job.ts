@@ -17,7 +17,7 @@ export async function runExclusive<R>(
 ): Promise<{ ran: boolean; result?: R }> {
   return dataSource.transaction(async (manager) => {
     // eslint-disable-next-line no-restricted-syntax -- infrastructure, no table: the job's advisory lock
-    const [row] = await manager.query('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [JOB_LOCK_SPACE, name]);
+    const [row] = (await manager.query('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [JOB_LOCK_SPACE, name])) as Array<{ locked: boolean }>;
     if (!row?.locked) return { ran: false };
     return { ran: true, result: await work(manager) };
   });

@@ -5,7 +5,9 @@ import type { Request } from 'express';
  * request no route answered is `unmatched`. Bounded, so it can be a metric label and a log field.
  */
 export function routeTemplate(req: Request): string {
-  const path = (req as Request & { route?: { path?: unknown } }).route?.path;
+  // Express types `route` as any: read it as unknown
+  const route = (req as { route?: unknown }).route;
+  const path = route !== null && typeof route === 'object' ? (route as { path?: unknown }).path : undefined;
   if (typeof path === 'string') return `${req.baseUrl ?? ''}${path}`;
   return 'unmatched';
 }

@@ -1,8 +1,22 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_CODES_EXTENSION } from './api-errors.decorator.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the document is walked as plain JSON */
-type Json = Record<string, any>;
+/** A JSON object of the document, walked as plain JSON: its members are read through the guards below. */
+type Json = { [key: string]: unknown };
+
+const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** `v` when it is an object, else a new empty one (not attached: for reading). */
+const asObj = (v: unknown): Json => (isObj(v) ? v : {});
+/** `v` when it is an array, else a new empty one (not attached: for reading). */
+const asArr = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+/** The object member `key` of `o`, made (an empty object) when missing. */
+function child(o: Json, key: string): Json {
+  const v = o[key];
+  if (isObj(v)) return v;
+  const made: Json = {};
+  o[key] = made;
+  return made;
+}
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -101,23 +115,23 @@ export function finalizeOpenApi(input: OpenAPIObject, options: FinalizeOptions):
       description: `This service. API paths carry the base path /${options.apiPrefix}; /health and the /storefront/* files are outside it.`,
     },
   ];
-  doc.info.license = { name: 'UNLICENSED', identifier: 'UNLICENSED' };
-  doc.components ??= {};
-  doc.components.schemas ??= {};
-  doc.components.headers = { ...HEADERS, ...(doc.components.headers ?? {}) };
-  doc.components.parameters = { ...PARAMETERS, ...(doc.components.parameters ?? {}) };
-  for (const schema of Object.values<Json>(doc.components.schemas)) closeObjects(schema);
-  Object.assign(doc.components.schemas, structuredClone(options.schemas ?? {}));
-  doc.components.schemas.ErrorEnvelope = ERROR_ENVELOPE;
+  child(doc, 'info').license = { name: 'UNLICENSED', identifier: 'UNLICENSED' };
+  const components = child(doc, 'components');
+  const schemas = child(components, 'schemas');
+  components.headers = { ...HEADERS, ...asObj(components.headers) };
+  components.parameters = { ...PARAMETERS, ...asObj(components.parameters) };
+  for (const schema of Object.values(schemas)) closeObjects(schema);
+  Object.assign(schemas, structuredClone(options.schemas ?? {}));
+  schemas.ErrorEnvelope = ERROR_ENVELOPE;
   toOpenApi31(doc);
 
   const tags = new Set<string>();
-  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+  for (const [path, item] of Object.entries(asObj(doc.paths))) {
     for (const method of METHODS) {
-      const op = item[method] as Json | undefined;
-      if (!op) continue;
+      const op = asObj(item)[method];
+      if (!isObj(op)) continue;
       finalizeOperation(path, method, op);
-      for (const t of op.tags ?? []) tags.add(t);
+      for (const t of asArr(op.tags)) if (typeof t === 'string') tags.add(t);
     }
   }
   doc.tags = [...tags].sort().map((name) => ({ name, description: tagDescription(name) }));
@@ -150,13 +164,14 @@ function finalizeOperation(path: string, method: string, op: Json): void {
           : [];
   op.summary ??= summaryOf(op);
 
-  const params: Json[] = (op.parameters ??= []);
+  if (!Array.isArray(op.parameters)) op.parameters = [];
+  const params = op.parameters as Json[];
   const hasPathParams = /\{[^}]+\}/.test(path);
   for (const name of [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])) {
     if (!params.some((p) => p.in === 'path' && p.name === name)) params.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
-  const idempotent = method === 'post' && (tier === 'admin' || params.some((p) => p.in === 'header' && /^idempotency-key$/i.test(p.name)));
-  if (idempotent && !params.some((p) => p.in === 'header' && /^idempotency-key$/i.test(p.name))) params.push({ ...IDEMPOTENCY_KEY_PARAM });
+  const idempotent = method === 'post' && (tier === 'admin' || params.some((p) => p.in === 'header' && /^idempotency-key$/i.test(String(p.name))));
+  if (idempotent && !params.some((p) => p.in === 'header' && /^idempotency-key$/i.test(String(p.name)))) params.push({ ...IDEMPOTENCY_KEY_PARAM });
   const cursored = params.some((p) => p.in === 'query' && p.name === 'page_info');
   const takesInput = Boolean(op.requestBody) || params.some((p) => p.in === 'query' || p.in === 'header') || tier !== undefined;
   if (tier !== undefined) {
@@ -188,24 +203,25 @@ function finalizeOperation(path: string, method: string, op: Json): void {
   add(503);
   for (const [status, codes] of Object.entries(declared)) add(Number(status), codes);
 
-  const responses: Json = (op.responses ??= {});
+  const responses = child(op, 'responses');
   for (const [status, codes] of [...statuses].sort((a, b) => a[0] - b[0])) {
     const key = String(status);
-    if (responses[key]?.content) continue; // described by the operation itself
+    if (asObj(responses[key]).content) continue; // described by the operation itself
     const unique = [...new Set(codes)].sort();
     const schema: Json =
       unique.length > 0
         ? { allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { properties: { code: { enum: unique } } }] }
         : { $ref: '#/components/schemas/ErrorEnvelope' };
     responses[key] = {
-      description: responses[key]?.description ?? ERROR_TEXT[status] ?? 'Error.',
+      description: asObj(responses[key]).description ?? ERROR_TEXT[status] ?? 'Error.',
       headers: headersFor(status, false, tier !== undefined),
       content: { 'application/json': { schema } },
     };
   }
-  for (const [key, response] of Object.entries<Json>(responses)) {
+  for (const [key, response] of Object.entries(responses)) {
+    if (!isObj(response)) continue;
     const status = Number(key);
-    response.headers = { ...headersFor(status, cursored && method === 'get' && status === 200, tier !== undefined), ...(response.headers ?? {}) };
+    response.headers = { ...headersFor(status, cursored && method === 'get' && status === 200, tier !== undefined), ...asObj(response.headers) };
   }
 }
 
@@ -233,12 +249,12 @@ function summaryOf(op: Json): string {
 }
 
 /** `additionalProperties: false` on every object schema that lists its properties (the served shape is exact). */
-function closeObjects(schema: Json): void {
-  if (!schema || typeof schema !== 'object') return;
+function closeObjects(schema: unknown): void {
+  if (!isObj(schema)) return;
   if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
-  for (const p of Object.values<Json>(schema.properties ?? {})) closeObjects(p);
+  for (const p of Object.values(asObj(schema.properties))) closeObjects(p);
   if (schema.items) closeObjects(schema.items);
-  for (const k of ['allOf', 'oneOf', 'anyOf'] as const) for (const s of schema[k] ?? []) closeObjects(s);
+  for (const k of ['allOf', 'oneOf', 'anyOf'] as const) for (const s of asArr(schema[k])) closeObjects(s);
 }
 
 /** OpenAPI 3.0 `nullable` → 3.1 (JSON Schema 2020-12) null types, everywhere in the document. */
@@ -247,13 +263,14 @@ function toOpenApi31(node: unknown): void {
     for (const n of node) toOpenApi31(n);
     return;
   }
-  if (!node || typeof node !== 'object') return;
-  const o = node as Json;
+  if (!isObj(node)) return;
+  const o = node;
   for (const v of Object.values(o)) toOpenApi31(v);
   if (o.nullable === true) {
     delete o.nullable;
-    if (Array.isArray(o.allOf) && o.allOf.length === 1 && !o.properties) {
-      o.anyOf = [o.allOf[0], { type: 'null' }];
+    const allOf = asArr(o.allOf);
+    if (Array.isArray(o.allOf) && allOf.length === 1 && !o.properties) {
+      o.anyOf = [allOf[0], { type: 'null' }];
       delete o.allOf;
       delete o.type;
     } else if (o.$ref) {
@@ -261,11 +278,12 @@ function toOpenApi31(node: unknown): void {
       delete o.$ref;
     } else if (typeof o.type === 'string') {
       o.type = [o.type, 'null'];
-      if (Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...o.enum, null];
+      const values = asArr(o.enum);
+      if (Array.isArray(o.enum) && !values.includes(null)) o.enum = [...values, null];
     } else if (Array.isArray(o.oneOf)) {
-      o.oneOf.push({ type: 'null' });
+      asArr(o.oneOf).push({ type: 'null' });
     } else if (Array.isArray(o.anyOf)) {
-      o.anyOf.push({ type: 'null' });
+      asArr(o.anyOf).push({ type: 'null' });
     }
   } else if (o.nullable === false) {
     delete o.nullable;
