@@ -13,58 +13,19 @@ import type { CustomFieldDto, FacetRefDto, ProductDetailDto, ProductListDto, Var
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { ProductJsonCache } from '../catalogue-search/index.js';
 import { CATALOGUE_SEARCH, type CatalogueSearch, type VariantStock } from '../extensions/index.js';
-import { preparedQuery } from './repositories/prepared-query.js';
+import {
+  productImageRows,
+  productJsonRows,
+  variantRowsOfProduct,
+  variantRowsOfProducts,
+  visibleProductIds,
+  type ProductJsonRow as ProductRow,
+  type ProductJsonVariantRow as VariantRow,
+} from './repositories/product-json.repository.js';
 import { fixedListJson, ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
 import { serializedArray } from './preserialized-json.js';
-import { saleJoinSql, storefrontPriceColumnsSql } from './sale-prices.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface VariantRow {
-  id: string;
-  product_id: string;
-  handle: string | null;
-  title: Translations;
-  sku: string | null;
-  option_group: string | null;
-  gross: string;
-  net: string;
-  compare_at_gross: string | null;
-  /** The Omnibus prior price (gross, default currency) when the variant is on sale; null otherwise. */
-  lowest_prior: string | null;
-  tax_rate: string;
-  available: boolean;
-  description: Translations;
-  description_additional: Translations;
-  year_id: string | null;
-  size_id: string | null;
-  color_id: string | null;
-  region_id: string | null;
-  country_id: string | null;
-  area: string | null;
-  alcohol_volume: string | null;
-  quantity_min: string;
-  quantity_max: string | null;
-  quantity_increment: string;
-  option_ids: string[];
-  on_hand?: string;
-}
-
-interface ProductRow {
-  id: string;
-  handle: string | null;
-  title: Translations;
-  body_html: Translations;
-  summary_html: Translations;
-  manufacturer_id: string | null;
-  category_ids: string[];
-  rating: string;
-  rating_count: number;
-  flag_name: Translations | null;
-  flag_color: string | null;
-  image?: string | null;
-  variants_count?: number;
-}
 
 const BLANK_IMAGE: ImageDto = { id: null, src: null, preview_src: null, alt: null, position: 0, width: 0, height: 0 };
 
@@ -89,11 +50,7 @@ export class ProductJsonService {
    */
   async listProjection(ctx: RequestContext, ids: string[]): Promise<ProductListDto[]> {
     if (ids.length === 0) return [];
-    const rows: Array<{ product_id: string }> = await managerOf(ctx, this.dataSource).query(
-      `SELECT product_id FROM product_search WHERE tenant_id = $1 AND product_id = ANY($2::uuid[])`,
-      [ctx.tenantId, ids],
-    );
-    const visible = new Set(rows.map((r) => r.product_id));
+    const visible = new Set(await visibleProductIds(managerOf(ctx, this.dataSource), ctx.tenantId, ids));
     return this.hydrateList(
       ctx,
       ids.filter((id) => visible.has(id)),
@@ -150,7 +107,7 @@ export class ProductJsonService {
     const snap = await this.snapshot.get(ctx.tenantId);
     const [products, variants] = await Promise.all([
       this.productRows(ctx, ids, true),
-      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = ANY($2::uuid[])`, [ctx.tenantId, ids], onHand, true),
+      variantRowsOfProducts(managerOf(ctx, this.dataSource), ctx.tenantId, ids, onHand),
     ]);
     const byProduct = groupBy(variants, (v) => v.product_id);
     // a product gone since the index answered (a change not yet applied here) is left out
@@ -216,13 +173,9 @@ export class ProductJsonService {
   private async loadProduct(ctx: RequestContext, id: string, snap: Snapshot): Promise<ProductDetailDto> {
     const m = managerOf(ctx, this.dataSource);
     const [variants, products, imageRows] = await Promise.all([
-      this.variantRows(ctx, `vs.tenant_id = $1 AND vs.product_id = $2`, [ctx.tenantId, id], true, true),
+      variantRowsOfProduct(m, ctx.tenantId, id),
       this.productRows(ctx, [id], false),
-      preparedQuery<{ id: string; src: string | null; alt: string | null; position: number; width: number; height: number }>(
-        m,
-        `SELECT id, src, alt, position, width, height FROM product_images WHERE tenant_id = $1 AND product_id = $2 ORDER BY position`,
-        [ctx.tenantId, id],
-      ),
+      productImageRows(m, ctx.tenantId, id),
     ]);
     if (variants.length === 0) throw AppError.notFound('product');
     const p = products.get(id)!;
@@ -258,35 +211,8 @@ export class ProductJsonService {
 
   /** Product rows; `listed` adds the first image and the visible variant count (from the rollup). */
   private async productRows(ctx: RequestContext, ids: string[], listed: boolean): Promise<Map<string, ProductRow>> {
-    const extra = listed
-      ? `, (SELECT i.src FROM product_images i WHERE i.tenant_id = p.tenant_id AND i.product_id = p.id ORDER BY i.position LIMIT 1) AS image,
-         (SELECT ps.variants_count FROM product_search ps WHERE ps.tenant_id = p.tenant_id AND ps.product_id = p.id) AS variants_count`
-      : '';
-    const rows = await preparedQuery<ProductRow>(
-      managerOf(ctx, this.dataSource),
-      `SELECT p.id, p.handle, p.title, p.body_html, ${listed ? "'{}'::jsonb AS summary_html" : 'p.summary_html'}, p.manufacturer_id, p.category_ids, p.rating, p.rating_count, f.name AS flag_name, f.color AS flag_color ${extra}
-       FROM products p LEFT JOIN flags f ON f.tenant_id = p.tenant_id AND f.id = p.flag_id WHERE p.tenant_id = $1 AND p.id = ANY($2::uuid[])`,
-      [ctx.tenantId, ids],
-    );
+    const rows = await productJsonRows(managerOf(ctx, this.dataSource), ctx.tenantId, ids, listed);
     return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** Visible variants with their on-hand (sum of the stock ledger over every location, as `StockService.onHand`). */
-  private async variantRows(ctx: RequestContext, where: string, params: unknown[], withOnHand = false, prepared = false): Promise<VariantRow[]> {
-    const onHand = withOnHand
-      ? `, (SELECT coalesce(sum(sm.delta), 0) FROM stock_movements sm WHERE sm.tenant_id = vs.tenant_id AND sm.variant_id = vs.variant_id) AS on_hand`
-      : '';
-    const m = managerOf(ctx, this.dataSource);
-    return (
-      prepared
-        ? (text: string, values: unknown[]) => preparedQuery<VariantRow>(m, text, values)
-        : (text: string, values: unknown[]) => m.query(text, values) as Promise<VariantRow[]>
-    )(
-      `SELECT v.id, v.product_id, v.handle, v.title, v.sku, v.option_group, ${storefrontPriceColumnsSql('v', 'sp')}, v.tax_rate, vs.available, v.description, v.description_additional,
-         v.year_id, v.size_id, v.color_id, v.region_id, v.country_id, v.area, v.alcohol_volume, v.quantity_min, v.quantity_max, v.quantity_increment, v.option_ids ${onHand}
-       FROM variant_search vs JOIN variants v ON v.tenant_id = vs.tenant_id AND v.id = vs.variant_id ${saleJoinSql('v')} WHERE ${where} ORDER BY vs.product_id, vs.position, v.id`,
-      params,
-    );
   }
 
   private manufacturerOf(snap: Snapshot, id: string | null): { id: string | null; name: string | null; logo_url: string | null } {
