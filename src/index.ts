@@ -94,5 +94,5 @@ export { translate, withTranslation } from './common/i18n.js';
 export { runExclusive } from './common/cluster/exclusive-job.js';
 export { PollingWorker } from './events/polling-worker.js';
 // typed reads of the service's own tables (an extension reads them through these, never by SQL of its own)
-export { isCustomerOf } from './customers/customers.repository.js';
-export { productIdOfVariant } from './catalogue/catalogue.repository.js';
+export { isCustomerOf } from './customers/index.js';
+export { productIdOfVariant } from './catalogue/index.js';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /**
  * One owner per table (README "Module map and table owners"): an SQL statement that writes a table (INSERT INTO,
@@ -7,7 +7,10 @@ import { join, relative } from 'node:path';
  * query builder, `@InjectRepository`), appear only in the module owning it. Other modules use the owner's typed
  * functions (or a SQL fragment the owner names, placed in a statement that must stay single). The example extensions
  * (`examples/<name>/`) are modules too: they own their migrations' tables and read the service's through
- * `src/index.ts`. Migrations and tests are exempt. There is no exception list.
+ * `src/index.ts`. Migrations and tests are exempt. There is no exception list. Since SQL lives only in repository
+ * files (the ESLint rule of issue 36), the import graph closes the check: no module imports another module's entity or
+ * repository file but through that module's `index.ts` (`tableImports`); the SQL and entity-call scans stay as a
+ * second net over every file (SQL fragments built outside repositories, such as the catalogue's filter clauses).
  */
 const OWNERS: Record<string, string[]> = {
   tenancy: ['tenants', 'currencies', 'countries'],
@@ -116,6 +119,32 @@ function foreign(src: Source[], pattern: RegExp, tableOf: (m: RegExpMatchArray) 
   return [...out].sort();
 }
 
+/** A file that reaches tables: an entity (`@Entity`), a repository (`*.repository.ts`, `repositories/`). */
+const reachesTables = (s: Source) => /@Entity\(/.test(s.text) || /\.repository\.ts$|\/repositories\//.test(s.file);
+
+/**
+ * `importer -> imported` for every value import (or re-export) by which a module reaches another module's tables: a
+ * file of another module's entities or repositories, imported directly instead of through that module's `index.ts`.
+ * Type-only imports are left out (erased at compile time, they touch no table). The data source's entity registry
+ * (`src/database/entities.ts`) and migrations are exempt: they list every table by design.
+ */
+function tableImports(all: Source[]): string[] {
+  const byFile = new Map(all.map((s) => [s.file, s]));
+  const out: string[] = [];
+  for (const s of all) {
+    if (s.file === 'src/database/entities.ts') continue;
+    for (const m of s.text.matchAll(/^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+'(\.{1,2}\/[^']+)'/gm)) {
+      if (m[1]) continue; // import type / export type
+      const names = /\{([^}]*)\}/.exec(m[2]);
+      if (names && !/\*|^\s*\w/.test(m[2].replace(/\{[^}]*\}/, '').trim()) && names[1].split(',').every((n) => !n.trim() || /^type\s/.test(n.trim()))) continue;
+      const target = join(dirname(s.file), m[3].replace(/\.js$/, '.ts')).split('\\').join('/');
+      const t = byFile.get(target);
+      if (t && t.module !== s.module && reachesTables(t)) out.push(`${s.file} -> ${t.file}`);
+    }
+  }
+  return out.sort();
+}
+
 const src = read('.');
 const entities = entityTables(src);
 
@@ -161,6 +190,27 @@ describe('table owners', () => {
       'src/cart/probe.ts: tenants',
       'src/cart/probe.ts: variants',
     ]);
+  });
+
+  it("by the import graph: no module reaches another module's entities or repositories but through its index.ts", () => {
+    expect(src.filter(reachesTables).length).toBeGreaterThan(60);
+    expect(tableImports(src)).toEqual([]);
+    // the probe: a deep value import of another module's repository or entity is seen; a type-only one, its own
+    // module's and a public index.ts are not
+    const probe: Source[] = [
+      ...src.filter((x) => x.file === 'src/checkout/repositories/orders.repository.ts' || x.file === 'src/cart/index.ts'),
+      {
+        file: 'src/wishlist/probe.ts',
+        module: 'wishlist',
+        text: [
+          "import { OrdersRepository } from '../checkout/repositories/orders.repository.js';",
+          "import type { OrderRow } from '../checkout/repositories/orders.repository.js';",
+          "import { type OrderRow as R } from '../checkout/repositories/orders.repository.js';",
+          "import { CART_SWEEPS } from '../cart/index.js';",
+        ].join('\n'),
+      },
+    ];
+    expect(tableImports(probe)).toEqual(['src/wishlist/probe.ts -> src/checkout/repositories/orders.repository.ts']);
   });
 
   it('every table of the migrations has an owner', () => {
