@@ -95,7 +95,7 @@ export class AppModule {
           dataSourceFactory: async (o) => initializeDataSource(o!),
         }),
         CommonModule,
-        ExtensionsModule,
+        ExtensionsModule.forApp(options.imports ?? []),
         TransactionListenersModule,
         ObservabilityModule,
         ClusterModule,

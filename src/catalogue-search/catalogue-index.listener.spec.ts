@@ -1,7 +1,8 @@
 import type { QueryRunner } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { transactionSubscriber } from '../database/transaction-listeners.js';
-import { TransactionListener } from '../extensions/index.js';
+import { CatalogueSearch, TransactionListener } from '../extensions/index.js';
+import { CatalogueIndexCommits } from './catalogue-index-commits.js';
 import { CatalogueIndexService } from './catalogue-index.service.js';
 import type { CatalogueIndexSource } from './catalogue-index.source.js';
 import { ProductJsonCache } from './product-json-cache.js';
@@ -11,20 +12,23 @@ import { ProductJsonCache } from './product-json-cache.js';
  * by the one TypeORM bridge): a change written inside a transaction makes the reads wait only once the outermost
  * transaction commits, not at a savepoint's release.
  */
-describe('CatalogueIndexService as a TransactionListener', () => {
+describe('CatalogueIndexService: the CatalogueSearch point, its commits through CatalogueIndexCommits (a TransactionListener)', () => {
   function setup() {
     const service = new CatalogueIndexService({} as CatalogueIndexSource, new ProductJsonCache());
     const awaited: Array<[string, number]> = [];
     (service as unknown as { awaitChange: (t: string, id: number) => void }).awaitChange = (t, id) => awaited.push([t, id]);
     const runner = { isTransactionActive: true } as QueryRunner;
     const ctx = { manager: { queryRunner: runner } } as unknown as RequestContext;
-    const bridge = transactionSubscriber(() => [service]);
+    const listener = new CatalogueIndexCommits(service);
+    const bridge = transactionSubscriber(() => [listener]);
     const commit = () => bridge.afterTransactionCommit!({ queryRunner: runner } as never);
-    return { service, awaited, runner, ctx, commit };
+    return { service, listener, awaited, runner, ctx, commit };
   }
 
-  it('is an implementation of the extension point, so the bridge calls it', () => {
-    expect(setup().service).toBeInstanceOf(TransactionListener);
+  it('implements both extension points, so Extensions finds the engine and the bridge calls its hook', () => {
+    const { service, listener } = setup();
+    expect(service).toBeInstanceOf(CatalogueSearch);
+    expect(listener).toBeInstanceOf(TransactionListener);
   });
 
   it('waits for the transaction’s changes at its commit, not at a savepoint’s release, and once', () => {

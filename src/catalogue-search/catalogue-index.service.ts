@@ -3,9 +3,9 @@ import type { QueryRunner } from 'typeorm';
 import { BusMessage, CacheBus } from '../common/cluster/cache-bus.js';
 import type { RequestContext } from '../common/context/request-context.js';
 import { AppConfig } from '../config/app-config.js';
-import { TransactionListener } from '../extensions/index.js';
+import { CatalogueSearch } from '../extensions/index.js';
 import type { CatalogueIndexSnapshot } from '../observability/index.js';
-import type { CatalogueSearch, CatalogueSearchRequest, CatalogueSearchResult, VariantStock } from './catalogue-search.js';
+import type { CatalogueSearchRequest, CatalogueSearchResult, VariantStock } from './catalogue-search.js';
 import { CatalogueIndexSource } from './catalogue-index.source.js';
 import type { TenantIndexWriter } from './tenant-index-view.js';
 import { buildIndex, reloadProducts } from './index-build.js';
@@ -31,7 +31,7 @@ const LAYOUT_TRIES = 3;
  * instance that changed the catalogue, reads of the tenant wait until the index has the committed version.
  */
 @Injectable()
-export class CatalogueIndexService extends TransactionListener implements CatalogueSearch {
+export class CatalogueIndexService extends CatalogueSearch {
   private readonly logger = new Logger('CatalogueIndex');
   private readonly tenants = new Map<string, Entry>();
   /** Memory budget in bytes (tests may lower it). */
@@ -67,8 +67,11 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
     });
   }
 
-  /** A transaction that published a delta makes this instance's next reads wait for it (a `TransactionListener`). */
-  override afterTransactionCommit(qr: QueryRunner): void {
+  /**
+   * A transaction that published a delta makes this instance's next reads wait for it (called after every commit by
+   * `CatalogueIndexCommits`, the engine's `TransactionListener`).
+   */
+  transactionCommitted(qr: QueryRunner): void {
     if (qr.isTransactionActive) return; // a savepoint was released; the transaction goes on
     const changes = this.pendingTx.get(qr);
     if (!changes) return;
@@ -356,7 +359,7 @@ export class CatalogueIndexService extends TransactionListener implements Catalo
     return out;
   }
 
-  async didYouMean(ctx: RequestContext, req: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>> {
+  override async didYouMean(ctx: RequestContext, req: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>> {
     return this.queries.didYouMean(ctx, await this.get(ctx.tenantId), req, limit);
   }
 

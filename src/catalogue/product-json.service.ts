@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ImageDto } from '../collections/index.js';
 import { ReadReplicas } from '../database/read-replicas.js';
@@ -12,7 +12,7 @@ import { categoryPathOf } from './category-path.js';
 import type { CustomFieldDto, FacetRefDto, ProductDetailDto, ProductListDto, VariantDto } from './dto/catalogue.dto.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
 import { ProductJsonCache } from '../catalogue-search/index.js';
-import { CATALOGUE_SEARCH, type CatalogueSearch, type VariantStock } from '../extensions/index.js';
+import { CatalogueSearch, Extensions, type VariantStock } from '../extensions/index.js';
 import {
   productImageRows,
   productJsonRows,
@@ -39,10 +39,17 @@ export class ProductJsonService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly snapshot: FacetNameSnapshot,
-    @Inject(CATALOGUE_SEARCH) private readonly search: CatalogueSearch,
+    private readonly extensions: Extensions,
     private readonly productCache: ProductJsonCache,
     @Optional() private readonly replicas?: ReadReplicas,
   ) {}
+
+  /** The catalogue engine: the `CatalogueSearch` extension point's implementation (the built-in one unless replaced). */
+  private get search(): CatalogueSearch {
+    const engine = this.extensions.one(CatalogueSearch);
+    if (!engine) throw new Error('no CatalogueSearch is registered (the catalogue engine module provides one)');
+    return engine;
+  }
 
   /**
    * The storefront list projection of these products, in the given order, for other modules (the wishlist).

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Collection, collectionsOf, mapImage } from '../collections/index.js';
 import type { RequestContext } from '../common/context/request-context.js';
@@ -13,7 +13,7 @@ import { collectionProductCounts } from './smart-collections.repository.js';
 import type { CollectionQuery } from './catalogue-query.pipe.js';
 import { namedFacets } from './facet-json.js';
 import { FacetNameSnapshot, Snapshot } from './facet-name-snapshot.service.js';
-import { CATALOGUE_SEARCH, type CatalogueSearch, type CatalogueSearchRequest } from '../extensions/index.js';
+import { CatalogueSearch, Extensions, type CatalogueSearchRequest } from '../extensions/index.js';
 import { ProductJsonService } from './product-json.service.js';
 import { listedProductIdByHandle } from './catalogue.repository.js';
 
@@ -42,9 +42,16 @@ export class StorefrontCatalogueService {
     private readonly dataSource: DataSource,
     private readonly pager: Pager,
     private readonly snapshot: FacetNameSnapshot,
-    @Inject(CATALOGUE_SEARCH) private readonly search: CatalogueSearch,
+    private readonly extensions: Extensions,
     private readonly products: ProductJsonService,
   ) {}
+
+  /** The catalogue engine: the `CatalogueSearch` extension point's implementation (the built-in one unless replaced). */
+  private get search(): CatalogueSearch {
+    const engine = this.extensions.one(CatalogueSearch);
+    if (!engine) throw new Error('no CatalogueSearch is registered (the catalogue engine module provides one)');
+    return engine;
+  }
 
   // ---------------------------------------------------------------- lists
 

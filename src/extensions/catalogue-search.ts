@@ -41,9 +41,6 @@ export interface CollectionScope {
   rulesJson: string | null;
 }
 
-/** Injection token of the storefront catalogue engine (`CatalogueIndexService` in memory; an external engine could replace it). */
-export const CATALOGUE_SEARCH = Symbol('CatalogueSearch');
-
 export interface CatalogueSearchRequest {
   filters: CatalogueFilters;
   scope: CollectionScope | null;
@@ -87,21 +84,24 @@ export interface VariantStock {
  * collection lists, and the live stock state of variants. Implementations: the per-instance in-memory index
  * (`CatalogueIndexService`); an adapter for an external engine (OpenSearch, Meilisearch) for tenants beyond one
  * machine's memory would implement the same (see README, "Catalogue engine").
+ *
+ * An `Extensions` point (one, the last registered wins: `extensions.one(CatalogueSearch)`): the catalogue engine module
+ * registers the built-in one as a provider, an extension module registering its own replaces it.
  */
-export interface CatalogueSearch {
+export abstract class CatalogueSearch {
   /** The answer is read-only: an engine may hand the same (frozen) answer to every request asking the same question. */
-  search(ctx: RequestContext, request: CatalogueSearchRequest): Promise<CatalogueSearchResult>;
+  abstract search(ctx: RequestContext, request: CatalogueSearchRequest): Promise<CatalogueSearchResult>;
   /** Which of these products are visible on the storefront now. */
-  visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>>;
+  abstract visible(ctx: RequestContext, productIds: string[]): Promise<Set<string>>;
   /** Current availability and on-hand of visible variants (absent: not visible). */
-  stock(ctx: RequestContext, variantIds: string[]): Promise<Map<string, VariantStock>>;
+  abstract stock(ctx: RequestContext, variantIds: string[]): Promise<Map<string, VariantStock>>;
   /**
    * The primary WAL position (a number, see `parseLsn`) a replica must have replayed before it may serve these
    * products' rows as the engine knows them; null: unknown (read the primary).
    */
-  changeLsn(tenantId: string, productIds: string[]): number | null;
+  abstract changeLsn(tenantId: string, productIds: string[]): number | null;
   /** Did-you-mean (issue 35): corrected whole queries of `words` that match, with their product counts, best first. */
   didYouMean?(ctx: RequestContext, request: CatalogueSearchRequest, limit: number): Promise<Array<{ q: string; count: number }>>;
   /** Figures for metrics. */
-  stats(): CatalogueIndexSnapshot;
+  abstract stats(): CatalogueIndexSnapshot;
 }

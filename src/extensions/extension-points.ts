@@ -341,7 +341,7 @@ export { MailTransport, type MailMessage } from './mail-transport.js';
 export { AssetStores, type AssetStore } from './asset-store.js';
 /** **Catalogue index statistics** (one): figures of the in-memory catalogue for metrics. Built in: the catalogue. */
 export { CatalogueIndexStats, type CatalogueIndexSnapshot } from './catalogue-index-stats.js';
-/** **Catalogue search** (one, injected with `@Inject(CATALOGUE_SEARCH)`): the storefront catalogue engine. */
+/** **Catalogue search** (one, the last registered wins: `extensions.one(CatalogueSearch)`): the storefront catalogue engine. Built in: the catalogue engine module's `CatalogueIndexService`. */
 export * from './catalogue-search.js';
 export type { Principal } from './principal.js';
 export type { QueueBacklog } from '../common/db/queue-backlog.js';

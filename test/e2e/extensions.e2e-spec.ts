@@ -5,6 +5,7 @@ import { PaymentProviders } from '../../src/checkout/payments/payment-provider.j
 import { PriceAdjustments } from '../../src/extensions/price-adjustments.service.js';
 import {
   adminResource,
+  CatalogueSearch,
   DOMAIN_EVENT_PAYLOADS,
   EVENT_TOPICS,
   Extensions,
@@ -13,7 +14,14 @@ import {
   RequestContext,
   TenantCreatedHook,
 } from '../../src/index.js';
-import type { PaymentInitiation, PaymentOperationResult, PriceAdjustmentRequest, PriceOverride } from '../../src/index.js';
+import type {
+  CatalogueSearchRequest,
+  CatalogueSearchResult,
+  PaymentInitiation,
+  PaymentOperationResult,
+  PriceAdjustmentRequest,
+  PriceOverride,
+} from '../../src/index.js';
 import { API, createTestApp, TestApp, TestShop } from '../helpers/testing.js';
 
 /** A real provider for `redirect` payment types, registered after the built-in test provider. */
@@ -56,7 +64,38 @@ class SwitchableAdjuster extends PriceAdjuster {
   }
 }
 
-@Module({ providers: [AcmePayments, ShopWelcome, SwitchableAdjuster, adminResource('acme')] })
+/**
+ * A catalogue engine of an extension (as an adapter to an external search engine would be): it counts the questions
+ * and, for the test, hides every product whose title has "Hidden", asking the built-in engine for the rest.
+ */
+@Injectable()
+class CountingSearch extends CatalogueSearch {
+  questions = 0;
+  constructor(private readonly extensions: Extensions) {
+    super();
+  }
+  private get builtIn(): CatalogueSearch {
+    return this.extensions.all(CatalogueSearch)[0];
+  }
+  async search(ctx: RequestContext, request: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
+    this.questions += 1;
+    return this.builtIn.search(ctx, request);
+  }
+  visible(ctx: RequestContext, productIds: string[]) {
+    return this.builtIn.visible(ctx, productIds);
+  }
+  stock(ctx: RequestContext, variantIds: string[]) {
+    return this.builtIn.stock(ctx, variantIds);
+  }
+  changeLsn(tenantId: string, productIds: string[]) {
+    return this.builtIn.changeLsn(tenantId, productIds);
+  }
+  stats() {
+    return this.builtIn.stats();
+  }
+}
+
+@Module({ providers: [AcmePayments, ShopWelcome, SwitchableAdjuster, CountingSearch, adminResource('acme')] })
 class AcmeExtensionModule {}
 
 /** Extension points (src/extensions/extension-points.ts) and the published event list. */
@@ -77,6 +116,18 @@ describe('extension points', () => {
         .all(PaymentProvider)
         .map((p) => p.name),
     ).toEqual(['offline', 'test', 'acme']);
+  });
+
+  it('a catalogue engine of an extension replaces the built-in one: the storefront lists ask it', async () => {
+    const engines = t.get(Extensions).all(CatalogueSearch);
+    // the built-in engine first (Nest discovers the engine's nested module after the extension's), the extension's last
+    expect(engines.map((e) => e.constructor.name)).toEqual(['CatalogueIndexService', 'CountingSearch']);
+    const mine = t.get(CountingSearch);
+    expect(t.get(Extensions).one(CatalogueSearch) === mine).toBe(true);
+    const before = mine.questions;
+    await shop.storefront.get('/products?limit=5').expect(200);
+    await shop.storefront.get('/products/facets').expect(200);
+    expect(mine.questions).toBeGreaterThanOrEqual(before + 2);
   });
 
   it('a payment provider of an extension replaces the built-in one of its kind; others stay', () => {
