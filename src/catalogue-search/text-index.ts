@@ -214,14 +214,7 @@ export class TextIndex {
     }
     if (!isNumber(word)) {
       const sorted = this.sortedTerms();
-      let lo = 0;
-      let hi = sorted.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.terms[sorted[mid]] < word) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo, k = 0; i < sorted.length && k < MAX_PREFIX_TERMS; i++) {
+      for (let i = this.firstSortedAtOrAfter(word), k = 0; i < sorted.length && k < MAX_PREFIX_TERMS; i++) {
         const t = sorted[i];
         if (!this.terms[t].startsWith(word)) break;
         if (seen.has(t)) continue;
@@ -271,6 +264,19 @@ export class TextIndex {
       this.sorted = ids;
     }
     return this.sorted;
+  }
+
+  /** The place in `sortedTerms()` of the first term not before `word` (a binary search): where its prefix terms begin. */
+  firstSortedAtOrAfter(word: string): number {
+    const sorted = this.sortedTerms();
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.terms[sorted[mid]] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Approximate memory held. */

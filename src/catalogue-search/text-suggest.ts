@@ -99,15 +99,8 @@ export function rankAndGroup(candidates: readonly SuggestCandidate[], kinds: rea
 /** Terms of the dictionary beginning with `w` (the word itself included), at most `cap`. */
 export function prefixTerms(text: TextIndex, w: string, cap = 5000): number[] {
   const sorted = text.sortedTerms();
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (text.terms[sorted[mid]] < w) lo = mid + 1;
-    else hi = mid;
-  }
   const out: number[] = [];
-  for (let i = lo; i < sorted.length && out.length < cap; i++) {
+  for (let i = text.firstSortedAtOrAfter(w); i < sorted.length && out.length < cap; i++) {
     if (!text.terms[sorted[i]].startsWith(w)) break;
     out.push(sorted[i]);
   }
