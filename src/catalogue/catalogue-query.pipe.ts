@@ -1,6 +1,6 @@
 import { PipeTransform } from '@nestjs/common';
 import { AppError } from '../common/http/app-error.js';
-import { CatalogueFilters, FilterKind, parseFilters, RawQuery } from './catalogue-query.js';
+import { CatalogueFilters, FilterKind, parseFilters, RawQuery } from './catalogue-filters.js';
 
 /**
  * The catalogue list query as typed filters: `@Query(CatalogueQueryPipe.products) filters: CatalogueFilters`. It

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { visibleVariantSql } from './catalogue.repository.js';
-import { collectionClause, type Params } from './catalogue-query.js';
+import { collectionClause, type Params } from './repositories/catalogue-query.js';
 import { smartCollectionScopes, smartCollectionsByProduct } from './smart-collections.repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { collectionScopesOf } from '../collections/index.js';
 import type { CollectionScope } from './catalogue-filters.js';
-import { collectionClause, Params } from './catalogue-query.js';
+import { collectionClause, Params } from './repositories/catalogue-query.js';
 
 /**
  * Smart collections as product sets for promotions (issue 32): a smart collection holds the products with a visible

@@ -8,7 +8,7 @@ import { Envelope } from '../common/http/envelope.js';
 import { UuidParam } from '../common/http/uuid-param.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
-import type { CatalogueFilters } from './catalogue-query.js';
+import type { CatalogueFilters } from './catalogue-filters.js';
 import { CatalogueQueryPipe, CollectionQueryPipe, type CollectionQuery } from './catalogue-query.pipe.js';
 import { CatalogueFacetFiltersQuery, CatalogueListQuery, ProductFacetsQuery, ProductListQuery } from './dto/catalogue-list-query.dto.js';
 import { FacetsResponseDto, ProductListResponseDto, VariantsResponseDto } from './dto/catalogue.dto.js';

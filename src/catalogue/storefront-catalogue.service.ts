@@ -8,7 +8,7 @@ import { translate } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
 import { ListParams } from '../common/paging/list-params.js';
 import { Pager } from '../common/paging/pager.service.js';
-import { CatalogueFilters, CollectionScope, collectionOrder, OrderSpec, priceExpr } from './catalogue-query.js';
+import { CatalogueFilters, CollectionScope, collectionOrder, OrderSpec, priceExpr } from './repositories/catalogue-query.js';
 import { collectionProductCounts } from './smart-collections.repository.js';
 import type { CollectionQuery } from './catalogue-query.pipe.js';
 import { namedFacets } from './facet-json.js';

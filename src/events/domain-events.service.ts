@@ -18,7 +18,7 @@ import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
 import { EventsRepository } from './events.repository.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
-import { depthOf, outboxStatement, timeOrderedUuid, type PendingEvent } from './outbox-statement.js';
+import { depthOf, outboxStatement, timeOrderedUuid, type PendingEvent } from './repositories/outbox-statement.js';
 
 export interface RegisteredHandler {
   /** Durable name: pending work is keyed by it, so it must not change between releases. */

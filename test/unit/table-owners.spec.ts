@@ -192,6 +192,16 @@ describe('table owners', () => {
     ]);
   });
 
+  it('no SQL statement text naming a table stands outside repository files (and the data-access kit) in src/', () => {
+    // INSERT/UPDATE/DELETE and FROM/JOIN of an owned table; the keyed bulk writers of common/db (given a table name,
+    // they write the statement) are the data-access kit's, not SQL text
+    const outside = src.filter((x) => x.file.startsWith('src/') && !/\.repository\.ts$|\/repositories\/|^src\/common\/db\//.test(x.file));
+    const found = new Set<string>();
+    for (const x of outside)
+      for (const re of [WRITE, READ]) for (const m of x.text.matchAll(re)) if (m[1] && ownerOf.has(m[1])) found.add(`${x.file}: ${m[1]}`);
+    expect([...found].sort()).toEqual([]);
+  });
+
   it("by the import graph: no module reaches another module's entities or repositories but through its index.ts", () => {
     expect(src.filter(reachesTables).length).toBeGreaterThan(60);
     expect(tableImports(src)).toEqual([]);

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { ORDERS } from '../catalogue-query.js';
+import { ORDERS } from '../catalogue-filters.js';
 
 const UUIDS = 'Comma-separated UUIDs (OR within the dimension; dimensions AND together, CONTRACT 7).';
 

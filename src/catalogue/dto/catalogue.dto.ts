@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ImageDto } from '../../collections/index.js';
-import { FACET_KEYS, type FacetKey } from '../catalogue-query.js';
+import { FACET_KEYS, type FacetKey } from '../catalogue-filters.js';
 
 /** Storefront catalogue shapes of SPEC (product list projection, detail, variant, facets, price range, collection). */
 

@@ -6,7 +6,7 @@ import { collectionScopesOf } from '../../collections/index.js';
 import { currencyRecordsOf, type TenantSettings } from '../../tenancy/index.js';
 import type { AdminProductFilters } from '../admin-product-filters.js';
 import { AdminProductRow, CurrencyRow, mapAdminProductRow, mapCollectionRef } from '../admin-product.mapper.js';
-import { collectionClause } from '../catalogue-query.js';
+import { collectionClause } from './catalogue-query.js';
 import type { AdminProductRowDto, CollectionRefDto } from '../dto/admin-product.dto.js';
 
 /** The admin catalogue's read queries: the cursored list with its filters, and the facts the detail adds. */

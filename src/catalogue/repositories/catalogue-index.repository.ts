@@ -3,7 +3,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { CatalogueIndexSource, type IndexRow, type IndexRowCounts, type IndexRowSink } from '../../catalogue-search/index.js';
 import { parseLsn } from '../../database/lsn.js';
 import type { CollectionScope } from '../../extensions/index.js';
-import { collectionClause, Params } from '../catalogue-query.js';
+import { collectionClause, Params } from './catalogue-query.js';
 
 /** Product-id ranges of the build (each one statement, ordered by product): the memory bound of a build is one range. */
 const BUILD_RANGES = 16;

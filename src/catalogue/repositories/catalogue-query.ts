@@ -1,9 +1,9 @@
-import { parseCollectionRules } from '../collections/index.js';
-import type { CurrencyInfo } from '../common/context/request-context.js';
-import type { SortKey } from '../common/paging/pager.service.js';
-import { FACET_KEYS, type CatalogueFilters, type CollectionScope, type FacetKey, type OrderSpec } from './catalogue-filters.js';
+import { parseCollectionRules } from '../../collections/index.js';
+import type { CurrencyInfo } from '../../common/context/request-context.js';
+import type { SortKey } from '../../common/paging/pager.service.js';
+import { FACET_KEYS, type CatalogueFilters, type CollectionScope, type FacetKey, type OrderSpec } from '../catalogue-filters.js';
 
-export * from './catalogue-filters.js';
+export * from '../catalogue-filters.js';
 
 /** The variant_search column of each single-valued dimension. */
 const DIM_COLUMN: Partial<Record<FacetKey, string>> = {
