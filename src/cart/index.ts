@@ -1,4 +1,3 @@
 /** The public surface of `cart` for other modules (feature -> feature imports go through this file only). */
 export { CartService } from './cart.service.js';
 export { ownerClause, ownerOf } from './cart-owner.js';
-export { CART_SWEEPS } from './cart.repository.js';

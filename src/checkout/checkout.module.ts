@@ -9,7 +9,7 @@ import { TaxModule } from '../tax/tax.module.js';
 import { PromotionsModule } from '../promotions/promotions.module.js';
 import { AdminTaxReportController } from './admin-tax-report.controller.js';
 import { ShippingModule } from '../shipping/shipping.module.js';
-import { adminResource } from '../extensions/index.js';
+import { adminResource, cleanupSweepsOf } from '../extensions/index.js';
 import { AdminCheckoutsController } from './admin-checkouts.controller.js';
 import { AdminOrdersController } from './admin-orders.controller.js';
 import { AdminOrdersService } from './admin-orders.service.js';
@@ -26,7 +26,7 @@ import { OrderShippingMail } from './order-shipping-mail.handler.js';
 import { GiftCardSalesHandler } from './gift-card-sales.handler.js';
 import { PaymentExpiryJob } from './payments/payment-expiry.job.js';
 import { CheckoutStateService } from './checkout-state.service.js';
-import { OrderLinesHistory } from './checkout.repository.js';
+import { CHECKOUT_SWEEPS, OrderLinesHistory } from './checkout.repository.js';
 import { CheckoutService } from './checkout.service.js';
 import { CustomerOrdersController } from './customer-orders.controller.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
@@ -54,6 +54,7 @@ import { StorefrontCheckoutController, StorefrontOrdersController } from './stor
     CustomerOrdersController,
   ],
   providers: [
+    cleanupSweepsOf('checkout', CHECKOUT_SWEEPS),
     CheckoutService,
     CheckoutStateService,
     CheckoutStateRepository,

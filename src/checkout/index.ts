@@ -1,6 +1,5 @@
 /** The public surface of `checkout` for other modules (feature -> feature imports go through this file only). */
 export { ordersListCommand } from './orders.cli.js';
-export { CHECKOUT_SWEEPS } from './checkout.repository.js';
 export { OrderLifecycleService } from './order-lifecycle.service.js';
 export { OrderRefundsService, lineRefundMinor, lineRefundParts } from './order-refunds.service.js';
 export { AdminOrdersService } from './admin-orders.service.js';

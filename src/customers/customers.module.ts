@@ -6,7 +6,8 @@ import { VisitorCarryOverService } from './auth/visitor-carry-over.service.js';
 import { CustomerAccountController } from './customer-account.controller.js';
 import { CustomerAccountService } from './customer-account.service.js';
 import { CustomerAuthController } from './customer-auth.controller.js';
-import { CustomersRepository } from './customers.repository.js';
+import { cleanupSweepsOf } from '../extensions/index.js';
+import { CUSTOMER_SWEEPS, CustomersRepository } from './customers.repository.js';
 import { CustomersService } from './customers.service.js';
 import { MailModule } from './mail/mail.module.js';
 import { StorefrontCustomersController } from './storefront-customers.controller.js';
@@ -19,6 +20,7 @@ import { StorefrontCustomersController } from './storefront-customers.controller
   imports: [MailModule],
   controllers: [AdminCustomersController, StorefrontCustomersController, CustomerAuthController, CustomerAccountController],
   providers: [
+    cleanupSweepsOf('customers', CUSTOMER_SWEEPS),
     CustomersService,
     CustomerAuthService,
     CustomerTokenResolver,

@@ -13,6 +13,5 @@ export {
   saveAddressUnlessKnown,
 } from './customers.repository.js';
 export type { AddressToSave, CustomerNameRow } from './customers.repository.js';
-export { CUSTOMER_SWEEPS } from './customers.repository.js';
 export type { CustomerDto } from './dto/customer.dto.js';
 export type { CustomerPayload } from './customers.events.js';

@@ -17,6 +17,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import type { Principal } from './principal.js';
 import { queueBacklog, type QueueBacklog } from '../common/db/queue-backlog.js';
+import type { CleanupSweep } from '../common/db/sweep.js';
 
 // ------------------------------------------------------------------------------------------ payment providers
 
@@ -246,6 +247,27 @@ export function queueBacklogOf(queue: string, table: string) {
     useFactory: (dataSource: DataSource) => new TableQueueBacklog(queue, table, dataSource),
     inject: [DataSource],
   };
+}
+
+/**
+ * **Cleanup sweeps** (several, in module order). A module owning a table whose old rows the maintenance job deletes
+ * declares them (`cleanupSweepsOf(...)` in its providers): each sweep's selection is written by the owner, the job
+ * only runs them in bounded batches. Built in: customers (tokens, one-time codes), checkout (idempotency keys),
+ * webhooks (attempts, deliveries, then the delivered outbox events nothing waits on), cart (anonymous carts).
+ */
+export abstract class CleanupSweeps {
+  abstract readonly sweeps: readonly CleanupSweep[];
+}
+
+class DeclaredSweeps extends CleanupSweeps {
+  constructor(readonly sweeps: readonly CleanupSweep[]) {
+    super();
+  }
+}
+
+/** The provider of a module's cleanup sweeps (`name` keys the provider: one per module), for its `providers`. */
+export function cleanupSweepsOf(name: string, sweeps: readonly CleanupSweep[]) {
+  return { provide: `CleanupSweeps:${name}`, useValue: new DeclaredSweeps(sweeps) };
 }
 
 // ------------------------------------------------------------------------------------------ pricing

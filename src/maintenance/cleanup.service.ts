@@ -1,22 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { CART_SWEEPS } from '../cart/index.js';
-import { CHECKOUT_SWEEPS } from '../checkout/index.js';
 import { runExclusive } from '../common/cluster/exclusive-job.js';
 import type { CleanupSweep } from '../common/db/sweep.js';
-import { CUSTOMER_SWEEPS } from '../customers/index.js';
-import { outboxEventSweeps } from '../events/index.js';
-import { WEBHOOK_SWEEPS, webhookDeliveryPending } from '../webhooks/index.js';
+import { CleanupSweeps, Extensions } from '../extensions/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { deleteSweepBatch } from './maintenance.repository.js';
-
-/**
- * What the service stops needing, removed in bounded batches, in this order. Each sweep is declared by the module
- * owning its table (indexes of migration 1764000113000 serve them); read when a round starts, not at import.
- */
-function sweeps(): CleanupSweep[] {
-  return [...CUSTOMER_SWEEPS, ...CHECKOUT_SWEEPS, ...WEBHOOK_SWEEPS, ...outboxEventSweeps([webhookDeliveryPending]), ...CART_SWEEPS];
-}
 
 /**
  * Periodic cleanup (issue 13): expired shopper tokens and one-time codes, idempotency keys (24 h), delivered outbox
@@ -32,7 +20,16 @@ export class CleanupService implements OnApplicationBootstrap, BeforeApplication
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly extensions: Extensions,
   ) {}
+
+  /**
+   * What the service stops needing, removed in bounded batches: the `CleanupSweeps` each module owning a table
+   * declares (indexes of migration 1764000113000 serve them), in module order; read when a round starts.
+   */
+  sweeps(): CleanupSweep[] {
+    return this.extensions.all(CleanupSweeps).flatMap((s) => s.sweeps);
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.CLEANUP_INTERVAL_MS <= 0) return;
@@ -52,7 +49,7 @@ export class CleanupService implements OnApplicationBootstrap, BeforeApplication
   /** One full round: every sweep, batch after batch until a batch comes back short. Rows deleted per sweep. */
   async runOnce(): Promise<Record<string, number>> {
     const deleted: Record<string, number> = {};
-    for (const sweep of sweeps()) {
+    for (const sweep of this.sweeps()) {
       deleted[sweep.name] = 0;
       for (;;) {
         const { ran, result } = await runExclusive(this.dataSource, `cleanup:${sweep.name}`, (m) => this.batch(m, sweep));
