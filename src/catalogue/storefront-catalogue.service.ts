@@ -48,9 +48,7 @@ export class StorefrontCatalogueService {
 
   /** The catalogue engine: the `CatalogueSearch` extension point's implementation (the built-in one unless replaced). */
   private get search(): CatalogueSearch {
-    const engine = this.extensions.one(CatalogueSearch);
-    if (!engine) throw new Error('no CatalogueSearch is registered (the catalogue engine module provides one)');
-    return engine;
+    return this.extensions.one(CatalogueSearch)!;
   }
 
   // ---------------------------------------------------------------- lists

@@ -3,9 +3,11 @@ import { DiscoveryModule } from '@nestjs/core';
 import { EXTENSION_MODULES, Extensions } from './extensions.service.js';
 import { PriceAdjustments } from './price-adjustments.service.js';
 
+const SERVICES = [Extensions, PriceAdjustments];
+
 /** Global: any module may ask for the implementations of a point; `PriceAdjustments` runs the price adjusters. */
 @Global()
-@Module({ imports: [DiscoveryModule], providers: [Extensions, PriceAdjustments], exports: [Extensions, PriceAdjustments] })
+@Module({ imports: [DiscoveryModule], providers: SERVICES, exports: SERVICES })
 export class ExtensionsModule {
   /**
    * The app's: told which modules are extensions (`createShopApp({imports})`), so their implementations come after the
@@ -17,8 +19,8 @@ export class ExtensionsModule {
       module: ExtensionsModule,
       global: true,
       imports: [DiscoveryModule],
-      providers: [Extensions, PriceAdjustments, { provide: EXTENSION_MODULES, useValue: modules }],
-      exports: [Extensions, PriceAdjustments],
+      providers: [...SERVICES, { provide: EXTENSION_MODULES, useValue: modules }],
+      exports: SERVICES,
     };
   }
 }
