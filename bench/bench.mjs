@@ -40,6 +40,7 @@ import pg from 'pg';
 import { caseCheckout, caseCheckoutBrowsing, caseWorkers, checkoutLines } from './checkout.mjs';
 import { casePromotionsCart, cpuMs, promotionsCartLines } from './promotions-cart.mjs';
 import { caseCheckoutRead, checkoutReadLine } from './checkout-read.mjs';
+import { casePromotionsCatalogue, promotionsCatalogueLines } from './promotions-catalogue.mjs';
 import { compareWithRecorded, readRecorded, recordFigures } from './recorded.mjs';
 
 /** Bump when the generated data (generator, seed, batching) changes: a new database is generated. */
@@ -66,6 +67,10 @@ const { values: opts } = parseArgs({
     'server-dist': { type: 'string', default: '' },
     pairs: { type: 'string', default: '3' },
     'read-products': { type: 'string', default: '3000' },
+    // promotions-catalogue (bench/promotions-catalogue.mjs): rounds and window of the paired servers, and the control pair
+    rounds: { type: 'string', default: '8' },
+    window: { type: 'string', default: '4' },
+    'pair-control': { type: 'boolean', default: false },
   },
 });
 const COUNT = Number(opts.products);
@@ -95,6 +100,14 @@ async function main() {
     if (wanted.every((c) => c === 'checkout-read')) return finish(results, null, {}, db.kind);
     const meta = await ensureCatalogue(db.url);
     log(`catalogue: ${meta.products} products, ${meta.variants} visible variants (tenant ${meta.tenant_id}, generator v${GENERATOR_VERSION})`);
+    // promotions-catalogue runs its own pair of servers (one on a copy of the database) before this run's server
+    if (wanted.includes('promotions-catalogue'))
+      results['promotions-catalogue'] = await casePromotionsCatalogue(
+        { ...b, run, buildCases, fPaths, ensurePromotions, copyDatabase: (url, suffix) => copyDatabase(url, `${dbName}${suffix}`) },
+        db,
+        meta,
+      );
+    if (wanted.every((c) => c === 'promotions-catalogue' || c === 'checkout-read')) return finish(results, meta, {}, db.kind);
     const promotions = await ensurePromotions(db.url, meta, Number(opts.promotions));
     // the server's warnings about its catalogue index (rebuilds, gaps) are part of the report
     // BENCH_SERVER_TREE: run the cases' server from another built tree (a paired base run), with this harness
@@ -219,6 +232,24 @@ async function openDatabase(name) {
   log(`database: ${name} on the embedded PostgreSQL under ./data/bench (port ${port})`);
   const admin = embedded.url.replace(/\/[^/]+$/, '/postgres');
   return { url: embedded.url, kind: 'embedded PostgreSQL', fresh: (n) => recreate(admin, n), stop: () => embedded.stop() };
+}
+
+/** A copy of the database at `url` named `name` (dropped first when there), made as its template; returns its URL. */
+async function copyDatabase(url, name) {
+  const admin = new URL(url);
+  const source = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}" TEMPLATE "${source}"`);
+  } finally {
+    await c.end();
+  }
+  const copy = new URL(url);
+  copy.pathname = `/${name}`;
+  return copy.toString();
 }
 
 /** An empty database `name` on the admin URL's server (dropped first when there); returns its URL. */
@@ -563,8 +594,9 @@ function printTable(results) {
   for (const line of checkoutLines(results)) log(line);
   for (const line of promotionsCartLines(results)) log(line);
   for (const line of checkoutReadLine(results['checkout-read'])) log(line);
+  for (const line of promotionsCatalogueLines(results)) log(line);
   for (const [id, r] of Object.entries(results)) {
-    if (['checkout', 'checkout-browsing', 'workers', 'promotions-cart', 'checkout-read'].includes(id)) continue;
+    if (['checkout', 'checkout-browsing', 'workers', 'promotions-cart', 'checkout-read', 'promotions-catalogue'].includes(id)) continue;
     if (id === 'h') {
       log(
         `h     first read ${r.first_ms} ms (target <= 5000: ${r.first_ms <= 5000 ? 'met' : 'MISSED'}), then ${r.second_ms} ms; rss ${r.rss_mb} MB   ${r.name}`,
@@ -653,7 +685,8 @@ function shuffle(list, seed = 7) {
 }
 
 /** (f) every category × colour × country × size combination (with facets), shuffled, each URL once. */
-async function caseF(url, base, meta) {
+/** (f)'s URLs: every category × colour × country × size combination, with and without available=true, shuffled. */
+async function fPaths(url, meta) {
   const t = meta.tenant_id;
   const ids = async (sql) => (await query(url, sql, [t])).map((r) => r.id);
   const cats = await ids(`SELECT id FROM categories WHERE tenant_id = $1`);
@@ -672,6 +705,11 @@ async function caseF(url, base, meta) {
   log(
     `case f (distinct filter combinations): ${paths.length} URLs (${cats.length} categories x ${colors.length} colours x ${countries.length} countries x ${sizes.length} sizes x available or not), each once, ${CONNECTIONS} connections`,
   );
+  return paths;
+}
+
+async function caseF(url, base, meta) {
+  const paths = await fPaths(url, meta);
   const { r, cpuPerRequest } = await withServerCpu(
     () => runPaths(base, paths, { amount: paths.length, token: meta.storefront_token }),
     (x) => x.requests.total,

@@ -11,13 +11,11 @@ describe('factsheet text', () => {
 
   it('is linear on adversarial input (200,000 `<` and no `>`; many tags; one huge word)', () => {
     const inputs = ['<'.repeat(200_000), '<a'.repeat(100_000), '<>'.repeat(100_000), `${'<p>'.repeat(50_000)}x`, 'x'.repeat(200_000)];
-    for (const input of inputs) {
-      const started = performance.now();
-      stripHtml(input);
-      pdfText(stripHtml(input), 4_000);
-      // linear: a few ms (2 s leaves room for a loaded machine); the quadratic regex takes minutes on the first of these
-      expect(performance.now() - started).toBeLessThan(2_000);
-    }
+    // linear: a few ms each; the quadratic regex this replaced takes minutes on the first of these, past the test's
+    // timeout (no clock is read here: the outputs are checked, and a quadratic scan never reaches them)
+    const outputs = inputs.map((input) => stripHtml(input));
+    expect(outputs.map((o) => o.length)).toEqual([199_999, 199_999, 0, 1, 200_000]);
+    for (const o of outputs) expect(pdfText(o, 4_000).length).toBeLessThanOrEqual(4_000 + 4_000 / FACTSHEET_WORD_MAX);
     expect(stripHtml('<'.repeat(10))).toBe('<'.repeat(9));
   });
 
