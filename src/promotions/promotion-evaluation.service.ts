@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { VariantPromotionFactsRow } from '../catalogue/index.js';
 import type { CurrencyInfo, RequestContext } from '../common/context/request-context.js';
@@ -6,11 +6,11 @@ import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { Extensions, OrderHistory } from '../extensions/index.js';
 import type { PricedLine } from '../pricing/index.js';
-import { compilePromotions, type CompiledPromotions } from './engine/compile.js';
+import { compilePromotions, promotionClass, type CompiledPromotions } from './engine/compile.js';
 import { evaluatePromotions } from './engine/evaluate.js';
 import type { EngineCart, EngineHooks, EngineLine, EngineResult, LineFacet, PromotionDefinition } from './engine/types.js';
 import type { Promotion } from './entities/promotion.entity.js';
-import { toEngineRules } from './promotion-rules.js';
+import { parseActions, parseConditions, RuleError, toEngineRules } from './promotion-rules.js';
 import { CustomerGroupsRepository, PromotionUsagesRepository } from './promotions.repository.js';
 import { PromotionsService } from './promotions.service.js';
 
@@ -87,6 +87,9 @@ export class PromotionEvaluation {
   private readonly generations = new Map<string, number>();
   /** The lines' catalogue facts by shop and variant, for at most 30 s (a catalogue edit reaches promotions within it). */
   private readonly factsCache = new Map<string, { until: number; generation: number; byVariant: Map<string, VariantFacts> }>();
+  private readonly logger = new Logger('Promotions');
+  /** Stored promotions already reported as unreadable (id and problem), so each is logged once per process. */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -103,6 +106,24 @@ export class PromotionEvaluation {
     this.generations.set(tenantId, (this.generations.get(tenantId) ?? 0) + 1);
   }
 
+  /**
+   * The stored promotions the admin API's parsers accept. A row they refuse (written by SQL or by an older version:
+   * the API never stores one) is left out of every evaluation and logged once, instead of failing every cart of the
+   * shop with a 500.
+   */
+  private readable(ctx: RequestContext, rows: Promotion[]): Promotion[] {
+    return rows.filter((p) => {
+      const problem = storedRuleProblem(p);
+      if (problem === null) return true;
+      const key = `${p.id}|${problem}`;
+      if (!this.reported.has(key)) {
+        this.reported.add(key);
+        this.logger.warn(`shop ${ctx.tenantId}: promotion ${p.id} ("${p.name}") is left out of carts and checkouts: ${problem}`);
+      }
+      return false;
+    });
+  }
+
   /** The active promotions of the shop now (enabled, started, not ended, not used up). */
   async active(ctx: RequestContext): Promise<Promotion[]> {
     return (await this.entry(ctx)).live;
@@ -113,7 +134,7 @@ export class PromotionEvaluation {
     let entry = this.cache.get(ctx.tenantId);
     if (!entry || entry.until <= now) {
       const generation = this.generations.get(ctx.tenantId) ?? 0;
-      const rows = await this.usages.current(ctx);
+      const rows = this.readable(ctx, await this.usages.current(ctx));
       let until = now + TTL_MS;
       for (const r of rows) {
         if (r.startsAt && r.startsAt.getTime() > now) until = Math.min(until, r.startsAt.getTime());
@@ -269,6 +290,17 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value as object)) deepFreeze(v);
   }
   return value;
+}
+
+/** Why the admin API would refuse this stored promotion's rules (the message of its parsers), null when it would not. */
+export function storedRuleProblem(p: Pick<Promotion, 'conditions' | 'actions'>): string | null {
+  try {
+    const rules = { conditions: parseConditions(p.conditions), actions: parseActions(p.actions) };
+    return promotionClass(rules) ? null : 'actions must all be of one kind: product (lines), order or shipping';
+  } catch (err) {
+    if (err instanceof RuleError) return err.message;
+    throw err;
+  }
 }
 
 function isLive(p: Promotion, now: number): boolean {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, TestApp } from '../helpers/test-app.js';
-import { Cart, expectConsistent, fill, lineOff, promoShop } from './promotions.fixture.js';
+import { Cart, checkoutTo, expectConsistent, fill, lineOff, promoShop } from './promotions.fixture.js';
 
 const red = { type: 'lines', selector: [{ type: 'facet', facet: 'colour', values: ['red'] }] };
 
@@ -32,6 +32,44 @@ describe('promotions in the cart', () => {
     expect(Object.keys(cart)).not.toContain('discounts');
     expect(Object.keys(cart)).not.toContain('available_promotions');
     expect(Object.keys(cart.items[0])).not.toContain('promotions');
+  });
+
+  it('a stored promotion the admin parsers refuse (written by SQL) is left out: the cart answers 200 with the others applied', async () => {
+    const p = await promoShop(t);
+    const good = await p.promote({ name: '10% off', actions: [{ type: 'percent_off_order', percent: 10 }] });
+    // rows the API never stores: a percent over 100, an unknown action, actions of two classes, conditions not a list
+    const bad = [
+      [[], [{ type: 'percent_off_order', percent: 150 }]],
+      [[], [{ type: 'teleport' }]],
+      [
+        [],
+        [
+          { type: 'percent_off_order', percent: 5 },
+          { type: 'shipping', percent: 100 },
+        ],
+      ],
+      [{ type: 'min_subtotal' }, [{ type: 'percent_off_order', percent: 5 }]],
+    ];
+    for (const [i, [conditions, actions]] of bad.entries())
+      await t.db.query(`INSERT INTO promotions (tenant_id, name, combines_with, conditions, actions) VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb)`, [
+        p.shop.tenant.id,
+        `broken ${i}`,
+        JSON.stringify({ product: true, order: true, shipping: true, discount_codes: true }),
+        JSON.stringify(conditions),
+        JSON.stringify(actions),
+      ]);
+    // the cache of the shop's promotions is dropped by the admin API's writes: one more makes the SQL rows read now
+    await p.promote({ name: 'disabled', enabled: false, actions: [{ type: 'percent_off_order', percent: 50 }] });
+    const visitor = p.visitor();
+    const cart = await fill(visitor, [[p.ids.variants['v-barolo'], 2]]);
+    expect(cart.items_subtotal_price).toBe(60);
+    expect(cart.discounts?.map((d) => d.promotion_id)).toEqual([good.id]);
+    expect(cart.total_price).toBe(54);
+    expectConsistent(cart);
+    // and the checkout prices the same
+    const checkout = await checkoutTo(p, visitor, 'CH');
+    expect(checkout.totals.discount).toBe(6);
+    expect(checkout.totals.discounts?.map((d) => d.promotion_id)).toEqual([good.id]);
   });
 
   it("with an active promotion the cart carries exactly SPEC's members plus the documented promotion members", async () => {
