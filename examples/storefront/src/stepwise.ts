@@ -1,0 +1,23 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * A long page's first render in steps, each in a task of its own (README "Throttled budgets"): on a phone-speed CPU
+ * a whole listing rendered at once is one task of 200-300 ms, blocking input. Once `ready`, step 0 renders; then a
+ * timer per step until `steps` have been shown; from then on (and at once when `instant`: a page restored by back or
+ * forward, whose scroll position needs all of it) the answer is Infinity, for the component's lifetime, so later
+ * updates (a filter, "more") render whole.
+ */
+export function useStepwise(ready: boolean, steps: number, instant: boolean): number {
+  const [step, setStep] = useState(0);
+  const [finished, setFinished] = useState(false);
+  useEffect(() => {
+    if (finished || !ready) return;
+    if (instant || step + 1 >= steps) {
+      setFinished(true);
+      return;
+    }
+    const timer = setTimeout(() => setStep(step + 1));
+    return () => clearTimeout(timer);
+  }, [ready, step, steps, finished, instant]);
+  return finished || (ready && instant) ? Infinity : step;
+}
