@@ -12,6 +12,7 @@ import { SearchBox } from './search-box';
 import { CategoryMenu } from './CategoryMenu';
 import { CartDrawer } from './CartDrawer';
 import { WishlistLink } from './wishlist';
+import { Later } from './stepwise';
 
 // Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
 const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
@@ -47,7 +48,9 @@ function Layout() {
       <a className="skip" href="#main">
         {t('skip')}
       </a>
-      <Header />
+      <Later>
+        <Header />
+      </Later>
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Switch>
@@ -74,7 +77,9 @@ function Layout() {
           </Switch>
         </Suspense>
       </main>
-      <CartDrawer />
+      <Later>
+        <CartDrawer />
+      </Later>
       <footer className="footer">
         <p>
           Vinoshop reference storefront · storefront and customer APIs only · <a href="/api/docs">API docs</a>
@@ -103,7 +108,9 @@ function Header() {
           </svg>{' '}
           {t('shopName')}
         </Link>
-        <SearchBox />
+        <Later>
+          <SearchBox />
+        </Later>
         <nav className="tools" aria-label={t('account')}>
           <label className="compact">
             <span className="sr-only">{t('language')}</span>
@@ -137,7 +144,9 @@ function Header() {
           </Link>
         </nav>
       </div>
-      <CategoryMenu />
+      <Later>
+        <CategoryMenu />
+      </Later>
     </header>
   );
 }

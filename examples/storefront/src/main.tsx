@@ -27,8 +27,10 @@ if (prerendered) {
   const ready = new MutationObserver(() => {
     const main = root.querySelector('#main');
     // ready: a heading and nothing loading (a listing rendering its first cards in steps, `data-stepwise`, is ready once
-    // its first step shows: the later ones lay out below it); the swap in a task of its own, apart from the render's
-    if (main?.querySelector('h1') && !main.querySelector('[aria-busy="true"]:not([data-stepwise]), .loading')) setTimeout(swap);
+    // its first step shows: the later ones lay out below it) and no part of the page still to come (`data-deferred`,
+    // src/stepwise.tsx); the swap in a task of its own, apart from the render's
+    const waiting = main?.querySelector('[aria-busy="true"]:not([data-stepwise]), .loading') ?? root.querySelector('[data-deferred]');
+    if (main?.querySelector('h1') && !waiting) setTimeout(swap);
   });
   ready.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
   const late = setTimeout(swap, 5000);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 /**
  * A long page's first render in steps, each in a task of its own (README "Throttled budgets"): on a phone-speed CPU
@@ -20,4 +20,19 @@ export function useStepwise(ready: boolean, steps: number, instant: boolean): nu
     return () => clearTimeout(timer);
   }, [ready, step, steps, finished, instant]);
   return finished || (ready && instant) ? Infinity : step;
+}
+
+/**
+ * Its children one task after the first render while the app renders hidden beside a prerendered page (src/main.tsx),
+ * else at once: the header's search box and menus are not in the first render's task. Until then a `data-deferred`
+ * placeholder, and the prerendered page is not replaced before they show (no header growing under the shopper's eyes).
+ */
+export function Later({ children }: { children: ReactNode }) {
+  const [shown, setShown] = useState(() => !document.getElementById('root')?.hidden);
+  useEffect(() => {
+    if (shown) return;
+    const timer = setTimeout(() => setShown(true));
+    return () => clearTimeout(timer);
+  }, [shown]);
+  return shown ? <>{children}</> : <span data-deferred="" hidden />;
 }
