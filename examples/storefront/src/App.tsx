@@ -52,30 +52,32 @@ function Layout() {
         <Header />
       </Later>
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<Loading />}>
-          <Switch>
-            <Route path="/" component={HomeOrListing} />
-            <Route path="/wines" component={CataloguePage} />
-            <Route path="/collections/:id" component={CataloguePage} />
-            <Route path="/categories/:slug" component={CataloguePage} />
-            <Route path="/wines/:handle" component={ProductPage} />
-            <Route path="/products/:id" component={ProductPage} />
-            <Route path="/cart" component={CartPage} />
-            <Route path="/checkout" component={CheckoutPage} />
-            <Route path="/order" component={OrderPage} />
-            <Route path="/account/sign-in" component={SignInPage} />
-            <Route path="/account/sign-up" component={SignUpPage} />
-            <Route path="/account/orders/:id" component={OrderDetailPage} />
-            <Route path="/account/forgot-password" component={ForgotPasswordPage} />
-            <Route path="/account/reset-password" component={ResetPasswordPage} />
-            <Route path="/account/confirm-email" component={ConfirmEmailPage} />
-            <Route path="/wishlist" component={WishlistPage} />
-            <Route path="/account" component={AccountPage} />
-            <Route>
-              <p className="notice">{t('notFound')}</p>
-            </Route>
-          </Switch>
-        </Suspense>
+        <Later>
+          <Suspense fallback={<Loading />}>
+            <Switch>
+              <Route path="/" component={HomeOrListing} />
+              <Route path="/wines" component={CataloguePage} />
+              <Route path="/collections/:id" component={CataloguePage} />
+              <Route path="/categories/:slug" component={CataloguePage} />
+              <Route path="/wines/:handle" component={ProductPage} />
+              <Route path="/products/:id" component={ProductPage} />
+              <Route path="/cart" component={CartPage} />
+              <Route path="/checkout" component={CheckoutPage} />
+              <Route path="/order" component={OrderPage} />
+              <Route path="/account/sign-in" component={SignInPage} />
+              <Route path="/account/sign-up" component={SignUpPage} />
+              <Route path="/account/orders/:id" component={OrderDetailPage} />
+              <Route path="/account/forgot-password" component={ForgotPasswordPage} />
+              <Route path="/account/reset-password" component={ResetPasswordPage} />
+              <Route path="/account/confirm-email" component={ConfirmEmailPage} />
+              <Route path="/wishlist" component={WishlistPage} />
+              <Route path="/account" component={AccountPage} />
+              <Route>
+                <p className="notice">{t('notFound')}</p>
+              </Route>
+            </Switch>
+          </Suspense>
+        </Later>
       </main>
       <Later>
         <CartDrawer />

@@ -43,6 +43,7 @@ async function resolveScope(collection: string | undefined, category: string | u
   return { search };
 }
 const CARDS_PER_STEP = 8;
+const FACETS_PER_STEP = 3;
 const ORDERS = ['created desc', 'price asc', 'price desc', 'title asc', 'rating desc'];
 
 /**
@@ -115,11 +116,13 @@ export function CataloguePage() {
   }, []);
 
   const products = [...(listing.data?.products ?? []), ...(more?.products ?? [])];
-  // the first listing renders in steps (README "Throttled budgets"): 8 cards a task, then the filters; the results stay
+  // the first listing renders in steps (README "Throttled budgets"): 8 cards a task, then the filters 3 groups a task; the results stay
   // busy until then, marked `data-stepwise` (the app's page replaces the prerendered one once the first step shows)
   const cardSteps = Math.ceil((listing.data?.products.length ?? 0) / CARDS_PER_STEP);
-  const step = useStepwise(listing.data !== null, cardSteps + 1, restored.current !== null);
+  const facetSteps = Math.max(1, Math.ceil((listing.data?.facets.length ?? 0) / FACETS_PER_STEP));
+  const step = useStepwise(listing.data !== null, cardSteps + facetSteps, restored.current !== null);
   const shown = step === Infinity ? products : products.slice(0, CARDS_PER_STEP * (step + 1));
+  const facets = (listing.data?.facets ?? []).slice(0, step === Infinity ? undefined : Math.max(0, step - cardSteps + 1) * FACETS_PER_STEP);
   const busy = listing.loading || (listing.data !== null && step !== Infinity);
   const next = more ? more.next : (listing.data?.next ?? null);
 
@@ -221,8 +224,14 @@ export function CataloguePage() {
                 onChange={(min, max, replace) => update({ price_min: min, price_max: max }, replace)}
               />
             )}
-            {(step >= cardSteps ? (listing.data?.facets ?? []) : []).map((facet) => (
-              <FacetGroup key={facet.key} facet={facet} param={PARAM[facet.key]} selected={(params.get(PARAM[facet.key]) ?? '').split(',').filter(Boolean)} onToggle={toggle} />
+            {facets.map((facet) => (
+              <FacetGroup
+                key={facet.key}
+                facet={facet}
+                param={PARAM[facet.key]}
+                selected={(params.get(PARAM[facet.key]) ?? '').split(',').filter(Boolean)}
+                onToggle={toggle}
+              />
             ))}
           </div>
           <div className="drawer-foot">
