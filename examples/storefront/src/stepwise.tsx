@@ -23,9 +23,10 @@ export function useStepwise(ready: boolean, steps: number, instant: boolean): nu
 }
 
 /**
- * Its children one task after the first render while the app renders hidden beside a prerendered page (src/main.tsx),
- * else at once: the header's search box and menus are not in the first render's task. Until then a `data-deferred`
- * placeholder, and the prerendered page is not replaced before they show (no header growing under the shopper's eyes).
+ * Its children one task after their parent's render while the app renders hidden beside a prerendered page
+ * (src/main.tsx), else at once: the page's main part, the header, its search box and menus and the cart drawer each
+ * render in a task of their own, not all in the first render's. Until then a `data-deferred` placeholder, and the
+ * prerendered page is not replaced before they show (no header growing under the shopper's eyes).
  */
 export function Later({ children }: { children: ReactNode }) {
   const [shown, setShown] = useState(() => !document.getElementById('root')?.hidden);
