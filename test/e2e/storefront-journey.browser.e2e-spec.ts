@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
+import { formatCurrency } from '../../examples/storefront/src/money.js';
 import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -187,7 +188,7 @@ describe('reference storefront: home page, search-engine data and the phone jour
     await page.context().close();
   }, 120_000);
 
-  it('budgets on a throttled machine (CPU 4× slower, 1.6 Mbps / 150 ms): the listing shows its first products within 2.0 s (the best of 3 cold loads: the machine is shared); its total blocking time is measured and printed', async () => {
+  it('budgets on a throttled machine (CPU 4× slower, 1.6 Mbps / 150 ms): the listing shows its first products within 2.0 s and blocks the main thread at most 300 ms in all (the best of 3 cold loads: the machine is shared)', async () => {
     type Run = { fcp: number; products: number; app: number; tbt: number; tasks: number[][] };
     const runs: Run[] = [];
     // another test's CPU (npm test runs two files at once) only ever adds time: the best of three loads is the figure
@@ -228,8 +229,25 @@ describe('reference storefront: home page, search-engine data and the phone jour
     process.stderr.write(`[storefront] throttled listing (CPU 4x, 1.6 Mbps / 150 ms), ms: ${JSON.stringify(runs)}\n`);
     writeFileSync(join(OUT, 'throttled-listing.json'), JSON.stringify(runs, null, 2));
     expect(Math.min(...runs.map((r) => r.products))).toBeLessThanOrEqual(2000);
-    // total blocking time (issue 37's budget: 300 ms) is not asserted: on this shared 2-core machine the best of three
-    // loads measured 297-491 ms (README "Throttled budgets"); the figures above are the record
+    expect(Math.min(...runs.map((r) => r.tbt))).toBeLessThanOrEqual(300);
+
+    // the app writes prices without Intl (its first use is a long task): in exactly the words of this browser's Intl
+    const page = await sameOriginPage(browser, base);
+    await open(page, 'cart');
+    const amounts = [0, 0.5, 9.95, 12.345, 1234.5, 99999.99, -5];
+    for (const [locale, currency] of [
+      ['en-CH', 'CHF'],
+      ['de-CH', 'CHF'],
+      ['de-CH', 'EUR'],
+    ]) {
+      const intl = await page.evaluate(({ l, c, list }) => list.map((a) => new Intl.NumberFormat(l, { style: 'currency', currency: c }).format(a)), {
+        l: locale,
+        c: currency,
+        list: amounts,
+      });
+      expect(amounts.map((a) => formatCurrency(a, currency, locale))).toEqual(intl);
+    }
+    await page.context().close();
   }, 180_000);
 
   /**

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The storefront README's pictures (issue 37): phone (390×844) screenshots of the home page, a category, a product
-// page and the cart drawer, and desktop ones of the home and product pages, taken with Debian's Chromium through
+// page and the cart drawer, and desktop ones of the home, category (category-page.png) and product pages, taken with Debian's Chromium through
 // playwright-core into docs/ (viewport only, device scale 1: small PNGs). Against a running demo shop:
 //   node examples/storefront/scripts/screenshots.mjs 'http://127.0.0.1:3000/storefront-demo/?token=vnstss_…'
 // (the URL `npm run shop -- demo` prints). The journey browser test calls `takeScreenshots` on its own demo shop when
@@ -30,10 +30,10 @@ export async function takeScreenshots(browser, url, outDir = DOCS) {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     const shot = async (name) => {
-      // desktop: the home and product pages only (docs/category-page.png shows the desktop listing)
-      if (kind === 'desktop' && name !== 'home' && name !== 'product') return;
+      // desktop: the home, category and product pages (the category as category-page.png, the README's first picture)
+      if (kind === 'desktop' && name === 'cart-drawer') return;
       await page.evaluate(() => document.fonts.ready);
-      const path = join(outDir, `${kind}-${name}.png`);
+      const path = join(outDir, kind === 'desktop' && name === 'category' ? 'category-page.png' : `${kind}-${name}.png`);
       await page.screenshot({ path });
       written.push(path);
     };

@@ -12,6 +12,7 @@ import { SearchBox } from './search-box';
 import { CategoryMenu } from './CategoryMenu';
 import { CartDrawer } from './CartDrawer';
 import { WishlistLink } from './wishlist';
+import { Later } from './stepwise';
 
 // Checkout, confirmation and account pages load on first use: the listing route's JavaScript stays within budget
 const CheckoutPage = lazy(() => import('./pages/Checkout').then((m) => ({ default: m.CheckoutPage })));
@@ -47,34 +48,40 @@ function Layout() {
       <a className="skip" href="#main">
         {t('skip')}
       </a>
-      <Header />
+      <Later>
+        <Header />
+      </Later>
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<Loading />}>
-          <Switch>
-            <Route path="/" component={HomeOrListing} />
-            <Route path="/wines" component={CataloguePage} />
-            <Route path="/collections/:id" component={CataloguePage} />
-            <Route path="/categories/:slug" component={CataloguePage} />
-            <Route path="/wines/:handle" component={ProductPage} />
-            <Route path="/products/:id" component={ProductPage} />
-            <Route path="/cart" component={CartPage} />
-            <Route path="/checkout" component={CheckoutPage} />
-            <Route path="/order" component={OrderPage} />
-            <Route path="/account/sign-in" component={SignInPage} />
-            <Route path="/account/sign-up" component={SignUpPage} />
-            <Route path="/account/orders/:id" component={OrderDetailPage} />
-            <Route path="/account/forgot-password" component={ForgotPasswordPage} />
-            <Route path="/account/reset-password" component={ResetPasswordPage} />
-            <Route path="/account/confirm-email" component={ConfirmEmailPage} />
-            <Route path="/wishlist" component={WishlistPage} />
-            <Route path="/account" component={AccountPage} />
-            <Route>
-              <p className="notice">{t('notFound')}</p>
-            </Route>
-          </Switch>
-        </Suspense>
+        <Later>
+          <Suspense fallback={<Loading />}>
+            <Switch>
+              <Route path="/" component={HomeOrListing} />
+              <Route path="/wines" component={CataloguePage} />
+              <Route path="/collections/:id" component={CataloguePage} />
+              <Route path="/categories/:slug" component={CataloguePage} />
+              <Route path="/wines/:handle" component={ProductPage} />
+              <Route path="/products/:id" component={ProductPage} />
+              <Route path="/cart" component={CartPage} />
+              <Route path="/checkout" component={CheckoutPage} />
+              <Route path="/order" component={OrderPage} />
+              <Route path="/account/sign-in" component={SignInPage} />
+              <Route path="/account/sign-up" component={SignUpPage} />
+              <Route path="/account/orders/:id" component={OrderDetailPage} />
+              <Route path="/account/forgot-password" component={ForgotPasswordPage} />
+              <Route path="/account/reset-password" component={ResetPasswordPage} />
+              <Route path="/account/confirm-email" component={ConfirmEmailPage} />
+              <Route path="/wishlist" component={WishlistPage} />
+              <Route path="/account" component={AccountPage} />
+              <Route>
+                <p className="notice">{t('notFound')}</p>
+              </Route>
+            </Switch>
+          </Suspense>
+        </Later>
       </main>
-      <CartDrawer />
+      <Later>
+        <CartDrawer />
+      </Later>
       <footer className="footer">
         <p>
           Vinoshop reference storefront · storefront and customer APIs only · <a href="/api/docs">API docs</a>
@@ -103,7 +110,9 @@ function Header() {
           </svg>{' '}
           {t('shopName')}
         </Link>
-        <SearchBox />
+        <Later>
+          <SearchBox />
+        </Later>
         <nav className="tools" aria-label={t('account')}>
           <label className="compact">
             <span className="sr-only">{t('language')}</span>
@@ -137,7 +146,9 @@ function Header() {
           </Link>
         </nav>
       </div>
-      <CategoryMenu />
+      <Later>
+        <CategoryMenu />
+      </Later>
     </header>
   );
 }

@@ -1,6 +1,7 @@
 // The storefront's own words (catalogue text comes translated from the API by `locale`); German in i18n-de.ts.
 import { de } from './i18n-de';
 import { catalogueWords } from './i18n-catalogue';
+import { formatCurrency } from './money';
 
 const en = {
   ...catalogueWords.en,
@@ -238,10 +239,7 @@ export function formatDate(iso: string, locale: string): string {
   return new Intl.DateTimeFormat(numberLocale(locale), { weekday: 'short', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(date);
 }
 
+/** A price in the reader's words (src/money.ts: without Intl for the usual currencies). */
 export function formatMoney(amount: number, currency: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(numberLocale(locale), { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${currency} ${amount.toFixed(2)}`;
-  }
+  return formatCurrency(amount, currency, numberLocale(locale));
 }

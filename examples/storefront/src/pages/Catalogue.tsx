@@ -9,6 +9,7 @@ import { ErrorNote, Loading } from '../ui';
 import { DidYouMean } from '../search-box';
 import { ProductCard } from './ProductCard';
 import { usePageMeta } from '../seo';
+import { useStepwise } from '../stepwise';
 
 let collectionsCache: { key: string; list: Collection[] } | null = null;
 async function loadCollections(): Promise<Collection[]> {
@@ -41,6 +42,8 @@ async function resolveScope(collection: string | undefined, category: string | u
   }
   return { search };
 }
+const CARDS_PER_STEP = 8;
+const FACETS_PER_STEP = 3;
 const ORDERS = ['created desc', 'price asc', 'price desc', 'title asc', 'rating desc'];
 
 /**
@@ -113,6 +116,14 @@ export function CataloguePage() {
   }, []);
 
   const products = [...(listing.data?.products ?? []), ...(more?.products ?? [])];
+  // the first listing renders in steps (README "Throttled budgets"): 8 cards a task, then the filters 3 groups a task; the results stay
+  // busy until then, marked `data-stepwise` (the app's page replaces the prerendered one once the first step shows)
+  const cardSteps = Math.ceil((listing.data?.products.length ?? 0) / CARDS_PER_STEP);
+  const facetSteps = Math.max(1, Math.ceil((listing.data?.facets.length ?? 0) / FACETS_PER_STEP));
+  const step = useStepwise(listing.data !== null, cardSteps + facetSteps, restored.current !== null);
+  const shown = step === Infinity ? products : products.slice(0, CARDS_PER_STEP * (step + 1));
+  const facets = (listing.data?.facets ?? []).slice(0, step === Infinity ? undefined : Math.max(0, step - cardSteps + 1) * FACETS_PER_STEP);
+  const busy = listing.loading || (listing.data !== null && step !== Infinity);
   const next = more ? more.next : (listing.data?.next ?? null);
 
   const loadMore = async () => {
@@ -205,7 +216,7 @@ export function CataloguePage() {
                 {t('onSaleOnly')}
               </label>
             </fieldset>
-            {listing.data && (
+            {listing.data && step >= cardSteps && (
               <PriceFilter
                 range={listing.data.priceRange}
                 min={params.get('price_min')}
@@ -213,8 +224,14 @@ export function CataloguePage() {
                 onChange={(min, max, replace) => update({ price_min: min, price_max: max }, replace)}
               />
             )}
-            {(listing.data?.facets ?? []).map((facet) => (
-              <FacetGroup key={facet.key} facet={facet} param={PARAM[facet.key]} selected={(params.get(PARAM[facet.key]) ?? '').split(',').filter(Boolean)} onToggle={toggle} />
+            {facets.map((facet) => (
+              <FacetGroup
+                key={facet.key}
+                facet={facet}
+                param={PARAM[facet.key]}
+                selected={(params.get(PARAM[facet.key]) ?? '').split(',').filter(Boolean)}
+                onToggle={toggle}
+              />
             ))}
           </div>
           <div className="drawer-foot">
@@ -223,13 +240,13 @@ export function CataloguePage() {
             </button>
           </div>
         </div>
-        <section className="results" aria-label={t('results')} aria-busy={listing.loading}>
+        <section className="results" aria-label={t('results')} aria-busy={busy} data-stepwise={busy && !listing.loading ? '' : undefined}>
           <ErrorNote error={listing.error} />
           {listing.loading && !listing.data && <Loading />}
           {listing.data && products.length === 0 && <p className="notice">{t('noResults')}</p>}
           {listing.data && products.length === 0 && q && <DidYouMean q={q} />}
           <ul className="grid" data-testid="products">
-            {products.map((p) => (
+            {shown.map((p) => (
               <ProductCard key={p.id} product={p} money={money} />
             ))}
           </ul>

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'wouter';
 import type { Product } from '../api/client';
 import { useShop } from '../store';
@@ -5,8 +6,11 @@ import { hideImage, textOn } from '../ui';
 import { productHref } from '../urls';
 import { WishlistHeart } from '../wishlist';
 
-/** A product in a grid (listing, home page, related wines): image, flags, title, producer, price, stock. */
-export function ProductCard({ product: p, money }: { product: Product; money(a: number, c: string): string }) {
+/**
+ * A product in a grid (listing, home page, related wines): image, flags, title, producer, price, stock. Memoized: a
+ * listing rendering in steps (src/stepwise.ts) does not render its earlier cards again.
+ */
+export const ProductCard = memo(function ProductCard({ product: p, money }: { product: Product; money(a: number, c: string): string }) {
   const { t, cart } = useShop();
   // the list's price_min is gross; a shop showing net prices gets its cheapest listed variant's net price
   const net = cart?.show_net_prices && p.variants.length > 0 ? Math.min(...p.variants.map((v) => v.net_price)) : null;
@@ -43,4 +47,4 @@ export function ProductCard({ product: p, money }: { product: Product; money(a: 
       <p className={p.available ? 'stock in' : 'stock out'}>{p.available ? t('inStock') : t('soldOut')}</p>
     </li>
   );
-}
+});
