@@ -272,13 +272,44 @@ export async function insertCheckoutWithLines(
   return { checkout: checkoutOf(row), lines: row.lines };
 }
 
-/** A checkout and the version of its row (`xmin`), for an update written only over what was read. */
-export async function checkoutWithVersion(m: EntityManager, tenantId: string, id: string): Promise<{ checkout: Checkout; version: string } | null> {
-  const [row]: Array<CheckoutSqlRow & { row_version: string }> = await m.query(
-    `SELECT c.*, c.xmin::text AS row_version FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`,
+/** The checkout's own lines as one JSON array (by position), beside its row: its lines never change once written. */
+const OWN_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'variant_id', l.variant_id, 'quantity', l.quantity::text) ORDER BY l.position, l.id), '[]'::json)
+    FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id) AS own_lines`;
+
+/** A checkout's own line as stored (quantity as decimal text). */
+export interface OwnLineRow {
+  id: string;
+  variant_id: string;
+  quantity: string;
+}
+
+/**
+ * A checkout with its own lines and the version of its row (`xmin`), in one statement (issue 34), for an update
+ * written only over what was read.
+ */
+export async function checkoutWithVersion(
+  m: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<{ checkout: Checkout; version: string; lines: OwnLineRow[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { row_version: string; own_lines: OwnLineRow[] }> = await m.query(
+    `SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`,
     [tenantId, id],
   );
-  return row ? { checkout: checkoutOf(row), version: row.row_version } : null;
+  return row ? { checkout: checkoutOf(row), version: row.row_version, lines: row.own_lines } : null;
+}
+
+/**
+ * The checkout locked for the caller's transaction (FOR UPDATE: a second placement waits, then reads the row as the
+ * first left it), with its own lines, in one statement (issue 34). The lines come from the statement's snapshot,
+ * which is safe because a checkout's lines are written once, with it.
+ */
+export async function lockCheckoutWithLines(m: EntityManager, tenantId: string, id: string): Promise<{ checkout: Checkout; lines: OwnLineRow[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[] }> = await m.query(
+    `SELECT c.*, ${OWN_LINES_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`,
+    [tenantId, id],
+  );
+  return row ? { checkout: checkoutOf(row), lines: row.own_lines } : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { getOrThrow, inTransaction, isUuid, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
@@ -30,7 +30,6 @@ import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.ent
 import { ShippingService } from './shipping.service.js';
 import { checkoutsPage, checkoutWithVersion, insertCheckoutWithLines, saveCheckoutChoices, saveCheckoutChoicesAt } from './checkout.repository.js';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Reads and writes of one storefront update before it answers 409 (each retry means another write landed in between). */
 const UPDATE_ATTEMPTS = 5;
 
@@ -96,12 +95,15 @@ export class CheckoutService {
     // no transaction and no row lock (issue 34: two statements less): the checkout is read with its row version and
     // written only over that version; a write in between (another update, the completion) makes it read again
     for (let attempt = 1; ; attempt++) {
-      const read = UUID_PATTERN.test(token) ? await checkoutWithVersion(m, ctx.tenantId, token) : null;
+      const read = isUuid(token) ? await checkoutWithVersion(m, ctx.tenantId, token) : null;
       if (!read) throw AppError.notFound('checkout');
-      const { checkout, countries } = await this.applyChoices(ctx, read.checkout, dto, config);
+      if (read.checkout.status === 'Completed') throw AppError.conflict('the checkout is already completed');
+      // its lines came with the row; the catalogue's rows of them price the rules' check and the answer
+      const lines = await this.states.sellableLines(ctx, read.lines);
+      const { checkout, countries } = await this.applyChoices(ctx, read.checkout, dto, config, lines);
       const saved = await saveCheckoutChoicesAt(m, checkout, read.version);
       // the countries just read serve the answer too (issue 34: one statement less per update)
-      if (saved) return this.storefrontView(ctx, saved, countries);
+      if (saved) return this.storefrontView(ctx, saved, countries, lines);
       if (attempt >= UPDATE_ATTEMPTS) throw AppError.conflict('the checkout was changed by another request meanwhile: try again');
     }
   }
@@ -112,8 +114,8 @@ export class CheckoutService {
     c: Checkout,
     dto: UpdateCheckoutDto,
     config: TenantConfig,
+    lines: CheckoutLineRow[],
   ): Promise<{ checkout: Checkout; countries: CountryRow[] }> {
-    if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
     const countries = await this.shipping.countries(ctx);
     const checkCountry = (a: AddressData | null, member: string) => {
       if (a?.region && a.region.slice(0, 2) !== a.country_code?.toUpperCase())
@@ -140,7 +142,7 @@ export class CheckoutService {
     const country = c.shippingAddress?.country_code ?? null;
     const methods = await this.shipping.methods(ctx);
     // methods with rate tables, zones or carrier rates are offered when they can serve this address and these lines
-    const offered = methods.some(isConfigured) ? (await this.states.state(ctx, c, config)).offered : this.shipping.offeredFor(methods, country);
+    const offered = methods.some(isConfigured) ? (await this.states.state(ctx, c, config, lines)).offered : this.shipping.offeredFor(methods, country);
     if (dto.shipping_method_id !== undefined && dto.shipping_method_id !== null) {
       if (!offered.some((m) => m.id === dto.shipping_method_id)) {
         throw AppError.unprocessable(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.js';
+import { inTransaction, isUuid, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
@@ -21,7 +21,7 @@ import { CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
-import { type OrderApplied } from './checkout.repository.js';
+import { lockCheckoutWithLines, type OrderApplied } from './checkout.repository.js';
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
@@ -79,13 +79,16 @@ export class OrderPlacementService {
   private place(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string, config: TenantConfig): Promise<CompleteResultDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
-      const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
+      // the row locked and its lines, in one statement (issue 34)
+      const locked = isUuid(token) ? await lockCheckoutWithLines(m, tx.tenantId, token) : null;
+      if (!locked) throw AppError.notFound('checkout');
+      const c = locked.checkout;
       // a shopper places orders only from its own checkout (or its visitor's): another's is as unknown as a foreign id
       if (tx.actor.type === 'customer' && !shopperOwns(tx, c, tx.actor.customerId)) throw AppError.notFound('checkout');
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
 
-      const state = await this.states.state(tx, c, config);
+      const state = await this.states.state(tx, c, config, await this.states.sellableLines(tx, locked.lines));
       // gift cards and store credit pay first: a checkout they cover needs no payment type (re-checked after redeeming)
       const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total);
       const paymentType = dto.payment_type_id ? await this.shipping.paymentType(tx, dto.payment_type_id) : null;
