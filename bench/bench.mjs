@@ -139,7 +139,7 @@ async function main() {
     if (promotions.count > 0 && wanted.includes('p')) results.p = await caseP(db.url, server.base, meta);
     if (wanted.includes('g')) Object.assign(results, await caseG(db.url, server.base, meta));
     for (const id of ['search-two-words', 'search-typo', 'suggest']) if (wanted.includes(id)) results[id] = await caseSearch(id, db.url, server.base, meta);
-    if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta);
+    if (wanted.includes('checkout')) results.checkout = await caseCheckout(b, db.url, server.base, meta, 'checkout', server.pid);
     if (wanted.includes('checkout-browsing')) results['checkout-browsing'] = await caseCheckoutBrowsing(b, db.url, server.base, meta);
     if (wanted.includes('promotions-cart')) results['promotions-cart'] = await casePromotionsCart(b, db.url, server.base, meta, server.pid);
     const memory = { rss_mb_after_cases: rssMb(server.pid) };

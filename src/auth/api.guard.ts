@@ -8,7 +8,7 @@ import { TenancyService, TenantConfig } from '../tenancy/index.js';
 import { CartCurrencyResolver, Extensions } from '../extensions/index.js';
 import { contextOf, RequestContext } from '../common/context/request-context.js';
 import { AppError } from '../common/http/app-error.js';
-import { ALLOW_DISABLED_SHOPPER, AUTH_KEY, AuthOptions } from '../common/auth/auth.decorator.js';
+import { ALLOW_DISABLED_SHOPPER, AUTH_KEY, AuthOptions, OWN_CURRENCY } from '../common/auth/auth.decorator.js';
 
 export const VISITOR_COOKIE = 'visitor_id';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -52,7 +52,7 @@ export class ApiGuard implements CanActivate {
     const config = await this.tenancy.config(ctx.tenantId);
     this.applyLanguage(ctx, config, req, res);
     if (options.tier !== 'admin') this.applyVisitor(ctx, req, res);
-    await this.applyCurrency(ctx, config, req);
+    await this.applyCurrency(ctx, config, req, !!this.reflector.get<boolean | undefined>(OWN_CURRENCY, context.getHandler()));
     return true;
   }
 
@@ -123,7 +123,7 @@ export class ApiGuard implements CanActivate {
     res.setHeader('Content-Language', ctx.language);
   }
 
-  private async applyCurrency(ctx: RequestContext, config: TenantConfig, req: Request): Promise<void> {
+  private async applyCurrency(ctx: RequestContext, config: TenantConfig, req: Request, ownCurrency: boolean): Promise<void> {
     const param = req.query.currency;
     if (param !== undefined) {
       const code = String(param).toUpperCase();
@@ -132,7 +132,7 @@ export class ApiGuard implements CanActivate {
       ctx.currency = hit;
       return;
     }
-    const cartCurrency = ctx.tier !== 'admin' ? this.extensions.one(CartCurrencyResolver) : null;
+    const cartCurrency = ctx.tier !== 'admin' && !ownCurrency ? this.extensions.one(CartCurrencyResolver) : null;
     if (cartCurrency) {
       const id = await cartCurrency.cartCurrencyId(ctx);
       const hit = id ? config.currencies.find((c) => c.id === id && c.published) : undefined;

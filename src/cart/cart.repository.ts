@@ -83,11 +83,12 @@ export class CartRepository {
   /**
    * One statement: the owner's cart row (created when absent), then `quantity` added to the line's (`INSERT ... ON
    * CONFLICT DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity`, so concurrent adds never lose an
-   * increment). Returns the line's resulting quantity.
+   * increment). Returns the line's resulting quantity and the cart row as written (issue 34: the answer needs no read
+   * of it).
    */
-  async addToLine(ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<string> {
+  async addToLine(ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<{ quantity: string; cart: CartRow }> {
     const rows = await this.upsertLine(ctx, owner, variantId, quantity, 'add');
-    return rows[0].quantity;
+    return rows[0];
   }
 
   /** One statement: the owner's cart row (created when absent), then the line's quantity set to `quantity`. */
@@ -96,16 +97,22 @@ export class CartRepository {
   }
 
   /** The cart upsert with the line's: `add` sums the quantities and returns the result, `set` replaces it. */
-  private upsertLine(ctx: RequestContext, owner: Owner, variantId: string, quantity: string, mode: 'add' | 'set'): Promise<Array<{ quantity: string }>> {
+  private upsertLine(
+    ctx: RequestContext,
+    owner: Owner,
+    variantId: string,
+    quantity: string,
+    mode: 'add' | 'set',
+  ): Promise<Array<{ quantity: string; cart: CartRow }>> {
     const o = ownerColumns(owner);
     return this.m(ctx).query(
       `WITH cart AS (
          INSERT INTO carts (tenant_id, visitor_id, customer_id) VALUES ($1, $2, $3)
          ON CONFLICT ${o.conflict} DO UPDATE SET updated_at = now()
-         RETURNING id)
+         RETURNING id, currency_id, discount_code, discount_code_error)
        INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity)
        SELECT $1, cart.id, $4, $5::numeric FROM cart
-       ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = ${mode === 'add' ? 'cart_items.quantity + EXCLUDED.quantity, updated_at = now()\n       RETURNING quantity' : 'EXCLUDED.quantity, updated_at = now()'}`,
+       ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = ${mode === 'add' ? 'cart_items.quantity + EXCLUDED.quantity, updated_at = now()\n       RETURNING quantity, (SELECT row_to_json(c) FROM cart c) AS cart' : 'EXCLUDED.quantity, updated_at = now()'}`,
       [ctx.tenantId, o.visitorId, o.customerId, variantId, quantity],
     );
   }

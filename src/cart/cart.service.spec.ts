@@ -78,13 +78,14 @@ class FakeCarts {
     for (const c of this.carts.values()) if (c.id === cartId) Object.assign(c, { discount_code: null, discount_code_error: refusal });
     return Promise.resolve();
   }
-  addToLine(_ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<string> {
+  addToLine(_ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<{ quantity: string; cart: CartRow }> {
     if (this.overflow) return Promise.reject(Object.assign(new Error('numeric field overflow'), { code: '22003' }));
-    const items = this.cart(owner).items;
-    const line = items.find((i) => i.variant_id === variantId);
+    const c = this.cart(owner);
+    const line = c.items.find((i) => i.variant_id === variantId);
     if (line) line.quantity = (Number(line.quantity) + Number(quantity)).toFixed(3);
-    else items.push({ variant_id: variantId, quantity });
-    return Promise.resolve(items.find((i) => i.variant_id === variantId)!.quantity);
+    else c.items.push({ variant_id: variantId, quantity });
+    const cart = { id: c.id, currency_id: c.currency_id, discount_code: c.discount_code, discount_code_error: c.discount_code_error };
+    return Promise.resolve({ quantity: c.items.find((i) => i.variant_id === variantId)!.quantity, cart });
   }
   setLine(_ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<void> {
     const c = this.cart(owner);

@@ -88,14 +88,15 @@ export class CartService {
    */
   async priceCart(
     ctx: RequestContext,
-    options: { currency?: CurrencyInfo; basis?: 'display' | 'net' | 'gross'; reuseGuardRead?: boolean } = {},
+    options: { currency?: CurrencyInfo; basis?: 'display' | 'net' | 'gross'; reuseGuardRead?: boolean; written?: CartRow } = {},
   ): Promise<PricedCart> {
     const currency = options.currency ?? ctx.activeCurrency;
     const basis = options.basis ?? 'display';
     const owner = ownerOf(ctx);
     // `reuseGuardRead`: a request that wrote no cart row since its guard read it takes that row (POST /checkouts)
     const reused = options.reuseGuardRead && !ctx.manager ? this.guardReads.get(ctx) : undefined;
-    const cart = reused !== undefined ? reused : await this.carts.findCart(ctx, owner);
+    // `written`: the cart row as this request's write returned it (POST /cart/items)
+    const cart = options.written ?? (reused !== undefined ? reused : await this.carts.findCart(ctx, owner));
     const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
     const rows = cart ? await this.lineRows(ctx, cart.id) : [];
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
@@ -152,13 +153,15 @@ export class CartService {
   async addItem(ctx: RequestContext, dto: AddCartItemDto): Promise<CartDto> {
     const owner = ownerOf(ctx);
     const quantity = dto.quantity ?? 1;
-    await this.carts.transaction(ctx, async (tx) => {
+    const cart = await this.carts.transaction(ctx, async (tx) => {
       const rule = await this.visibleVariant(tx, dto.article_id);
-      const total = await this.guardOverflow(() => this.carts.addToLine(tx, owner, dto.article_id, quantity.toFixed(3)));
-      const violation = quantityRuleViolation(total, rule);
+      const added = await this.guardOverflow(() => this.carts.addToLine(tx, owner, dto.article_id, quantity.toFixed(3)));
+      const violation = quantityRuleViolation(added.quantity, rule);
       if (violation) throw AppError.unprocessable(violation);
+      return added.cart;
     });
-    return this.get(ctx);
+    // the cart row as the add wrote it prices the answer (issue 34: no read of it after the commit)
+    return mapCart(await this.priceCart(ctx, { written: cart }));
   }
 
   /** PUT /cart/items/{id}: the absolute quantity (adds the line when absent); 0 removes the line. */

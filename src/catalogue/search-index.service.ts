@@ -8,11 +8,10 @@ import { CataloguePriceRule, Extensions } from '../extensions/index.js';
 import { recordPriceHistory, replaceSalePrices, storedSalePrices } from './sale-prices.repository.js';
 import {
   insertCatalogueChange,
-  insertStockChange,
   lockReprice,
   rebuildProductSearchRows,
   rebuildVariantSearchRows,
-  refreshSearchAvailability,
+  refreshAvailabilityAndRecordChange,
 } from './repositories/search-rows.repository.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
 import { toMinor } from '../pricing/index.js';
@@ -85,8 +84,8 @@ export class SearchIndexService {
   async refreshAvailability(ctx: RequestContext, variantIds: string[]): Promise<void> {
     if (variantIds.length === 0) return;
     const m = managerOf(ctx, this.dataSource);
-    await refreshSearchAvailability(m, ctx.tenantId, variantIds);
-    this.index.changed(ctx, ctx.tenantId, await insertStockChange(m, ctx.tenantId, variantIds));
+    // one statement: the rows' availability, the products' rollup and the delta (issue 34)
+    this.index.changed(ctx, ctx.tenantId, await refreshAvailabilityAndRecordChange(m, ctx.tenantId, variantIds));
   }
 
   /**

@@ -24,6 +24,8 @@ function destinationOf(c: Checkout): { country: string | null; region: string | 
 
 /** A checkout line (its id and quantity) with the catalogue's row of its variant as it is now. */
 export type CheckoutLineRow = SellableVariantRow & { id: string; quantity: string };
+/** A checkout's own line as stored: its id, variant and quantity (decimal text). */
+export type OwnCheckoutLine = { id: string; variant_id: string; quantity: string };
 
 /** Everything a checkout read or placement needs, priced now. */
 export interface CheckoutState {
@@ -227,7 +229,11 @@ export class CheckoutStateService {
 
   /** The checkout's lines whose variant is still sold (a visible variant, through the catalogue), in order. */
   async lineRows(ctx: RequestContext, checkoutId: string): Promise<CheckoutLineRow[]> {
-    const own = await this.repo.lines(ctx, checkoutId);
+    return this.sellableLines(ctx, await this.repo.lines(ctx, checkoutId));
+  }
+
+  /** As `lineRows`, from the checkout's own lines already read with its row (issue 34: one statement less). */
+  async sellableLines(ctx: RequestContext, own: readonly OwnCheckoutLine[]): Promise<CheckoutLineRow[]> {
     const sold = await this.repo.sellableVariants(
       ctx,
       own.map((l) => l.variant_id),

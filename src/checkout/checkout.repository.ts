@@ -54,33 +54,6 @@ export const CHECKOUT_SWEEPS: CleanupSweep[] = [
   },
 ];
 
-/** What a taxed line was charged beyond its rate (issue 31): its tax category, zone and excise (decimal). */
-export interface OrderLineTax {
-  category: string | null;
-  zone: string | null;
-  excise: string;
-  /** The VAT charged on the excise (decimal; 0 outside the VAT base). */
-  exciseTax: string;
-}
-
-/** Records the tax category, zone and excise of an order's lines, by position (a shop taxing by destination). */
-export async function setOrderLineTaxes(m: EntityManager, tenantId: string, orderId: string, taxes: OrderLineTax[]): Promise<void> {
-  await m.query(
-    `UPDATE order_lines ol SET tax_category = x.category, tax_zone = x.zone, excise_amount = x.excise, excise_tax = x.excise_tax
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::numeric[], $7::numeric[]) AS x(position, category, zone, excise, excise_tax)
-      WHERE ol.tenant_id = $1 AND ol.order_id = $2 AND ol.position = x.position`,
-    [
-      tenantId,
-      orderId,
-      taxes.map((_, i) => i),
-      taxes.map((t) => t.category),
-      taxes.map((t) => t.zone),
-      taxes.map((t) => t.excise),
-      taxes.map((t) => t.exciseTax),
-    ],
-  );
-}
-
 /** What decided an order's taxes and shipping (issue 31), written with the order's insert (issue 34). */
 export interface OrderApplied {
   taxZone: string | null;
@@ -254,8 +227,11 @@ function checkoutOf(r: CheckoutSqlRow): Checkout {
   });
 }
 
-/** A new open checkout, returned as written (issue 34: the answer needs no read of it). */
-export async function insertCheckout(
+/**
+ * A new open checkout and its lines (positions from 0, `unnest`) in ONE statement, returned as written (issue 34: no
+ * transaction around two inserts, no read of them after; the lines' foreign key is checked at the statement's end).
+ */
+export async function insertCheckoutWithLines(
   m: EntityManager,
   v: {
     tenantId: string;
@@ -266,13 +242,74 @@ export async function insertCheckout(
     email: string | null;
     discountCode: string | null;
   },
-): Promise<Checkout> {
-  const [row]: CheckoutSqlRow[] = await m.query(
-    `INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
-     VALUES ($1, $2, $3, $4, $5, 'Checkout', $6, $7) RETURNING *`,
-    [v.tenantId, v.visitorId, v.customerId, v.currencyId, v.language, v.email, v.discountCode],
+  lines: Array<{ variantId: string; productId: string; quantity: string }>,
+): Promise<{ checkout: Checkout; lines: CheckoutLineWritten[] }> {
+  const [row]: Array<CheckoutSqlRow & { lines: CheckoutLineWritten[] }> = await m.query(
+    `WITH c AS (
+       INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
+       VALUES ($1, $2, $3, $4, $5, 'Checkout', $6, $7) RETURNING *
+     ), l AS (
+       INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
+       SELECT $1, c.id, l.variant_id, l.product_id, l.quantity, l.position
+         FROM c, unnest($8::uuid[], $9::uuid[], $10::numeric[], $11::int[]) AS l(variant_id, product_id, quantity, position)
+       RETURNING id, quantity, position
+     )
+     SELECT c.*, (SELECT coalesce(json_agg(json_build_object('id', l.id, 'quantity', l.quantity::text, 'position', l.position)), '[]'::json) FROM l) AS lines FROM c`,
+    [
+      v.tenantId,
+      v.visitorId,
+      v.customerId,
+      v.currencyId,
+      v.language,
+      v.email,
+      v.discountCode,
+      lines.map((l) => l.variantId),
+      lines.map((l) => l.productId),
+      lines.map((l) => l.quantity),
+      lines.map((_, i) => i),
+    ],
   );
-  return checkoutOf(row);
+  return { checkout: checkoutOf(row), lines: row.lines };
+}
+
+/** The checkout's own lines as one JSON array (by position), beside its row: its lines never change once written. */
+const OWN_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'variant_id', l.variant_id, 'quantity', l.quantity::text) ORDER BY l.position, l.id), '[]'::json)
+    FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id) AS own_lines`;
+
+/** A checkout's own line as stored (quantity as decimal text). */
+export interface OwnLineRow {
+  id: string;
+  variant_id: string;
+  quantity: string;
+}
+
+/**
+ * A checkout with its own lines and the version of its row (`xmin`), in one statement (issue 34), for an update
+ * written only over what was read.
+ */
+export async function checkoutWithVersion(
+  m: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<{ checkout: Checkout; version: string; lines: OwnLineRow[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { row_version: string; own_lines: OwnLineRow[] }> = await m.query(
+    `SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`,
+    [tenantId, id],
+  );
+  return row ? { checkout: checkoutOf(row), version: row.row_version, lines: row.own_lines } : null;
+}
+
+/**
+ * The checkout locked for the caller's transaction (FOR UPDATE: a second placement waits, then reads the row as the
+ * first left it), with its own lines, in one statement (issue 34). The lines come from the statement's snapshot,
+ * which is safe because a checkout's lines are written once, with it.
+ */
+export async function lockCheckoutWithLines(m: EntityManager, tenantId: string, id: string): Promise<{ checkout: Checkout; lines: OwnLineRow[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[] }> = await m.query(
+    `SELECT c.*, ${OWN_LINES_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`,
+    [tenantId, id],
+  );
+  return row ? { checkout: checkoutOf(row), lines: row.own_lines } : null;
 }
 
 /**
@@ -280,10 +317,22 @@ export async function insertCheckout(
  * holds locked, and sets its `updatedAt` from the row (issue 34: no read before or after the write).
  */
 export async function saveCheckoutChoices(m: EntityManager, c: Checkout): Promise<Checkout> {
+  return (await writeCheckoutChoices(m, c, null))!;
+}
+
+/**
+ * As `saveCheckoutChoices`, without a lock or transaction: written only while the row is still the `version` read
+ * (any write since, a completion included, gives it a new `xmin`); null when it is not (the caller reads again).
+ */
+export function saveCheckoutChoicesAt(m: EntityManager, c: Checkout, version: string): Promise<Checkout | null> {
+  return writeCheckoutChoices(m, c, version);
+}
+
+async function writeCheckoutChoices(m: EntityManager, c: Checkout, version: string | null): Promise<Checkout | null> {
   const [rows]: [Array<{ updated_at: Date }>, number] = await m.query(
     `UPDATE checkouts SET email = $3, note = $4, comments = $5, shipping_address = $6::jsonb, billing_address = $7::jsonb, billing_same_as_shipping = $8,
        shipping_method_id = $9, payment_type_id = $10, updated_at = now()
-     WHERE tenant_id = $1 AND id = $2 RETURNING updated_at`,
+     WHERE tenant_id = $1 AND id = $2 AND ($11::text IS NULL OR xmin = $11::text::xid) RETURNING updated_at`,
     [
       c.tenantId,
       c.id,
@@ -295,8 +344,10 @@ export async function saveCheckoutChoices(m: EntityManager, c: Checkout): Promis
       c.billingSameAsShipping,
       c.shippingMethodId,
       c.paymentTypeId,
+      version,
     ],
   );
+  if (rows.length === 0) return null;
   c.updatedAt = rows[0].updated_at;
   return c;
 }
@@ -306,21 +357,6 @@ export interface CheckoutLineWritten {
   id: string;
   quantity: string;
   position: number;
-}
-
-/** The checkout's lines in one statement (`unnest`), positions from 0; returns them as written. */
-export function insertCheckoutLines(
-  m: EntityManager,
-  tenantId: string,
-  checkoutId: string,
-  lines: Array<{ variantId: string; productId: string; quantity: string }>,
-): Promise<CheckoutLineWritten[]> {
-  return m.query(
-    `INSERT INTO checkout_lines (tenant_id, checkout_id, variant_id, product_id, quantity, position)
-     SELECT $1, $2, l.variant_id, l.product_id, l.quantity, l.position FROM unnest($3::uuid[], $4::uuid[], $5::numeric[], $6::int[]) AS l(variant_id, product_id, quantity, position)
-     RETURNING id, quantity, position`,
-    [tenantId, checkoutId, lines.map((l) => l.variantId), lines.map((l) => l.productId), lines.map((l) => l.quantity), lines.map((_, i) => i)],
-  );
 }
 
 /** The checkout's own lines (variant, quantity as decimal text) by position. */

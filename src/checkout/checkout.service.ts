@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, managerOf, repoOf } from '../common/db/tenant-scope.js';
+import { getOrThrow, inTransaction, isUuid, managerOf, repoOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { translate } from '../common/i18n.js';
 import { Page } from '../common/paging/page.js';
 import { PageRequest, Pager } from '../common/paging/pager.service.js';
 import { CartService } from '../cart/index.js';
 import { customerEmail, defaultAddressName } from '../customers/index.js';
-import { TenancyService, type CountryRow } from '../tenancy/index.js';
+import { TenancyService, type CountryRow, type TenantConfig } from '../tenancy/index.js';
 import { AppliedBalance, BalancePayments } from '../gift-cards/index.js';
 import { fromMinor } from '../pricing/index.js';
 import { isConfigured } from '../shipping/index.js';
@@ -28,7 +28,10 @@ import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } fro
 import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.entities.js';
 import { ShippingService } from './shipping.service.js';
-import { checkoutsPage, insertCheckout, insertCheckoutLines, saveCheckoutChoices } from './checkout.repository.js';
+import { checkoutsPage, checkoutWithVersion, insertCheckoutWithLines, saveCheckoutChoices, saveCheckoutChoicesAt } from './checkout.repository.js';
+
+/** Reads and writes of one storefront update before it answers 409 (each retry means another write landed in between). */
+const UPDATE_ATTEMPTS = 5;
 
 export const guestCheckoutDisabled = () => new AppError(401, 'this shop does not accept guest checkouts: sign in first', 'guest_checkout_disabled');
 
@@ -57,34 +60,26 @@ export class CheckoutService {
     // the cart row the API guard read for this request serves (issue 34: the cart is read once)
     const priced = await this.cart.priceCart(ctx, { reuseGuardRead: true });
     if (priced.lines.length === 0) throw AppError.unprocessable('the cart is empty');
-    let lines: CheckoutLineRow[] = [];
-    const checkout = await inTransaction(ctx, this.dataSource, async (tx) => {
-      const m = managerOf(tx, this.dataSource);
-      const customerId = tx.actor.type === 'customer' ? tx.actor.customerId : null;
-      let email: string | null = null;
-      if (customerId) {
-        email = await customerEmail(m, tx.tenantId, customerId);
-      }
-      const row = await insertCheckout(m, {
-        tenantId: tx.tenantId,
-        visitorId: customerId ? null : tx.visitorId,
+    const m = managerOf(ctx, this.dataSource);
+    const customerId = ctx.actor.type === 'customer' ? ctx.actor.customerId : null;
+    const email = customerId ? await customerEmail(m, ctx.tenantId, customerId) : null;
+    // one statement writes the checkout and its lines (issue 34: no transaction around two inserts)
+    const { checkout, lines: written } = await insertCheckoutWithLines(
+      m,
+      {
+        tenantId: ctx.tenantId,
+        visitorId: customerId ? null : ctx.visitorId,
         customerId,
         currencyId: priced.currency.id,
-        language: tx.language,
+        language: ctx.language,
         email,
         discountCode: priced.discountCode,
-      });
-      const written = await insertCheckoutLines(
-        m,
-        tx.tenantId,
-        row.id,
-        priced.lines.map((l) => ({ variantId: l.variantId, productId: l.productId, quantity: l.quantity.toFixed(3) })),
-      );
-      // the lines as written, beside the catalogue rows the cart's pricing just read (in the lines' order)
-      const byPosition = new Map(written.map((w) => [w.position, w]));
-      lines = priced.rows.map((r, i) => ({ ...r, id: byPosition.get(i)!.id, quantity: byPosition.get(i)!.quantity }));
-      return row;
-    });
+      },
+      priced.lines.map((l) => ({ variantId: l.variantId, productId: l.productId, quantity: l.quantity.toFixed(3) })),
+    );
+    // the lines as written, beside the catalogue rows the cart's pricing just read (in the lines' order)
+    const byPosition = new Map(written.map((w) => [w.position, w]));
+    const lines: CheckoutLineRow[] = priced.rows.map((r, i) => ({ ...r, id: byPosition.get(i)!.id, quantity: byPosition.get(i)!.quantity }));
     // the row and lines as written answer (issue 34: no read of them after the commit)
     return this.storefrontView(ctx, checkout, undefined, lines);
   }
@@ -96,60 +91,78 @@ export class CheckoutService {
   /** PUT /checkouts/{token}: addresses, billing_same_as_shipping, shipping method, payment type, comments. */
   async update(ctx: RequestContext, token: string, dto: UpdateCheckoutDto): Promise<StorefrontCheckoutDto> {
     const config = await this.tenancy.config(ctx.tenantId);
-    let countries: CountryRow[] = [];
-    const checkout = await inTransaction(ctx, this.dataSource, async (tx) => {
-      const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
-      if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
-      countries = await this.shipping.countries(tx);
-      const checkCountry = (a: AddressData | null, member: string) => {
-        if (a?.region && a.region.slice(0, 2) !== a.country_code?.toUpperCase())
-          throw AppError.unprocessable(`${member}.region: ${a.region} is not a subdivision of the address's country_code`);
-        if (!a?.country_code) return;
-        a.country_code = a.country_code.toUpperCase();
-        if (countries.length > 0 && !countries.some((x) => x.code === a.country_code))
-          throw AppError.unprocessable(`${member}.country_code: the shop does not deliver to ${a.country_code}`);
-      };
-      if (dto.shipping_address !== undefined) {
-        c.shippingAddress = toAddressData(dto.shipping_address);
-        checkCountry(c.shippingAddress, 'shipping_address');
+    const m = managerOf(ctx, this.dataSource);
+    // no transaction and no row lock (issue 34: two statements less): the checkout is read with its row version and
+    // written only over that version; a write in between (another update, the completion) makes it read again
+    for (let attempt = 1; ; attempt++) {
+      const read = isUuid(token) ? await checkoutWithVersion(m, ctx.tenantId, token) : null;
+      if (!read) throw AppError.notFound('checkout');
+      if (read.checkout.status === 'Completed') throw AppError.conflict('the checkout is already completed');
+      // its lines came with the row; the catalogue's rows of them price the rules' check and the answer
+      const lines = await this.states.sellableLines(ctx, read.lines);
+      const { checkout, countries } = await this.applyChoices(ctx, read.checkout, dto, config, lines);
+      const saved = await saveCheckoutChoicesAt(m, checkout, read.version);
+      // the countries just read serve the answer too (issue 34: one statement less per update)
+      if (saved) return this.storefrontView(ctx, saved, countries, lines);
+      if (attempt >= UPDATE_ATTEMPTS) throw AppError.conflict('the checkout was changed by another request meanwhile: try again');
+    }
+  }
+
+  /** The storefront update's rules on `c` as read (validated against the shop's countries, methods, payment types). */
+  private async applyChoices(
+    ctx: RequestContext,
+    c: Checkout,
+    dto: UpdateCheckoutDto,
+    config: TenantConfig,
+    lines: CheckoutLineRow[],
+  ): Promise<{ checkout: Checkout; countries: CountryRow[] }> {
+    const countries = await this.shipping.countries(ctx);
+    const checkCountry = (a: AddressData | null, member: string) => {
+      if (a?.region && a.region.slice(0, 2) !== a.country_code?.toUpperCase())
+        throw AppError.unprocessable(`${member}.region: ${a.region} is not a subdivision of the address's country_code`);
+      if (!a?.country_code) return;
+      a.country_code = a.country_code.toUpperCase();
+      if (countries.length > 0 && !countries.some((x) => x.code === a.country_code))
+        throw AppError.unprocessable(`${member}.country_code: the shop does not deliver to ${a.country_code}`);
+    };
+    if (dto.shipping_address !== undefined) {
+      c.shippingAddress = toAddressData(dto.shipping_address);
+      checkCountry(c.shippingAddress, 'shipping_address');
+    }
+    if (dto.billing_address !== undefined) {
+      c.billingAddress = toAddressData(dto.billing_address);
+      if (c.billingAddress?.country_code) c.billingAddress.country_code = c.billingAddress.country_code.toUpperCase();
+      if (c.billingAddress?.region && c.billingAddress.region.slice(0, 2) !== c.billingAddress.country_code)
+        throw AppError.unprocessable(`billing_address.region: ${c.billingAddress.region} is not a subdivision of the address's country_code`);
+    }
+    if (dto.billing_same_as_shipping !== undefined) c.billingSameAsShipping = dto.billing_same_as_shipping;
+    const email = dto.billing_address?.email ?? dto.shipping_address?.email;
+    if (email) c.email = email;
+    if (dto.comments !== undefined) c.comments = dto.comments;
+    const country = c.shippingAddress?.country_code ?? null;
+    const methods = await this.shipping.methods(ctx);
+    // methods with rate tables, zones or carrier rates are offered when they can serve this address and these lines
+    const offered = methods.some(isConfigured) ? (await this.states.state(ctx, c, config, lines)).offered : this.shipping.offeredFor(methods, country);
+    if (dto.shipping_method_id !== undefined && dto.shipping_method_id !== null) {
+      if (!offered.some((m) => m.id === dto.shipping_method_id)) {
+        throw AppError.unprocessable(
+          country ? `shipping_method_id is not offered for ${country}` : 'shipping_method_id names no shipping method of this shop',
+          'shipping_method_not_offered',
+        );
       }
-      if (dto.billing_address !== undefined) {
-        c.billingAddress = toAddressData(dto.billing_address);
-        if (c.billingAddress?.country_code) c.billingAddress.country_code = c.billingAddress.country_code.toUpperCase();
-        if (c.billingAddress?.region && c.billingAddress.region.slice(0, 2) !== c.billingAddress.country_code)
-          throw AppError.unprocessable(`billing_address.region: ${c.billingAddress.region} is not a subdivision of the address's country_code`);
-      }
-      if (dto.billing_same_as_shipping !== undefined) c.billingSameAsShipping = dto.billing_same_as_shipping;
-      const email = dto.billing_address?.email ?? dto.shipping_address?.email;
-      if (email) c.email = email;
-      if (dto.comments !== undefined) c.comments = dto.comments;
-      const country = c.shippingAddress?.country_code ?? null;
-      const methods = await this.shipping.methods(tx);
-      // methods with rate tables, zones or carrier rates are offered when they can serve this address and these lines
-      const offered = methods.some(isConfigured) ? (await this.states.state(tx, c, config)).offered : this.shipping.offeredFor(methods, country);
-      if (dto.shipping_method_id !== undefined && dto.shipping_method_id !== null) {
-        if (!offered.some((m) => m.id === dto.shipping_method_id)) {
-          throw AppError.unprocessable(
-            country ? `shipping_method_id is not offered for ${country}` : 'shipping_method_id names no shipping method of this shop',
-            'shipping_method_not_offered',
-          );
-        }
-        c.shippingMethodId = dto.shipping_method_id;
-      } else if (dto.shipping_method_id === null) {
-        c.shippingMethodId = null;
-      } else if (c.shippingMethodId && !offered.some((m) => m.id === c.shippingMethodId)) {
-        // the delivery country changed to one the chosen method does not serve
-        c.shippingMethodId = null;
-      }
-      if (dto.payment_type_id !== undefined) {
-        if (dto.payment_type_id !== null && !(await this.shipping.paymentType(tx, dto.payment_type_id)))
-          throw AppError.unprocessable('payment_type_id names no payment type of this shop');
-        c.paymentTypeId = dto.payment_type_id;
-      }
-      return saveCheckoutChoices(managerOf(tx, this.dataSource), c);
-    });
-    // the countries just read serve the answer too (issue 34: one statement less per update)
-    return this.storefrontView(ctx, checkout, countries);
+      c.shippingMethodId = dto.shipping_method_id;
+    } else if (dto.shipping_method_id === null) {
+      c.shippingMethodId = null;
+    } else if (c.shippingMethodId && !offered.some((m) => m.id === c.shippingMethodId)) {
+      // the delivery country changed to one the chosen method does not serve
+      c.shippingMethodId = null;
+    }
+    if (dto.payment_type_id !== undefined) {
+      if (dto.payment_type_id !== null && !(await this.shipping.paymentType(ctx, dto.payment_type_id)))
+        throw AppError.unprocessable('payment_type_id names no payment type of this shop');
+      c.paymentTypeId = dto.payment_type_id;
+    }
+    return { checkout: c, countries };
   }
 
   // ------------------------------------------------------------------ admin

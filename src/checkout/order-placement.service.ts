@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
-import { getOrThrow, inTransaction, managerOf } from '../common/db/tenant-scope.js';
+import { inTransaction, isUuid, managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
@@ -21,12 +21,12 @@ import { CheckoutStateService } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
-import { nextOrderNumber, setOrderLineTaxes, type OrderApplied } from './checkout.repository.js';
+import { lockCheckoutWithLines, type OrderApplied } from './checkout.repository.js';
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
 import { OrderStock } from './order-stock.js';
-import { completeCheckout, insertAuthorization, insertBalanceCapture, insertOrder, insertOrderLines } from './repositories/order-placement.repository.js';
+import { insertPlacedOrder, type OrderTransactionInsert } from './repositories/order-placement.repository.js';
 
 /**
  * POST /checkouts/{token}/complete (SPEC, CONTRACT 5): everything in ONE transaction, taking its locks in one order
@@ -79,13 +79,16 @@ export class OrderPlacementService {
   private place(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string, config: TenantConfig): Promise<CompleteResultDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
-      const c = await getOrThrow(tx, this.dataSource, Checkout, token, 'checkout', { lock: 'pessimistic_write' });
+      // the row locked and its lines, in one statement (issue 34)
+      const locked = isUuid(token) ? await lockCheckoutWithLines(m, tx.tenantId, token) : null;
+      if (!locked) throw AppError.notFound('checkout');
+      const c = locked.checkout;
       // a shopper places orders only from its own checkout (or its visitor's): another's is as unknown as a foreign id
       if (tx.actor.type === 'customer' && !shopperOwns(tx, c, tx.actor.customerId)) throw AppError.notFound('checkout');
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
 
-      const state = await this.states.state(tx, c, config);
+      const state = await this.states.state(tx, c, config, await this.states.sellableLines(tx, locked.lines));
       // gift cards and store credit pay first: a checkout they cover needs no payment type (re-checked after redeeming)
       const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total);
       const paymentType = dto.payment_type_id ? await this.shipping.paymentType(tx, dto.payment_type_id) : null;
@@ -156,14 +159,10 @@ export class OrderPlacementService {
       const dec = (minor: number) => minorToDecimalString(minor, precision);
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
-      // what needs no order number is written before the counter (checkouts.order_id has no foreign key): issue 34
-      await completeCheckout(m, tx.tenantId, { checkoutId: c.id, orderId, paymentTypeId: paymentType?.id ?? null, comments: c.comments });
+      // the cart and the saved address need no order number: written before the counter's lock is taken
       await this.emptyOwnersCart(tx, c);
       if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
 
-      // the counter row is locked from here to commit: every placement of this shop waits here, so it comes last and
-      // only the statements that need the number follow it
-      const number = await nextOrderNumber(m, tx.tenantId);
       // what priced shipping and taxes (admin order `shipping` and `taxes`), written with the order (issue 34)
       const chosen = state.selectedMethod ? (state.quotes?.get(state.selectedMethod.id) ?? null) : null;
       const applied: OrderApplied = {
@@ -184,74 +183,72 @@ export class OrderPlacementService {
           : null,
       };
       const taxLines = t.taxLines.map((x) => ({ name: x.name, rate: x.rate, amount: fromMinor(x.amount, precision) }));
-      await insertOrder(m, {
-        id: orderId,
-        tenantId: tx.tenantId,
-        checkoutId: c.id,
-        customerId,
-        number,
-        hash,
-        paymentTypeId: paymentType?.id ?? null,
-        paymentTypeName: paymentType ? translate(paymentType.name, tx) : null,
-        paymentKind: paymentType?.kind ?? null,
-        paymentProvider: due > 0 && provider ? provider.name : 'balance',
-        paymentReference: payment.reference,
-        returnUrl,
-        currencyCode: state.currency.code,
-        currencyPrecision: precision,
-        priceIncludesTax: t.priceIncludesTax,
-        subtotal: dec(t.subtotalBeforeDiscount),
-        discount: dec(t.discount),
-        discountCode: t.couponCode,
-        couponText: t.couponText,
-        shippingAmount: dec(t.shippingAmount),
-        shippingTaxRate: t.shippingTaxRate,
-        shippingMethodName: t.shippingMethodName,
-        taxAmount: dec(t.taxAmount),
-        taxLines: JSON.stringify(taxLines),
-        total: dec(t.total),
-        email,
-        comments: c.comments,
-        language: tx.language,
-        shippingAddress: JSON.stringify(withName(c.shippingAddress)),
-        billingAddress: JSON.stringify(withName(billing)),
-        // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
-        paymentTtlSeconds: due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
-        balancePaid: dec(fromBalances.paid),
-        paid: due === 0,
-        promotions: JSON.stringify(
-          (t.promotions?.discounts ?? []).map((d) => ({
-            promotion_id: d.promotionId,
-            name: d.name,
-            kind: d.promotionClass,
-            amount: fromMinor(d.amount, precision),
-            lines_amount: fromMinor(d.lines, precision),
-            shipping_amount: fromMinor(d.shipping, precision),
-          })),
-        ),
-        promotionDiscount: dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
-        taxZone: applied.taxZone,
-        grossPricePolicy: applied.grossPricePolicy,
-        shippingMethodId: applied.shippingMethodId,
-        shippingZone: applied.shippingZone,
-        shippingRate: applied.shippingRate === null ? null : JSON.stringify(applied.shippingRate),
-      });
-      for (const part of fromBalances.parts) {
-        await insertBalanceCapture(m, tx.tenantId, {
-          orderId,
-          amount: dec(part.amount),
-          kind: part.kind,
-          reference: part.lastCharacters ? `…${part.lastCharacters}` : null,
-        });
-      }
-      if (due > 0 && provider) {
-        await insertAuthorization(m, tx.tenantId, { orderId, amount: dec(due), provider: provider.name, reference: payment.reference });
-      }
+      const lineTaxes = 'lineTaxes' in t ? (t as TaxedTotals).lineTaxes : null;
+      const transactions: OrderTransactionInsert[] = fromBalances.parts.map((part) => ({
+        kind: 'capture',
+        amount: dec(part.amount),
+        status: 'succeeded',
+        provider: part.kind,
+        reference: part.lastCharacters ? `…${part.lastCharacters}` : null,
+      }));
+      if (due > 0 && provider)
+        transactions.push({ kind: 'authorization', amount: dec(due), status: 'pending', provider: provider.name, reference: payment.reference });
       const rows = state.lines;
-      await insertOrderLines(
+      // the counter row is locked from this statement to commit (every placement of this shop waits on it): the order,
+      // its lines and transactions and the checkout's completion are written in the same statement (issue 34)
+      const number = await insertPlacedOrder(
         m,
-        tx.tenantId,
-        orderId,
+        {
+          id: orderId,
+          tenantId: tx.tenantId,
+          checkoutId: c.id,
+          customerId,
+          hash,
+          paymentTypeId: paymentType?.id ?? null,
+          paymentTypeName: paymentType ? translate(paymentType.name, tx) : null,
+          paymentKind: paymentType?.kind ?? null,
+          paymentProvider: due > 0 && provider ? provider.name : 'balance',
+          paymentReference: payment.reference,
+          returnUrl,
+          currencyCode: state.currency.code,
+          currencyPrecision: precision,
+          priceIncludesTax: t.priceIncludesTax,
+          subtotal: dec(t.subtotalBeforeDiscount),
+          discount: dec(t.discount),
+          discountCode: t.couponCode,
+          couponText: t.couponText,
+          shippingAmount: dec(t.shippingAmount),
+          shippingTaxRate: t.shippingTaxRate,
+          shippingMethodName: t.shippingMethodName,
+          taxAmount: dec(t.taxAmount),
+          taxLines: JSON.stringify(taxLines),
+          total: dec(t.total),
+          email,
+          comments: c.comments,
+          language: tx.language,
+          shippingAddress: JSON.stringify(withName(c.shippingAddress)),
+          billingAddress: JSON.stringify(withName(billing)),
+          // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
+          paymentTtlSeconds: due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
+          balancePaid: dec(fromBalances.paid),
+          paid: due === 0,
+          promotions: JSON.stringify(
+            (t.promotions?.discounts ?? []).map((d) => ({
+              promotion_id: d.promotionId,
+              name: d.name,
+              kind: d.promotionClass,
+              amount: fromMinor(d.amount, precision),
+              lines_amount: fromMinor(d.lines, precision),
+              shipping_amount: fromMinor(d.shipping, precision),
+            })),
+          ),
+          promotionDiscount: dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
+          taxZone: applied.taxZone,
+          grossPricePolicy: applied.grossPricePolicy,
+          shippingMethodId: applied.shippingMethodId,
+          shippingZone: applied.shippingZone,
+          shippingRate: applied.shippingRate === null ? null : JSON.stringify(applied.shippingRate),
+        },
         t.lines.map((l, i) => ({
           variantId: l.variantId,
           productId: l.productId,
@@ -269,17 +266,14 @@ export class OrderPlacementService {
             (t.promotions?.lines[i].promotions ?? []).map((x) => ({ promotion_id: x.promotionId, name: x.name, amount: fromMinor(x.amount, precision) })),
           ),
           promotionDiscount: dec(t.lineDiscounts[i]),
+          taxCategory: lineTaxes ? lineTaxes[i].category : null,
+          taxZone: lineTaxes ? lineTaxes[i].zone : null,
+          excise: lineTaxes ? dec(lineTaxes[i].excise) : null,
+          exciseTax: lineTaxes ? dec(lineTaxes[i].exciseTax) : null,
         })),
+        transactions,
+        { checkoutId: c.id, paymentTypeId: paymentType?.id ?? null, comments: c.comments },
       );
-      if ('lineTaxes' in t) {
-        const taxed = t as TaxedTotals;
-        await setOrderLineTaxes(
-          m,
-          tx.tenantId,
-          orderId,
-          taxed.lineTaxes.map((l) => ({ category: l.category, zone: l.zone, excise: dec(l.excise), exciseTax: dec(l.exciseTax) })),
-        );
-      }
       const orderPayload = {
         id: orderId,
         number,

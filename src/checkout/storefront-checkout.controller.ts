@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '
 import { DESTINATION_RULE_CODES } from '../shipping/index.js';
 import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Auth } from '../common/auth/auth.decorator.js';
+import { Auth, OwnCurrency } from '../common/auth/auth.decorator.js';
 import { Ctx, RequestContext } from '../common/context/request-context.js';
 import { Envelope } from '../common/http/envelope.js';
 import { publicBaseUrl } from '../common/http/url.js';
@@ -47,12 +47,14 @@ export class StorefrontCheckoutController {
 
   /** The checkout priced now; a completed one shows its order, as charged. */
   @Get(':token')
+  @OwnCurrency()
   @Envelope('checkout', StorefrontCheckoutDto)
   get(@Ctx() ctx: RequestContext, @UuidParam('token') token: string): Promise<StorefrontCheckoutDto> {
     return this.checkouts.get(ctx, token);
   }
 
   @Put(':token')
+  @OwnCurrency()
   @Envelope('checkout', StorefrontCheckoutDto)
   @ApiErrors({ 401: ['guest_checkout_disabled'], 409: [], 422: ['shipping_method_not_offered'] })
   update(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @Body() dto: UpdateCheckoutDto): Promise<StorefrontCheckoutDto> {
@@ -61,6 +63,7 @@ export class StorefrontCheckoutController {
 
   /** Applies a gift card (several may be applied); it pays after discounts, before the payment provider. */
   @Post(':token/gift_cards')
+  @OwnCurrency()
   @HttpCode(200)
   @Envelope('checkout', StorefrontCheckoutDto)
   @ApiErrors({
@@ -73,6 +76,7 @@ export class StorefrontCheckoutController {
 
   /** Removes an applied gift card or store credit (its id in `gift_cards`); 404 when not applied. */
   @Delete(':token/gift_cards/:id')
+  @OwnCurrency()
   @Envelope('checkout', StorefrontCheckoutDto)
   @ApiErrors({ 409: [] })
   removeGiftCard(@Ctx() ctx: RequestContext, @UuidParam('token') token: string, @UuidParam('id') id: string): Promise<StorefrontCheckoutDto> {
@@ -81,6 +85,7 @@ export class StorefrontCheckoutController {
 
   /** Applies the signed-in shopper's store credit in the checkout's currency (401 for guests). */
   @Post(':token/store_credit')
+  @OwnCurrency()
   @HttpCode(200)
   @Envelope('checkout', StorefrontCheckoutDto)
   @ApiErrors({ 409: [], 422: ['store_credit_empty'] })
@@ -90,6 +95,7 @@ export class StorefrontCheckoutController {
 
   /** Places the order in one transaction; 409 once completed; 422 with a `code` for consent, stock and coupon. */
   @Post(':token/complete')
+  @OwnCurrency()
   @HttpCode(200)
   @Idempotent()
   @ApiHeader(IDEMPOTENCY_DOC)

@@ -55,21 +55,31 @@ export async function rebuildProductSearchRows(m: EntityManager, tenantId: strin
   await m.query(ROLLUP_INSERT_SQL.replace(/__SCOPE__/g, scope), params);
 }
 
-/** Re-reads the availability of these variants' search rows, and of their products' rollups, from the stock ledger. */
-export async function refreshSearchAvailability(m: EntityManager, tenantId: string, variantIds: string[]): Promise<void> {
-  await m.query(
-    `UPDATE variant_search vs SET available = ${availableSql('v')}
-       FROM variants v WHERE v.id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1 AND vs.variant_id = ANY($2::uuid[])`,
+/**
+ * After stock movements of `variantIds` (written by an earlier statement of the transaction, so the ledger sums them):
+ * their search rows' availability, their products' rollup, and the `stock` delta recorded, in ONE statement (issue
+ * 34: three round trips were one per step). The rollup sees the statement's snapshot, so it takes the variants' new
+ * availability from the update's RETURNING and the siblings' as stored. Returns the delta's id.
+ */
+export async function refreshAvailabilityAndRecordChange(m: EntityManager, tenantId: string, variantIds: string[]): Promise<number> {
+  const [change]: Array<{ id: string | number }> = await m.query(
+    `WITH n AS (
+       UPDATE variant_search vs SET available = ${availableSql('v')}
+         FROM variants v WHERE v.id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1 AND vs.variant_id = ANY($2::uuid[])
+       RETURNING vs.variant_id, vs.product_id, vs.available
+     ), x AS (
+       SELECT vs.product_id, bool_or(coalesce(n.available, vs.available)) AS available
+         FROM variant_search vs LEFT JOIN n ON n.variant_id = vs.variant_id
+        WHERE vs.tenant_id = $1 AND vs.product_id IN (SELECT n.product_id FROM n)
+        GROUP BY vs.product_id
+     ), ps AS (
+       UPDATE product_search ps SET available = x.available FROM x
+        WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available
+     )
+     INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, 'stock', $2::uuid[]) RETURNING id`,
     [tenantId, variantIds],
   );
-  await m.query(
-    `UPDATE product_search ps SET available = x.available
-       FROM (SELECT vs.product_id, bool_or(vs.available) AS available FROM variant_search vs
-             WHERE vs.tenant_id = $1 AND vs.product_id IN (SELECT v.product_id FROM variant_search v WHERE v.tenant_id = $1 AND v.variant_id = ANY($2::uuid[]))
-             GROUP BY vs.product_id) x
-       WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available`,
-    [tenantId, variantIds],
-  );
+  return Number(change.id);
 }
 
 /** Records a `products` or `rebuild` delta; its id. */
@@ -77,15 +87,6 @@ export async function insertCatalogueChange(m: EntityManager, tenantId: string, 
   const [change]: Array<{ id: string | number }> = await m.query(
     `INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, $2, $3::uuid[]) RETURNING id`,
     [tenantId, kind, ids],
-  );
-  return Number(change.id);
-}
-
-/** Records a `stock` delta of these variants; its id. */
-export async function insertStockChange(m: EntityManager, tenantId: string, variantIds: string[]): Promise<number> {
-  const [change]: Array<{ id: string | number }> = await m.query(
-    `INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, 'stock', $2::uuid[]) RETURNING id`,
-    [tenantId, variantIds],
   );
   return Number(change.id);
 }

@@ -5,25 +5,12 @@ import type { EntityManager } from 'typeorm';
  * its `EntityManager`. Money is decimal text in the order's currency; JSON members are already serialised.
  */
 
-/** The checkout becomes `Completed`, naming its order (checkouts.order_id has no foreign key: written before the order). */
-export async function completeCheckout(
-  m: EntityManager,
-  tenantId: string,
-  c: { checkoutId: string; orderId: string; paymentTypeId: string | null; comments: string | null },
-): Promise<void> {
-  await m.query(
-    `UPDATE checkouts SET status = 'Completed', order_id = $3, completed_at = now(), payment_type_id = $4, comments = $5, updated_at = now() WHERE id = $1 AND tenant_id = $2`,
-    [c.checkoutId, tenantId, c.orderId, c.paymentTypeId, c.comments],
-  );
-}
-
 /** A new order's row, in the order of the insert's parameters. */
 export interface OrderInsert {
   id: string;
   tenantId: string;
   checkoutId: string;
   customerId: string | null;
-  number: string;
   hash: string;
   paymentTypeId: string | null;
   paymentTypeName: string | null;
@@ -68,22 +55,98 @@ export interface OrderInsert {
   shippingRate: string | null;
 }
 
-/** Inserts the order (status `Open`; paid, partially paid or pending by what balances paid). */
-export async function insertOrder(m: EntityManager, o: OrderInsert): Promise<void> {
-  await m.query(
-    `INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
-       payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
-       shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at,
-       balance_paid, paid_amount, financial_status, paid_at, promotions, promotion_discount, tax_zone, gross_price_policy, shipping_method_id, shipping_zone, shipping_rate)
-     VALUES ($1, $2, $3, $4, $5, $6, 'Open', CASE WHEN $33::boolean THEN 'paid' ELSE 'pending' END, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::jsonb, $25, $26, $27, $28, $29::jsonb, $30::jsonb,
-       now() + $31::float8 * interval '1 second', $32, $32,
-       CASE WHEN $33::boolean THEN 'paid' WHEN $32::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $33::boolean THEN now() END, $34::jsonb, $35, $36, $37, $38, $39, $40::jsonb)`,
+/** A transaction recorded with the order: a balance's succeeded capture or the provider's pending authorization. */
+export interface OrderTransactionInsert {
+  kind: 'capture' | 'authorization';
+  amount: string;
+  status: 'succeeded' | 'pending';
+  provider: string;
+  reference: string | null;
+}
+
+/** An order line as placed (position is its index; money decimal text; `promotions` JSON text). */
+export interface OrderLineInsert {
+  variantId: string;
+  productId: string;
+  title: string | null;
+  sku: string | null;
+  description: string | null;
+  imageUrl: string | null;
+  quantity: string;
+  taxRate: string;
+  unitPrice: string;
+  unitPriceWithTax: string;
+  lineTotal: string;
+  lineTotalWithTax: string;
+  promotions: string;
+  promotionDiscount: string;
+  /** A shop taxing by destination (issue 31): the line's tax category, zone and excise (decimal); null otherwise. */
+  taxCategory: string | null;
+  taxZone: string | null;
+  excise: string | null;
+  exciseTax: string | null;
+}
+
+/** What completes the checkout in the placement's statement. */
+export interface CheckoutCompletion {
+  checkoutId: string;
+  paymentTypeId: string | null;
+  comments: string | null;
+}
+
+/**
+ * The placement's writes that need the order number, in ONE statement (issue 34: one round trip under the shop's
+ * counter lock instead of five): the per-shop counter incremented (its row stays locked to commit), the order
+ * numbered from it, its lines (`unnest`, positions from 0) and transactions, and the checkout marked `Completed`
+ * naming the order. The children reference the order inserted by the same statement: PostgreSQL checks foreign keys at
+ * the statement's end. Returns the order number.
+ */
+export async function insertPlacedOrder(
+  m: EntityManager,
+  o: OrderInsert,
+  lines: OrderLineInsert[],
+  transactions: OrderTransactionInsert[],
+  checkout: CheckoutCompletion,
+): Promise<string> {
+  const [row]: Array<{ number: string }> = await m.query(
+    `WITH n AS (
+       INSERT INTO order_counters (tenant_id, last_number) VALUES ($2, 1)
+       ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number
+     ), o AS (
+       INSERT INTO orders (id, tenant_id, checkout_id, customer_id, number, hash, status, payment_status, payment_type_id, payment_type_name, payment_kind,
+         payment_provider, payment_reference, return_url, currency_code, currency_precision, price_includes_tax, subtotal, discount, discount_code, coupon_text,
+         shipping_amount, shipping_tax_rate, shipping_method_name, tax_amount, tax_lines, total, email, comments, language, shipping_address, billing_address, payment_expires_at,
+         balance_paid, paid_amount, financial_status, paid_at, promotions, promotion_discount, tax_zone, gross_price_policy, shipping_method_id, shipping_zone, shipping_rate)
+       SELECT $1, $2, $3, $4, n.last_number, $5, 'Open', CASE WHEN $32::boolean THEN 'paid' ELSE 'pending' END, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+         $21, $22, $23::jsonb, $24, $25, $26, $27, $28::jsonb, $29::jsonb,
+         now() + $30::float8 * interval '1 second', $31, $31,
+         CASE WHEN $32::boolean THEN 'paid' WHEN $31::numeric > 0 THEN 'partially_paid' ELSE 'pending' END, CASE WHEN $32::boolean THEN now() END, $33::jsonb, $34, $35, $36, $37,
+         $38, $39::jsonb
+       FROM n
+     ), ol AS (
+       INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax,
+         line_total, line_total_with_tax, promotions, promotion_discount, tax_category, tax_zone, excise_amount, excise_tax)
+       SELECT $2, $1, l.position, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, l.quantity, l.tax_rate, l.unit_price, l.unit_price_with_tax,
+         l.line_total, l.line_total_with_tax, l.promotions, l.promotion_discount, l.tax_category, l.tax_zone, coalesce(l.excise, 0), coalesce(l.excise_tax, 0)
+       FROM unnest($40::int[], $41::uuid[], $42::uuid[], $43::text[], $44::text[], $45::text[], $46::text[], $47::numeric[], $48::numeric[], $49::numeric[], $50::numeric[],
+         $51::numeric[], $52::numeric[], $53::jsonb[], $54::numeric[], $55::text[], $56::text[], $57::numeric[], $58::numeric[])
+         AS l(position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax,
+           promotions, promotion_discount, tax_category, tax_zone, excise, excise_tax)
+     ), ot AS (
+       INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference)
+       SELECT $2, $1, t.kind, t.amount, t.status, t.provider, t.reference
+       FROM unnest($59::text[], $60::numeric[], $61::text[], $62::text[], $63::text[]) WITH ORDINALITY AS t(kind, amount, status, provider, reference, i)
+       ORDER BY t.i
+     ), ck AS (
+       UPDATE checkouts SET status = 'Completed', order_id = $1, completed_at = now(), payment_type_id = $65, comments = $66, updated_at = now()
+       WHERE id = $64 AND tenant_id = $2
+     )
+     SELECT last_number::text AS number FROM n`,
     [
       o.id,
       o.tenantId,
       o.checkoutId,
       o.customerId,
-      o.number,
       o.hash,
       o.paymentTypeId,
       o.paymentTypeName,
@@ -119,65 +182,6 @@ export async function insertOrder(m: EntityManager, o: OrderInsert): Promise<voi
       o.shippingMethodId,
       o.shippingZone,
       o.shippingRate,
-    ],
-  );
-}
-
-/** A succeeded capture by a gift card or store credit (`kind`) at placement. */
-export async function insertBalanceCapture(
-  m: EntityManager,
-  tenantId: string,
-  t: { orderId: string; amount: string; kind: string; reference: string | null },
-): Promise<void> {
-  await m.query(
-    `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'capture', $3, 'succeeded', $4, $5)`,
-    [tenantId, t.orderId, t.amount, t.kind, t.reference],
-  );
-}
-
-/** The provider's pending authorization of what is due. */
-export async function insertAuthorization(
-  m: EntityManager,
-  tenantId: string,
-  t: { orderId: string; amount: string; provider: string; reference: string | null },
-): Promise<void> {
-  await m.query(
-    `INSERT INTO order_transactions (tenant_id, order_id, kind, amount, status, provider, reference) VALUES ($1, $2, 'authorization', $3, 'pending', $4, $5)`,
-    [tenantId, t.orderId, t.amount, t.provider, t.reference],
-  );
-}
-
-/** An order line as placed (position is its index; money decimal text; `promotions` JSON text). */
-export interface OrderLineInsert {
-  variantId: string;
-  productId: string;
-  title: string | null;
-  sku: string | null;
-  description: string | null;
-  imageUrl: string | null;
-  quantity: string;
-  taxRate: string;
-  unitPrice: string;
-  unitPriceWithTax: string;
-  lineTotal: string;
-  lineTotalWithTax: string;
-  promotions: string;
-  promotionDiscount: string;
-}
-
-/** The order's lines in one statement (`unnest`), positions from 0. */
-export async function insertOrderLines(m: EntityManager, tenantId: string, orderId: string, lines: OrderLineInsert[]): Promise<void> {
-  await m.query(
-    `INSERT INTO order_lines (tenant_id, order_id, position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax,
-       promotions, promotion_discount)
-     SELECT $1, $2, l.position, l.variant_id, l.product_id, l.title, l.sku, l.description, l.image_url, l.quantity, l.tax_rate, l.unit_price, l.unit_price_with_tax, l.line_total, l.line_total_with_tax,
-       l.promotions, l.promotion_discount
-     FROM unnest($3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
-       $16::jsonb[], $17::numeric[])
-       AS l(position, variant_id, product_id, title, sku, description, image_url, quantity, tax_rate, unit_price, unit_price_with_tax, line_total, line_total_with_tax, promotions, promotion_discount)`,
-    [
-      tenantId,
-      orderId,
       lines.map((_, i) => i),
       lines.map((l) => l.variantId),
       lines.map((l) => l.productId),
@@ -193,6 +197,19 @@ export async function insertOrderLines(m: EntityManager, tenantId: string, order
       lines.map((l) => l.lineTotalWithTax),
       lines.map((l) => l.promotions),
       lines.map((l) => l.promotionDiscount),
+      lines.map((l) => l.taxCategory),
+      lines.map((l) => l.taxZone),
+      lines.map((l) => l.excise),
+      lines.map((l) => l.exciseTax),
+      transactions.map((t) => t.kind),
+      transactions.map((t) => t.amount),
+      transactions.map((t) => t.status),
+      transactions.map((t) => t.provider),
+      transactions.map((t) => t.reference),
+      checkout.checkoutId,
+      checkout.paymentTypeId,
+      checkout.comments,
     ],
   );
+  return row.number;
 }

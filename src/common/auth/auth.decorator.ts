@@ -12,6 +12,14 @@ export interface AuthOptions {
   deprecatedScopes?: string[];
 }
 
+export const OWN_CURRENCY = 'auth:own-currency';
+/**
+ * The route answers in its resource's own currency (a checkout's), never in the request's active one: the guard
+ * takes `?currency` (still checked) or the shop's default, and spares the read of the visitor's cart that would only
+ * pick the active currency (issue 34: one statement less per checkout request).
+ */
+export const OwnCurrency = () => SetMetadata(OWN_CURRENCY, true);
+
 export const ALLOW_DISABLED_SHOPPER = 'auth:allow-disabled-shopper';
 /** A disabled shopper's token is refused (403 `account_disabled`) everywhere except on routes marked with this. */
 export const AllowDisabledShopper = () => SetMetadata(ALLOW_DISABLED_SHOPPER, true);

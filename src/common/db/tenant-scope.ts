@@ -4,6 +4,11 @@ import { AppError } from '../http/app-error.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** True for a UUID's text form (what a row id must be before it is looked up; anything else is a 404). */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}
+
 /** The manager of the open transaction, or the default one. */
 export function managerOf(ctx: RequestContext, dataSource: DataSource): EntityManager {
   return ctx.manager ?? dataSource.manager;
