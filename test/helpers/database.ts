@@ -2,8 +2,11 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { runMigrations } from '../../src/database/data-source.js';
 
-/** The template every test file's database is cloned from (Immich's "medium" tests); migrated once per run. */
-export const TEMPLATE_DB = 'shop_test_template';
+/**
+ * The template every test file's database is cloned from (Immich's "medium" tests); migrated once per run. Each run
+ * has its own (global-setup.mjs names it in TEST_TEMPLATE_DB), so runs sharing a DATABASE_URL server do not collide.
+ */
+export const templateDb = (): string => process.env.TEST_TEMPLATE_DB ?? 'shop_test_template';
 const LOCK = 74_210_001;
 
 export function withDatabase(url: string, name: string): string {
@@ -21,6 +24,7 @@ const MIGRATED = 'migrated by the test run';
  */
 export async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `shop_test_${randomBytes(6).toString('hex')}`;
+  const TEMPLATE_DB = templateDb();
   const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
   await client.connect();
   try {

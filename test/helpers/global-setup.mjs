@@ -1,13 +1,15 @@
-// Starts a real embedded PostgreSQL for the run unless DATABASE_URL names a server, and creates the empty template
+// Starts a real embedded PostgreSQL for the run unless DATABASE_URL names a server, and creates the run's empty template
 // database that the first test file migrates (test/helpers/database.ts). Plain ESM: it runs outside Jest's transform.
 import { startPostgres } from '../../bin/embedded-postgres.mjs';
 import pg from 'pg';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const TEMPLATE_DB = 'shop_test_template';
+/** This run's template: its own name, so that runs sharing one DATABASE_URL server never drop each other's. */
+const TEMPLATE_DB = `shop_test_template_${randomBytes(4).toString('hex')}`;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -45,6 +47,8 @@ export default async function globalSetup() {
     serverUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   }
   process.env.TEST_DATABASE_SERVER = serverUrl;
+  // read by test/helpers/database.ts in the workers, and dropped by global-teardown.mjs
+  process.env.TEST_TEMPLATE_DB = TEMPLATE_DB;
   const u = new URL(serverUrl);
   u.pathname = '/postgres';
   const client = new pg.Client({ connectionString: u.toString() });

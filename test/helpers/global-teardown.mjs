@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 
 /** The costliest e2e files by CPU (test/helpers/file-cpu.ts), when more than a few ran: where the run's time goes. */
 function printFileCpu(dir) {
@@ -30,6 +31,18 @@ export default async function globalTeardown() {
     rmSync(process.env.TEST_RUN_DIR, { recursive: true, force: true });
   }
   const embedded = globalThis.__EMBEDDED_PG__;
+  // the run's template on a DATABASE_URL server (an embedded server goes as a whole below)
+  if (!embedded && process.env.TEST_DATABASE_SERVER && process.env.TEST_TEMPLATE_DB) {
+    const u = new URL(process.env.TEST_DATABASE_SERVER);
+    u.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: u.toString() });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${process.env.TEST_TEMPLATE_DB} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  }
   if (embedded) {
     await embedded.server.stop();
     rmSync(embedded.dir, { recursive: true, force: true });
