@@ -6,6 +6,7 @@
 //   (nice 10): they fill the CPU the e2e run leaves idle (its workers waiting on PostgreSQL, the server or timers)
 //   instead of adding their minutes before it, and take little from its timing-sensitive tests;
 // - the first phase that fails stops the others (their whole process groups) and the run exits 1 with its output;
+// - the e2e run runs its short files several to a Jest test file (E2E_GROUPS=1, test/helpers/e2e-groups.cjs);
 // - each short phase's output is printed in one block when it ends; the e2e run's output streams as it comes;
 // - a summary gives each phase's wall time and, on Linux, its CPU time (children's user+system time).
 //
@@ -17,6 +18,8 @@ import { setPriority } from 'node:os';
 const SERIAL = process.argv.includes('--serial');
 const CHECKS = ['typecheck', 'lint', 'lint:deps', 'format:check', 'test:unit'];
 const NICE = 10;
+// the e2e run streams its output and runs the short files in groups (test/helpers/e2e-groups.cjs)
+const E2E = { stream: true, env: { E2E_GROUPS: '1' } };
 
 /** CPU seconds of the waited-for children of this process so far (Linux), else null. */
 function childCpuSeconds() {
@@ -35,10 +38,14 @@ let cpuReaped = childCpuSeconds();
 const results = [];
 let failed = false;
 
-function run(script, { nice = 0, stream = false } = {}) {
+function run(script, { nice = 0, stream = false, env = {} } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn('npm', ['run', '--silent', script], { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['run', '--silent', script], {
+      stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, ...env },
+    });
     if (nice) {
       try {
         setPriority(child.pid, nice);
@@ -115,12 +122,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const t0 = Date.now();
 if (SERIAL) {
   for (const script of [...CHECKS, 'storefront:prepare', 'test:e2e']) {
-    const r = await run(script, { stream: script === 'test:e2e' });
+    const r = await run(script, script === 'test:e2e' ? E2E : {});
     if (!r.ok) break;
   }
 } else {
   const checks = CHECKS.map((script) => run(script, { nice: NICE }));
-  const e2e = run('storefront:prepare').then((r) => (r.ok && !failed ? run('test:e2e', { stream: true }) : r));
+  const e2e = run('storefront:prepare').then((r) => (r.ok && !failed ? run('test:e2e', E2E) : r));
   await Promise.all([...checks, e2e]);
 }
 summary();

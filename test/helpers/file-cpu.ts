@@ -24,6 +24,7 @@ afterAll(() => {
   const path = expect.getState().testPath;
   if (!dir || !path) return;
   const cpu = process.cpuUsage(started.cpu);
+  const group = (globalThis as { __E2E_GROUP_FILES__?: string[] }).__E2E_GROUP_FILES__;
   appendFileSync(
     join(dir, 'file-cpu.ndjson'),
     `${JSON.stringify({
@@ -31,6 +32,8 @@ afterAll(() => {
       wall_s: +((performance.now() - started.wall) / 1000).toFixed(2),
       cpu_s: +((cpu.user + cpu.system) / 1e6).toFixed(2),
       children_cpu_s: +(childrenCpu() - started.children).toFixed(2),
+      // a group of short files (test/helpers/e2e-group.ts): the files it ran
+      ...(group ? { files: group.length } : {}),
     })}\n`,
   );
 });

@@ -18,7 +18,7 @@ function printFileCpu(dir) {
     .slice(0, 15)
     .map(
       (r) =>
-        `${total(r).toFixed(1).padStart(7)} ${r.cpu_s.toFixed(1).padStart(7)} ${r.children_cpu_s.toFixed(1).padStart(7)} ${r.wall_s.toFixed(1).padStart(7)}  ${r.file}`,
+        `${total(r).toFixed(1).padStart(7)} ${r.cpu_s.toFixed(1).padStart(7)} ${r.children_cpu_s.toFixed(1).padStart(7)} ${r.wall_s.toFixed(1).padStart(7)}  ${r.file}${r.files ? ` (${r.files} files)` : ''}`,
     );
   process.stdout.write(
     `\ne2e CPU by file: ${rows.length} files, ${sum.toFixed(0)} CPU s (the costliest 15)\n  cpu s  worker   child  wall s\n${lines.join('\n')}\n`,

@@ -48,3 +48,4 @@ class LongFirstSequencer extends Sequencer {
 }
 
 module.exports = LongFirstSequencer;
+module.exports.LONG_FIRST = LONG_FIRST;

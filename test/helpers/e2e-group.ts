@@ -1,0 +1,20 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// One group of short e2e files run as one Jest test file (test/helpers/e2e-groups.cjs says which and why).
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { groups } = createRequire(import.meta.url)('./e2e-groups.cjs') as { groups: (root: string) => string[][] };
+
+/** The spec files of group n (1-based), paths from the repository root; file-cpu.ts reports them with the group. */
+export function groupFiles(n: number): string[] {
+  return groups(ROOT)[n - 1] ?? [];
+}
+
+/** Imports group n's spec files one after another: each registers its describe blocks, which Jest runs in that order. */
+export async function importGroup(n: number): Promise<void> {
+  const files = groupFiles(n);
+  (globalThis as { __E2E_GROUP_FILES__?: string[] }).__E2E_GROUP_FILES__ = files;
+  for (const file of files) await import(join(ROOT, file));
+}
