@@ -65,7 +65,9 @@ const projects = [
 
 module.exports = {
   projects: process.env.JEST_PROJECT ? projects.filter((p) => p.displayName === process.env.JEST_PROJECT) : projects,
-  maxWorkers: 2,
+  // JEST_WORKERS: `npm test`'s e2e run uses 3 (its workers wait on PostgreSQL, servers and timers a good part of the
+  // time: 2 workers left a 2-core machine a third idle); 2 otherwise
+  maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
   testTimeout: 60000,
   // the files known to be long start first (test/helpers/sequencer.cjs)
   testSequencer: '<rootDir>/test/helpers/sequencer.cjs',

@@ -18,8 +18,9 @@ import { setPriority } from 'node:os';
 const SERIAL = process.argv.includes('--serial');
 const CHECKS = ['typecheck', 'lint', 'lint:deps', 'format:check', 'test:unit'];
 const NICE = 10;
-// the e2e run streams its output and runs the short files in groups (test/helpers/e2e-groups.cjs)
-const E2E = { stream: true, env: { E2E_GROUPS: '1' } };
+// the e2e run streams its output, runs the short files in groups (test/helpers/e2e-groups.cjs) and three files at once
+// (JEST_WORKERS: its workers wait on PostgreSQL, the servers and timers a good part of the time)
+const E2E = { stream: true, env: { E2E_GROUPS: '1', JEST_WORKERS: process.env.JEST_WORKERS ?? '3' } };
 
 /** CPU seconds of the waited-for children of this process so far (Linux), else null. */
 function childCpuSeconds() {
