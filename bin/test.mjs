@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check of the project, the long e2e run overlapped with the short ones (README "Development and tests").
 //
-// - `storefront:prepare` runs first (the browser e2e test needs its build and Chromium), then `test:e2e` at once;
+// - `storefront:prepare` and `test:e2e` start together: the e2e files serving the storefront's real build wait for it
+//   (a marker file written when the build is done, STOREFRONT_READY_FILE), the others do not;
 // - `typecheck`, `lint`, `lint:deps`, `format:check` and `test:unit` start at the same time, at a lower CPU priority
 //   (nice 10): they fill the CPU the e2e run leaves idle (its workers waiting on PostgreSQL, the server or timers)
 //   instead of adding their minutes before it, and take little from its timing-sensitive tests;
@@ -12,8 +13,9 @@
 //
 // `node bin/test.mjs --serial` runs the phases one after another in the old order, at normal priority.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const SERIAL = process.argv.includes('--serial');
 const CHECKS = ['typecheck', 'lint', 'lint:deps', 'format:check', 'test:unit'];
@@ -128,8 +130,15 @@ if (SERIAL) {
   }
 } else {
   const checks = CHECKS.map((script) => run(script, { nice: NICE }));
-  const e2e = run('storefront:prepare').then((r) => (r.ok && !failed ? run('test:e2e', E2E) : r));
-  await Promise.all([...checks, e2e]);
+  // the storefront's build beside the e2e run: only the files serving the real build wait for it (createTestApp with
+  // STOREFRONT_DEMO and no STOREFRONT_DEMO_DIR, test/helpers/storefront-ready.ts), until this file exists
+  const ready = join(mkdtempSync(join(tmpdir(), 'shop-storefront-')), 'built');
+  const prepare = run('storefront:prepare').then((r) => {
+    if (r.ok) writeFileSync(ready, '');
+    return r;
+  });
+  const e2e = run('test:e2e', { ...E2E, env: { ...E2E.env, STOREFRONT_READY_FILE: ready } });
+  await Promise.all([...checks, prepare, e2e]);
 }
 summary();
 process.exit(failed || results.some((r) => !r.ok) ? 1 : 0);

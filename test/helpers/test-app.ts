@@ -12,6 +12,7 @@ import { ProvisionedShop, ProvisioningService } from '../../src/auth/provisionin
 import { AppConfig, loadConfig } from '../../src/config/app-config.js';
 import { createTestDatabase } from './database.js';
 import { ResponseValidator } from './openapi-validator.js';
+import { storefrontBuilt } from './storefront-ready.js';
 
 export const API = '/api/2026-04-01';
 
@@ -110,6 +111,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const server = process.env.TEST_DATABASE_SERVER;
   if (!server) throw new Error('TEST_DATABASE_SERVER is not set: run the tests through `npm test`');
+  // an app serving the storefront's real build waits for it when `npm test` builds it beside the e2e run
+  if (options.config?.STOREFRONT_DEMO && !options.config.STOREFRONT_DEMO_DIR) await storefrontBuilt();
   const database = await createTestDatabase(server);
   const config = loadConfig(
     {
