@@ -65,8 +65,7 @@ const projects = [
 
 module.exports = {
   projects: process.env.JEST_PROJECT ? projects.filter((p) => p.displayName === process.env.JEST_PROJECT) : projects,
-  // JEST_WORKERS: `npm test`'s e2e run uses 3 (its workers wait on PostgreSQL, servers and timers a good part of the
-  // time: 2 workers left a 2-core machine a third idle); 2 otherwise
+  // JEST_WORKERS (default 2): Jest workers (`npm test`'s e2e run keeps 2, see bin/test.mjs)
   maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
   testTimeout: 60000,
   // the files known to be long start first (test/helpers/sequencer.cjs)
