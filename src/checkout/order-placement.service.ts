@@ -8,7 +8,7 @@ import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { CartService } from '../cart/index.js';
-import { PromotionEvaluation } from '../promotions/index.js';
+import { mapDiscounts, PromotionEvaluation } from '../promotions/index.js';
 import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
 import { saveAddressUnlessKnown } from '../customers/index.js';
 import { AppConfig } from '../config/app-config.js';
@@ -232,16 +232,7 @@ export class OrderPlacementService {
           paymentTtlSeconds: due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
           balancePaid: dec(fromBalances.paid),
           paid: due === 0,
-          promotions: JSON.stringify(
-            (t.promotions?.discounts ?? []).map((d) => ({
-              promotion_id: d.promotionId,
-              name: d.name,
-              kind: d.promotionClass,
-              amount: fromMinor(d.amount, precision),
-              lines_amount: fromMinor(d.lines, precision),
-              shipping_amount: fromMinor(d.shipping, precision),
-            })),
-          ),
+          promotions: JSON.stringify(mapDiscounts(t.promotions?.discounts ?? [], precision)),
           promotionDiscount: dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
           taxZone: applied.taxZone,
           grossPricePolicy: applied.grossPricePolicy,

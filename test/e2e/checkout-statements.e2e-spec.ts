@@ -1,61 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
 import { CacheBus } from '../../src/common/cluster/cache-bus.js';
 import { RequestContext } from '../../src/common/context/request-context.js';
 import { CHECKOUT_OPTIONS_CACHE_TOPIC, ShippingQuotes } from '../../src/shipping/index.js';
 import { TaxService } from '../../src/tax/tax.service.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
+import { statementsDuring } from '../helpers/statements.js';
 import { until } from '../helpers/wait.js';
 import { CH_ADDRESS, Ids, importShop } from './checkout.fixture.js';
 
-/** The background jobs' polls (outbox, webhooks): not the order's statements. */
-const BACKGROUND = [/^UPDATE webhook_deliveries d SET attempts/, /^SELECT j\.id, j\.handler/];
 /** The reference rows the checkout reuses (issue 34). */
 const OPTIONS = /FROM (shipping_methods|payment_types|countries)\b/;
 
-/**
- * Every statement any `pg` client of this process sends while `work` runs, the background polls left out, and with them
- * the transactions that held nothing else (a worker kicked by the previous step's commit, whose COMMIT may come late).
- */
-async function counted(work: () => Promise<unknown>): Promise<string[]> {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  const seen: Array<{ client: unknown; sql: string }> = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0];
-    seen.push({ client: this, sql: (typeof q === 'string' ? q : String((q as { text?: string })?.text ?? q)).replace(/\s+/g, ' ').trim() });
-    return original.apply(this, args);
-  };
-  try {
-    await work();
-    return orderStatements(seen);
-  } finally {
-    proto.query = original;
-  }
-}
-
-function orderStatements(seen: Array<{ client: unknown; sql: string }>): string[] {
-  const background = (sql: string) => BACKGROUND.some((re) => re.test(sql));
-  const open = new Map<unknown, string[]>();
-  const kept: string[] = [];
-  const close = (client: unknown) => {
-    const tx = open.get(client)!;
-    open.delete(client);
-    if (tx.length > 1) kept.push(...tx);
-  };
-  for (const { client, sql } of seen) {
-    if (/^(START TRANSACTION|BEGIN)\b/.test(sql)) open.set(client, [sql]);
-    else if (/^(COMMIT|ROLLBACK)\b/.test(sql)) {
-      // a COMMIT of a transaction begun before the window is not this step's
-      if (open.has(client)) {
-        open.get(client)!.push(sql);
-        close(client);
-      }
-    } else if (!background(sql)) (open.get(client) ?? kept).push(sql);
-  }
-  for (const client of [...open.keys()]) close(client);
-  return kept;
-}
+/** Every statement of the process's `pg` clients while `work` runs, background polls left out (test/helpers/statements.ts). */
+const counted = statementsDuring;
 
 /** The statement log of one order, one line per statement (`STATEMENT_LOG=1` prints it). */
 function log(steps: Record<string, string[]>): string {
