@@ -13,6 +13,7 @@ import type { Promotion } from './entities/promotion.entity.js';
 import { parseActions, parseConditions, RuleError, toEngineRules } from './promotion-rules.js';
 import { CustomerGroupsRepository, PromotionUsagesRepository } from './promotions.repository.js';
 import { PromotionsService } from './promotions.service.js';
+import { invalidateAfterCommit, PromotionUsageCommits } from './promotion-usage-commits.js';
 
 /** The catalogue's facts of a variant that promotions match lines by (`variantPromotionFacts` of the catalogue). */
 export type VariantFacts = VariantPromotionFactsRow;
@@ -97,8 +98,10 @@ export class PromotionEvaluation {
     private readonly groups: CustomerGroupsRepository,
     private readonly promotions: PromotionsService,
     private readonly extensions: Extensions,
+    commits: PromotionUsageCommits,
   ) {
     promotions.onChange((tenantId) => this.invalidate(tenantId));
+    commits.bind((tenantId) => this.invalidate(tenantId));
   }
 
   invalidate(tenantId: string): void {
@@ -256,8 +259,12 @@ export class PromotionEvaluation {
       for (const t of perBuyer) if ((used.get(t.id) ?? 0) >= t.usage_limit_per_customer!) throw usageLimitReached(t.name);
     }
     await this.usages.recordUses(tx, orderId, ids, buyer);
-    // a promotion with a usage_limit may be used up now: reload (the others' counts do not change what is active)
-    if (taken.some((t) => t.usage_limit !== null)) this.invalidate(tx.tenantId);
+    // a promotion with a usage_limit may be used up now: reload now and again once this commits (a read in between
+    // would keep the counts from before it; the others' counts do not change what is active)
+    if (taken.some((t) => t.usage_limit !== null)) {
+      this.invalidate(tx.tenantId);
+      invalidateAfterCommit(tx.manager?.queryRunner, tx.tenantId);
+    }
   }
 
   /**

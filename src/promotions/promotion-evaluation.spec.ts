@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { RequestContext } from '../common/context/request-context.js';
 import type { Extensions } from '../extensions/index.js';
 import type { PricedLine } from '../pricing/index.js';
@@ -6,6 +6,7 @@ import type { Promotion } from './entities/promotion.entity.js';
 import { buyerKey, PromotionEvaluation, type PromotionRequest } from './promotion-evaluation.service.js';
 import type { CustomerGroupsRepository, PromotionUseRow, PromotionUsagesRepository } from './promotions.repository.js';
 import type { PromotionsService } from './promotions.service.js';
+import { PromotionUsageCommits } from './promotion-usage-commits.js';
 
 /** The evaluation's rules with its repositories faked: what is active when, per-buyer limits, and the usage taken at completion. */
 const CHF = { id: 'chf', code: 'CHF', rate: '1', precision: 2, isDefault: true };
@@ -46,8 +47,9 @@ function setup(rows: Promotion[], opts: { used?: Map<string, number>; taken?: Pr
   const groups = { groupIdsOf: () => Promise.resolve([]) } as unknown as CustomerGroupsRepository;
   const service = { onChange: () => undefined, hooks: () => Promise.resolve({}) } as unknown as PromotionsService;
   const extensions = { one: () => null } as unknown as Extensions;
-  const evaluation = new PromotionEvaluation({} as DataSource, usages, groups, service, extensions);
-  return { evaluation, calls };
+  const commits = new PromotionUsageCommits();
+  const evaluation = new PromotionEvaluation({} as DataSource, usages, groups, service, extensions, commits);
+  return { evaluation, calls, commits };
 }
 const ctx = RequestContext.forTenant('t1');
 const request = (over: Partial<PromotionRequest> = {}): PromotionRequest => ({
@@ -147,6 +149,41 @@ describe('PromotionEvaluation', () => {
     await unlimited.evaluation.redeem(ctx, 'o1', ['p1'], 'c1', null);
     await unlimited.evaluation.active(ctx);
     expect(unlimited.calls.current).toBe(1);
+  });
+
+  it('a limited promotion used in a transaction is reloaded again after the commit: a read between the use and the commit is not kept', async () => {
+    const row: PromotionUseRow = { id: 'p1', name: 'Ten', times_used: 5, usage_limit: 5, usage_limit_per_customer: null };
+    const { evaluation, calls, commits } = setup([promotion({ usageLimit: 5 })], { taken: [row] });
+    const state = { isTransactionActive: true };
+    const runner = state as unknown as QueryRunner;
+    const tx = ctx.withManager({ queryRunner: runner } as EntityManager);
+    await evaluation.redeem(tx, 'o1', ['p1'], null, null);
+    // another request reads before the commit: it sees the counts as they were and keeps them
+    await evaluation.active(ctx);
+    await evaluation.active(ctx);
+    expect(calls.current).toBe(1);
+    // a released savepoint is not the commit
+    commits.afterTransactionCommit(runner);
+    await evaluation.active(ctx);
+    expect(calls.current).toBe(1);
+    state.isTransactionActive = false;
+    commits.afterTransactionCommit(runner);
+    await evaluation.active(ctx);
+    expect(calls.current).toBe(2);
+    // once: a later commit of the same runner reloads nothing more
+    commits.afterTransactionCommit(runner);
+    await evaluation.active(ctx);
+    expect(calls.current).toBe(2);
+    // a rolled-back transaction forgets its pending reload
+    const otherState = { isTransactionActive: true };
+    const other = otherState as unknown as QueryRunner;
+    await evaluation.redeem(ctx.withManager({ queryRunner: other } as EntityManager), 'o2', ['p1'], null, null);
+    await evaluation.active(ctx);
+    otherState.isTransactionActive = false;
+    commits.afterTransactionRollback(other);
+    commits.afterTransactionCommit(other);
+    await evaluation.active(ctx);
+    expect(calls.current).toBe(3);
   });
 
   it("caches the lines' catalogue facts per variant: a second read loads only the variants not seen yet", async () => {

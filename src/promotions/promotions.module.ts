@@ -4,6 +4,7 @@ import { AdminCustomerGroupsController } from './admin-customer-groups.controlle
 import { AdminPromotionsController } from './admin-promotions.controller.js';
 import { CustomerGroupsService } from './customer-groups.service.js';
 import { PromotionEvaluation } from './promotion-evaluation.service.js';
+import { PromotionUsageCommits } from './promotion-usage-commits.js';
 import { CataloguePromotionsRepository, CustomerGroupsRepository, PromotionsRepository, PromotionUsagesRepository } from './promotions.repository.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { CataloguePromotionPrices } from './catalogue/catalogue-promotions.service.js';
@@ -19,6 +20,7 @@ import { PromotionsService } from './promotions.service.js';
     PromotionsRepository,
     PromotionUsagesRepository,
     PromotionEvaluation,
+    PromotionUsageCommits,
     CustomerGroupsService,
     CustomerGroupsRepository,
     CataloguePromotionsRepository,
