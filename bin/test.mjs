@@ -20,10 +20,9 @@ import { join } from 'node:path';
 const SERIAL = process.argv.includes('--serial');
 const CHECKS = ['typecheck', 'lint', 'lint:deps', 'format:check', 'test:unit'];
 const NICE = 10;
-// the e2e run streams its output and runs the short files in groups (test/helpers/e2e-groups.cjs), two files at once
-// (JEST_WORKERS: three finish sooner; kept at two until the checkout knows what its buyer last saw, README
-// "Development and tests")
-const E2E = { stream: true, env: { E2E_GROUPS: '1', JEST_WORKERS: process.env.JEST_WORKERS ?? '2' } };
+// the e2e run streams its output and runs the short files in groups (test/helpers/e2e-groups.cjs), three files at once
+// (JEST_WORKERS: its workers wait on PostgreSQL, the server and timers much of the time; README "Development and tests")
+const E2E = { stream: true, env: { E2E_GROUPS: '1', JEST_WORKERS: process.env.JEST_WORKERS ?? '3' } };
 
 /** CPU seconds of the waited-for children of this process so far (Linux), else null. */
 function childCpuSeconds() {

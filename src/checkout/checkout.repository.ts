@@ -200,6 +200,7 @@ interface CheckoutSqlRow {
   discount_code: string | null;
   order_id: string | null;
   completed_at: Date | null;
+  shown_promotion_ids: string[] | null;
 }
 
 function checkoutOf(r: CheckoutSqlRow): Checkout {
@@ -224,6 +225,7 @@ function checkoutOf(r: CheckoutSqlRow): Checkout {
     discountCode: r.discount_code,
     orderId: r.order_id,
     completedAt: r.completed_at,
+    shownPromotionIds: r.shown_promotion_ids,
   });
 }
 
@@ -350,6 +352,18 @@ async function writeCheckoutChoices(m: EntityManager, c: Checkout, version: stri
   if (rows.length === 0) return null;
   c.updatedAt = rows[0].updated_at;
   return c;
+}
+
+/**
+ * Records which promotions the buyer's read of the open checkout showed (sorted ids; issue 32): a completion that would
+ * drop one is refused. Neither `updated_at` (the buyer changed nothing) nor a completed checkout is touched.
+ */
+export async function recordShownPromotions(m: EntityManager, tenantId: string, id: string, promotionIds: string[]): Promise<void> {
+  await m.query(`UPDATE checkouts SET shown_promotion_ids = $3::uuid[] WHERE tenant_id = $1 AND id = $2 AND status <> 'Completed'`, [
+    tenantId,
+    id,
+    promotionIds,
+  ]);
 }
 
 /** A checkout line as written: its id, quantity (decimal text) and position. */

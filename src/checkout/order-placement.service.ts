@@ -25,6 +25,7 @@ import { lockCheckoutWithLines, type OrderApplied } from './checkout.repository.
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
+import { droppedPromotionIds } from './shown-promotions.js';
 import { OrderStock } from './order-stock.js';
 import { insertPlacedOrder, type OrderTransactionInsert } from './repositories/order-placement.repository.js';
 
@@ -35,6 +36,9 @@ import { insertPlacedOrder, type OrderTransactionInsert } from './repositories/o
  *
  * 1. the checkout row FOR UPDATE: a second complete of the same checkout waits, then sees it completed (409);
  * 2. payment type, return_url, consent gates, shipping choice, coupon validity, priced under the transaction;
+ * 2b. a promotion the buyer's last read of the checkout showed and this pricing no longer applies (used up, ended, no
+ *     longer holding) refuses the completion with 422 `promotion_usage_limit_reached` or `promotion_unavailable`, so
+ *     no order is placed at a total the buyer was not shown (shown-promotions.ts);
  * 3. stock: tracked variants locked, on-hand re-read from the ledger, 422 `insufficient_stock` unless backorder,
  *    then decremented through the ledger (`StockService.recordMovement`) — never below zero without backorder;
  * 4. a single-use coupon redeemed by `UPDATE ... WHERE NOT is_used` (the loser gets `discount_code_already_used`);
@@ -126,13 +130,17 @@ export class OrderPlacementService {
       if (state.totals.couponRefusal)
         throw AppError.unprocessable(state.totals.couponRefusalMessage ?? 'the discount code no longer applies', state.totals.couponRefusal);
 
+      // a promotion the buyer's last read showed and this pricing no longer applies: no order at a total not shown
+      const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
+      const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
+      const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
+      const dropped = droppedPromotionIds(c.shownPromotionIds, state.totals);
+      if (dropped.length) await this.promotions.refuseDropped(tx, dropped, customerId, email);
+
       const orderId = randomUUID();
       await this.orderStock.take(tx, state.lines, orderId); // each movement emits its inventory_level.updated
       const redeemed = state.totals.couponCode ? await this.redeem(tx, state.totals.couponCode) : null;
       const t = state.totals;
-      const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
-      const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
-      const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
       await this.promotions.redeem(tx, orderId, t.promotions?.discounts.map((d) => d.promotionId) ?? [], customerId, email);
       const precision = state.currency.precision;
       // under the accounts' row locks: the balances are re-read, each pays at most what it holds
