@@ -118,8 +118,8 @@ export function deflatePiece(buf: Buffer): Promise<Buffer> {
 }
 
 /** A request's own run of a gzip member: in place at the fastest level up to `COMPRESS_NOW_MAX_BYTES` (as `compressNow`). */
-function deflateRun(buf: Buffer): Buffer | Promise<Buffer> {
-  return buf.length <= COMPRESS_NOW_MAX_BYTES ? deflateRawSync(buf, { ...PIECE_OPTIONS, level: 1 }) : deflatePiece(buf);
+function deflateRun(buf: Buffer): Promise<Buffer> {
+  return buf.length <= COMPRESS_NOW_MAX_BYTES ? Promise.resolve(deflateRawSync(buf, { ...PIECE_OPTIONS, level: 1 })) : deflatePiece(buf);
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
