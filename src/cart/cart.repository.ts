@@ -274,12 +274,16 @@ export class CartRepository {
     await m.query(`DELETE FROM carts WHERE id = $1 AND tenant_id = $2`, [from.id, tx.tenantId]);
   }
 
-  /** The cart's lines, oldest first. */
-  items(ctx: RequestContext, cartId: string): Promise<CartItemRow[]> {
-    return this.m(ctx).query(`SELECT ci.variant_id, ci.quantity FROM cart_items ci WHERE ci.tenant_id = $1 AND ci.cart_id = $2 ORDER BY ci.created_at, ci.id`, [
-      ctx.tenantId,
-      cartId,
-    ]);
+  /** The cart's lines (oldest first) and the catalogue's rows of their variants still sold, in one statement (issue 34). */
+  async itemsSold(ctx: RequestContext, cartId: string): Promise<{ items: CartItemRow[]; sold: SellableVariantRow[] }> {
+    const [row]: Array<{ items: CartItemRow[]; sold: SellableVariantRow[] }> = await this.m(ctx).query(
+      `WITH items AS (SELECT ci.variant_id, ci.quantity, ci.created_at, ci.id FROM cart_items ci WHERE ci.tenant_id = $1 AND ci.cart_id = $2)
+       SELECT (SELECT coalesce(json_agg(json_build_object('variant_id', i.variant_id, 'quantity', i.quantity::text) ORDER BY i.created_at, i.id), '[]'::json)
+                 FROM items i) AS items,
+              (SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql('$1', 'ARRAY(SELECT i.variant_id FROM items i)')}) s) AS sold`,
+      [ctx.tenantId, cartId],
+    );
+    return row;
   }
 
   /** The catalogue's rows of the variants the storefront still sells, by id. */

@@ -158,8 +158,9 @@ class FakeCarts {
     this.carts.delete(source[0]);
     return Promise.resolve();
   }
-  items(_ctx: RequestContext, cartId: string): Promise<CartItemRow[]> {
-    return Promise.resolve([...this.carts.values()].find((c) => c.id === cartId)?.items ?? []);
+  itemsSold(_ctx: RequestContext, cartId: string): Promise<{ items: CartItemRow[]; sold: SellableVariantRow[] }> {
+    const items = [...this.carts.values()].find((c) => c.id === cartId)?.items ?? [];
+    return Promise.resolve({ items, sold: items.filter((i) => this.sold.has(i.variant_id)).map((i) => sellable(i.variant_id)) });
   }
   sellableVariants(_ctx: RequestContext, ids: string[]): Promise<Map<string, SellableVariantRow>> {
     return Promise.resolve(new Map(ids.filter((id) => this.sold.has(id)).map((id) => [id, sellable(id)])));

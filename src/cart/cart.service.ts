@@ -6,7 +6,7 @@ import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/
 import { TenancyService } from '../tenancy/index.js';
 import { PriceAdjustments } from '../extensions/index.js';
 import { ownerOf } from './cart-owner.js';
-import { CartRepository, type CartRow } from './cart.repository.js';
+import { CartRepository, type CartItemRow, type CartRow } from './cart.repository.js';
 import { couponAmount, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
 import { PromotionEvaluation, type AppliedPromotion, type EngineResult } from '../promotions/index.js';
 import { detailsOf, type LineRow, mapCart } from './cart-mappers.js';
@@ -163,9 +163,7 @@ export class CartService {
         const items = added.items.some((i) => i.variant_id === dto.article_id)
           ? added.items.map((i) => (i.variant_id === dto.article_id ? { ...i, quantity: added.quantity! } : i))
           : [...added.items, { variant_id: dto.article_id, quantity: added.quantity }];
-        const sold = new Map(added.sold.map((r) => [r.variant_id, r]));
-        const lines = items.flatMap((i) => (sold.has(i.variant_id) ? [{ ...sold.get(i.variant_id)!, quantity: i.quantity }] : []));
-        return mapCart(await this.priceCart(ctx, { written: added.cart, lines }));
+        return mapCart(await this.priceCart(ctx, { written: added.cart, lines: linesSold(items, added.sold) }));
       }
       const violation = quantityRuleViolation(added.wanted, added.rule);
       if (violation) throw AppError.unprocessable(violation);
@@ -289,15 +287,8 @@ export class CartService {
 
   /** The cart's lines whose variant is still visible (per the catalogue), oldest first, with what the response shows. */
   private async lineRows(ctx: RequestContext, cartId: string): Promise<LineRow[]> {
-    const items = await this.carts.items(ctx, cartId);
-    const sold = await this.carts.sellableVariants(
-      ctx,
-      items.map((i) => i.variant_id),
-    );
-    return items.flatMap((i) => {
-      const v = sold.get(i.variant_id);
-      return v ? [{ ...v, quantity: i.quantity }] : [];
-    });
+    const { items, sold } = await this.carts.itemsSold(ctx, cartId);
+    return linesSold(items, sold);
   }
 
   private async guardOverflow<T>(work: () => Promise<T>): Promise<T> {
@@ -309,4 +300,13 @@ export class CartService {
       throw err;
     }
   }
+}
+
+/** The lines (oldest first) whose variant is still sold, with its catalogue row (`sold`). */
+function linesSold(items: readonly CartItemRow[], sold: readonly SellableVariantRow[]): LineRow[] {
+  const byId = new Map(sold.map((r) => [r.variant_id, r]));
+  return items.flatMap((i) => {
+    const v = byId.get(i.variant_id);
+    return v ? [{ ...v, quantity: i.quantity }] : [];
+  });
 }

@@ -23,7 +23,7 @@ import {
   mapOrderLinesAsCheckoutLines,
   mapOrderTotals,
 } from './checkout-mappers.js';
-import { CheckoutState, CheckoutStateService, type CheckoutLineRow } from './checkout-state.service.js';
+import { CheckoutState, CheckoutStateService, linesSold, type CheckoutLineRow } from './checkout-state.service.js';
 import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } from './dto/admin-checkout.dto.js';
 import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.entities.js';
@@ -107,7 +107,7 @@ export class CheckoutService {
       if (!read) throw AppError.notFound('checkout');
       if (read.checkout.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       // its lines came with the row; the catalogue's rows of them price the rules' check and the answer
-      const lines = await this.states.sellableLines(ctx, read.lines);
+      const lines = linesSold(read.lines, new Map(read.sold.map((r) => [r.variant_id, r])));
       const { checkout, countries } = await this.applyChoices(ctx, read.checkout, dto, config, lines);
       const saved = await saveCheckoutChoicesAt(m, checkout, read.version);
       // the countries just read serve the answer too (issue 34: one statement less per update)

@@ -17,7 +17,7 @@ import { BalancePayments } from '../gift-cards/index.js';
 import { Metrics } from '../observability/index.js';
 import { inSpan } from '../observability/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
-import { CheckoutStateService } from './checkout-state.service.js';
+import { CheckoutStateService, linesSold } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
@@ -92,7 +92,8 @@ export class OrderPlacementService {
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
 
-      const state = await this.states.state(tx, c, config, await this.states.sellableLines(tx, locked.lines));
+      const sold = new Map(locked.sold.map((r) => [r.variant_id, r]));
+      const state = await this.states.state(tx, c, config, linesSold(locked.lines, sold));
       // gift cards and store credit pay first: a checkout they cover needs no payment type (re-checked after redeeming)
       const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total);
       const paymentType = dto.payment_type_id ? await this.shipping.paymentType(tx, dto.payment_type_id) : null;
