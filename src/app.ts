@@ -21,6 +21,10 @@ import { IMPORT_SCHEMAS } from './catalogue/import/import-schema.js';
 import { DataSourceExtras, runMigrations } from './database/data-source.js';
 import { DOMAIN_EVENT_PAYLOADS } from './events/event-map.js';
 import { serveStorefrontDemo } from './storefront-demo/storefront-demo.js';
+import { SuggestFastLane, type Middleware } from './catalogue/suggest-fast-lane.js';
+import { SearchSuggestService } from './catalogue/search-suggest.service.js';
+import { TenancyService } from './tenancy/index.js';
+import type { Server } from 'node:http';
 
 export const API_VERSION = '2026-04-01';
 export const API_PREFIX = `api/${API_VERSION}`;
@@ -51,26 +55,30 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
     // a failing call on the app rejects (main.ts prints its message and stops what it started) instead of exiting here
     abortOnError: false,
   });
-  app.use(httpMetricsMiddleware(app.get(Metrics)));
-  app.use(requestLogger(logger));
+  // the middleware before the router, also run by the suggest fast lane (src/catalogue/suggest-fast-lane.ts)
+  const auth = app.get(AuthService);
+  const metrics = httpMetricsMiddleware(app.get(Metrics));
+  const log = requestLogger(logger) as Middleware;
+  const compression = compressionMiddleware(options.config.COMPRESSION);
+  const rateLimit = rateLimitMiddleware(options.config, app.get(RateLimitStore), async (req, token) => {
+    const principal = await auth.resolveFor(req, token);
+    return principal ? `${principal.kind}:${principal.tokenId}` : null;
+  });
+  const cookies = cookieParser(options.config.APP_SECRET) as Middleware;
+  app.use(metrics);
+  app.use(log);
   // cart and checkout requests ahead of catalogue reads (README, "Buyers first")
   app.use(buyersFirst(options.config.CATALOGUE_READS_WHILE_BUYING, `/${API_PREFIX}`));
-  app.use(compressionMiddleware(options.config.COMPRESSION));
+  app.use(compression);
   serveStorefrontDemo(app, options.config);
   app.use(traceRequestMiddleware);
-  const auth = app.get(AuthService);
-  app.use(
-    rateLimitMiddleware(options.config, app.get(RateLimitStore), async (req, token) => {
-      const principal = await auth.resolveFor(req, token);
-      return principal ? `${principal.kind}:${principal.tokenId}` : null;
-    }),
-  );
+  app.use(rateLimit);
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.config.TRUST_PROXY));
   answerClientErrors(app.getHttpServer());
   app.set('query parser', 'extended');
   parseQueryOncePerRequest((app.getHttpAdapter().getInstance() as { request: object }).request);
-  app.use(cookieParser(options.config.APP_SECRET));
+  app.use(cookies);
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
       { path: 'health', method: RequestMethod.GET },
@@ -86,10 +94,30 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   captureRoutes(express);
   express.use(notFoundFallback);
   express.use(errorFallback);
+  // kept suggest answers in front of Express (README "Search"); buyers first does not gate /search
+  const lane = new SuggestFastLane({
+    path: `/${API_PREFIX}/search/suggest`,
+    express,
+    chain: [metrics, log, compression, traceRequestMiddleware, rateLimit, cookies],
+    auth,
+    tenancy: app.get(TenancyService),
+    suggestions: app.get(SearchSuggestService),
+  });
+  lanes.set(app, lane);
+  lane.enabled = options.config.SUGGEST_FAST_LANE;
+  lane.install(app.getHttpServer() as Server);
   return app;
 }
 
 const documents = new WeakMap<INestApplication, OpenAPIObject>();
+const lanes = new WeakMap<INestApplication, SuggestFastLane>();
+
+/** The app's suggest fast lane (tests switch it off to compare with the Nest path and count what it served). */
+export function suggestFastLaneOf(app: INestApplication): SuggestFastLane {
+  const lane = lanes.get(app);
+  if (!lane) throw new Error('the app was not created by createShopApp');
+  return lane;
+}
 
 /** The published OpenAPI document of an app (what GET /api/<version>/openapi.json serves). */
 export function openApiDocumentOf(app: INestApplication): OpenAPIObject {

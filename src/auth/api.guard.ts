@@ -51,7 +51,7 @@ export class ApiGuard implements CanActivate {
 
     const config = await this.tenancy.config(ctx.tenantId);
     this.applyLanguage(ctx, config, req, res);
-    if (options.tier !== 'admin') this.applyVisitor(ctx, req, res);
+    if (options.tier !== 'admin') applyVisitor(ctx, req, res);
     await this.applyCurrency(ctx, config, req, !!this.reflector.get<boolean | undefined>(OWN_CURRENCY, context.getHandler()));
     return true;
   }
@@ -108,28 +108,15 @@ export class ApiGuard implements CanActivate {
   }
 
   private applyLanguage(ctx: RequestContext, config: TenantConfig, req: Request, res: Response): void {
-    const languages = config.settings.languages;
     ctx.defaultLanguage = config.settings.default_language;
-    const wanted = typeof req.query.locale === 'string' ? [req.query.locale] : acceptedLanguages(req.get('accept-language'));
-    ctx.language = ctx.defaultLanguage;
-    for (const tag of wanted) {
-      const lang = tag.toLowerCase();
-      const hit = languages.find((l) => l.toLowerCase() === lang) ?? languages.find((l) => l.toLowerCase() === lang.split('-')[0]);
-      if (hit) {
-        ctx.language = hit;
-        break;
-      }
-    }
+    ctx.language = activeLanguage(config, req);
     res.setHeader('Content-Language', ctx.language);
   }
 
   private async applyCurrency(ctx: RequestContext, config: TenantConfig, req: Request, ownCurrency: boolean): Promise<void> {
     const param = req.query.currency;
     if (param !== undefined) {
-      const code = String(param).toUpperCase();
-      const hit = config.currencies.find((c) => c.code === code && c.published);
-      if (!hit) throw AppError.unprocessable(`currency ${String(param)} is not offered by this shop`);
-      ctx.currency = hit;
+      ctx.currency = offeredCurrency(config, param);
       return;
     }
     const cartCurrency = ctx.tier !== 'admin' && !ownCurrency ? this.extensions.one(CartCurrencyResolver) : null;
@@ -143,18 +130,42 @@ export class ApiGuard implements CanActivate {
     }
     ctx.currency = config.defaultCurrency;
   }
+}
 
-  private applyVisitor(ctx: RequestContext, req: Request, res: Response): void {
-    const signed = (req.signedCookies as Record<string, unknown> | undefined)?.[VISITOR_COOKIE];
-    if (typeof signed === 'string' && /^[0-9a-f]{32}$/.test(signed)) {
-      ctx.visitorId = signed;
-      return;
-    }
-    const id = newVisitorId();
-    ctx.visitorId = id;
-    ctx.mintedVisitorId = id;
-    res.cookie(VISITOR_COOKIE, id, { signed: true, httpOnly: true, sameSite: 'lax', path: '/', maxAge: YEAR_MS, secure: req.secure });
+/**
+ * The active language (CONTRACT 4): `?locale`, else the first `Accept-Language` tag the shop offers (exactly, else its
+ * primary subtag), else the shop's default. Shared with the suggest fast lane (`src/catalogue/suggest-fast-lane.ts`).
+ */
+export function activeLanguage(config: TenantConfig, req: Request): string {
+  const languages = config.settings.languages;
+  const wanted = typeof req.query.locale === 'string' ? [req.query.locale] : acceptedLanguages(req.get('accept-language'));
+  for (const tag of wanted) {
+    const lang = tag.toLowerCase();
+    const hit = languages.find((l) => l.toLowerCase() === lang) ?? languages.find((l) => l.toLowerCase() === lang.split('-')[0]);
+    if (hit) return hit;
   }
+  return config.settings.default_language;
+}
+
+/** The published currency `?currency` names, or 422 (shared with the suggest fast lane). */
+export function offeredCurrency(config: TenantConfig, param: unknown): TenantConfig['currencies'][number] {
+  const code = String(param).toUpperCase();
+  const hit = config.currencies.find((c) => c.code === code && c.published);
+  if (!hit) throw AppError.unprocessable(`currency ${String(param)} is not offered by this shop`);
+  return hit;
+}
+
+/** The visitor of a storefront or customer request: its signed cookie's id, else a new one set as that cookie. */
+export function applyVisitor(ctx: RequestContext, req: Request, res: Response): void {
+  const signed = (req.signedCookies as Record<string, unknown> | undefined)?.[VISITOR_COOKIE];
+  if (typeof signed === 'string' && /^[0-9a-f]{32}$/.test(signed)) {
+    ctx.visitorId = signed;
+    return;
+  }
+  const id = newVisitorId();
+  ctx.visitorId = id;
+  ctx.mintedVisitorId = id;
+  res.cookie(VISITOR_COOKIE, id, { signed: true, httpOnly: true, sameSite: 'lax', path: '/', maxAge: YEAR_MS, secure: req.secure });
 }
 
 /** Accept-Language tags, best first. */

@@ -13,6 +13,19 @@ import { SearchSuggestService } from './search-suggest.service.js';
 export const SUGGEST_LIMIT_DEFAULT = 8;
 export const SUGGEST_LIMIT_MAX = 20;
 
+/**
+ * Checks `q` and `limit` as `GET /search/suggest` takes them (422 naming the bad one); the limit. Shared with the
+ * fast lane (`suggest-fast-lane.ts`), which leaves a request it throws for to this controller.
+ */
+export function suggestLimit(q: unknown, limit: unknown): number {
+  if (typeof q !== 'string' || q.trim() === '') throw AppError.unprocessable('q is required (what was typed, at least 1 character)');
+  if (q.trim().length > 200) throw AppError.unprocessable('q must be at most 200 characters');
+  if (limit === undefined) return SUGGEST_LIMIT_DEFAULT;
+  if (typeof limit !== 'string' || !/^[0-9]+$/.test(limit) || Number(limit) < 1 || Number(limit) > SUGGEST_LIMIT_MAX)
+    throw AppError.unprocessable(`limit must be an integer from 1 to ${SUGGEST_LIMIT_MAX}`);
+  return Number(limit);
+}
+
 /** Suggestions as you type (issue 35; README "Search"). */
 @ApiTags('storefront: catalogue')
 @Controller('search')
@@ -43,16 +56,9 @@ export class SearchSuggestController {
     @Query('limit') limit: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: SuggestionGroupDto[] }> {
-    if (typeof q !== 'string' || q.trim() === '') throw AppError.unprocessable('q is required (what was typed, at least 1 character)');
-    if (q.trim().length > 200) throw AppError.unprocessable('q must be at most 200 characters');
-    let n = SUGGEST_LIMIT_DEFAULT;
-    if (limit !== undefined) {
-      if (typeof limit !== 'string' || !/^[0-9]+$/.test(limit) || Number(limit) < 1 || Number(limit) > SUGGEST_LIMIT_MAX)
-        throw AppError.unprocessable(`limit must be an integer from 1 to ${SUGGEST_LIMIT_MAX}`);
-      n = Number(limit);
-    }
+    const n = suggestLimit(q, limit);
     // a kept answer's bytes (and their gzip) are made once, not per request (preserialized by the service)
     spliceJson(res);
-    return { data: await this.suggestions.suggest(ctx, q, n) };
+    return { data: await this.suggestions.suggest(ctx, q as string, n) };
   }
 }

@@ -104,6 +104,14 @@ const KIND_LABELS: Record<string, Record<string, string>> = {
   },
 };
 
+/** The index memo entry of the kept answers (per content version). */
+const ANSWERS = 'suggest|answers';
+
+/** A kept answer's key: everything else it depends on (the content version is the memo's). */
+function answerKey(snap: Snapshot, collections: KeptCollections, language: string, defaultLanguage: string, limit: number, words: string[]): string {
+  return `${snap.at}|${collections.serial}|${language}|${defaultLanguage}|${limit}|${words.join(' ')}`;
+}
+
 /**
  * `GET /search/suggest` (issue 35): products, producers, facet values (custom-field options under their field's key),
  * categories and collections whose label in the active language begins with what was typed (`matchQuality`), each
@@ -140,8 +148,8 @@ export class SearchSuggestService {
     const words = suggestWords(q);
     if (words.length === 0) return [];
     const [snap, idx, collections] = await Promise.all([this.snapshot.get(ctx.tenantId), this.engine.get(ctx.tenantId), this.publishedCollections(ctx)]);
-    const key = `${snap.at}|${collections.serial}|${ctx.language}|${ctx.defaultLanguage}|${limit}|${words.join(' ')}`;
-    const { map: answers, entry } = contentMemo<string, SuggestionGroupDto[]>(idx, 'suggest|answers');
+    const key = answerKey(snap, collections, ctx.language, ctx.defaultLanguage, limit, words);
+    const { map: answers, entry } = contentMemo<string, SuggestionGroupDto[]>(idx, ANSWERS);
     const kept = answers.get(key);
     if (kept) return kept;
     const version = idx.contentVersion;
@@ -156,6 +164,23 @@ export class SearchSuggestService {
       entry.bytes += key.length * 2 + 96 + out.reduce((n, g) => n + 64 + g.items.length * 192, 0);
     }
     return out;
+  }
+
+  /**
+   * The answer `suggest` would give from what it keeps, or undefined where it would read or compute anything (the
+   * tenant's index not built, its published collections not kept, no kept answer for the key): the suggest fast
+   * lane's lookup (`suggest-fast-lane.ts`). Same key and same currency checks as `suggest` (the index's pending
+   * deltas are awaited as there), so it never finds an answer `suggest` would not give.
+   */
+  async kept(tenantId: string, language: string, defaultLanguage: string, q: string, limit: number): Promise<SuggestionGroupDto[] | undefined> {
+    const words = suggestWords(q);
+    if (words.length === 0 || !this.engine.has(tenantId)) return undefined;
+    const collections = this.collections.get(tenantId);
+    if (!collections) return undefined;
+    const [snap, idx] = await Promise.all([this.snapshot.get(tenantId), this.engine.get(tenantId)]);
+    const memo = idx.memo.get(ANSWERS);
+    if (!memo || memo.version !== idx.contentVersion) return undefined;
+    return (memo.value as Map<string, SuggestionGroupDto[]>).get(answerKey(snap, collections, language, defaultLanguage, limit, words));
   }
 
   private async compute(

@@ -342,6 +342,14 @@ export class AppConfig {
   @IsBoolean()
   COMPRESSION = true;
 
+  /**
+   * `on` (default): kept `GET /search/suggest` answers are written in front of Express and Nest's pipeline, with the
+   * same checks, headers and bytes (README "Search", the suggest fast lane); `off`: every request takes the full path.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  SUGGEST_FAST_LANE = true;
+
   /** `on`: serve the reference storefront's build (examples/storefront/dist) at /storefront-demo/. */
   @Transform(toBool)
   @IsBoolean()

@@ -1,0 +1,153 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Application, NextFunction, Request, Response } from 'express';
+import { activeLanguage, applyVisitor, offeredCurrency } from '../auth/api.guard.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { contextOf } from '../common/context/request-context.js';
+import { checkJsonShape } from '../common/http/json-shape.js';
+import { errorFallback } from '../common/http/route-table.js';
+import type { TenancyService, TenantConfig } from '../tenancy/index.js';
+import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
+import { spliceJson } from './preserialized-json.js';
+import { suggestLimit } from './search-suggest.controller.js';
+import type { SearchSuggestService } from './search-suggest.service.js';
+
+export type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+
+export interface SuggestFastLaneDeps {
+  /** The route's full path (`/api/<version>/search/suggest`). */
+  path: string;
+  /** The Express app the lane stands in front of (its request and response prototypes, its route). */
+  express: Application;
+  /** The app's own middleware before its router, in its order (metrics, request log, compression, trace, rate limit, cookies). */
+  chain: Middleware[];
+  auth: AuthService;
+  tenancy: TenancyService;
+  suggestions: SearchSuggestService;
+}
+
+/** What the lane found it may answer with: the guard's verdicts and the kept answer. */
+interface Plan {
+  tenantId: string;
+  tokenId: string;
+  scopes: readonly string[];
+  config: TenantConfig;
+  language: string;
+  currency: TenantConfig['currencies'][number] | null;
+  answer: SuggestionGroupDto[];
+}
+
+const BEARER = /^Bearer (\S+)$/i;
+const SCOPE = 'storefront/catalogue';
+
+/**
+ * The suggest fast lane (issue 35; README "Search"): `GET /search/suggest` with a storefront token whose answer the
+ * service keeps (`SearchSuggestService.kept`) is answered in front of Express's router and Nest's pipeline, which cost
+ * about ten times the kept answer itself. It first decides, without touching the response: the request is a GET of
+ * the route without a body or `access_token`; `q` and `limit` pass the controller's checks (`suggestLimit`) and the
+ * query the shape check; the token resolves (the same per-request lookup the rate limiter and the guard share) to a
+ * live storefront token with the catalogue scope; `currency`, if given, is offered; the answer for the tenant, the
+ * active language (as the guard picks it) and the folded words is kept and current. Anything else falls through to
+ * Express unchanged, which answers as always (401, 422, a computed answer that it then keeps). Then it runs the app's
+ * own middleware (request id and log line, metrics, compression, the rate limit with its headers or 429, cookies) and
+ * answers as the controller does: Content-Language, the visitor cookie when none came, `spliceJson` (ETag, 304,
+ * gzip). The cart-currency lookup of a visitor with a cookie is skipped: a suggestion carries no price.
+ */
+export class SuggestFastLane {
+  /** Off: every request goes to Express (`SUGGEST_FAST_LANE=off`; the tests switch it to compare both paths). */
+  enabled = true;
+  /** Requests the lane took (answered by it, a 429 of the rate limit included; tests, diagnostics). */
+  served = 0;
+  private readonly route: object;
+
+  constructor(private readonly deps: SuggestFastLaneDeps) {
+    this.route = routeOf(deps.express, deps.path);
+  }
+
+  /** Puts the lane in front of the server's request listeners (Express's app). */
+  install(server: Server): void {
+    const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+    server.removeAllListeners('request');
+    const through = (req: IncomingMessage, res: ServerResponse) => {
+      for (const listener of listeners) listener.call(server, req, res);
+    };
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!this.enabled || !this.candidate(req)) return through(req, res);
+      this.decide(req as Request, res as Response).then(
+        (plan) => (plan ? this.answer(req as Request, res as Response, plan) : through(req, res)),
+        () => through(req, res),
+      );
+    });
+  }
+
+  /** A GET of the route, without a body, with a bearer token (cheap checks on the raw request). */
+  private candidate(req: IncomingMessage): boolean {
+    const url = req.url ?? '';
+    const path = this.deps.path;
+    if (req.method !== 'GET' || !url.startsWith(path) || (url.length > path.length && url[path.length] !== '?')) return false;
+    if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0) return false;
+    return typeof req.headers.authorization === 'string' && BEARER.test(req.headers.authorization);
+  }
+
+  /** The plan to answer with, or null to leave the request to Express (nothing written, no middleware run). */
+  private async decide(req: Request, res: Response): Promise<Plan | null> {
+    const { express, auth, tenancy, suggestions } = this.deps;
+    // as Express's app.handle does first (so req.query, req.get, res.json... are Express's own)
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, (express as unknown as { request: object }).request);
+    Object.setPrototypeOf(res, (express as unknown as { response: object }).response);
+    if (!res.locals) res.locals = Object.create(null) as Record<string, unknown>;
+    const query = req.query as Record<string, unknown>;
+    if ('access_token' in query) return null;
+    const q = query.q;
+    const limit = suggestLimit(q, query.limit);
+    checkJsonShape(query, '');
+    const token = BEARER.exec(req.headers.authorization!)![1];
+    const principal = await auth.resolveFor(req, token);
+    if (!principal || principal.kind !== 'access_token' || principal.tier !== 'storefront' || !principal.scopes.includes(SCOPE)) return null;
+    const config = await tenancy.config(principal.tenantId);
+    const currency = query.currency === undefined ? null : offeredCurrency(config, query.currency);
+    const language = activeLanguage(config, req);
+    const answer = await suggestions.kept(principal.tenantId, language, config.settings.default_language, q as string, limit);
+    if (!answer) return null;
+    return { tenantId: principal.tenantId, tokenId: principal.tokenId, scopes: principal.scopes, config, language, currency, answer };
+  }
+
+  /** Runs the app's middleware, then answers as the controller (behind the guard) does. */
+  private answer(req: Request, res: Response, plan: Plan): void {
+    this.served += 1;
+    const chain = this.deps.chain;
+    let at = 0;
+    const next: NextFunction = (err?: unknown) => {
+      if (err !== undefined && err !== null && err !== 'route' && err !== 'router') return errorFallback(err, req, res, () => res.destroy());
+      if (at < chain.length) return chain[at++](req, res, next);
+      this.reply(req, res, plan);
+    };
+    next();
+  }
+
+  private reply(req: Request, res: Response, plan: Plan): void {
+    (req as Request & { route: object }).route = this.route;
+    const ctx = contextOf(req);
+    ctx.tier = 'storefront';
+    ctx.tenantId = plan.tenantId;
+    ctx.actor = { type: 'storefront_token', tokenId: plan.tokenId };
+    ctx.scopes = new Set(plan.scopes);
+    ctx.defaultLanguage = plan.config.settings.default_language;
+    ctx.language = plan.language;
+    res.setHeader('Content-Language', plan.language);
+    applyVisitor(ctx, req, res);
+    ctx.currency = plan.currency ?? plan.config.defaultCurrency;
+    spliceJson(res);
+    res.status(200).json({ data: plan.answer });
+  }
+}
+
+/** The Express route object of `path` (GET), for the request's route template (metrics and log line). */
+function routeOf(app: Application, path: string): object {
+  type Layer = { route?: { path?: string; methods?: Record<string, boolean> } };
+  const stack: Layer[] = (app as unknown as { router?: { stack: Layer[] } }).router?.stack ?? [];
+  const layer = stack.find((l) => l.route?.path === path && l.route.methods?.get);
+  if (!layer?.route) throw new Error(`suggest fast lane: no GET route ${path}`);
+  return layer.route;
+}
