@@ -25,6 +25,7 @@ import { SuggestFastLane, type Middleware } from './catalogue/suggest-fast-lane.
 import { SearchSuggestService } from './catalogue/search-suggest.service.js';
 import { TenancyService } from './tenancy/index.js';
 import type { Server } from 'node:http';
+import type { HttpLogger } from 'pino-http';
 
 export const API_VERSION = '2026-04-01';
 export const API_PREFIX = `api/${API_VERSION}`;
@@ -99,6 +100,7 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
     path: `/${API_PREFIX}/search/suggest`,
     express,
     chain: [metrics, log, compression, traceRequestMiddleware, rateLimit, cookies],
+    requestLog: log as unknown as HttpLogger,
     auth,
     tenancy: app.get(TenancyService),
     suggestions: app.get(SearchSuggestService),

@@ -10,7 +10,21 @@ interface Fragment {
   kept: boolean;
   /** Raw deflate of `buf` (`deflatePiece`), made once per kept fragment and spliced into every gzip answer. */
   deflated?: Promise<Buffer>;
+  /** A small kept fragment's whole answer as its only member (`{"<key>":<buf>}`), made once (`wholeAnswer`). */
+  whole?: Whole;
 }
+
+interface Whole {
+  key: string;
+  head: Buffer;
+  tail: Buffer;
+  /** head + buf + tail: written as one buffer. */
+  body: Buffer;
+  etag: string;
+}
+
+/** Kept fragments up to this size also keep their whole one-member answer (a copy): suggestions, not facet sets. */
+const WHOLE_MAX_BYTES = 16 * 1024;
 
 const fragments = new WeakMap<object, Fragment>();
 
@@ -60,6 +74,8 @@ export function spliceJson(res: Response): void {
       return original.call(this, body);
     const members = Object.entries(body as Record<string, unknown>);
     if (!members.some(([, v]) => v !== null && typeof v === 'object' && fragments.has(v))) return original.call(this, body);
+    const only = members.length === 1 ? fragments.get(members[0][1] as object) : undefined;
+    if (only?.kept && only.buf.length <= WHOLE_MAX_BYTES) return sendWhole(this, wholeAnswer(only, members[0][0]), only);
     const parts: Buffer[] = [];
     // the gzip pieces are made only when gzip is chosen: a kept fragment's deflate is never paid for an identity answer
     const pieces: Array<Buffer | Fragment> = [];
@@ -114,6 +130,37 @@ export function spliceJson(res: Response): void {
     process.nextTick(() => this.uncork());
     return this;
   };
+}
+
+/** `{"<key>":<fragment>}` as bytes with its ETag (as `spliceJson` computes them), made once per fragment and key. */
+function wholeAnswer(frag: Fragment, key: string): Whole {
+  if (frag.whole?.key === key) return frag.whole;
+  const text = `{${JSON.stringify(key)}:`;
+  const head = Buffer.from(text, 'utf8');
+  const tail = Buffer.from('}', 'utf8');
+  const body = Buffer.concat([head, frag.buf, tail]);
+  const digest = createHash('sha1').update(text).update(frag.digest).update('}').digest('base64');
+  frag.whole = { key, head, tail, body, etag: `W/"${body.length.toString(16)}-${digest.slice(0, 27)}"` };
+  return frag.whole;
+}
+
+/** `spliceJson`'s answer for a small kept fragment alone: the same headers and bytes, from its kept whole answer. */
+function sendWhole(res: Response, whole: Whole, frag: Fragment): Response {
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
+  if (res.app.get('etag') && !res.get('ETag')) res.set('ETag', whole.etag);
+  if (res.req.method === 'HEAD' || res.req.fresh || res.statusCode === 204 || res.statusCode === 304) return res.send(whole.body);
+  const coding = encodingFor(res.req, res, whole.body.length, ['gzip', 'br']);
+  if (coding) {
+    const out = coding === 'gzip' ? gzipPieces([whole.head, keptPiece(frag), whole.tail]) : compressBody(coding, whole.body);
+    out.then(
+      (body) => sendCompressed(res, coding, body, (b) => res.end(b)),
+      (err: unknown) => res.destroy(err as Error),
+    );
+    return res;
+  }
+  res.setHeader('Content-Length', String(whole.body.length));
+  res.end(whole.body);
+  return res;
 }
 
 /** How many kept fragments were compressed (each once, however many answers carry it); read by the tests. */

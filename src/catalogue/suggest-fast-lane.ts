@@ -4,6 +4,8 @@ import { activeLanguage, applyVisitor, offeredCurrency } from '../auth/api.guard
 import type { AuthService } from '../auth/auth.service.js';
 import { contextOf } from '../common/context/request-context.js';
 import { checkJsonShape } from '../common/http/json-shape.js';
+import { requestIdOf } from '../common/http/logging.js';
+import type { HttpLogger } from 'pino-http';
 import { errorFallback } from '../common/http/route-table.js';
 import type { TenancyService, TenantConfig } from '../tenancy/index.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
@@ -18,8 +20,13 @@ export interface SuggestFastLaneDeps {
   path: string;
   /** The Express app the lane stands in front of (its request and response prototypes, its route). */
   express: Application;
-  /** The app's own middleware before its router, in its order (metrics, request log, compression, trace, rate limit, cookies). */
+  /**
+   * The app's own middleware before its router, in its order (metrics, request log, compression, trace, rate limit,
+   * cookies); the request log is `requestLog`, given here as well.
+   */
   chain: Middleware[];
+  /** The app's request logger (pino-http). */
+  requestLog: HttpLogger;
   auth: AuthService;
   tenancy: TenancyService;
   suggestions: SearchSuggestService;
@@ -59,8 +66,19 @@ export class SuggestFastLane {
   served = 0;
   private readonly route: object;
 
+  private readonly chain: Middleware[];
+
   constructor(private readonly deps: SuggestFastLaneDeps) {
     this.route = routeOf(deps.express, deps.path);
+    // the request log's line is info: below that level (production's warn) only the request id is needed, unless the
+    // answer fails (then the request logger is attached, as it would have been, and logs the error line)
+    const full = deps.requestLog as unknown as Middleware;
+    const log: Middleware = (req, res, next) => {
+      if (deps.requestLog.logger.isLevelEnabled('info')) return full(req, res, next);
+      (req as Request & { id: unknown }).id = requestIdOf(req, res);
+      next();
+    };
+    this.chain = deps.chain.map((m) => (m === full ? log : m));
   }
 
   /** Puts the lane in front of the server's request listeners (Express's app). */
@@ -116,10 +134,13 @@ export class SuggestFastLane {
   /** Runs the app's middleware, then answers as the controller (behind the guard) does. */
   private answer(req: Request, res: Response, plan: Plan): void {
     this.served += 1;
-    const chain = this.deps.chain;
+    const chain = this.chain;
     let at = 0;
     const next: NextFunction = (err?: unknown) => {
-      if (err !== undefined && err !== null && err !== 'route' && err !== 'router') return errorFallback(err, req, res, () => res.destroy());
+      if (err !== undefined && err !== null && err !== 'route' && err !== 'router') {
+        if (!(req as Request & { log?: unknown }).log) (this.deps.requestLog as unknown as Middleware)(req, res, () => undefined);
+        return errorFallback(err, req, res, () => res.destroy());
+      }
       if (at < chain.length) return chain[at++](req, res, next);
       this.reply(req, res, plan);
     };

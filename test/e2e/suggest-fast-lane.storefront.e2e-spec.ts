@@ -229,6 +229,19 @@ describe('the suggest fast lane: kept GET /search/suggest answers in front of Ex
     expect(logged[1]).toEqual(logged[0]);
     expect(logged[0]).toMatchObject({ route: `${API}/search/suggest`, tier: 'storefront', tenant_id: shop.tenant.id, res: { status: 200 } });
     expect(nest.status).toBe(200);
+
+    // below info (production's warn) neither path logs a line; the lane still answers with its request id
+    const pinoLogger = (lane as unknown as { deps: { requestLog: { logger: { level: string } } } }).deps.requestLog.logger;
+    pinoLogger.level = 'warn';
+    try {
+      lines.length = 0;
+      const [quietNest, quietFast] = await both('/search/suggest?q=rie', { 'x-request-id': 'lane-log-2' });
+      expect(quietFast.headers['x-request-id']).toBe('lane-log-2');
+      expect(comparable(quietFast)).toEqual(comparable(quietNest));
+      expect(lines.filter((l) => l.request_id === 'lane-log-2')).toEqual([]);
+    } finally {
+      pinoLogger.level = 'info';
+    }
   });
 
   it('never serves an answer the Nest path would no longer give: a product change, a published collection', async () => {

@@ -16,6 +16,14 @@ export function createRootLogger(level: string, destination?: DestinationStream)
   return destination ? pino(options, destination) : pino(options);
 }
 
+/** The request's id: its X-Request-Id when well-formed, else a new UUID; echoed as X-Request-Id. */
+export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
 /**
  * One JSON line per request: method, path, route template, tier, status, duration, request id, tenant id. Never
  * headers, bodies or query strings, so no token, password or card number reaches the log. X-Request-Id is echoed
@@ -25,12 +33,7 @@ export function createRootLogger(level: string, destination?: DestinationStream)
 export function requestLogger(logger: Pino): HttpLogger {
   return pinoHttp({
     logger,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
+    genReqId: requestIdOf,
     // called at the start (nothing known yet: no fields) and at the end of the request
     customProps: (req: IncomingMessage, res: ServerResponse) => {
       if (!res.headersSent) return {};
