@@ -6,11 +6,17 @@
  * arguments of `npm run test:e2e -- test/e2e/<file>`); without it both run.
  * E2E_GROUPS=1 (`npm test` sets it) runs the short e2e files in groups, several to a Jest test file
  * (test/helpers/e2e-groups.cjs); without it each e2e file runs alone.
+ * UNIT_GROUPS=1 (`npm test` sets it too) runs the unit specs in two groups (test/helpers/unit-groups.cjs); without it
+ * each spec runs alone (`npm run test:unit -- <file>`).
  */
 const { groups } = require('./test/helpers/e2e-groups.cjs');
+const unitGroups = require('./test/helpers/unit-groups.cjs');
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const E2E_GROUPS = process.env.E2E_GROUPS === '1';
+const UNIT_GROUPS = process.env.UNIT_GROUPS === '1';
+/** Jest ignores these files: with groups, the files in them run inside them and not alone as well. */
+const ignoreGrouped = (files) => files.map((f) => `<rootDir>/${escape(f)}$`);
 const transform = (plugins) => ({
   '^.+\\.ts$': [
     'ts-jest',
@@ -39,7 +45,10 @@ const projects = [
   {
     ...common,
     displayName: 'unit',
-    testRegex: '(src|examples|test/unit)/.*\\.spec\\.ts$',
+    testRegex: UNIT_GROUPS
+      ? ['(src|examples|test/unit)/.*\\.spec\\.ts$', 'test/unit-groups/group-\\d+\\.unit-group\\.ts$']
+      : '(src|examples|test/unit)/.*\\.spec\\.ts$',
+    testPathIgnorePatterns: ['/node_modules/', ...(UNIT_GROUPS ? ignoreGrouped(unitGroups.groups(__dirname).flat()) : [])],
     transform: transform(false),
   },
   {
@@ -47,14 +56,7 @@ const projects = [
     displayName: 'e2e',
     testRegex: E2E_GROUPS ? ['(test|examples)/.*\\.e2e-spec\\.ts$', 'test/e2e-groups/group-\\d+\\.e2e-group\\.ts$'] : '(test|examples)/.*\\.e2e-spec\\.ts$',
     // with groups, their files run inside them and not alone as well
-    testPathIgnorePatterns: [
-      '/node_modules/',
-      ...(E2E_GROUPS
-        ? groups(__dirname)
-            .flat()
-            .map((f) => `<rootDir>/${escape(f)}$`)
-        : []),
-    ],
+    testPathIgnorePatterns: ['/node_modules/', ...(E2E_GROUPS ? ignoreGrouped(groups(__dirname).flat()) : [])],
     transform: transform(true),
     setupFilesAfterEnv: ['<rootDir>/test/helpers/file-cpu.ts', '<rootDir>/test/helpers/openapi-after-each.ts'],
     globalSetup: '<rootDir>/test/helpers/global-setup.mjs',
