@@ -30,3 +30,12 @@ export async function importGroup(n: number): Promise<void> {
 export async function importBrowserGroup(n: number): Promise<void> {
   await importFiles(browserGroups(ROOT)[n - 1] ?? []);
 }
+
+/**
+ * What a test file ends with before file-cpu.ts reads its CPU, where a top-level afterAll of the file would come too
+ * late (after file-cpu.ts's own): a browser group closes its shared Chromium so, and is counted with the Chromium it
+ * reaps (test/e2e-groups/browser-<n>.e2e-group.ts).
+ */
+export function beforeFileCpu(end: () => Promise<void>): void {
+  ((globalThis as { __E2E_FILE_END__?: Array<() => Promise<void>> }).__E2E_FILE_END__ ??= []).push(end);
+}

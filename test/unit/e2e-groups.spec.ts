@@ -56,7 +56,7 @@ describe('e2e groups', () => {
     }
     for (let n = 1; n <= BROWSER_GROUPS; n++) {
       const source = readFileSync(join(ROOT, 'test/e2e-groups', `browser-${n}.e2e-group.ts`), 'utf8');
-      expect(source).toMatch(new RegExp(`^afterAll\\(closeChromium\\);\nawait importBrowserGroup\\(${n}\\);$`, 'm'));
+      expect(source).toMatch(new RegExp(`^beforeFileCpu\\(closeChromium\\);\nawait importBrowserGroup\\(${n}\\);$`, 'm'));
       expect(browserGroups(ROOT)[n - 1]!.length).toBeGreaterThan(0);
     }
   });
