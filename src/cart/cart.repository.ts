@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   sellableVariantRule,
+  sellableVariantRuleSql,
   sellableVariants,
+  sellableVariantsSql,
   variantPromotionFacts,
   type QuantityRuleRow,
   type SellableVariantRow,
@@ -36,6 +38,26 @@ export interface CartRow {
   currency_id: string | null;
   discount_code: string | null;
   discount_code_error: CouponRefusal | null;
+}
+
+/** What `addChecked` answers (see there). */
+export interface CheckedAdd {
+  rule: QuantityRuleRow | null;
+  wanted: string;
+  quantity: string | null;
+  cart: CartRow | null;
+  items: CartItemRow[];
+  sold: SellableVariantRow[];
+}
+
+/**
+ * The quantity rule (`quantityRuleViolation` of src/pricing, as SQL) holding for the quantity `q` (an SQL numeric
+ * expression) under `rule` (an alias with `min`, `max`, `increment` as decimal text): at least `min`, at most `max`
+ * when set, a multiple of `increment` when it is above 0. An e2e test compares the two over a grid of values.
+ */
+export function quantityRuleHoldsSql(q: string, rule: string): string {
+  return `(${q} >= ${rule}.min::numeric AND (${rule}.max IS NULL OR ${q} <= ${rule}.max::numeric)
+           AND (${rule}.increment::numeric <= 0 OR mod(${q}, ${rule}.increment::numeric) = 0))`;
 }
 
 /** A `cart_items` row: the line's variant and quantity (decimal text). */
@@ -88,6 +110,43 @@ export class CartRepository {
    */
   async addToLine(ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<{ quantity: string; cart: CartRow }> {
     const rows = await this.upsertLine(ctx, owner, variantId, quantity, 'add');
+    return rows[0];
+  }
+
+  /**
+   * POST /cart/items in ONE statement (issue 34; it was six with the transaction and the reads after): the variant's
+   * quantity rule (visible variants only), the line's quantity after the add checked against it, and only when it
+   * holds the cart row upserted and `quantity` added to the line (checked again on the row as it is when written, so
+   * concurrent adds never lose an increment nor pass the rule). Returns the rule (null: no such variant is sold), the
+   * quantity wanted, the line's quantity as written (null: nothing was written), the cart row as written, the cart's
+   * lines as they were before this statement (oldest first) and the catalogue rows of them and of the added variant.
+   */
+  async addChecked(ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<CheckedAdd> {
+    const o = ownerColumns(owner);
+    const params: unknown[] = [ctx.tenantId, o.visitorId, o.customerId, variantId, quantity];
+    const owned = ownerClause(owner, params, 'c');
+    const rows: CheckedAdd[] = await this.m(ctx).query(
+      `WITH rule AS (${sellableVariantRuleSql('$1', '$4')}),
+       items AS (SELECT ci.variant_id, ci.quantity, ci.created_at, ci.id FROM carts c
+                   JOIN cart_items ci ON ci.tenant_id = c.tenant_id AND ci.cart_id = c.id WHERE c.tenant_id = $1 AND ${owned}),
+       wanted AS (SELECT coalesce((SELECT i.quantity FROM items i WHERE i.variant_id = $4), 0) + $5::numeric AS q),
+       ok AS (SELECT 1 FROM rule r, wanted w WHERE ${quantityRuleHoldsSql('w.q', 'r')}),
+       cart AS (
+         INSERT INTO carts (tenant_id, visitor_id, customer_id) SELECT $1, $2::text, $3::uuid FROM ok
+         ON CONFLICT ${o.conflict} DO UPDATE SET updated_at = now()
+         RETURNING id, currency_id, discount_code, discount_code_error),
+       line AS (
+         INSERT INTO cart_items (tenant_id, cart_id, variant_id, quantity) SELECT $1, cart.id, $4, $5::numeric FROM cart
+         ON CONFLICT (tenant_id, cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()
+           WHERE EXISTS (SELECT 1 FROM rule r WHERE ${quantityRuleHoldsSql('cart_items.quantity + EXCLUDED.quantity', 'r')})
+         RETURNING quantity)
+       SELECT (SELECT row_to_json(r) FROM rule r) AS rule, (SELECT w.q::text FROM wanted w) AS wanted, (SELECT l.quantity::text FROM line l) AS quantity,
+              (SELECT row_to_json(c) FROM cart c) AS cart,
+              (SELECT coalesce(json_agg(json_build_object('variant_id', i.variant_id, 'quantity', i.quantity::text) ORDER BY i.created_at, i.id), '[]'::json)
+                 FROM items i) AS items,
+              (SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql('$1', 'ARRAY(SELECT i.variant_id FROM items i) || $4::uuid')}) s) AS sold`,
+      params,
+    );
     return rows[0];
   }
 
@@ -215,12 +274,16 @@ export class CartRepository {
     await m.query(`DELETE FROM carts WHERE id = $1 AND tenant_id = $2`, [from.id, tx.tenantId]);
   }
 
-  /** The cart's lines, oldest first. */
-  items(ctx: RequestContext, cartId: string): Promise<CartItemRow[]> {
-    return this.m(ctx).query(`SELECT ci.variant_id, ci.quantity FROM cart_items ci WHERE ci.tenant_id = $1 AND ci.cart_id = $2 ORDER BY ci.created_at, ci.id`, [
-      ctx.tenantId,
-      cartId,
-    ]);
+  /** The cart's lines (oldest first) and the catalogue's rows of their variants still sold, in one statement (issue 34). */
+  async itemsSold(ctx: RequestContext, cartId: string): Promise<{ items: CartItemRow[]; sold: SellableVariantRow[] }> {
+    const [row]: Array<{ items: CartItemRow[]; sold: SellableVariantRow[] }> = await this.m(ctx).query(
+      `WITH items AS (SELECT ci.variant_id, ci.quantity, ci.created_at, ci.id FROM cart_items ci WHERE ci.tenant_id = $1 AND ci.cart_id = $2)
+       SELECT (SELECT coalesce(json_agg(json_build_object('variant_id', i.variant_id, 'quantity', i.quantity::text) ORDER BY i.created_at, i.id), '[]'::json)
+                 FROM items i) AS items,
+              (SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql('$1', 'ARRAY(SELECT i.variant_id FROM items i)')}) s) AS sold`,
+      [ctx.tenantId, cartId],
+    );
+    return row;
   }
 
   /** The catalogue's rows of the variants the storefront still sells, by id. */

@@ -5,11 +5,11 @@ import { RequestContext, type CurrencyInfo } from '../common/context/request-con
 import { AppError } from '../common/http/app-error.js';
 import { DiscountCode, DiscountCodesService } from '../discounts/index.js';
 import { PriceAdjustments } from '../extensions/index.js';
-import type { CouponRefusal } from '../pricing/index.js';
+import { quantityRuleViolation, type CouponRefusal } from '../pricing/index.js';
 import { PromotionEvaluation } from '../promotions/index.js';
 import { TenancyService } from '../tenancy/index.js';
 import type { Owner } from './cart-owner.js';
-import { CartRepository, type CartItemRow, type CartRow } from './cart.repository.js';
+import { CartRepository, type CartItemRow, type CartRow, type CheckedAdd } from './cart.repository.js';
 import { CartService } from './cart.service.js';
 
 /**
@@ -87,6 +87,24 @@ class FakeCarts {
     const cart = { id: c.id, currency_id: c.currency_id, discount_code: c.discount_code, discount_code_error: c.discount_code_error };
     return Promise.resolve({ quantity: c.items.find((i) => i.variant_id === variantId)!.quantity, cart });
   }
+  /** As the one statement does: the rule checked on the quantity wanted, written only when it holds (`race`: another add lands first). */
+  race = false;
+  addChecked(_ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<CheckedAdd> {
+    if (this.overflow) return Promise.reject(Object.assign(new Error('numeric field overflow'), { code: '22003' }));
+    const rule = this.sold.has(variantId) ? (this.rules.get(variantId) ?? null) : null;
+    const before = this.carts.get(keyOf(owner))?.items.map((i) => ({ ...i })) ?? [];
+    const wanted = (Number(before.find((i) => i.variant_id === variantId)?.quantity ?? 0) + Number(quantity)).toFixed(3);
+    const sold = [...new Set([...before.map((i) => i.variant_id), variantId])].filter((id) => this.sold.has(id)).map(sellable);
+    if (!rule || quantityRuleViolation(wanted, rule) || this.race) return Promise.resolve({ rule, wanted, quantity: null, cart: null, items: before, sold });
+    return this.addToLine(_ctx, owner, variantId, quantity).then((added) => ({
+      rule,
+      wanted,
+      quantity: added.quantity,
+      cart: added.cart,
+      items: before,
+      sold,
+    }));
+  }
   setLine(_ctx: RequestContext, owner: Owner, variantId: string, quantity: string): Promise<void> {
     const c = this.cart(owner);
     c.items = [...c.items.filter((i) => i.variant_id !== variantId), { variant_id: variantId, quantity }];
@@ -140,8 +158,9 @@ class FakeCarts {
     this.carts.delete(source[0]);
     return Promise.resolve();
   }
-  items(_ctx: RequestContext, cartId: string): Promise<CartItemRow[]> {
-    return Promise.resolve([...this.carts.values()].find((c) => c.id === cartId)?.items ?? []);
+  itemsSold(_ctx: RequestContext, cartId: string): Promise<{ items: CartItemRow[]; sold: SellableVariantRow[] }> {
+    const items = [...this.carts.values()].find((c) => c.id === cartId)?.items ?? [];
+    return Promise.resolve({ items, sold: items.filter((i) => this.sold.has(i.variant_id)).map((i) => sellable(i.variant_id)) });
   }
   sellableVariants(_ctx: RequestContext, ids: string[]): Promise<Map<string, SellableVariantRow>> {
     return Promise.resolve(new Map(ids.filter((id) => this.sold.has(id)).map((id) => [id, sellable(id)])));
@@ -283,8 +302,19 @@ describe('CartService (repository faked)', () => {
     carts.overflow = true;
     expect((await failure(service.addItem(visitor(), { article_id: WINE }))).message).toBe('quantity is too large');
     carts.overflow = false;
+    expect(carts.carts.get('v:visitor-1')!.items).toEqual([{ variant_id: WINE, quantity: '4.000' }]); // a refused add wrote nothing
     await service.setItem(visitor(), WINE, { quantity: 0 });
     expect(carts.carts.get('v:visitor-1')!.items).toEqual([]);
+  });
+
+  it('an add answers from its one statement; when another add landed between its check and its write, it decides again under a transaction', async () => {
+    const { service, carts } = await setup();
+    const first = await service.addItem(visitor(), { article_id: WINE, quantity: 2 });
+    expect(first.items.map((i) => [i.id, i.quantity])).toEqual([[WINE, 2]]);
+    carts.race = true; // the statement wrote nothing though the rule held on the line as read
+    const again = await service.addItem(visitor(), { article_id: WINE, quantity: 3 });
+    expect(again.items.map((i) => [i.id, i.quantity])).toEqual([[WINE, 5]]);
+    expect(carts.carts.get('v:visitor-1')!.items).toEqual([{ variant_id: WINE, quantity: '5.000' }]);
   });
 
   it('sets a currency the shop publishes (id wins over code); another is 422', async () => {

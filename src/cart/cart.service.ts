@@ -6,7 +6,7 @@ import { couponInputOf, DiscountCode, DiscountCodesService } from '../discounts/
 import { TenancyService } from '../tenancy/index.js';
 import { PriceAdjustments } from '../extensions/index.js';
 import { ownerOf } from './cart-owner.js';
-import { CartRepository, type CartRow } from './cart.repository.js';
+import { CartRepository, type CartItemRow, type CartRow } from './cart.repository.js';
 import { couponAmount, CouponRefusal, evaluateCoupon, PricedLine, PricedTotals, priceLines, quantityRuleViolation, withDiscount } from '../pricing/index.js';
 import { PromotionEvaluation, type AppliedPromotion, type EngineResult } from '../promotions/index.js';
 import { detailsOf, type LineRow, mapCart } from './cart-mappers.js';
@@ -88,7 +88,7 @@ export class CartService {
    */
   async priceCart(
     ctx: RequestContext,
-    options: { currency?: CurrencyInfo; basis?: 'display' | 'net' | 'gross'; reuseGuardRead?: boolean; written?: CartRow } = {},
+    options: { currency?: CurrencyInfo; basis?: 'display' | 'net' | 'gross'; reuseGuardRead?: boolean; written?: CartRow; lines?: LineRow[] } = {},
   ): Promise<PricedCart> {
     const currency = options.currency ?? ctx.activeCurrency;
     const basis = options.basis ?? 'display';
@@ -98,7 +98,8 @@ export class CartService {
     // `written`: the cart row as this request's write returned it (POST /cart/items)
     const cart = options.written ?? (reused !== undefined ? reused : await this.carts.findCart(ctx, owner));
     const showNet = basis === 'display' ? await this.showNetPrices(ctx) : basis === 'net';
-    const rows = cart ? await this.lineRows(ctx, cart.id) : [];
+    // `lines`: the cart's lines with their catalogue rows as this request's write read them (POST /cart/items)
+    const rows = options.lines ?? (cart ? await this.lineRows(ctx, cart.id) : []);
     // the pricing extension point (PriceAdjuster providers) may replace a line's unit price first
     const catalogueLines = await this.prices.apply(ctx, owner.kind === 'customer' ? owner.customerId : null, rows.map(catalogueLineOf));
     const base = priceLines(catalogueLines, currency, showNet);
@@ -153,6 +154,21 @@ export class CartService {
   async addItem(ctx: RequestContext, dto: AddCartItemDto): Promise<CartDto> {
     const owner = ownerOf(ctx);
     const quantity = dto.quantity ?? 1;
+    // one statement checks the rule, writes, and reads what the answer needs (issue 34); outside a transaction only
+    if (!ctx.manager) {
+      const added = await this.guardOverflow(() => this.carts.addChecked(ctx, owner, dto.article_id, quantity.toFixed(3)));
+      if (!added.rule) throw AppError.unprocessable('article_id does not name a published, active variant of this shop');
+      if (added.quantity !== null && added.cart) {
+        // the lines as they are now: the ones read before the write, the added one at its new quantity (a new line last)
+        const items = added.items.some((i) => i.variant_id === dto.article_id)
+          ? added.items.map((i) => (i.variant_id === dto.article_id ? { ...i, quantity: added.quantity! } : i))
+          : [...added.items, { variant_id: dto.article_id, quantity: added.quantity }];
+        return mapCart(await this.priceCart(ctx, { written: added.cart, lines: linesSold(items, added.sold) }));
+      }
+      const violation = quantityRuleViolation(added.wanted, added.rule);
+      if (violation) throw AppError.unprocessable(violation);
+      // the rule held on the line as read but not on the line as written: another add came in between; decide again
+    }
     const cart = await this.carts.transaction(ctx, async (tx) => {
       const rule = await this.visibleVariant(tx, dto.article_id);
       const added = await this.guardOverflow(() => this.carts.addToLine(tx, owner, dto.article_id, quantity.toFixed(3)));
@@ -271,15 +287,8 @@ export class CartService {
 
   /** The cart's lines whose variant is still visible (per the catalogue), oldest first, with what the response shows. */
   private async lineRows(ctx: RequestContext, cartId: string): Promise<LineRow[]> {
-    const items = await this.carts.items(ctx, cartId);
-    const sold = await this.carts.sellableVariants(
-      ctx,
-      items.map((i) => i.variant_id),
-    );
-    return items.flatMap((i) => {
-      const v = sold.get(i.variant_id);
-      return v ? [{ ...v, quantity: i.quantity }] : [];
-    });
+    const { items, sold } = await this.carts.itemsSold(ctx, cartId);
+    return linesSold(items, sold);
   }
 
   private async guardOverflow<T>(work: () => Promise<T>): Promise<T> {
@@ -291,4 +300,13 @@ export class CartService {
       throw err;
     }
   }
+}
+
+/** The lines (oldest first) whose variant is still sold, with its catalogue row (`sold`). */
+function linesSold(items: readonly CartItemRow[], sold: readonly SellableVariantRow[]): LineRow[] {
+  const byId = new Map(sold.map((r) => [r.variant_id, r]));
+  return items.flatMap((i) => {
+    const v = byId.get(i.variant_id);
+    return v ? [{ ...v, quantity: i.quantity }] : [];
+  });
 }

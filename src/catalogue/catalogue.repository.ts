@@ -139,23 +139,36 @@ export async function productIdOfVariant(m: EntityManager, tenantId: string, var
 }
 
 export async function sellableVariantRule(m: EntityManager, tenantId: string, variantId: string): Promise<QuantityRuleRow | null> {
-  const rows: QuantityRuleRow[] = await m.query(
-    `SELECT v.quantity_min AS min, v.quantity_max AS max, v.quantity_increment AS increment
-     FROM variants v JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
-     WHERE v.id = $1 AND v.tenant_id = $2 AND ${visibleVariantSql('v', 'p')}`,
-    [variantId, tenantId],
-  );
+  const rows: QuantityRuleRow[] = await m.query(sellableVariantRuleSql('$2', '$1'), [variantId, tenantId]);
   return rows[0] ?? null;
+}
+
+/**
+ * The SELECT of `sellableVariantRule` for a statement that must stay single (the cart's add, issue 34): `tenant` and
+ * `variant` are SQL expressions (parameters); the numbers come as decimal text, also through `row_to_json`.
+ */
+export function sellableVariantRuleSql(tenant: string, variant: string): string {
+  return `SELECT v.quantity_min::text AS min, v.quantity_max::text AS max, v.quantity_increment::text AS increment
+     FROM variants v JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
+     WHERE v.id = ${variant} AND v.tenant_id = ${tenant} AND ${visibleVariantSql('v', 'p')}`;
 }
 
 /** The visible variants among `variantIds`, by id (a variant no longer sold is absent). */
 export async function sellableVariants(m: EntityManager, tenantId: string, variantIds: string[]): Promise<Map<string, SellableVariantRow>> {
   if (variantIds.length === 0) return new Map();
-  const rows: SellableVariantRow[] = await m.query(
-    `SELECT v.id AS variant_id, v.product_id, v.gross, v.net, v.tax_rate, v.grams, v.sku, p.title, v.title AS variant_title, v.description,
-            v.alcohol_volume, v.track_inventory, v.allow_backorder, p.handle, mf.name AS vendor,
-            img.id AS image_id, img.src AS image_src, img.alt AS image_alt, img.position AS image_position, img.width AS image_width, img.height AS image_height,
-            fy.name AS year, fs.name AS size, fc.name AS color
+  const rows: SellableVariantRow[] = await m.query(sellableVariantsSql('$1', '$2::uuid[]'), [tenantId, [...new Set(variantIds)]]);
+  return new Map(rows.map((r) => [r.variant_id, r]));
+}
+
+/**
+ * The SELECT of `sellableVariants` (one row per visible variant of `ids`, an SQL uuid[] expression) for a statement
+ * that must stay single (the cart's add, issue 34); decimals come as text, also through `row_to_json`.
+ */
+export function sellableVariantsSql(tenant: string, ids: string): string {
+  return `SELECT v.id AS variant_id, v.product_id, v.gross::text AS gross, v.net::text AS net, v.tax_rate::text AS tax_rate, v.grams, v.sku, p.title,
+            v.title AS variant_title, v.description, v.alcohol_volume::text AS alcohol_volume, v.track_inventory, v.allow_backorder, p.handle,
+            mf.name AS vendor, img.id AS image_id, img.src AS image_src, img.alt AS image_alt, img.position AS image_position, img.width AS image_width,
+            img.height AS image_height, fy.name AS year, fs.name AS size, fc.name AS color
      FROM variants v
      JOIN products p ON p.id = v.product_id AND p.tenant_id = v.tenant_id
      LEFT JOIN manufacturers mf ON mf.id = p.manufacturer_id
@@ -164,10 +177,7 @@ export async function sellableVariants(m: EntityManager, tenantId: string, varia
      LEFT JOIN facet_values fy ON fy.id = v.year_id
      LEFT JOIN facet_values fs ON fs.id = v.size_id
      LEFT JOIN facet_values fc ON fc.id = v.color_id
-     WHERE v.tenant_id = $1 AND v.id = ANY($2::uuid[]) AND ${visibleVariantSql('v', 'p')}`,
-    [tenantId, [...new Set(variantIds)]],
-  );
-  return new Map(rows.map((r) => [r.variant_id, r]));
+     WHERE v.tenant_id = ${tenant} AND v.id = ANY(${ids}) AND ${visibleVariantSql('v', 'p')}`;
 }
 
 /** What the destination rules measure of a variant (archived or not): its alcohol and its size as written. */

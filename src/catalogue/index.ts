@@ -24,7 +24,9 @@ export {
   variantPromotionFacts,
   variantVolumesOf,
   sellableVariantRule,
+  sellableVariantRuleSql,
   sellableVariants,
+  sellableVariantsSql,
   stockLevelsFullestFirst,
   visibleVariantSql,
 } from './catalogue.repository.js';

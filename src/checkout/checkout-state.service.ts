@@ -238,10 +238,15 @@ export class CheckoutStateService {
       ctx,
       own.map((l) => l.variant_id),
     );
-    return own.flatMap((l) => {
-      const v = sold.get(l.variant_id);
-      if (!v) return [];
-      return [{ ...v, id: l.id, quantity: l.quantity }];
-    });
+    return linesSold(own, sold);
   }
+}
+
+/** The checkout's own lines whose variant is still sold (`sold`: the catalogue's rows by variant id), in order. */
+export function linesSold(own: readonly OwnCheckoutLine[], sold: ReadonlyMap<string, SellableVariantRow>): CheckoutLineRow[] {
+  return own.flatMap((l) => {
+    const v = sold.get(l.variant_id);
+    if (!v) return [];
+    return [{ ...v, id: l.id, quantity: l.quantity }];
+  });
 }

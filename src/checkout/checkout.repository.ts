@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { CleanupSweep } from '../common/db/sweep.js';
 import type { Page } from '../common/paging/page.js';
 import type { Pager, PageRequest } from '../common/paging/pager.service.js';
+import { sellableVariantsSql, type SellableVariantRow } from '../catalogue/index.js';
 import { OrderHistory } from '../extensions/index.js';
 import { AddressData, Checkout, type CheckoutStatus } from './entities/checkout.entities.js';
 
@@ -200,6 +201,7 @@ interface CheckoutSqlRow {
   discount_code: string | null;
   order_id: string | null;
   completed_at: Date | null;
+  shown_promotion_ids: string[] | null;
 }
 
 function checkoutOf(r: CheckoutSqlRow): Checkout {
@@ -224,6 +226,7 @@ function checkoutOf(r: CheckoutSqlRow): Checkout {
     discountCode: r.discount_code,
     orderId: r.order_id,
     completedAt: r.completed_at,
+    shownPromotionIds: r.shown_promotion_ids,
   });
 }
 
@@ -276,6 +279,15 @@ export async function insertCheckoutWithLines(
 const OWN_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'variant_id', l.variant_id, 'quantity', l.quantity::text) ORDER BY l.position, l.id), '[]'::json)
     FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id) AS own_lines`;
 
+/**
+ * The catalogue's rows of the variants the storefront still sells among the checkout's own lines, as one JSON array
+ * beside its row (issue 34: the pricing's read of them is no statement of its own; the catalogue names the SELECT).
+ */
+const SOLD_SQL = `(SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql(
+  'c.tenant_id',
+  'ARRAY(SELECT l.variant_id FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id)',
+)}) s) AS sold`;
+
 /** A checkout's own line as stored (quantity as decimal text). */
 export interface OwnLineRow {
   id: string;
@@ -284,32 +296,36 @@ export interface OwnLineRow {
 }
 
 /**
- * A checkout with its own lines and the version of its row (`xmin`), in one statement (issue 34), for an update
- * written only over what was read.
+ * A checkout with its own lines, the catalogue rows of them still sold and the version of its row (`xmin`), in one
+ * statement (issue 34), for an update written only over what was read.
  */
 export async function checkoutWithVersion(
   m: EntityManager,
   tenantId: string,
   id: string,
-): Promise<{ checkout: Checkout; version: string; lines: OwnLineRow[] } | null> {
-  const [row]: Array<CheckoutSqlRow & { row_version: string; own_lines: OwnLineRow[] }> = await m.query(
-    `SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`,
+): Promise<{ checkout: Checkout; version: string; lines: OwnLineRow[]; sold: SellableVariantRow[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { row_version: string; own_lines: OwnLineRow[]; sold: SellableVariantRow[] }> = await m.query(
+    `SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`,
     [tenantId, id],
   );
-  return row ? { checkout: checkoutOf(row), version: row.row_version, lines: row.own_lines } : null;
+  return row ? { checkout: checkoutOf(row), version: row.row_version, lines: row.own_lines, sold: row.sold } : null;
 }
 
 /**
  * The checkout locked for the caller's transaction (FOR UPDATE: a second placement waits, then reads the row as the
- * first left it), with its own lines, in one statement (issue 34). The lines come from the statement's snapshot,
+ * first left it), with its own lines and the catalogue rows of them still sold, in one statement (issue 34). The lines come from the statement's snapshot,
  * which is safe because a checkout's lines are written once, with it.
  */
-export async function lockCheckoutWithLines(m: EntityManager, tenantId: string, id: string): Promise<{ checkout: Checkout; lines: OwnLineRow[] } | null> {
-  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[] }> = await m.query(
-    `SELECT c.*, ${OWN_LINES_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`,
+export async function lockCheckoutWithLines(
+  m: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<{ checkout: Checkout; lines: OwnLineRow[]; sold: SellableVariantRow[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[]; sold: SellableVariantRow[] }> = await m.query(
+    `SELECT c.*, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`,
     [tenantId, id],
   );
-  return row ? { checkout: checkoutOf(row), lines: row.own_lines } : null;
+  return row ? { checkout: checkoutOf(row), lines: row.own_lines, sold: row.sold } : null;
 }
 
 /**
@@ -350,6 +366,15 @@ async function writeCheckoutChoices(m: EntityManager, c: Checkout, version: stri
   if (rows.length === 0) return null;
   c.updatedAt = rows[0].updated_at;
   return c;
+}
+
+/** Records the promotions the buyer's read of the open checkout showed (sorted ids; issue 32); `updated_at` stays. */
+export async function recordShownPromotions(m: EntityManager, tenantId: string, id: string, promotionIds: string[]): Promise<void> {
+  await m.query(`UPDATE checkouts SET shown_promotion_ids = $3::uuid[] WHERE tenant_id = $1 AND id = $2 AND status <> 'Completed'`, [
+    tenantId,
+    id,
+    promotionIds,
+  ]);
 }
 
 /** A checkout line as written: its id, quantity (decimal text) and position. */

@@ -23,12 +23,20 @@ import {
   mapOrderLinesAsCheckoutLines,
   mapOrderTotals,
 } from './checkout-mappers.js';
-import { CheckoutState, CheckoutStateService, type CheckoutLineRow } from './checkout-state.service.js';
+import { CheckoutState, CheckoutStateService, linesSold, type CheckoutLineRow } from './checkout-state.service.js';
 import { AdminCheckoutDto, AdminCheckoutSummaryDto, UpdateAdminCheckoutDto } from './dto/admin-checkout.dto.js';
 import { CheckoutAddressDto, CheckoutLineDto, CheckoutTotalsDto, StorefrontCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout, Order, OrderLine } from './entities/checkout.entities.js';
 import { ShippingService } from './shipping.service.js';
-import { checkoutsPage, checkoutWithVersion, insertCheckoutWithLines, saveCheckoutChoices, saveCheckoutChoicesAt } from './checkout.repository.js';
+import {
+  checkoutsPage,
+  checkoutWithVersion,
+  insertCheckoutWithLines,
+  recordShownPromotions,
+  saveCheckoutChoices,
+  saveCheckoutChoicesAt,
+} from './checkout.repository.js';
+import { appliedPromotionIds, sameIds } from './shown-promotions.js';
 
 /** Reads and writes of one storefront update before it answers 409 (each retry means another write landed in between). */
 const UPDATE_ATTEMPTS = 5;
@@ -99,7 +107,7 @@ export class CheckoutService {
       if (!read) throw AppError.notFound('checkout');
       if (read.checkout.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       // its lines came with the row; the catalogue's rows of them price the rules' check and the answer
-      const lines = await this.states.sellableLines(ctx, read.lines);
+      const lines = linesSold(read.lines, new Map(read.sold.map((r) => [r.variant_id, r])));
       const { checkout, countries } = await this.applyChoices(ctx, read.checkout, dto, config, lines);
       const saved = await saveCheckoutChoicesAt(m, checkout, read.version);
       // the countries just read serve the answer too (issue 34: one statement less per update)
@@ -215,6 +223,7 @@ export class CheckoutService {
     preloaded?: CheckoutLineRow[],
   ): Promise<StorefrontCheckoutDto> {
     const state = await this.states.state(ctx, c, undefined, preloaded);
+    if (c.status !== 'Completed') await this.recordShown(ctx, c, state);
     const config = await this.tenancy.config(ctx.tenantId);
     const [countries, paymentTypes] = await Promise.all([shippingCountries ?? this.shipping.countries(ctx), this.shipping.paymentTypes(ctx)]);
     const names: CountryNames = new Map(countries.map((x) => [x.code, translate(x.name, ctx)]));
@@ -239,6 +248,17 @@ export class CheckoutService {
       compliance: state.compliance,
       ...(await this.balanceView(ctx, c, state)),
     };
+  }
+
+  /**
+   * The promotions this answer shows, recorded when they differ from what the last answer showed (one statement then,
+   * none otherwise): the completion keeps them or refuses with 422 (issue 32, shown-promotions.ts).
+   */
+  private async recordShown(ctx: RequestContext, c: Checkout, state: CheckoutState): Promise<void> {
+    const shown = appliedPromotionIds(state.totals);
+    if (sameIds(shown, c.shownPromotionIds ?? [])) return;
+    await recordShownPromotions(managerOf(ctx, this.dataSource), ctx.tenantId, c.id, shown);
+    c.shownPromotionIds = shown;
   }
 
   /**

@@ -17,7 +17,7 @@ import { BalancePayments } from '../gift-cards/index.js';
 import { Metrics } from '../observability/index.js';
 import { inSpan } from '../observability/index.js';
 import { TenancyService, TenantConfig } from '../tenancy/index.js';
-import { CheckoutStateService } from './checkout-state.service.js';
+import { CheckoutStateService, linesSold } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
@@ -25,6 +25,7 @@ import { lockCheckoutWithLines, type OrderApplied } from './checkout.repository.
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
+import { droppedPromotionIds } from './shown-promotions.js';
 import { OrderStock } from './order-stock.js';
 import { insertPlacedOrder, type OrderTransactionInsert } from './repositories/order-placement.repository.js';
 
@@ -35,6 +36,9 @@ import { insertPlacedOrder, type OrderTransactionInsert } from './repositories/o
  *
  * 1. the checkout row FOR UPDATE: a second complete of the same checkout waits, then sees it completed (409);
  * 2. payment type, return_url, consent gates, shipping choice, coupon validity, priced under the transaction;
+ * 2b. a promotion the buyer's last read of the checkout showed and this pricing no longer applies (used up, ended, no
+ *     longer holding) refuses the completion with 422 `promotion_usage_limit_reached` or `promotion_unavailable`, so
+ *     no order is placed at a total the buyer was not shown (shown-promotions.ts);
  * 3. stock: tracked variants locked, on-hand re-read from the ledger, 422 `insufficient_stock` unless backorder,
  *    then decremented through the ledger (`StockService.recordMovement`) — never below zero without backorder;
  * 4. a single-use coupon redeemed by `UPDATE ... WHERE NOT is_used` (the loser gets `discount_code_already_used`);
@@ -88,7 +92,8 @@ export class OrderPlacementService {
       if (c.status === 'Completed') throw AppError.conflict('the checkout is already completed');
       if (!config.settings.guest_checkout_enabled && tx.actor.type !== 'customer') throw guestCheckoutDisabled();
 
-      const state = await this.states.state(tx, c, config, await this.states.sellableLines(tx, locked.lines));
+      const sold = new Map(locked.sold.map((r) => [r.variant_id, r]));
+      const state = await this.states.state(tx, c, config, linesSold(locked.lines, sold));
       // gift cards and store credit pay first: a checkout they cover needs no payment type (re-checked after redeeming)
       const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total);
       const paymentType = dto.payment_type_id ? await this.shipping.paymentType(tx, dto.payment_type_id) : null;
@@ -126,13 +131,17 @@ export class OrderPlacementService {
       if (state.totals.couponRefusal)
         throw AppError.unprocessable(state.totals.couponRefusalMessage ?? 'the discount code no longer applies', state.totals.couponRefusal);
 
+      // a promotion the buyer's last read showed and this pricing no longer applies: no order at a total not shown
+      const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
+      const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
+      const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
+      const dropped = droppedPromotionIds(c.shownPromotionIds, state.totals);
+      if (dropped.length) await this.promotions.refuseDropped(tx, dropped, customerId, email);
+
       const orderId = randomUUID();
       await this.orderStock.take(tx, state.lines, orderId); // each movement emits its inventory_level.updated
       const redeemed = state.totals.couponCode ? await this.redeem(tx, state.totals.couponCode) : null;
       const t = state.totals;
-      const billing = c.billingSameAsShipping ? c.shippingAddress : c.billingAddress;
-      const customerId = c.customerId ?? (tx.actor.type === 'customer' ? tx.actor.customerId : null);
-      const email = c.email ?? billing?.email ?? c.shippingAddress?.email ?? null;
       await this.promotions.redeem(tx, orderId, t.promotions?.discounts.map((d) => d.promotionId) ?? [], customerId, email);
       const precision = state.currency.precision;
       // under the accounts' row locks: the balances are re-read, each pays at most what it holds

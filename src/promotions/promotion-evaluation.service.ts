@@ -268,6 +268,34 @@ export class PromotionEvaluation {
   }
 
   /**
+   * At completion, in its transaction: the buyer's last read showed these promotions and the pricing now no longer
+   * applies them, so the completion is refused (no order at a total not shown; the buyer's next read shows the new
+   * total and records it): 422 `promotion_usage_limit_reached` when one is used up (or by this buyer), else
+   * `promotion_unavailable` (ended, disabled, deleted, its conditions no longer holding).
+   */
+  async refuseDropped(tx: RequestContext, promotionIds: string[], customerId: string | null, email: string | null): Promise<never> {
+    const rows = await this.usages.usageOf(tx, promotionIds);
+    for (const r of rows) if (r.usage_limit !== null && r.times_used >= r.usage_limit) throw usageLimitReached(r.name);
+    const buyer = buyerKey(customerId, email);
+    const perBuyer = rows.filter((r) => r.usage_limit_per_customer !== null);
+    const used =
+      buyer && perBuyer.length
+        ? await this.usages.usesBy(
+            tx,
+            perBuyer.map((r) => r.id),
+            buyer,
+          )
+        : new Map<string, number>();
+    for (const r of perBuyer) if ((used.get(r.id) ?? 0) >= r.usage_limit_per_customer!) throw usageLimitReached(r.name);
+    throw AppError.unprocessable(
+      rows.length
+        ? `the promotion "${rows[0].name}" no longer applies to this checkout: read the checkout again for its new total`
+        : 'a promotion of this checkout no longer exists: read the checkout again for its new total',
+      'promotion_unavailable',
+    );
+  }
+
+  /**
    * The facts of the request's variants: cached ones, the others loaded in one statement. A variant's facts do not
    * change within a `generation` (a new one starts when the cache does), so answers are shared within it.
    */

@@ -39,6 +39,7 @@ function setup(rows: Promotion[], opts: { used?: Map<string, number>; taken?: Pr
     },
     usesBy: () => Promise.resolve(opts.used ?? new Map()),
     takeUses: () => Promise.resolve(opts.taken ?? []),
+    usageOf: () => Promise.resolve(opts.taken ?? []),
     recordUses: (_ctx: RequestContext, _order: string, ids: string[]) => {
       calls.recorded.push(ids);
       return Promise.resolve();
@@ -149,6 +150,29 @@ describe('PromotionEvaluation', () => {
     await unlimited.evaluation.redeem(ctx, 'o1', ['p1'], 'c1', null);
     await unlimited.evaluation.active(ctx);
     expect(unlimited.calls.current).toBe(1);
+  });
+
+  it('refuseDropped: a shown promotion used up (or by this buyer) is promotion_usage_limit_reached; ended, deleted or not holding is promotion_unavailable', async () => {
+    const row = (over: Partial<PromotionUseRow>): PromotionUseRow => ({
+      id: 'p1',
+      name: 'Ten',
+      times_used: 1,
+      usage_limit: null,
+      usage_limit_per_customer: null,
+      ...over,
+    });
+    const refuse = (taken: PromotionUseRow[], used?: Map<string, number>, email: string | null = 'a@x.ch') =>
+      setup([], { taken, used }).evaluation.refuseDropped(ctx, ['p1'], null, email);
+    await expect(refuse([row({ times_used: 5, usage_limit: 5 })])).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
+    await expect(refuse([row({ usage_limit_per_customer: 1 })], new Map([['p1', 1]]))).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
+    // the buyer's limit counts only for a known buyer, and only once reached
+    await expect(refuse([row({ usage_limit_per_customer: 1 })], new Map([['p1', 1]]), null)).rejects.toMatchObject({ code: 'promotion_unavailable' });
+    await expect(refuse([row({ usage_limit_per_customer: 2 })], new Map([['p1', 1]]))).rejects.toMatchObject({ code: 'promotion_unavailable' });
+    await expect(refuse([row({ times_used: 4, usage_limit: 5 })])).rejects.toMatchObject({
+      code: 'promotion_unavailable',
+      message: expect.stringContaining('"Ten"'),
+    });
+    await expect(refuse([])).rejects.toMatchObject({ code: 'promotion_unavailable' });
   });
 
   it('a limited promotion used in a transaction is reloaded again after the commit: a read between the use and the commit is not kept', async () => {

@@ -232,6 +232,19 @@ export class PromotionUsagesRepository {
     );
   }
 
+  /**
+   * The promotions' counts as committed (FOR SHARE: a completion using one right now is waited for), so a completion
+   * refusing a promotion its buyer was shown can say why. Missing ids are left out.
+   */
+  usageOf(ctx: RequestContext, ids: string[]): Promise<PromotionUseRow[]> {
+    return returning<PromotionUseRow>(
+      managerOf(ctx, this.dataSource),
+      `SELECT id, name, times_used, usage_limit, usage_limit_per_customer FROM promotions
+       WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR SHARE`,
+      [ctx.tenantId, [...ids].sort()],
+    );
+  }
+
   /** How often `buyer` used each of these promotions (completed orders). */
   async usesBy(ctx: RequestContext, ids: string[], buyer: string): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CartService } from '../../src/cart/cart.service.js';
 import { RequestContext } from '../../src/common/context/request-context.js';
 import { TenancyService } from '../../src/tenancy/tenancy.service.js';
+import { quantityRuleHoldsSql } from '../../src/cart/cart.repository.js';
+import { quantityRuleViolation } from '../../src/pricing/index.js';
 import { API, createTestApp, ShopClient, TestApp, TestShop } from '../helpers/test-app.js';
 import { visitorIdOf } from '../helpers/visitor.js';
 import { cartImport, EUR_RATE, JPY_RATE, netOf, round } from './cart.fixture.js';
@@ -281,6 +283,34 @@ describe('storefront cart', () => {
     expect(cart.items[0].quantity).toBe(18);
     expect(cart.items_subtotal_price).toBe(round(13.35 * 18));
     expect(cart.total_weight).toBe(18 * 1200);
+  });
+
+  it('the one-statement add checks the quantity rule in SQL exactly as the pricing rule does (a grid of rules and quantities)', async () => {
+    const rules = [
+      { min: '1', max: null, increment: '1' },
+      { min: '6', max: '24', increment: '6' },
+      { min: '0.5', max: '3', increment: '0.25' },
+      { min: '0', max: null, increment: '0' },
+      { min: '2', max: '2', increment: '1' },
+    ];
+    const quantities = ['0', '0.25', '0.5', '0.75', '1', '1.5', '2', '2.999', '3', '5', '6', '7', '12', '18', '24', '25', '30', '1000000'];
+    const grid = rules.flatMap((r) => quantities.map((q) => ({ ...r, q })));
+    const rows: Array<{ holds: boolean }> = await t.db.query(
+      `SELECT ${quantityRuleHoldsSql('x.q', 'x')} AS holds
+         FROM unnest($1::numeric[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(q, min, max, increment, n) ORDER BY x.n`,
+      [grid.map((g) => g.q), grid.map((g) => g.min), grid.map((g) => g.max), grid.map((g) => g.increment)],
+    );
+    expect(rows.map((r) => r.holds)).toEqual(grid.map((g) => quantityRuleViolation(g.q, g) === null));
+  });
+
+  it('parallel adds against quantity_rule.max: the line never passes it, no increment is lost, the others are 422', async () => {
+    const { c } = await visitor();
+    const id = v('v-case'); // min 6, max 24, increment 6
+    const results = await Promise.all(Array.from({ length: 8 }, () => c.post('/cart/items', { article_id: id, quantity: 6 })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(4);
+    for (const r of results.filter((x) => x.status !== 200))
+      expect([r.status, String(r.body.errors)]).toEqual([422, expect.stringContaining('quantity_rule.max')]);
+    expect((await c.get('/cart').expect(200)).body.cart.items[0].quantity).toBe(24);
   });
 
   // ------------------------------------------------------------------ concurrency and isolation

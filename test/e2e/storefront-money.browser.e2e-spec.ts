@@ -427,4 +427,37 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
       await shop.admin.delete(`/admin/discount_codes/${coupon.id}`).expect(204);
     }
   }, 240_000);
+
+  it('an offer that ends while the buyer is at checkout: the page shows the new total and says why, and the next click places the order at it', async () => {
+    const offer = (await shop.admin.post('/admin/promotions', { name: 'Last-minute 10%', actions: [{ type: 'percent_off_order', percent: 10 }] }).expect(201))
+      .body.promotion as { id: string };
+    const total = async (page: Page) => Number((await page.getByTestId('checkout-total').textContent())!.replace(/[^\d.]/g, ''));
+    try {
+      const page = await visitor();
+      await open(page, 'wines');
+      await addBottles(page, 1);
+      await toCheckout(page);
+      await fillAddress(page, 'late@example.test', 'CH', '8001', 'Zürich');
+      await chooseShipping(page, 'Swiss Post');
+      const summary = page.locator('.summary-box');
+      await summary.getByTestId('promotion-discount').filter({ hasText: 'Last-minute 10%' }).waitFor();
+      const shown = await total(page);
+      await shop.admin.put(`/admin/promotions/${offer.id}`, { enabled: false }).expect(200);
+      await page.getByLabel('Invoice').check();
+      await page.getByLabel(/I accept the terms/).check();
+      await page.getByLabel(/at least 18 years/).check();
+      await page.getByRole('button', { name: 'Place order' }).click();
+      // not placed at a total the buyer did not see: the new one is shown, with why
+      await page.getByRole('alert').filter({ hasText: 'The total of your order has just changed' }).waitFor();
+      await summary.getByTestId('promotion-discount').waitFor({ state: 'detached' });
+      const now = await total(page);
+      expect(now).toBeGreaterThan(shown);
+      await shot(page, 'checkout-total-changed');
+      await page.getByRole('button', { name: 'Place order' }).click();
+      await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
+      await expect(text(page.getByTestId('order-total'))).resolves.toBe(`CHF ${now.toFixed(2)}`);
+    } finally {
+      await shop.admin.delete(`/admin/promotions/${offer.id}`).expect(204);
+    }
+  }, 180_000);
 });

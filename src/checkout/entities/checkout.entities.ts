@@ -44,6 +44,8 @@ export class Checkout extends TenantEntity {
   @Column({ type: 'text', nullable: true }) discountCode: string | null;
   @Column({ type: 'uuid', nullable: true }) orderId: string | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) completedAt: Date | null;
+  /** The promotions the buyer's last storefront read showed (sorted ids; null: none recorded): the completion keeps them or refuses (issue 32). */
+  @Column({ type: 'uuid', array: true, nullable: true }) shownPromotionIds: string[] | null;
 }
 
 @Entity('checkout_lines')

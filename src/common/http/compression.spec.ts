@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
-import { deflatePiece, gzipPieces, negotiateEncoding } from './compression.js';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { compressBody, compressNow, COMPRESS_NOW_MAX_BYTES, deflatePiece, gzipPieces, negotiateEncoding } from './compression.js';
 
 describe('negotiateEncoding', () => {
   it.each([
@@ -53,5 +53,27 @@ describe('gzipPieces', () => {
     const kept = Buffer.from('x'.repeat(5000));
     expect(gunzipSync(await gzipPieces([{ buf: kept, deflated: deflatePiece(kept) }])).equals(kept)).toBe(true);
     expect(gunzipSync(await gzipPieces([Buffer.alloc(0)])).length).toBe(0);
+  });
+});
+
+describe('compressNow (issue 34: small answers compressed in place, at the fastest level)', () => {
+  const json = Buffer.from(JSON.stringify(Array.from({ length: 60 }, (_, i) => ({ id: i, title: `Barolo DOCG Riserva ${i}`, price: 39.9 + i }))));
+
+  it('gzip level 1 and Brotli that decode to the body, up to COMPRESS_NOW_MAX_BYTES; null above it', () => {
+    const gz = compressNow('gzip', json)!;
+    expect(gunzipSync(gz).equals(json)).toBe(true);
+    expect(gz[8]).toBe(4); // the gzip header's XFL: 4 = the fastest level
+    expect(brotliDecompressSync(compressNow('br', json)!).equals(json)).toBe(true);
+    expect(compressNow('gzip', Buffer.alloc(COMPRESS_NOW_MAX_BYTES, 'a'))).not.toBeNull();
+    expect(compressNow('gzip', Buffer.alloc(COMPRESS_NOW_MAX_BYTES + 1, 'a'))).toBeNull();
+  });
+
+  it('compressBody takes the thread pool and the default level only above it', async () => {
+    expect((await compressBody('gzip', json))[8]).toBe(4);
+    const large = Buffer.from(JSON.stringify(Array.from({ length: 4000 }, (_, i) => ({ id: i, title: `Barolo DOCG Riserva ${i}` }))));
+    expect(large.length).toBeGreaterThan(COMPRESS_NOW_MAX_BYTES);
+    const out = await compressBody('gzip', large);
+    expect(out[8]).toBe(0); // the default level
+    expect(gunzipSync(out).equals(large)).toBe(true);
   });
 });

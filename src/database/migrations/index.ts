@@ -32,6 +32,7 @@ import { LowestPriorMaterialised1795708500000 } from './1795708500000-lowest-pri
 import { SearchSynonyms1795709000000 } from './1795709000000-search-synonyms.js';
 import { CheckoutOptionsNotify1795709340000 } from './1795709340000-checkout-options-notify.js';
 import { CollectionsNotify1795709400000 } from './1795709400000-collections-notify.js';
+import { CheckoutShownPromotions1795709500000 } from './1795709500000-checkout-shown-promotions.js';
 
 /** Every migration, in order. A feature adds its own file here. */
 export const migrations = [
@@ -69,4 +70,5 @@ export const migrations = [
   SearchSynonyms1795709000000,
   CheckoutOptionsNotify1795709340000,
   CollectionsNotify1795709400000,
+  CheckoutShownPromotions1795709500000,
 ];

@@ -104,6 +104,12 @@ export function CheckoutPage() {
       payment_type_id: paidInFull ? null : paymentTypeId || null,
     });
     if (!updated) return;
+    // the buyer places the order at the total on screen: one that changed with this update (an offer ended, a
+    // postcode in another zone) is shown first, and the next click places it
+    if (updated.totals.total !== checkout.totals.total) {
+      setError(new ApiError(409, 'the total changed', 'total_changed'));
+      return;
+    }
     // gift cards and store credit may cover everything (amount_due 0): then no payment type and no provider
     const payment = updated.amount_due === 0 ? null : paymentTypeId || null;
     setBusy(true);
@@ -121,6 +127,11 @@ export function CheckoutPage() {
       }
       navigate(`/order?order_id=${encodeURIComponent(result.order_id)}&hash=${encodeURIComponent(result.hash)}`);
     } catch (err) {
+      // an offer shown here ran out or ended meanwhile: the API refuses to charge another total; show the new one
+      if (err instanceof ApiError && (err.code === 'promotion_usage_limit_reached' || err.code === 'promotion_unavailable')) {
+        const reread = await api.GET('/api/2026-04-01/checkouts/{token}', { params: { path: { token: checkout.id } } }).catch(() => null);
+        if (reread?.data) setCheckout(reread.data.checkout);
+      }
       setError(err);
       setBusy(false);
     }
