@@ -4,13 +4,19 @@
  * - e2e: through HTTP against a real PostgreSQL (DATABASE_URL, else an embedded one) (`npm run test:e2e`).
  * JEST_PROJECT=unit|e2e keeps one of them (the npm scripts set it; `--selectProjects` would swallow the file
  * arguments of `npm run test:e2e -- test/e2e/<file>`); without it both run.
- * E2E_GROUPS=1 (`npm test` sets it) runs the short e2e files in groups, several to a Jest test file
- * (test/helpers/e2e-groups.cjs); without it each e2e file runs alone.
+ * E2E_GROUPS=1 (`npm test` sets it) runs the short e2e files in groups, several to a Jest test file, and the browser
+ * files in two groups of their own (test/helpers/e2e-groups.cjs); without it each e2e file runs alone.
+ * UNIT_GROUPS=1 (`npm test` sets it too) runs the unit specs in two groups (test/helpers/unit-groups.cjs); without it
+ * each spec runs alone (`npm run test:unit -- <file>`).
  */
-const { groups } = require('./test/helpers/e2e-groups.cjs');
+const { groups, browserGroups } = require('./test/helpers/e2e-groups.cjs');
+const unitGroups = require('./test/helpers/unit-groups.cjs');
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const E2E_GROUPS = process.env.E2E_GROUPS === '1';
+const UNIT_GROUPS = process.env.UNIT_GROUPS === '1';
+/** Jest ignores these files: with groups, the files in them run inside them and not alone as well. */
+const ignoreGrouped = (files) => files.map((f) => `<rootDir>/${escape(f)}$`);
 const transform = (plugins) => ({
   '^.+\\.ts$': [
     'ts-jest',
@@ -39,22 +45,20 @@ const projects = [
   {
     ...common,
     displayName: 'unit',
-    testRegex: '(src|examples|test/unit)/.*\\.spec\\.ts$',
+    testRegex: UNIT_GROUPS
+      ? ['(src|examples|test/unit)/.*\\.spec\\.ts$', 'test/unit-groups/group-\\d+\\.unit-group\\.ts$']
+      : '(src|examples|test/unit)/.*\\.spec\\.ts$',
+    testPathIgnorePatterns: ['/node_modules/', ...(UNIT_GROUPS ? ignoreGrouped(unitGroups.groups(__dirname).flat()) : [])],
     transform: transform(false),
   },
   {
     ...common,
     displayName: 'e2e',
-    testRegex: E2E_GROUPS ? ['(test|examples)/.*\\.e2e-spec\\.ts$', 'test/e2e-groups/group-\\d+\\.e2e-group\\.ts$'] : '(test|examples)/.*\\.e2e-spec\\.ts$',
+    testRegex: E2E_GROUPS
+      ? ['(test|examples)/.*\\.e2e-spec\\.ts$', 'test/e2e-groups/(group|browser)-\\d+\\.e2e-group\\.ts$']
+      : '(test|examples)/.*\\.e2e-spec\\.ts$',
     // with groups, their files run inside them and not alone as well
-    testPathIgnorePatterns: [
-      '/node_modules/',
-      ...(E2E_GROUPS
-        ? groups(__dirname)
-            .flat()
-            .map((f) => `<rootDir>/${escape(f)}$`)
-        : []),
-    ],
+    testPathIgnorePatterns: ['/node_modules/', ...(E2E_GROUPS ? ignoreGrouped([...groups(__dirname), ...browserGroups(__dirname)].flat()) : [])],
     transform: transform(true),
     setupFilesAfterEnv: ['<rootDir>/test/helpers/file-cpu.ts', '<rootDir>/test/helpers/openapi-after-each.ts'],
     globalSetup: '<rootDir>/test/helpers/global-setup.mjs',

@@ -7,7 +7,8 @@
 //   (nice 10): they fill the CPU the e2e run leaves idle (its workers waiting on PostgreSQL, the server or timers)
 //   instead of adding their minutes before it, and take little from its timing-sensitive tests;
 // - the first phase that fails stops the others (their whole process groups) and the run exits 1 with its output;
-// - the e2e run runs its short files several to a Jest test file (E2E_GROUPS=1, test/helpers/e2e-groups.cjs);
+// - the e2e run runs its short files several to a Jest test file (E2E_GROUPS=1, test/helpers/e2e-groups.cjs), the unit
+//   run its specs in two (UNIT_GROUPS=1, test/helpers/unit-groups.cjs);
 // - each short phase's output is printed in one block when it ends; the e2e run's output streams as it comes;
 // - a summary gives each phase's wall time and, on Linux, its CPU time (children's user+system time).
 //
@@ -23,6 +24,8 @@ const NICE = 10;
 // the e2e run streams its output and runs the short files in groups (test/helpers/e2e-groups.cjs), three files at once
 // (JEST_WORKERS: its workers wait on PostgreSQL, the server and timers much of the time; README "Development and tests")
 const E2E = { stream: true, env: { E2E_GROUPS: '1', JEST_WORKERS: process.env.JEST_WORKERS ?? '3' } };
+// the unit specs in two groups, one module registry each instead of one per spec (test/helpers/unit-groups.cjs)
+const ENV = { 'test:unit': { UNIT_GROUPS: '1' } };
 
 /** CPU seconds of the waited-for children of this process so far (Linux), else null. */
 function childCpuSeconds() {
@@ -125,11 +128,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const t0 = Date.now();
 if (SERIAL) {
   for (const script of [...CHECKS, 'storefront:prepare', 'test:e2e']) {
-    const r = await run(script, script === 'test:e2e' ? E2E : {});
+    const r = await run(script, script === 'test:e2e' ? E2E : { env: ENV[script] ?? {} });
     if (!r.ok) break;
   }
 } else {
-  const checks = CHECKS.map((script) => run(script, { nice: NICE }));
+  const checks = CHECKS.map((script) => run(script, { nice: NICE, env: ENV[script] ?? {} }));
   // the storefront's build beside the e2e run: only the files serving the real build wait for it (createTestApp with
   // STOREFRONT_DEMO and no STOREFRONT_DEMO_DIR, test/helpers/storefront-ready.ts), until this file exists
   const ready = join(mkdtempSync(join(tmpdir(), 'shop-storefront-')), 'built');

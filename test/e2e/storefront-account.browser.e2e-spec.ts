@@ -3,11 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import type { MemoryMailTransport } from '../../src/customers/mail/mail-transport.js';
 import { createCustomersApp, PASSWORD, requireConfirmation, signIn } from './customers.helpers.js';
-import { addBottles, CHROMIUM_ARGS, sameOriginPage, screenshot, toCheckout } from './storefront-browser.fixture.js';
+import { addBottles, releaseChromium, sameOriginPage, screenshot, toCheckout, useChromium } from './storefront-browser.fixture.js';
 import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -52,11 +52,11 @@ describe('reference storefront: wishlist, password reset, email confirmation, pr
     await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(60)).expect(200);
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await useChromium();
   }, 600_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await t?.close();
   });
 

@@ -8,6 +8,39 @@ import { createTestApp, type TestApp, type TestShop } from '../helpers/test-app.
 /** Headless Chromium as every browser test starts it (Debian's package, no sandbox as root, nothing fetched). */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
+/**
+ * The Chromium of this module registry: launched by the first browser file that asks, shared by the files of a browser
+ * group (test/helpers/e2e-groups.cjs: they run one after another in one registry), each in browser contexts of its own.
+ */
+let shared: Promise<Browser> | null = null;
+
+/** Chromium for a browser file: the registry's one (launched on first use). Give it back with `releaseChromium`. */
+export function useChromium(): Promise<Browser> {
+  shared ??= chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return shared;
+}
+
+/** Whether this file runs inside an e2e group (test/helpers/e2e-group.ts), whose afterAll closes the shared Chromium. */
+const inGroup = () => (globalThis as { __E2E_GROUP_FILES__?: string[] }).__E2E_GROUP_FILES__ !== undefined;
+
+/**
+ * A browser file's end: alone, Chromium is closed (as each file did with its own); in a group, every context still
+ * open (all of them this file's: the group's files run one after another) is closed, and Chromium stays for the next
+ * file, as if it started afresh.
+ */
+export async function releaseChromium(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  if (!inGroup()) return closeChromium();
+  await Promise.all(browser.contexts().map((c) => c.close()));
+}
+
+/** Closes the registry's Chromium (the end of a browser group, or of a file run alone). */
+export async function closeChromium(): Promise<void> {
+  const browser = shared;
+  shared = null;
+  await (await browser?.catch(() => null))?.close();
+}
+
 /** A demo shop served with the built storefront at `base` (`/storefront-demo/`), and the Chromium that visits it. */
 export interface DemoStorefront {
   t: TestApp;
@@ -28,7 +61,7 @@ export async function startDemoStorefront(products: number, out: string): Promis
   await shop.admin.post('/admin/catalogue/import', generateDemoCatalogue(products)).expect(200);
   await t.app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await useChromium();
   return { t, shop, browser, base };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
+import { releaseChromium, sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
 import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -31,7 +31,7 @@ describe('reference storefront: handles, categories, product page and cart drawe
   }, 600_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await t?.close();
   });
 

@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
-import { CHROMIUM_ARGS, screenshot, text, toAllWines } from './storefront-browser.fixture.js';
+import { releaseChromium, screenshot, text, toAllWines, useChromium } from './storefront-browser.fixture.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -46,11 +46,11 @@ describe('reference storefront in a browser (examples/storefront at /storefront-
     );
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await useChromium();
   }, 600_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await t?.close();
   });
 

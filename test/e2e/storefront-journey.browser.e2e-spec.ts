@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, type Locator, type Page } from 'playwright-core';
-import { sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
+import { releaseChromium, sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
 import { formatCurrency } from '../../examples/storefront/src/money.js';
 import type { TestApp, TestShop } from '../helpers/test-app.js';
 
@@ -43,7 +43,7 @@ describe('reference storefront: home page, search-engine data and the phone jour
       const { takeScreenshots } = (await import(script)) as { takeScreenshots(b: Browser, url: string): Promise<string[]> };
       process.stderr.write(`[storefront] ${(await takeScreenshots(browser, `${base}/storefront-demo/?token=${shop.storefront_token}`)).join('\n')}\n`);
     }
-    await browser?.close();
+    await releaseChromium(browser);
     await t?.close();
   });
 

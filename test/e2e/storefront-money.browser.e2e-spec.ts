@@ -4,20 +4,21 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
 import {
   addBottles,
   changeCountry,
   chooseShipping,
-  CHROMIUM_ARGS,
   fillAddress,
+  releaseChromium,
   sameOriginPage,
   screenshot,
   shopDocument,
   taxLines,
   text,
   toCheckout,
+  useChromium,
 } from './storefront-browser.fixture.js';
 
 /**
@@ -43,11 +44,11 @@ describe('reference storefront: taxes, shipping, promotions, gift cards, store c
     await shop.admin.post('/admin/catalogue/import', shopDocument()).expect(200);
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await useChromium();
   }, 600_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await t?.close();
   });
 

@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateDemoCatalogue } from '../../src/catalogue/import/demo-catalogue.js';
 import { createTestApp, TestApp, TestShop } from '../helpers/test-app.js';
-import { CHROMIUM_ARGS, screenshot } from './storefront-browser.fixture.js';
+import { releaseChromium, screenshot, useChromium } from './storefront-browser.fixture.js';
 
 /**
  * The reference storefront's search box (issue 35; examples/storefront/src/search-box.tsx) in headless Chromium
@@ -38,11 +38,11 @@ describe('reference storefront: the search box', () => {
     await shop.admin.post('/admin/catalogue/import', doc).expect(200);
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await useChromium();
   }, 600_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await t?.close();
   });
 

@@ -6,13 +6,17 @@
 //
 // Which files go in which group is computed here, from the files on disk, for jest.config.cjs (which runs the groups
 // instead of their files) and for the group files (which import them): a new e2e file joins a group by itself.
-// Not grouped: the long files of test/helpers/sequencer.cjs (they start first, each alone) and the browser files.
+// Not grouped: the long files of test/helpers/sequencer.cjs (they start first, each alone). The browser files run in
+// groups of their own (browserGroups: test/e2e-groups/browser-<n>.e2e-group.ts), which share one Chromium as well
+// (test/e2e/storefront-browser.fixture.ts), each file in browser contexts of its own and on its own demo shop.
 const { readdirSync, statSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const { LONG_FIRST } = require('./sequencer.cjs');
 
 /** How many group files exist in test/e2e-groups/ (group-1 … group-GROUPS). */
 const GROUPS = 8;
+/** How many browser group files exist in test/e2e-groups/ (browser-1 … browser-BROWSER_GROUPS). */
+const BROWSER_GROUPS = 2;
 const SPEC = /\.e2e-spec\.ts$/;
 
 function walk(dir, out) {
@@ -30,17 +34,22 @@ function groupable(file) {
   return !LONG_FIRST.includes(file) && !file.includes('.browser.');
 }
 
+/** Whether a spec file runs in a browser group: every browser file (the sequencer's order applies when one runs alone). */
+function browserGroupable(file) {
+  return file.includes('.browser.');
+}
+
 /**
- * The groupable e2e files split into GROUPS groups of about the same size (bytes, a rough cost measure): the largest
- * first, each into the smallest group so far; each group's files in name order. Paths from the repository root.
+ * The e2e files that `keep` accepts split into `count` groups of about the same size (bytes, a rough cost measure):
+ * the largest first, each into the smallest group so far; each group's files in name order. Paths from the root.
  */
-function groups(root) {
+function split(root, keep, count) {
   const files = ['test', 'examples']
     .flatMap((dir) => walk(join(root, dir), []))
     .map((path) => ({ file: relative(root, path).split('\\').join('/'), size: statSync(path).size }))
-    .filter(({ file }) => groupable(file))
+    .filter(({ file }) => keep(file))
     .sort((a, b) => b.size - a.size || (a.file < b.file ? -1 : 1));
-  const out = Array.from({ length: GROUPS }, () => ({ size: 0, files: [] }));
+  const out = Array.from({ length: count }, () => ({ size: 0, files: [] }));
   for (const f of files) {
     const smallest = out.reduce((min, g) => (g.size < min.size ? g : min));
     smallest.size += f.size;
@@ -49,4 +58,9 @@ function groups(root) {
   return out.map((g) => g.files.sort());
 }
 
-module.exports = { GROUPS, groups, groupable };
+/** The short e2e files in GROUPS groups (test/e2e-groups/group-<n>.e2e-group.ts). */
+const groups = (root) => split(root, groupable, GROUPS);
+/** The browser files in BROWSER_GROUPS groups (test/e2e-groups/browser-<n>.e2e-group.ts). */
+const browserGroups = (root) => split(root, browserGroupable, BROWSER_GROUPS);
+
+module.exports = { GROUPS, BROWSER_GROUPS, groups, groupable, browserGroups, browserGroupable };

@@ -19,7 +19,9 @@ function childrenCpu(): number {
 
 const started = { wall: performance.now(), cpu: process.cpuUsage(), children: childrenCpu() };
 
-afterAll(() => {
+afterAll(async () => {
+  // what the file ends with before its CPU is read (beforeFileCpu, test/helpers/e2e-group.ts)
+  for (const end of (globalThis as { __E2E_FILE_END__?: Array<() => Promise<void>> }).__E2E_FILE_END__ ?? []) await end();
   const dir = process.env.TEST_RUN_DIR;
   const path = expect.getState().testPath;
   if (!dir || !path) return;

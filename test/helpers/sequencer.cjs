@@ -16,6 +16,9 @@ const LONG_FIRST = [
   'test/e2e/customers.storefront.e2e-spec.ts', // scrypt for every sign-in, a rate limit waited out
   'test/e2e/conformance.admin.e2e-spec.ts',
   'test/e2e/checkout.concurrency.e2e-spec.ts',
+  // `npm test` (E2E_GROUPS=1): the browser files in two groups, each on one Chromium (test/helpers/e2e-groups.cjs)
+  'test/e2e-groups/browser-1.e2e-group.ts',
+  'test/e2e-groups/browser-2.e2e-group.ts',
   'test/e2e/storefront-demo.browser.e2e-spec.ts', // headless Chromium
   'test/e2e/storefront-search.browser.e2e-spec.ts', // headless Chromium, the 400-product demo catalogue
   'test/e2e/search-synonyms.admin.e2e-spec.ts', // starts a second instance
