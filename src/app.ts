@@ -153,6 +153,6 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 /** The service's modules without HTTP, for the CLI and jobs. */
 export async function createShopContext(options: CreateAppOptions): Promise<INestApplicationContext> {
   await runMigrations(options.databaseUrl, options);
-  const logger = createRootLogger(options.config.LOG_LEVEL);
+  const logger = createRootLogger(options.config.LOG_LEVEL, options.logDestination);
   return NestFactory.createApplicationContext(AppModule.forRoot(options), { logger: new PinoNestLogger(logger) });
 }

@@ -255,7 +255,8 @@ export async function runCli(argv: string[], io: CliIo, opts: { config?: AppConf
   }
   let app: INestApplicationContext | null = null;
   try {
-    app = await createShopContext({ config, databaseUrl });
+    // log lines (a slow query, a warning) go to stderr: stdout carries the command's answer alone (one JSON object with --json)
+    app = await createShopContext({ config, databaseUrl, logDestination: { write: (line: string) => process.stderr.write(line) } });
     const result = await command.run(app, args, io);
     io.out(json ? JSON.stringify(result.json) : result.text);
     return 0;

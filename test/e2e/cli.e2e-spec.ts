@@ -279,11 +279,13 @@ describe('CLI (CONTRACT 2)', () => {
 
   it('runs as a real process through bin/shop.js with --json on stdout only', () => {
     const r = spawnSync('node', ['bin/shop.js', 'tenant', 'create', '--name', 'Spawned Shop', '--json'], {
-      env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'warn' },
+      // every statement over 1 ms logs a `slow query` warning: on stderr, never among the answer on stdout
+      env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'warn', SLOW_QUERY_MS: '1' },
       encoding: 'utf8',
       timeout: 120_000,
     });
     expect(r.status).toBe(0);
+    expect(r.stderr).toContain('slow query');
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]).tenant.handle).toBe('spawned-shop');
