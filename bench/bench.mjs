@@ -787,9 +787,16 @@ async function caseSearch(id, url, base, meta) {
   shuffle(paths);
   log(`case ${id} (${paths.length} distinct searches): warm-up ${WARMUP} s, then ${DURATION} s at ${CONNECTIONS} connections`);
   if (WARMUP > 0) await runPaths(base, paths, { duration: WARMUP, token });
-  const r = await runPaths(base, paths, { duration: DURATION, token });
+  const { r, cpuPerRequest } = await withServerCpu(
+    () => runPaths(base, paths, { duration: DURATION, token }),
+    (x) => x.requests.total,
+  );
   const target = id === 'suggest' ? { rps: 3000, p99_ms: 10 } : { rps: 1000, p99_ms: 30 };
-  return figures(`${id}: ${paths.length} distinct ${id === 'suggest' ? 'prefixes' : 'searches'}, rotated`, r, { urls: paths.length, target });
+  return figures(`${id}: ${paths.length} distinct ${id === 'suggest' ? 'prefixes' : 'searches'}, rotated`, r, {
+    urls: paths.length,
+    target,
+    server_cpu_per_request_ms: cpuPerRequest,
+  });
 }
 
 /**

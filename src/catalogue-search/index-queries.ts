@@ -127,10 +127,16 @@ export class IndexQueries {
         }
       }
     }
-    const rows = res.rows.map((r) => ({
+    const variants = text
+      ? idx.matchingVariants(
+          res.rows.map((r) => r.slot),
+          q,
+        )
+      : null;
+    const rows = res.rows.map((r, i) => ({
       id: r.id,
       position: r.position,
-      variantIds: text ? idx.matchingVariants(r.slot, q).map((v) => idx.vIds[v]) : null,
+      variantIds: variants ? variants[i].map((v) => idx.vIds[v]) : null,
     }));
     return { rows, facets, priceRange: { min: res.min, max: res.max } };
   }

@@ -2,7 +2,7 @@ import type { ExpandedQuery } from './synonym-expand.js';
 import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 import type { TextIndex } from './text-index.js';
 
-/** Variant slots with a score each (no slot twice). */
+/** Variant slots with a score each (no slot twice; ascending, as `TextMatcher` makes them). */
 export interface SlotScores {
   slots: Int32Array;
   rel: Float64Array;
@@ -30,7 +30,9 @@ const MAX_WORD_MEMO = 512;
  * Text matching over a `TextIndex` (issue 35): each word's variants and scores from its dictionary candidates (own
  * text: the posting lists; names: the codes' variant lists), kept per word while the dictionary, names and content
  * are unchanged; groups ANDed (scores summed), a group's alternatives ORed (best score), a phrase's words ANDed
- * (lowest score). Scratch arrays per slot, reused (one query at a time).
+ * (lowest score). Every list is sorted by slot, so the AND and OR are merges of sorted lists (the smallest list first,
+ * a galloping search through a much longer one) that touch no per-slot scratch; a word's kept list is shared, never
+ * written (the handle bonus copies it first).
  */
 export class TextMatcher {
   private stamp = new Int32Array(0);
@@ -56,11 +58,15 @@ export class TextMatcher {
         ),
       ),
     );
-    const out = this.and(groups, 'sum');
+    let out = this.and(groups, 'sum');
     const boosted = this.text.handles.get(handle);
     if (boosted && out.slots.length > 0) {
-      const set = new Set(boosted);
-      for (let i = 0; i < out.slots.length; i++) if (set.has(out.slots[i])) out.rel[i] += HANDLE_BONUS;
+      // the list may be a word's kept one: its scores are copied before the bonus is added
+      out = { slots: out.slots, rel: out.rel.slice() };
+      for (const v of boosted) {
+        const i = indexOf(out.slots, v);
+        if (i >= 0) out.rel[i] += HANDLE_BONUS;
+      }
     }
     return out;
   }
@@ -103,60 +109,26 @@ export class TextMatcher {
         if (vars) for (const v of vars) put(v, named);
       }
     }
-    const rel = new Float64Array(touched.length);
-    for (let i = 0; i < touched.length; i++) rel[i] = score[touched[i]];
-    return { slots: Int32Array.from(touched), rel };
-  }
-
-  /** Slots in every list: scores summed or their minimum. */
-  private and(lists: SlotScores[], mode: 'sum' | 'min'): SlotScores {
-    if (lists.length === 1) return copy(lists[0]);
-    const order = [...lists].sort((a, b) => a.slots.length - b.slots.length);
-    const k = order.length;
-    const e = this.begin(k);
-    const stamp = this.stamp;
-    const score = this.score;
-    const first = order[0];
-    for (let i = 0; i < first.slots.length; i++) {
-      stamp[first.slots[i]] = e;
-      score[first.slots[i]] = first.rel[i];
-    }
-    for (let j = 1; j < k; j++) {
-      const l = order[j];
-      for (let i = 0; i < l.slots.length; i++) {
-        const v = l.slots[i];
-        if (stamp[v] !== e + j - 1) continue;
-        stamp[v] = e + j;
-        score[v] = mode === 'sum' ? score[v] + l.rel[i] : Math.min(score[v], l.rel[i]);
-      }
-    }
-    const slots: number[] = [];
-    for (let i = 0; i < first.slots.length; i++) if (stamp[first.slots[i]] === e + k - 1) slots.push(first.slots[i]);
+    const slots = Int32Array.from(touched).sort();
     const rel = new Float64Array(slots.length);
     for (let i = 0; i < slots.length; i++) rel[i] = score[slots[i]];
-    return { slots: Int32Array.from(slots), rel };
+    return { slots, rel };
+  }
+
+  /** Slots in every list: scores summed or their minimum (the smallest list first; a single list is returned as is). */
+  private and(lists: SlotScores[], mode: 'sum' | 'min'): SlotScores {
+    if (lists.length === 1) return lists[0];
+    const order = [...lists].sort((a, b) => a.slots.length - b.slots.length);
+    let out = order[0];
+    for (let j = 1; j < order.length && out.slots.length > 0; j++) out = intersect(out, order[j], mode === 'sum');
+    return out;
   }
 
   /** Slots in any list, with their best score. */
   private or(lists: SlotScores[]): SlotScores {
-    if (lists.length === 1) return lists[0];
-    const e = this.begin(1);
-    const stamp = this.stamp;
-    const score = this.score;
-    const slots: number[] = [];
-    for (const l of lists) {
-      for (let i = 0; i < l.slots.length; i++) {
-        const v = l.slots[i];
-        if (stamp[v] !== e) {
-          stamp[v] = e;
-          score[v] = l.rel[i];
-          slots.push(v);
-        } else if (l.rel[i] > score[v]) score[v] = l.rel[i];
-      }
-    }
-    const rel = new Float64Array(slots.length);
-    for (let i = 0; i < slots.length; i++) rel[i] = score[slots[i]];
-    return { slots: Int32Array.from(slots), rel };
+    let out = lists[0];
+    for (let j = 1; j < lists.length; j++) out = union(out, lists[j]);
+    return out;
   }
 
   /** Reserves `n` fresh stamp values (scratch sized to the slots), returns the first. */
@@ -183,6 +155,92 @@ export class TextMatcher {
   }
 }
 
-function copy(s: SlotScores): SlotScores {
-  return { slots: s.slots.slice(), rel: s.rel.slice() };
+/** The place of slot `v` in the ascending `slots`, or -1. */
+function indexOf(slots: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = slots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (slots[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < slots.length && slots[lo] === v ? lo : -1;
+}
+
+/** The first place at or after `from` in the ascending `slots` holding a slot not below `v` (galloping, then binary). */
+export function gallop(slots: Int32Array, from: number, v: number): number {
+  const n = slots.length;
+  let step = 1;
+  let lo = from;
+  let hi = from;
+  while (hi < n && slots[hi] < v) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > n) hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (slots[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Slots in both ascending lists (`a` the shorter), scores summed (`sum`) or their minimum. */
+export function intersect(a: SlotScores, b: SlotScores, sum: boolean): SlotScores {
+  const as = a.slots;
+  const bs = b.slots;
+  const na = as.length;
+  const nb = bs.length;
+  const slots = new Int32Array(na);
+  const rel = new Float64Array(na);
+  let n = 0;
+  // a much longer second list is searched (galloping) rather than walked
+  const skip = nb > 8 * na;
+  let j = 0;
+  for (let i = 0; i < na && j < nb; i++) {
+    const v = as[i];
+    if (skip) j = gallop(bs, j, v);
+    else while (j < nb && bs[j] < v) j++;
+    if (j < nb && bs[j] === v) {
+      const x = a.rel[i];
+      const y = b.rel[j];
+      slots[n] = v;
+      rel[n] = sum ? x + y : x < y ? x : y;
+      n++;
+      j++;
+    }
+  }
+  return { slots: slots.slice(0, n), rel: rel.slice(0, n) };
+}
+
+/** Slots in either ascending list, with the better score. */
+export function union(a: SlotScores, b: SlotScores): SlotScores {
+  const as = a.slots;
+  const bs = b.slots;
+  const na = as.length;
+  const nb = bs.length;
+  const slots = new Int32Array(na + nb);
+  const rel = new Float64Array(na + nb);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < na || j < nb) {
+    const x = i < na ? as[i] : 0x7fffffff;
+    const y = j < nb ? bs[j] : 0x7fffffff;
+    if (x < y) {
+      slots[n] = x;
+      rel[n++] = a.rel[i++];
+    } else if (y < x) {
+      slots[n] = y;
+      rel[n++] = b.rel[j++];
+    } else {
+      slots[n] = x;
+      rel[n++] = a.rel[i] > b.rel[j] ? a.rel[i] : b.rel[j];
+      i++;
+      j++;
+    }
+  }
+  return { slots: slots.slice(0, n), rel: rel.slice(0, n) };
 }
