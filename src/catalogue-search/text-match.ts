@@ -23,16 +23,16 @@ export const SCORE = {
 } as const;
 export const HANDLE_BONUS = 100;
 
-/** Word answers kept per tenant (variant lists of the most recent words). */
+/** Word and group answers kept per tenant (variant lists of the most recent words and synonym groups). */
 const MAX_WORD_MEMO = 512;
 
 /**
  * Text matching over a `TextIndex` (issue 35): each word's variants and scores from its dictionary candidates (own
- * text: the posting lists; names: the codes' variant lists), kept per word while the dictionary, names and content
- * are unchanged; groups ANDed (scores summed), a group's alternatives ORed (best score), a phrase's words ANDed
- * (lowest score). Every list is sorted by slot, so the AND and OR are merges of sorted lists (the smallest list first,
- * a galloping search through a much longer one) that touch no per-slot scratch; a word's kept list is shared, never
- * written (the handle bonus copies it first).
+ * text: the posting lists; names: the codes' variant lists), kept per word (and per synonym group) while the
+ * dictionary, names and content are unchanged; groups ANDed (scores summed), a group's alternatives ORed (best
+ * score), a phrase's words ANDed (lowest score). Every list is sorted by slot, so the AND and OR are merges of sorted
+ * lists (the smallest list first, a galloping search through a much longer one) that touch no per-slot scratch; a
+ * kept list is shared, never written (the handle bonus copies it first).
  */
 export class TextMatcher {
   private stamp = new Int32Array(0);
@@ -48,16 +48,7 @@ export class TextMatcher {
   /** The variants matching the whole query (with their relevance), `handle` the raw query (trimmed, lower case). */
   match(query: ExpandedQuery, handle: string): SlotScores {
     this.text.sync(this.idx);
-    const groups = query.map((alts) =>
-      this.or(
-        alts.map((phrase) =>
-          this.and(
-            phrase.map((w) => this.word(w)),
-            'min',
-          ),
-        ),
-      ),
-    );
+    const groups = query.map((alts) => this.group(alts));
     let out = this.and(groups, 'sum');
     const boosted = this.text.handles.get(handle);
     if (boosted && out.slots.length > 0) {
@@ -73,13 +64,38 @@ export class TextMatcher {
 
   /** One word's variants and scores. */
   word(w: string): SlotScores {
+    return this.kept(w, () => this.compute(w));
+  }
+
+  /**
+   * A group's variants: its alternatives ORed, each the AND of a phrase's words; kept like a word (a synonym group,
+   * e.g. a grape's names, recurs across searches as a word does). A single word is that word's list.
+   */
+  private group(alts: string[][]): SlotScores {
+    if (alts.length === 1 && alts[0].length === 1) return this.word(alts[0][0]);
+    // words are letters, digits and dots: a key with spaces and bars is no word's
+    const key = alts.map((phrase) => phrase.join(' ')).join('|');
+    return this.kept(key, () =>
+      this.or(
+        alts.map((phrase) =>
+          this.and(
+            phrase.map((w) => this.word(w)),
+            'min',
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** The list kept under `key` while the content, dictionary and names are unchanged, else made (`make`) and kept. */
+  private kept(key: string, make: () => SlotScores): SlotScores {
     const at = `${this.idx.contentVersion}|${this.text.state}`;
-    const kept = this.words.get(w);
-    if (kept && kept.at === at) return kept.value;
-    const value = this.compute(w);
+    const hit = this.words.get(key);
+    if (hit && hit.at === at) return hit.value;
+    const value = make();
     if (this.words.size >= MAX_WORD_MEMO) this.words.delete(this.words.keys().next().value!);
-    this.words.delete(w);
-    this.words.set(w, { at, value });
+    this.words.delete(key);
+    this.words.set(key, { at, value });
     return value;
   }
 
