@@ -1,12 +1,9 @@
 import type { ExpandedQuery } from './synonym-expand.js';
 import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 import type { TextIndex } from './text-index.js';
+import { indexOf, intersect, keptBytes, union, type SlotScores } from './slot-lists.js';
 
-/** Variant slots with a score each (no slot twice; ascending, as `TextMatcher` makes them). */
-export interface SlotScores {
-  slots: Int32Array;
-  rel: Float64Array;
-}
+export type { SlotScores } from './slot-lists.js';
 
 /**
  * Points of one query word by how and where it matched (README, "Search": the scoring table). A variant's word score
@@ -166,97 +163,7 @@ export class TextMatcher {
 
   bytes(): number {
     let b = this.stamp.byteLength + this.score.byteLength;
-    for (const { value } of this.words.values()) b += value.slots.byteLength + value.rel.byteLength + 64;
+    for (const { value } of this.words.values()) b += keptBytes(value) + 64;
     return b;
   }
-}
-
-/** The place of slot `v` in the ascending `slots`, or -1. */
-function indexOf(slots: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = slots.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (slots[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < slots.length && slots[lo] === v ? lo : -1;
-}
-
-/** The first place at or after `from` in the ascending `slots` holding a slot not below `v` (galloping, then binary). */
-export function gallop(slots: Int32Array, from: number, v: number): number {
-  const n = slots.length;
-  let step = 1;
-  let lo = from;
-  let hi = from;
-  while (hi < n && slots[hi] < v) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > n) hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (slots[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Slots in both ascending lists (`a` the shorter), scores summed (`sum`) or their minimum. */
-export function intersect(a: SlotScores, b: SlotScores, sum: boolean): SlotScores {
-  const as = a.slots;
-  const bs = b.slots;
-  const na = as.length;
-  const nb = bs.length;
-  const slots = new Int32Array(na);
-  const rel = new Float64Array(na);
-  let n = 0;
-  // a much longer second list is searched (galloping) rather than walked
-  const skip = nb > 8 * na;
-  let j = 0;
-  for (let i = 0; i < na && j < nb; i++) {
-    const v = as[i];
-    if (skip) j = gallop(bs, j, v);
-    else while (j < nb && bs[j] < v) j++;
-    if (j < nb && bs[j] === v) {
-      const x = a.rel[i];
-      const y = b.rel[j];
-      slots[n] = v;
-      rel[n] = sum ? x + y : x < y ? x : y;
-      n++;
-      j++;
-    }
-  }
-  return { slots: slots.slice(0, n), rel: rel.slice(0, n) };
-}
-
-/** Slots in either ascending list, with the better score. */
-export function union(a: SlotScores, b: SlotScores): SlotScores {
-  const as = a.slots;
-  const bs = b.slots;
-  const na = as.length;
-  const nb = bs.length;
-  const slots = new Int32Array(na + nb);
-  const rel = new Float64Array(na + nb);
-  let n = 0;
-  let i = 0;
-  let j = 0;
-  while (i < na || j < nb) {
-    const x = i < na ? as[i] : 0x7fffffff;
-    const y = j < nb ? bs[j] : 0x7fffffff;
-    if (x < y) {
-      slots[n] = x;
-      rel[n++] = a.rel[i++];
-    } else if (y < x) {
-      slots[n] = y;
-      rel[n++] = b.rel[j++];
-    } else {
-      slots[n] = x;
-      rel[n++] = a.rel[i] > b.rel[j] ? a.rel[i] : b.rel[j];
-      i++;
-      j++;
-    }
-  }
-  return { slots: slots.slice(0, n), rel: rel.slice(0, n) };
 }
