@@ -54,6 +54,17 @@ export function keptBytes(s: SlotScores): number {
   return s.slots.byteLength + s.rel.byteLength + (bits ? bits.words.byteLength + bits.before.byteLength : 0);
 }
 
+/** Scratch of the AND and OR (one runs at a time): the result is copied out at its size, not made at its bound. */
+let work: SlotScores = { slots: new Int32Array(1024), rel: new Float64Array(1024) };
+
+function scratch(n: number): SlotScores {
+  if (work.slots.length < n) {
+    const size = Math.max(n, work.slots.length * 2);
+    work = { slots: new Int32Array(size), rel: new Float64Array(size) };
+  }
+  return work;
+}
+
 /** Set bits of a 32-bit word. */
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -103,8 +114,7 @@ export function intersect(a: SlotScores, b: SlotScores, sum: boolean): SlotScore
   const bs = b.slots;
   const na = as.length;
   const nb = bs.length;
-  const slots = new Int32Array(na);
-  const rel = new Float64Array(na);
+  const { slots, rel } = scratch(na);
   let n = 0;
   const skip = nb > 8 * na;
   const bits = skip ? null : slotBits(b);
@@ -149,8 +159,7 @@ export function union(a: SlotScores, b: SlotScores): SlotScores {
   const bs = b.slots;
   const na = as.length;
   const nb = bs.length;
-  const slots = new Int32Array(na + nb);
-  const rel = new Float64Array(na + nb);
+  const { slots, rel } = scratch(na + nb);
   let n = 0;
   let i = 0;
   let j = 0;
