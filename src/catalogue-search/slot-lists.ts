@@ -23,15 +23,20 @@ const BITS_MIN = 1024;
 /** Bitsets of the lists that got one (a list is never changed once made: the bitset holds for its life). */
 const bitsOf = new WeakMap<SlotScores, SlotBits>();
 
+/** Whether a list is long and dense enough for a bitset: at least `BITS_MIN` slots, one per 32 of its range. */
+function dense(slots: Int32Array): boolean {
+  const n = slots.length;
+  return n >= BITS_MIN && n * 32 >= slots[n - 1];
+}
+
 /**
- * The bitset of a list (made on its first use, kept with it), or null for a short or sparse one: only a list of at
- * least `BITS_MIN` slots with at least one slot per 32 of its range gets one, so the bitset (8 bytes per 32 slots of
- * the range) never outweighs the list (12 bytes per slot).
+ * The bitset of a list (made on its first use, kept with it), or null for a short or sparse one (`dense`): the bitset
+ * (8 bytes per 32 slots of the range) then never outweighs the list (12 bytes per slot).
  */
 export function slotBits(s: SlotScores): SlotBits | null {
   const slots = s.slots;
   const n = slots.length;
-  if (n < BITS_MIN || n * 32 < slots[n - 1]) return null;
+  if (!dense(slots)) return null;
   let bits = bitsOf.get(s);
   if (bits) return bits;
   const size = (slots[n - 1] >>> 5) + 1;
@@ -48,10 +53,11 @@ export function slotBits(s: SlotScores): SlotBits | null {
   return bits;
 }
 
-/** Memory of a kept list: its arrays and its bitset if it got one. */
+/** Memory of a kept list: its arrays, and the bitset it gets if it is dense (counted before it is made). */
 export function keptBytes(s: SlotScores): number {
-  const bits = bitsOf.get(s);
-  return s.slots.byteLength + s.rel.byteLength + (bits ? bits.words.byteLength + bits.before.byteLength : 0);
+  const slots = s.slots;
+  const bits = dense(slots) ? ((slots[slots.length - 1] >>> 5) + 1) * 8 : 0;
+  return slots.byteLength + s.rel.byteLength + bits;
 }
 
 /** Scratch of the AND and OR (one runs at a time): the result is copied out at its size, not made at its bound. */

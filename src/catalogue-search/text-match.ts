@@ -35,7 +35,9 @@ export class TextMatcher {
   private stamp = new Int32Array(0);
   private score = new Float64Array(0);
   private epoch = 0;
-  private readonly words = new Map<string, { at: string; value: SlotScores }>();
+  private readonly words = new Map<string, { at: string; value: SlotScores; bytes: number }>();
+  /** Bytes of the kept lists (`keptBytes`), summed as they come and go (read on every search). */
+  private held = 0;
 
   constructor(
     private readonly idx: ReadonlyTenantIndex,
@@ -84,15 +86,24 @@ export class TextMatcher {
     );
   }
 
+  private forget(key: string): void {
+    const kept = this.words.get(key);
+    if (kept === undefined) return;
+    this.held -= kept.bytes;
+    this.words.delete(key);
+  }
+
   /** The list kept under `key` while the content, dictionary and names are unchanged, else made (`make`) and kept. */
   private kept(key: string, make: () => SlotScores): SlotScores {
     const at = `${this.idx.contentVersion}|${this.text.state}`;
     const hit = this.words.get(key);
     if (hit && hit.at === at) return hit.value;
     const value = make();
-    if (this.words.size >= MAX_WORD_MEMO) this.words.delete(this.words.keys().next().value!);
-    this.words.delete(key);
-    this.words.set(key, { at, value });
+    if (this.words.size >= MAX_WORD_MEMO) this.forget(this.words.keys().next().value!);
+    this.forget(key);
+    const bytes = keptBytes(value) + 64;
+    this.words.set(key, { at, value, bytes });
+    this.held += bytes;
     return value;
   }
 
@@ -163,7 +174,7 @@ export class TextMatcher {
 
   bytes(): number {
     let b = this.stamp.byteLength + this.score.byteLength;
-    for (const { value } of this.words.values()) b += keptBytes(value) + 64;
+    b += this.held;
     return b;
   }
 }
