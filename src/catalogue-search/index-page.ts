@@ -9,6 +9,40 @@ export function compareC(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
+/**
+ * Product slots ranked by product id (`rank[p] < rank[q]` exactly when `pIds[p] < pIds[q]`), for the tie-break of a
+ * top-k without reading id strings (scattered through the heap: a cache miss each). A slot keeps its id for life
+ * (a removed product comes back in its slot), so a rank holds until slots are added; the slots added since are
+ * compared by their ids, and the rank is made again once they are more than 1/16 of the ranked ones.
+ */
+export class IdRank {
+  rank = new Int32Array(0);
+  /** Slots below this are ranked. */
+  ranked = 0;
+
+  constructor(private readonly idx: ReadonlyTenantIndex) {}
+
+  /** The rank, made again when too many slots were added since. */
+  current(): this {
+    const n = this.idx.pCount;
+    if (n - this.ranked > this.ranked / 16) {
+      const ids = this.idx.pIds;
+      const order = new Int32Array(n);
+      for (let p = 0; p < n; p++) order[p] = p;
+      order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+      const rank = new Int32Array(n);
+      for (let i = 0; i < n; i++) rank[order[i]] = i;
+      this.rank = rank;
+      this.ranked = n;
+    }
+    return this;
+  }
+
+  bytes(): number {
+    return this.rank.byteLength;
+  }
+}
+
 /** The first `n` matched products after the cursor in the order (key, id), by insertion into a bounded buffer. */
 export function topK(
   idx: ReadonlyTenantIndex,
@@ -17,6 +51,7 @@ export function topK(
   matched: Int32Array,
   count: number,
   page: IndexPageRequest,
+  byId: IdRank,
 ): IndexResult['rows'] {
   const { column, dir, n } = page;
   const ids = idx.pIds;
@@ -46,10 +81,12 @@ export function topK(
     afterId = String(page.after[1] ?? '');
   }
   const titles = idx.pTitle;
+  const { rank, ranked } = byId.current();
   /** dir-adjusted comparison of products a and b by (key, id). */
   const cmpP = (a: number, b: number): number => {
     const d = num !== null ? num[a] - num[b] : compareC(titles[a], titles[b]);
     if (d !== 0) return dir * d;
+    if (a < ranked && b < ranked) return dir * (rank[a] - rank[b]);
     const ia = ids[a];
     const ib = ids[b];
     return dir * (ia < ib ? -1 : ia > ib ? 1 : 0);

@@ -8,6 +8,12 @@ import { DIM } from './dims.js';
 import type { IndexQuery, OrderColumn } from './index-types.js';
 import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
+/** Each code's dimension (-1: none) and its place in that dimension's facet order. */
+interface RankedCodes {
+  dimOf: Int8Array;
+  pos: Int32Array;
+}
+
 const ORDER_COLUMN: Record<OrderSpec, [OrderColumn, 1 | -1]> = {
   'price asc': ['price', 1],
   'price desc': ['price', -1],
@@ -111,12 +117,15 @@ export class IndexQueries {
       if (hit && hit.version === idx.contentVersion) facets = hit.value as CatalogueSearchResult['facets'];
       else {
         const counts = res.counts;
-        const order = this.rankedCodes(idx, req.rank);
+        const { dimOf, pos } = this.rankedCodes(idx, req.rank);
+        // the counted codes of each dimension, found in one pass over the counts and put in rank order (a search
+        // counts a few hundred of a dimension's thousands of values: walking every ranked code cost more)
+        const counted: number[][] = FACET_KEYS.map(() => []);
+        for (let c = 0, codes = idx.codeIds.length; c < codes; c++) if (counts[c] > 0 && dimOf[c] >= 0) counted[dimOf[c]].push(c);
         const groups: NonNullable<CatalogueSearchResult['facets']> = [];
         let n = 0;
         FACET_KEYS.forEach((key, d) => {
-          const values: Array<{ id: string; count: number }> = [];
-          for (const c of order[d]) if (counts[c] > 0) values.push({ id: idx.codeIds[c], count: counts[c] });
+          const values = counted[d].sort((a, b) => pos[a] - pos[b]).map((c) => ({ id: idx.codeIds[c], count: counts[c] }));
           if (values.length > 0) groups.push({ key, values });
           n += values.length;
         });
@@ -127,27 +136,44 @@ export class IndexQueries {
         }
       }
     }
-    const rows = res.rows.map((r) => ({
+    const variants = text
+      ? idx.matchingVariants(
+          res.rows.map((r) => r.slot),
+          q,
+        )
+      : null;
+    const rows = res.rows.map((r, i) => ({
       id: r.id,
       position: r.position,
-      variantIds: text ? idx.matchingVariants(r.slot, q).map((v) => idx.vIds[v]) : null,
+      variantIds: variants ? variants[i].map((v) => idx.vIds[v]) : null,
     }));
     return { rows, facets, priceRange: { min: res.min, max: res.max } };
   }
 
-  /** Codes of each dimension ordered by rank then id, memoized per rank version and dictionary size. */
-  private rankedCodes(idx: ReadonlyTenantIndex, rank: CatalogueSearchRequest['rank']): number[][] {
+  /**
+   * Codes of each dimension ordered by rank then id, as each code's dimension (`dimOf`, -1: none) and place in its
+   * dimension's order (`pos`), memoized per rank version and dictionary size.
+   */
+  private rankedCodes(idx: ReadonlyTenantIndex, rank: CatalogueSearchRequest['rank']): RankedCodes {
     const key = `rank|${rank.version}|${idx.codeIds.length}`;
     const hit = idx.memo.get(key);
-    if (hit) return hit.value as number[][];
+    if (hit) return hit.value as RankedCodes;
     for (const k of [...idx.memo.keys()]) if (k.startsWith('rank|')) idx.memo.delete(k);
-    const order = idx.dimCodes.map((codes) =>
-      [...codes].sort(
+    const codes = idx.codeIds.length;
+    const dimOf = new Int8Array(codes).fill(-1);
+    const pos = new Int32Array(codes);
+    idx.dimCodes.forEach((list, d) => {
+      const order = [...list].sort(
         (a, b) => rank.of(idx.codeIds[a]) - rank.of(idx.codeIds[b]) || (idx.codeIds[a] < idx.codeIds[b] ? -1 : idx.codeIds[a] > idx.codeIds[b] ? 1 : 0),
-      ),
-    );
-    idx.memo.set(key, { version: idx.contentVersion, value: order, bytes: idx.codeIds.length * 8 });
-    return order;
+      );
+      order.forEach((c, i) => {
+        dimOf[c] = d;
+        pos[c] = i;
+      });
+    });
+    const value: RankedCodes = { dimOf, pos };
+    idx.memo.set(key, { version: idx.contentVersion, value, bytes: codes * 5 });
+    return value;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { B_CAT, B_MAN, B_OPT, B_PRICE, DIM } from './dims.js';
-import { topK } from './index-page.js';
+import { IdRank, topK } from './index-page.js';
 import type { IndexPageRequest, IndexQuery, IndexResult } from './index-types.js';
 import { CategoryStats } from './category-stats.js';
 import { Orderings } from './index-order.js';
@@ -38,11 +38,13 @@ export class IndexSearch {
   private readonly sets: ProductSets;
   private readonly stats: CategoryStats;
   private readonly orders: Orderings;
+  private readonly byId: IdRank;
 
   constructor(private readonly idx: ReadonlyTenantIndex) {
     this.sets = new ProductSets(idx);
     this.stats = new CategoryStats(idx);
     this.orders = new Orderings(idx);
+    this.byId = new IdRank(idx);
   }
 
   bytes(): number {
@@ -57,7 +59,8 @@ export class IndexSearch {
       this.matched.byteLength +
       this.sets.bytes() +
       this.stats.bytes() +
-      this.orders.bytes()
+      this.orders.bytes() +
+      this.byId.bytes()
     );
   }
 
@@ -137,7 +140,7 @@ export class IndexSearch {
         const d = Math.log2(selfBit);
         for (const c of idx.dimCodes[d]) counts[c] = global[c];
       }
-      const rows = page.n > 0 ? topK(idx, this.keyPrice, this.keyRel, this.matched, nMatched, page) : [];
+      const rows = page.n > 0 ? topK(idx, this.keyPrice, this.keyRel, this.matched, nMatched, page, this.byId) : [];
       return { rows, min: min === Infinity ? null : min, max: max === -Infinity ? null : max, counts: facets ? counts : null };
     } finally {
       this.release(q);
@@ -363,25 +366,30 @@ export class IndexSearch {
         c < 0 ? null : this.sets.members(c).has,
         page,
       );
-    else if (page.n > 0) rows = topK(idx, extremes.min, this.keyRel, list, list.length, page);
+    else if (page.n > 0) rows = topK(idx, extremes.min, this.keyRel, list, list.length, page, this.byId);
     if (page.facets) this.stats.counts(c, this.counts);
     const { min, max } = this.stats.range(c, q.prices, extremes);
     return { rows, min, max, counts: page.facets ? this.counts : null, category: c };
   }
 
-  /** The variant slots of product `p` that match every filter (the variants listed on a search). */
-  matchingVariants(p: number, q: IndexQuery): number[] {
+  /**
+   * The variant slots of each product of `ps` that match every filter (the variants listed on a search's page): the
+   * query's scratch (wanted codes, the text match's mask) is set once for the whole page.
+   */
+  matchingVariants(ps: readonly number[], q: IndexQuery): number[][] {
     const idx = this.idx;
     const { dimsV, hasOpt, makers } = this.prepare(q);
     try {
-      let pm = 0;
-      if (q.categories !== null && q.categories.some((c) => c < 0 || !this.sets.hasCategory(p, c))) pm |= B_CAT;
-      if (makers && (idx.pMaker[p] < 0 || this.want[idx.pMaker[p]] === 0)) pm |= B_MAN;
-      const out: number[] = [];
-      const s = idx.pVarStart[p];
       const scratch = { want: this.want, textMask: this.textMask, dimsV, hasOpt };
-      for (let i = s; i < s + idx.pVarLen[p]; i++) if (variantMask(idx, scratch, idx.varPool[i], pm, q) === 0) out.push(idx.varPool[i]);
-      return out;
+      return ps.map((p) => {
+        let pm = 0;
+        if (q.categories !== null && q.categories.some((c) => c < 0 || !this.sets.hasCategory(p, c))) pm |= B_CAT;
+        if (makers && (idx.pMaker[p] < 0 || this.want[idx.pMaker[p]] === 0)) pm |= B_MAN;
+        const out: number[] = [];
+        const s = idx.pVarStart[p];
+        for (let i = s; i < s + idx.pVarLen[p]; i++) if (variantMask(idx, scratch, idx.varPool[i], pm, q) === 0) out.push(idx.varPool[i]);
+        return out;
+      });
     } finally {
       this.release(q);
     }

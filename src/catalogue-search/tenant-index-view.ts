@@ -97,7 +97,7 @@ export interface ReadonlyTenantIndex {
   prices(rate: string, precision: number): Float64Array;
   search(q: IndexQuery, page: IndexPageRequest): IndexResult;
   textMatcher(): TextMatcher;
-  matchingVariants(p: number, q: IndexQuery): number[];
+  matchingVariants(ps: readonly number[], q: IndexQuery): number[][];
   lsnOf(productId: string): number;
   dimKey(code: number): FacetKey;
 }

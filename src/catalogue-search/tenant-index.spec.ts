@@ -62,7 +62,12 @@ function answer(idx: TenantIndex, over: Partial<IndexQuery>) {
   const r = idx.search(q, { n: 100, column: 'price', dir: 1, after: null, facets: true });
   const counts: Record<string, number> = {};
   if (r.counts) for (let c = 0; c < idx.codeIds.length; c++) if (r.counts[c] > 0) counts[idx.codeIds[c]] = r.counts[c];
-  const variants = r.rows.map((x) => idx.matchingVariants(x.slot, q).map((v) => idx.vIds[v]));
+  const variants = idx
+    .matchingVariants(
+      r.rows.map((x) => x.slot),
+      q,
+    )
+    .map((vs) => vs.map((v) => idx.vIds[v]));
   return { ids: r.rows.map((x) => x.id), min: r.min, max: r.max, counts, variants };
 }
 

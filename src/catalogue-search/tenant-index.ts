@@ -379,10 +379,10 @@ export class TenantIndex implements TenantIndexWriter {
     return (this.matcher ??= new TextMatcher(this, this.text));
   }
 
-  /** The variant slots of product `p` that match every filter (the variants listed on a search). */
-  matchingVariants(p: number, q: IndexQuery): number[] {
+  /** The variant slots of each product of `ps` that match every filter (the variants listed on a search's page). */
+  matchingVariants(ps: readonly number[], q: IndexQuery): number[][] {
     this.engine ??= new IndexSearch(this);
-    return this.engine.matchingVariants(p, q);
+    return this.engine.matchingVariants(ps, q);
   }
 
   /** The WAL position a product's rows must be replayed to on a replica (0: unknown product). */

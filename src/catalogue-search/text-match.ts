@@ -1,12 +1,9 @@
 import type { ExpandedQuery } from './synonym-expand.js';
 import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 import type { TextIndex } from './text-index.js';
+import { indexOf, intersect, keptBytes, union, type SlotScores } from './slot-lists.js';
 
-/** Variant slots with a score each (no slot twice). */
-export interface SlotScores {
-  slots: Int32Array;
-  rel: Float64Array;
-}
+export type { SlotScores } from './slot-lists.js';
 
 /**
  * Points of one query word by how and where it matched (README, "Search": the scoring table). A variant's word score
@@ -23,20 +20,24 @@ export const SCORE = {
 } as const;
 export const HANDLE_BONUS = 100;
 
-/** Word answers kept per tenant (variant lists of the most recent words). */
+/** Word and group answers kept per tenant (variant lists of the most recent words and synonym groups). */
 const MAX_WORD_MEMO = 512;
 
 /**
  * Text matching over a `TextIndex` (issue 35): each word's variants and scores from its dictionary candidates (own
- * text: the posting lists; names: the codes' variant lists), kept per word while the dictionary, names and content
- * are unchanged; groups ANDed (scores summed), a group's alternatives ORed (best score), a phrase's words ANDed
- * (lowest score). Scratch arrays per slot, reused (one query at a time).
+ * text: the posting lists; names: the codes' variant lists), kept per word (and per synonym group) while the
+ * dictionary, names and content are unchanged; groups ANDed (scores summed), a group's alternatives ORed (best
+ * score), a phrase's words ANDed (lowest score). Every list is sorted by slot, so the AND and OR are merges of sorted
+ * lists (the smallest list first, a galloping search through a much longer one) that touch no per-slot scratch; a
+ * kept list is shared, never written (the handle bonus copies it first).
  */
 export class TextMatcher {
   private stamp = new Int32Array(0);
   private score = new Float64Array(0);
   private epoch = 0;
-  private readonly words = new Map<string, { at: string; value: SlotScores }>();
+  private readonly words = new Map<string, { at: string; value: SlotScores; bytes: number }>();
+  /** Bytes of the kept lists (`keptBytes`), summed as they come and go (read on every search). */
+  private held = 0;
 
   constructor(
     private readonly idx: ReadonlyTenantIndex,
@@ -46,7 +47,34 @@ export class TextMatcher {
   /** The variants matching the whole query (with their relevance), `handle` the raw query (trimmed, lower case). */
   match(query: ExpandedQuery, handle: string): SlotScores {
     this.text.sync(this.idx);
-    const groups = query.map((alts) =>
+    const groups = query.map((alts) => this.group(alts));
+    let out = this.and(groups, 'sum');
+    const boosted = this.text.handles.get(handle);
+    if (boosted && out.slots.length > 0) {
+      // the list may be a word's kept one: its scores are copied before the bonus is added
+      out = { slots: out.slots, rel: out.rel.slice() };
+      for (const v of boosted) {
+        const i = indexOf(out.slots, v);
+        if (i >= 0) out.rel[i] += HANDLE_BONUS;
+      }
+    }
+    return out;
+  }
+
+  /** One word's variants and scores. */
+  word(w: string): SlotScores {
+    return this.kept(w, () => this.compute(w));
+  }
+
+  /**
+   * A group's variants: its alternatives ORed, each the AND of a phrase's words; kept like a word (a synonym group,
+   * e.g. a grape's names, recurs across searches as a word does). A single word is that word's list.
+   */
+  private group(alts: string[][]): SlotScores {
+    if (alts.length === 1 && alts[0].length === 1) return this.word(alts[0][0]);
+    // words are letters, digits and dots: a key with spaces and bars is no word's
+    const key = alts.map((phrase) => phrase.join(' ')).join('|');
+    return this.kept(key, () =>
       this.or(
         alts.map((phrase) =>
           this.and(
@@ -56,24 +84,26 @@ export class TextMatcher {
         ),
       ),
     );
-    const out = this.and(groups, 'sum');
-    const boosted = this.text.handles.get(handle);
-    if (boosted && out.slots.length > 0) {
-      const set = new Set(boosted);
-      for (let i = 0; i < out.slots.length; i++) if (set.has(out.slots[i])) out.rel[i] += HANDLE_BONUS;
-    }
-    return out;
   }
 
-  /** One word's variants and scores. */
-  word(w: string): SlotScores {
+  private forget(key: string): void {
+    const kept = this.words.get(key);
+    if (kept === undefined) return;
+    this.held -= kept.bytes;
+    this.words.delete(key);
+  }
+
+  /** The list kept under `key` while the content, dictionary and names are unchanged, else made (`make`) and kept. */
+  private kept(key: string, make: () => SlotScores): SlotScores {
     const at = `${this.idx.contentVersion}|${this.text.state}`;
-    const kept = this.words.get(w);
-    if (kept && kept.at === at) return kept.value;
-    const value = this.compute(w);
-    if (this.words.size >= MAX_WORD_MEMO) this.words.delete(this.words.keys().next().value!);
-    this.words.delete(w);
-    this.words.set(w, { at, value });
+    const hit = this.words.get(key);
+    if (hit && hit.at === at) return hit.value;
+    const value = make();
+    if (this.words.size >= MAX_WORD_MEMO) this.forget(this.words.keys().next().value!);
+    this.forget(key);
+    const bytes = keptBytes(value) + 64;
+    this.words.set(key, { at, value, bytes });
+    this.held += bytes;
     return value;
   }
 
@@ -103,60 +133,26 @@ export class TextMatcher {
         if (vars) for (const v of vars) put(v, named);
       }
     }
-    const rel = new Float64Array(touched.length);
-    for (let i = 0; i < touched.length; i++) rel[i] = score[touched[i]];
-    return { slots: Int32Array.from(touched), rel };
-  }
-
-  /** Slots in every list: scores summed or their minimum. */
-  private and(lists: SlotScores[], mode: 'sum' | 'min'): SlotScores {
-    if (lists.length === 1) return copy(lists[0]);
-    const order = [...lists].sort((a, b) => a.slots.length - b.slots.length);
-    const k = order.length;
-    const e = this.begin(k);
-    const stamp = this.stamp;
-    const score = this.score;
-    const first = order[0];
-    for (let i = 0; i < first.slots.length; i++) {
-      stamp[first.slots[i]] = e;
-      score[first.slots[i]] = first.rel[i];
-    }
-    for (let j = 1; j < k; j++) {
-      const l = order[j];
-      for (let i = 0; i < l.slots.length; i++) {
-        const v = l.slots[i];
-        if (stamp[v] !== e + j - 1) continue;
-        stamp[v] = e + j;
-        score[v] = mode === 'sum' ? score[v] + l.rel[i] : Math.min(score[v], l.rel[i]);
-      }
-    }
-    const slots: number[] = [];
-    for (let i = 0; i < first.slots.length; i++) if (stamp[first.slots[i]] === e + k - 1) slots.push(first.slots[i]);
+    const slots = Int32Array.from(touched).sort();
     const rel = new Float64Array(slots.length);
     for (let i = 0; i < slots.length; i++) rel[i] = score[slots[i]];
-    return { slots: Int32Array.from(slots), rel };
+    return { slots, rel };
+  }
+
+  /** Slots in every list: scores summed or their minimum (the smallest list first; a single list is returned as is). */
+  private and(lists: SlotScores[], mode: 'sum' | 'min'): SlotScores {
+    if (lists.length === 1) return lists[0];
+    const order = [...lists].sort((a, b) => a.slots.length - b.slots.length);
+    let out = order[0];
+    for (let j = 1; j < order.length && out.slots.length > 0; j++) out = intersect(out, order[j], mode === 'sum');
+    return out;
   }
 
   /** Slots in any list, with their best score. */
   private or(lists: SlotScores[]): SlotScores {
-    if (lists.length === 1) return lists[0];
-    const e = this.begin(1);
-    const stamp = this.stamp;
-    const score = this.score;
-    const slots: number[] = [];
-    for (const l of lists) {
-      for (let i = 0; i < l.slots.length; i++) {
-        const v = l.slots[i];
-        if (stamp[v] !== e) {
-          stamp[v] = e;
-          score[v] = l.rel[i];
-          slots.push(v);
-        } else if (l.rel[i] > score[v]) score[v] = l.rel[i];
-      }
-    }
-    const rel = new Float64Array(slots.length);
-    for (let i = 0; i < slots.length; i++) rel[i] = score[slots[i]];
-    return { slots: Int32Array.from(slots), rel };
+    let out = lists[0];
+    for (let j = 1; j < lists.length; j++) out = union(out, lists[j]);
+    return out;
   }
 
   /** Reserves `n` fresh stamp values (scratch sized to the slots), returns the first. */
@@ -178,11 +174,7 @@ export class TextMatcher {
 
   bytes(): number {
     let b = this.stamp.byteLength + this.score.byteLength;
-    for (const { value } of this.words.values()) b += value.slots.byteLength + value.rel.byteLength + 64;
+    b += this.held;
     return b;
   }
-}
-
-function copy(s: SlotScores): SlotScores {
-  return { slots: s.slots.slice(), rel: s.rel.slice() };
 }

@@ -1,4 +1,4 @@
-import { expandQuery } from './synonym-expand.js';
+import { expandQuery, type ExpandedQuery } from './synonym-expand.js';
 import { boundedDistance, isNumber, textTokens, typoBudget } from './text-fold.js';
 import { SCORE } from './text-match.js';
 import { IndexRow, TenantIndex } from './tenant-index.js';
@@ -196,6 +196,30 @@ describe('text matching in the engine', () => {
     const after = m.match([[['zinfandel']]], 'zinfandel');
     expect([...after.slots].map((v) => idx.vProduct[v])).toEqual([0]);
     expect([...m.match([[['zinfandl']]], 'zinfandl').slots]).toEqual([...after.slots]);
+  });
+});
+
+describe('text matcher memory', () => {
+  it('counts each kept word and group list once, as they come and go', () => {
+    const { idx, names } = catalogue();
+    idx.text.setNames(idx, 1, () => names);
+    const m = idx.textMatcher();
+    const grape: ExpandedQuery = [[['pinot', 'noir'], ['syrah']], [['riesling']]];
+    m.match(grape, 'x');
+    const once = m.bytes();
+    m.match(grape, 'x');
+    expect(m.bytes()).toBe(once);
+    m.match([[['chardonnay']]], 'chardonnay');
+    expect(m.bytes()).toBeGreaterThan(once);
+    // a content change makes every list again: each replaces its old entry, nothing is counted twice
+    idx.contentVersion += 1;
+    m.match(grape, 'x');
+    m.match([[['chardonnay']]], 'chardonnay');
+    const again = m.bytes();
+    idx.contentVersion += 1;
+    m.match(grape, 'x');
+    m.match([[['chardonnay']]], 'chardonnay');
+    expect(m.bytes()).toBe(again);
   });
 });
 
