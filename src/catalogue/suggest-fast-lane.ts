@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Application, NextFunction, Request, Response } from 'express';
-import { activeLanguage, applyVisitor, offeredCurrency } from '../auth/api.guard.js';
-import type { AuthService } from '../auth/auth.service.js';
+import { activeLanguage, applyVisitor, offeredCurrency, type AuthService } from '../auth/index.js';
 import { contextOf } from '../common/context/request-context.js';
 import { checkJsonShape } from '../common/http/json-shape.js';
 import { requestIdOf } from '../common/http/logging.js';
