@@ -134,13 +134,20 @@ describe('compression (COMPRESSION on, the default)', () => {
     const before = keptCompressions.count;
     const first = await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip, br' });
     expect(first.headers['content-encoding']).toBe('gzip'); // gzip splices the kept deflate; Brotli streams do not
-    const once = keptCompressions.count;
-    expect(once).toBeGreaterThan(before);
-    for (let i = 0; i < 3; i++) {
-      const next = await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' });
-      expect(next.text).toBe(plain.text);
+    expect(keptCompressions.count).toBeGreaterThan(before);
+    // three more answers compress nothing more. A late cache-bus notice of another file's write (the grouped e2e run
+    // shares one process) may drop the kept answer once in between, so a window in which it was rebuilt is tried
+    // again (at most three windows); compressing per request would grow the count in every window.
+    let quiet = false;
+    for (let attempt = 0; attempt < 3 && !quiet; attempt++) {
+      const once = keptCompressions.count;
+      for (let i = 0; i < 3; i++) {
+        const next = await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' });
+        expect(next.text).toBe(plain.text);
+      }
+      quiet = keptCompressions.count === once;
     }
-    expect(keptCompressions.count).toBe(once);
+    expect(quiet).toBe(true);
     expect(first.text).toBe(plain.text);
     // a client that takes only Brotli still gets Brotli (compressed per request)
     const br = await raw(t, path, { ...auth, 'Accept-Encoding': 'br' });
