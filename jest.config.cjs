@@ -69,7 +69,7 @@ const projects = [
 
 module.exports = {
   projects: process.env.JEST_PROJECT ? projects.filter((p) => p.displayName === process.env.JEST_PROJECT) : projects,
-  // JEST_WORKERS (default 2): Jest workers (`npm test`'s e2e run sets 3, see bin/test.mjs)
+  // JEST_WORKERS (default 2): Jest workers (`npm test`'s e2e run keeps 2, see bin/test.mjs)
   maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
   testTimeout: 60000,
   // the files known to be long start first (test/helpers/sequencer.cjs)
