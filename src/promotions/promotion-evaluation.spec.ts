@@ -53,6 +53,16 @@ function setup(rows: Promotion[], opts: { used?: Map<string, number>; taken?: Pr
   return { evaluation, calls, commits };
 }
 const ctx = RequestContext.forTenant('t1');
+/** A usage row of promotion p1 as the repository reads it under its lock. */
+const useRow = (over: Partial<PromotionUseRow>): PromotionUseRow => ({
+  id: 'p1',
+  name: 'Ten',
+  times_used: 1,
+  usage_limit: null,
+  usage_limit_per_customer: null,
+  ...over,
+});
+
 const request = (over: Partial<PromotionRequest> = {}): PromotionRequest => ({
   currency: CHF,
   customerId: null,
@@ -124,28 +134,20 @@ describe('PromotionEvaluation', () => {
   });
 
   it('redeem: past usage_limit or the buyer limit is 422 promotion_usage_limit_reached; otherwise one usage row each', async () => {
-    const row = (over: Partial<PromotionUseRow>): PromotionUseRow => ({
-      id: 'p1',
-      name: 'Ten',
-      times_used: 1,
-      usage_limit: null,
-      usage_limit_per_customer: null,
-      ...over,
-    });
-    await expect(setup([], { taken: [row({ times_used: 6, usage_limit: 5 })] }).evaluation.redeem(ctx, 'o1', ['p1'], null, null)).rejects.toMatchObject({
+    await expect(setup([], { taken: [useRow({ times_used: 6, usage_limit: 5 })] }).evaluation.redeem(ctx, 'o1', ['p1'], null, null)).rejects.toMatchObject({
       code: 'promotion_usage_limit_reached',
     });
     await expect(
-      setup([], { taken: [row({ usage_limit_per_customer: 1 })], used: new Map([['p1', 1]]) }).evaluation.redeem(ctx, 'o1', ['p1'], null, 'A@x.ch'),
+      setup([], { taken: [useRow({ usage_limit_per_customer: 1 })], used: new Map([['p1', 1]]) }).evaluation.redeem(ctx, 'o1', ['p1'], null, 'A@x.ch'),
     ).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
     await expect(setup([], { taken: [] }).evaluation.redeem(ctx, 'o1', ['p1'], null, null)).rejects.toMatchObject({ code: 'promotion_unavailable' });
-    const ok = setup([promotion({ usageLimit: 5 })], { taken: [row({ times_used: 5, usage_limit: 5 })] });
+    const ok = setup([promotion({ usageLimit: 5 })], { taken: [useRow({ times_used: 5, usage_limit: 5 })] });
     await ok.evaluation.active(ctx);
     await ok.evaluation.redeem(ctx, 'o1', ['p1', 'p1'], 'c1', null);
     expect(ok.calls.recorded).toEqual([['p1']]);
     await ok.evaluation.active(ctx);
     expect(ok.calls.current).toBe(2); // a limited promotion's use reloads the active set
-    const unlimited = setup([promotion({})], { taken: [row({})] });
+    const unlimited = setup([promotion({})], { taken: [useRow({})] });
     await unlimited.evaluation.active(ctx);
     await unlimited.evaluation.redeem(ctx, 'o1', ['p1'], 'c1', null);
     await unlimited.evaluation.active(ctx);
@@ -153,22 +155,14 @@ describe('PromotionEvaluation', () => {
   });
 
   it('refuseDropped: a shown promotion used up (or by this buyer) is promotion_usage_limit_reached; ended, deleted or not holding is promotion_unavailable', async () => {
-    const row = (over: Partial<PromotionUseRow>): PromotionUseRow => ({
-      id: 'p1',
-      name: 'Ten',
-      times_used: 1,
-      usage_limit: null,
-      usage_limit_per_customer: null,
-      ...over,
-    });
     const refuse = (taken: PromotionUseRow[], used?: Map<string, number>, email: string | null = 'a@x.ch') =>
       setup([], { taken, used }).evaluation.refuseDropped(ctx, ['p1'], null, email);
-    await expect(refuse([row({ times_used: 5, usage_limit: 5 })])).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
-    await expect(refuse([row({ usage_limit_per_customer: 1 })], new Map([['p1', 1]]))).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
+    await expect(refuse([useRow({ times_used: 5, usage_limit: 5 })])).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
+    await expect(refuse([useRow({ usage_limit_per_customer: 1 })], new Map([['p1', 1]]))).rejects.toMatchObject({ code: 'promotion_usage_limit_reached' });
     // the buyer's limit counts only for a known buyer, and only once reached
-    await expect(refuse([row({ usage_limit_per_customer: 1 })], new Map([['p1', 1]]), null)).rejects.toMatchObject({ code: 'promotion_unavailable' });
-    await expect(refuse([row({ usage_limit_per_customer: 2 })], new Map([['p1', 1]]))).rejects.toMatchObject({ code: 'promotion_unavailable' });
-    await expect(refuse([row({ times_used: 4, usage_limit: 5 })])).rejects.toMatchObject({
+    await expect(refuse([useRow({ usage_limit_per_customer: 1 })], new Map([['p1', 1]]), null)).rejects.toMatchObject({ code: 'promotion_unavailable' });
+    await expect(refuse([useRow({ usage_limit_per_customer: 2 })], new Map([['p1', 1]]))).rejects.toMatchObject({ code: 'promotion_unavailable' });
+    await expect(refuse([useRow({ times_used: 4, usage_limit: 5 })])).rejects.toMatchObject({
       code: 'promotion_unavailable',
       message: expect.stringContaining('"Ten"'),
     });
