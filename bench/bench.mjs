@@ -567,14 +567,15 @@ async function withServerCpu(work, requestsOf) {
 }
 
 /**
- * Before any case: one catalogue read, waited for however long the tenant's index build takes (on a fresh database or a
+ * Before any case: one catalogue search, waited for however long the tenant's index build takes (on a fresh database or a
  * loaded machine it took 20–40 s, longer than a warm-up, and every request of the first case timed out). The layout by
  * category that follows the build (about a second) falls in the first case's warm-up. The cases then measure the engine
  * as it serves, not its cold start (that is case h's, on a server of its own).
  */
 async function indexReady(base, meta) {
   const started = Date.now();
-  const url = `${base}/api/2026-04-01/products?limit=1`;
+  // a search as well: the text matcher is made on the first one (its dictionary of every product's words)
+  const url = `${base}/api/2026-04-01/products?limit=1&q=riesling`;
   for (;;) {
     const r = await fetch(url, { headers: { authorization: `Bearer ${meta.storefront_token}` }, signal: AbortSignal.timeout(180_000) });
     await r.arrayBuffer();
@@ -582,7 +583,7 @@ async function indexReady(base, meta) {
     if (Date.now() - started > 180_000) throw new Error(`the catalogue read answered ${r.status} for 180 s`);
     await new Promise((res) => setTimeout(res, 500));
   }
-  log(`catalogue index ready in ${Date.now() - started} ms (the first read)`);
+  log(`catalogue index and text matcher ready in ${Date.now() - started} ms (the first search)`);
 }
 
 async function measure(c, token, warmup = WARMUP) {
