@@ -350,6 +350,15 @@ export class AppConfig {
   @IsBoolean()
   SUGGEST_FAST_LANE = true;
 
+  /**
+   * `on` (default): the storefront's `GET /products` (with a storefront token, documented parameters only) is answered
+   * in front of Express and Nest's pipeline, with the same checks, headers and bytes (README "Search", the list fast
+   * lane); `off`: every request takes the full path.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  LIST_FAST_LANE = true;
+
   /** `on`: serve the reference storefront's build (examples/storefront/dist) at /storefront-demo/. */
   @Transform(toBool)
   @IsBoolean()
