@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Application, Request, Response } from 'express';
 import { activeLanguage, applyVisitor, offeredCurrency, type AuthService } from '../auth/index.js';
 import { contextOf } from '../common/context/request-context.js';
