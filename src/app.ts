@@ -22,6 +22,10 @@ import { DataSourceExtras, runMigrations } from './database/data-source.js';
 import { DOMAIN_EVENT_PAYLOADS } from './events/event-map.js';
 import { serveStorefrontDemo } from './storefront-demo/storefront-demo.js';
 import { SuggestFastLane, type Middleware } from './catalogue/suggest-fast-lane.js';
+import { ListFastLane } from './catalogue/list-fast-lane.js';
+import { StorefrontCatalogueService } from './catalogue/storefront-catalogue.service.js';
+import { Extensions } from './extensions/index.js';
+import { ReadReplicas } from './database/read-replicas.js';
 import { SearchSuggestService } from './catalogue/search-suggest.service.js';
 import { TenancyService } from './tenancy/index.js';
 import type { Server } from 'node:http';
@@ -66,10 +70,11 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
     return principal ? `${principal.kind}:${principal.tokenId}` : null;
   });
   const cookies = cookieParser(options.config.APP_SECRET) as Middleware;
+  const buyers = buyersFirst(options.config.CATALOGUE_READS_WHILE_BUYING, `/${API_PREFIX}`) as Middleware;
   app.use(metrics);
   app.use(log);
   // cart and checkout requests ahead of catalogue reads (README, "Buyers first")
-  app.use(buyersFirst(options.config.CATALOGUE_READS_WHILE_BUYING, `/${API_PREFIX}`));
+  app.use(buyers);
   app.use(compression);
   serveStorefrontDemo(app, options.config);
   app.use(traceRequestMiddleware);
@@ -108,11 +113,36 @@ export async function createShopApp(options: CreateAppOptions): Promise<NestExpr
   lanes.set(app, lane);
   lane.enabled = options.config.SUGGEST_FAST_LANE;
   lane.install(app.getHttpServer() as Server);
+  // the storefront's product lists in front of Express too (README "Search"); these are gated by buyers first
+  const replicas = app.get(ReadReplicas);
+  const listLane = new ListFastLane({
+    path: `/${API_PREFIX}/products`,
+    express,
+    chain: [metrics, log, buyers, compression, traceRequestMiddleware, rateLimit, cookies],
+    requestLog: log as unknown as HttpLogger,
+    auth,
+    tenancy: app.get(TenancyService),
+    extensions: app.get(Extensions),
+    catalogue: app.get(StorefrontCatalogueService),
+    publicUrl: options.config.PUBLIC_URL,
+    replicas: () => replicas.enabled,
+  });
+  listLanes.set(app, listLane);
+  listLane.enabled = options.config.LIST_FAST_LANE;
+  listLane.install(app.getHttpServer() as Server);
   return app;
 }
 
 const documents = new WeakMap<INestApplication, OpenAPIObject>();
 const lanes = new WeakMap<INestApplication, SuggestFastLane>();
+const listLanes = new WeakMap<INestApplication, ListFastLane>();
+
+/** The app's list fast lane (tests switch it off to compare with the Nest path and count what it served). */
+export function listFastLaneOf(app: INestApplication): ListFastLane {
+  const lane = listLanes.get(app);
+  if (!lane) throw new Error('the app was not created by createShopApp');
+  return lane;
+}
 
 /** The app's suggest fast lane (tests switch it off to compare with the Nest path and count what it served). */
 export function suggestFastLaneOf(app: INestApplication): SuggestFastLane {

@@ -113,23 +113,31 @@ export class ApiGuard implements CanActivate {
     res.setHeader('Content-Language', ctx.language);
   }
 
-  private async applyCurrency(ctx: RequestContext, config: TenantConfig, req: Request, ownCurrency: boolean): Promise<void> {
-    const param = req.query.currency;
-    if (param !== undefined) {
-      ctx.currency = offeredCurrency(config, param);
+  private applyCurrency(ctx: RequestContext, config: TenantConfig, req: Request, ownCurrency: boolean): Promise<void> {
+    return applyCurrency(ctx, config, req, ctx.tier !== 'admin' && !ownCurrency ? this.extensions.one(CartCurrencyResolver) : null);
+  }
+}
+
+/**
+ * The active currency (CONTRACT 4): `?currency` (422 when not offered), else the visitor's or customer's cart currency
+ * when `cartCurrency` is given (not on the admin tier, nor on routes of their own currency) and it is published, else
+ * the shop's default. Shared with the list fast lane (`src/catalogue/list-fast-lane.ts`).
+ */
+export async function applyCurrency(ctx: RequestContext, config: TenantConfig, req: Request, cartCurrency: CartCurrencyResolver | null): Promise<void> {
+  const param = req.query.currency;
+  if (param !== undefined) {
+    ctx.currency = offeredCurrency(config, param);
+    return;
+  }
+  if (cartCurrency) {
+    const id = await cartCurrency.cartCurrencyId(ctx);
+    const hit = id ? config.currencies.find((c) => c.id === id && c.published) : undefined;
+    if (hit) {
+      ctx.currency = hit;
       return;
     }
-    const cartCurrency = ctx.tier !== 'admin' && !ownCurrency ? this.extensions.one(CartCurrencyResolver) : null;
-    if (cartCurrency) {
-      const id = await cartCurrency.cartCurrencyId(ctx);
-      const hit = id ? config.currencies.find((c) => c.id === id && c.published) : undefined;
-      if (hit) {
-        ctx.currency = hit;
-        return;
-      }
-    }
-    ctx.currency = config.defaultCurrency;
   }
+  ctx.currency = config.defaultCurrency;
 }
 
 /**

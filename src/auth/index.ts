@@ -2,4 +2,4 @@
 export { AuthService } from './auth.service.js';
 export type { Principal } from './auth.service.js';
 export { ProvisioningService } from './provisioning.service.js';
-export { activeLanguage, applyVisitor, offeredCurrency } from './api.guard.js';
+export { activeLanguage, applyCurrency, applyVisitor, offeredCurrency } from './api.guard.js';

@@ -1,18 +1,17 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Application, NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Application, Request, Response } from 'express';
 import { activeLanguage, applyVisitor, offeredCurrency, type AuthService } from '../auth/index.js';
 import { contextOf } from '../common/context/request-context.js';
 import { checkJsonShape } from '../common/http/json-shape.js';
-import { requestIdOf } from '../common/http/logging.js';
 import type { HttpLogger } from 'pino-http';
-import { errorFallback } from '../common/http/route-table.js';
 import type { TenancyService, TenantConfig } from '../tenancy/index.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
+import { adoptRequest, installLane, LaneChain, routeOf, type Middleware } from './fast-lane.js';
 import { spliceJson } from './preserialized-json.js';
 import { suggestLimit } from './search-suggest.controller.js';
 import type { SearchSuggestService } from './search-suggest.service.js';
 
-export type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+export type { Middleware } from './fast-lane.js';
 
 export interface SuggestFastLaneDeps {
   /** The route's full path (`/api/<version>/search/suggest`). */
@@ -65,33 +64,20 @@ export class SuggestFastLane {
   served = 0;
   private readonly route: object;
 
-  private readonly chain: Middleware[];
+  private readonly chain: LaneChain;
 
   constructor(private readonly deps: SuggestFastLaneDeps) {
     this.route = routeOf(deps.express, deps.path);
-    // the request log's line is info: below that level (production's warn) only the request id is needed, unless the
-    // answer fails (then the request logger is attached, as it would have been, and logs the error line)
-    const full = deps.requestLog as unknown as Middleware;
-    const log: Middleware = (req, res, next) => {
-      if (deps.requestLog.logger.isLevelEnabled('info')) return full(req, res, next);
-      (req as Request & { id: unknown }).id = requestIdOf(req, res);
-      next();
-    };
-    this.chain = deps.chain.map((m) => (m === full ? log : m));
+    this.chain = new LaneChain(deps.chain, deps.requestLog);
   }
 
   /** Puts the lane in front of the server's request listeners (Express's app). */
   install(server: Server): void {
-    const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-    server.removeAllListeners('request');
-    const through = (req: IncomingMessage, res: ServerResponse) => {
-      for (const listener of listeners) listener.call(server, req, res);
-    };
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (!this.enabled || !this.candidate(req)) return through(req, res);
+    installLane(server, (req, res, through) => {
+      if (!this.enabled || !this.candidate(req)) return through();
       this.decide(req as Request, res as Response).then(
-        (plan) => (plan ? this.answer(req as Request, res as Response, plan) : through(req, res)),
-        () => through(req, res),
+        (plan) => (plan ? this.answer(req as Request, res as Response, plan) : through()),
+        () => through(),
       );
     });
   }
@@ -108,12 +94,7 @@ export class SuggestFastLane {
   /** The plan to answer with, or null to leave the request to Express (nothing written, no middleware run). */
   private async decide(req: Request, res: Response): Promise<Plan | null> {
     const { express, auth, tenancy, suggestions } = this.deps;
-    // as Express's app.handle does first (so req.query, req.get, res.json... are Express's own)
-    req.res = res;
-    res.req = req;
-    Object.setPrototypeOf(req, (express as unknown as { request: object }).request);
-    Object.setPrototypeOf(res, (express as unknown as { response: object }).response);
-    if (!res.locals) res.locals = Object.create(null) as Record<string, unknown>;
+    adoptRequest(express, req, res);
     const query = req.query as Record<string, unknown>;
     if ('access_token' in query) return null;
     const q = query.q;
@@ -133,17 +114,7 @@ export class SuggestFastLane {
   /** Runs the app's middleware, then answers as the controller (behind the guard) does. */
   private answer(req: Request, res: Response, plan: Plan): void {
     this.served += 1;
-    const chain = this.chain;
-    let at = 0;
-    const next: NextFunction = (err?: unknown) => {
-      if (err !== undefined && err !== null && err !== 'route' && err !== 'router') {
-        if (!(req as Request & { log?: unknown }).log) (this.deps.requestLog as unknown as Middleware)(req, res, () => undefined);
-        return errorFallback(err, req, res, () => res.destroy());
-      }
-      if (at < chain.length) return chain[at++](req, res, next);
-      this.reply(req, res, plan);
-    };
-    next();
+    this.chain.run(req, res, () => this.reply(req, res, plan));
   }
 
   private reply(req: Request, res: Response, plan: Plan): void {
@@ -161,13 +132,4 @@ export class SuggestFastLane {
     spliceJson(res);
     res.status(200).json({ data: plan.answer });
   }
-}
-
-/** The Express route object of `path` (GET), for the request's route template (metrics and log line). */
-function routeOf(app: Application, path: string): object {
-  type Layer = { route?: { path?: string; methods?: Record<string, boolean> } };
-  const stack: Layer[] = (app as unknown as { router?: { stack: Layer[] } }).router?.stack ?? [];
-  const layer = stack.find((l) => l.route?.path === path && l.route.methods?.get);
-  if (!layer?.route) throw new Error(`suggest fast lane: no GET route ${path}`);
-  return layer.route;
 }

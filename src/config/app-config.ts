@@ -334,21 +334,20 @@ export class AppConfig {
   @Min(0)
   SHUTDOWN_GRACE_MS = 10_000;
 
-  /**
-   * `on` (default): JSON and text answers over 1 KB are compressed (Brotli or gzip, per Accept-Encoding); `off` for
-   * deployments whose proxy compresses.
-   */
+  /** `on` (default): JSON and text answers over 1 KB are compressed (Brotli or gzip, per Accept-Encoding); `off` for deployments whose proxy compresses. */
   @Transform(toBool)
   @IsBoolean()
   COMPRESSION = true;
 
-  /**
-   * `on` (default): kept `GET /search/suggest` answers are written in front of Express and Nest's pipeline, with the
-   * same checks, headers and bytes (README "Search", the suggest fast lane); `off`: every request takes the full path.
-   */
+  /** `on` (default): kept `GET /search/suggest` answers written in front of Express and Nest (README "Search"); `off`: all take the full path. */
   @Transform(toBool)
   @IsBoolean()
   SUGGEST_FAST_LANE = true;
+
+  /** `on` (default): the storefront's `GET /products` answered in front of Express and Nest (README "Search"); `off`: all take the full path. */
+  @Transform(toBool)
+  @IsBoolean()
+  LIST_FAST_LANE = true;
 
   /** `on`: serve the reference storefront's build (examples/storefront/dist) at /storefront-demo/. */
   @Transform(toBool)

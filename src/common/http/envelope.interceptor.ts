@@ -23,14 +23,25 @@ export class EnvelopeInterceptor implements NestInterceptor {
           const http = context.switchToHttp();
           const req = http.getRequest<Request>();
           const res = http.getResponse<Response>();
-          if (result.nextPageInfo) res.setHeader('Link', `<${nextUrl(req, result.limit, result.nextPageInfo, this.config.PUBLIC_URL)}>; rel="next"`);
-          return { [member ?? 'items']: result.items, ...result.extras };
+          return pageEnvelope(req, res, member, result, this.config.PUBLIC_URL);
         }
         if (!member || result === undefined) return result;
         return { [member]: result };
       }),
     );
   }
+}
+
+/** A page's envelope (`{<member>: items, ...extras}`) and its `Link` header (also the list fast lane's, README "Search"). */
+export function pageEnvelope(
+  req: Request,
+  res: Response,
+  member: string | undefined,
+  page: Page<unknown>,
+  publicUrl: string | undefined,
+): Record<string, unknown> {
+  if (page.nextPageInfo) res.setHeader('Link', `<${nextUrl(req, page.limit, page.nextPageInfo, publicUrl)}>; rel="next"`);
+  return { [member ?? 'items']: page.items, ...page.extras };
 }
 
 function nextUrl(req: Request, limit: number, pageInfo: string, publicUrl: string | undefined): string {
