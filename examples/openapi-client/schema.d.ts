@@ -13304,6 +13304,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    Link: components["headers"]["Link"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };

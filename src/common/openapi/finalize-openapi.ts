@@ -221,7 +221,10 @@ function finalizeOperation(path: string, method: string, op: Json): void {
   for (const [key, response] of Object.entries(responses)) {
     if (!isObj(response)) continue;
     const status = Number(key);
-    response.headers = { ...headersFor(status, cursored && method === 'get' && status === 200, tier !== undefined), ...asObj(response.headers) };
+    response.headers = {
+      ...headersFor(status, cursored && method === 'get' && (status === 200 || status === 304), tier !== undefined),
+      ...asObj(response.headers),
+    };
   }
 }
 
