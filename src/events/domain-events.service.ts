@@ -18,7 +18,7 @@ import type { DomainEventMap } from './event-map.js';
 import { EventTopic, isEventTopic } from './event-topics.js';
 import { EventsRepository } from './events.repository.js';
 import { ON_DOMAIN_EVENT } from './on-domain-event.decorator.js';
-import { depthOf, outboxStatement, timeOrderedUuid, type PendingEvent } from './repositories/outbox-statement.js';
+import { depthOf, outboxParts, outboxStatement, timeOrderedUuid, type OutboxParts, type PendingEvent } from './repositories/outbox-statement.js';
 
 export interface RegisteredHandler {
   /** Durable name: pending work is keyed by it, so it must not change between releases. */
@@ -109,11 +109,16 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
     return [...this.handlers.keys()];
   }
 
-  /** Records an event in the caller's transaction; see the class comment. The payload is the topic's `DomainEventMap` entry. */
-  async emit<T extends EventTopic>(ctx: RequestContext, topic: T, payload: DomainEventMap[T]): Promise<DomainEvent<T>> {
+  /**
+   * Records an event in the caller's transaction; see the class comment. The payload is the topic's `DomainEventMap`
+   * entry. `fill`: a path in the payload whose value the transaction computes later, in the statement that writes its
+   * events (`writeWith`: the order placement's number, issue 34).
+   */
+  async emit<T extends EventTopic>(ctx: RequestContext, topic: T, payload: DomainEventMap[T], options: { fill?: string[] } = {}): Promise<DomainEvent<T>> {
     if (!isEventTopic(topic)) throw new Error(`unknown domain event topic "${String(topic)}"`);
     const open = ctx.manager?.queryRunner?.isTransactionActive ? ctx.manager : null;
     if (!open) {
+      if (options.fill) throw new Error('an event with a fill path is emitted inside the transaction that computes it');
       const event = await inTransaction(ctx, this.dataSource, (tx) => this.emit(tx, topic, payload));
       this.notifyCommitted();
       return event;
@@ -133,6 +138,7 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
           trace: traceCarrierJson(ctx.requestId),
           handlers: [...this.handlers.values()].filter((h) => h.topic === topic || h.topic === '*').map((h) => h.name),
           depth: depthOf(runner),
+          fill: options.fill ?? null,
         };
         span.setAttribute('event.id', recorded.id);
         return recorded;
@@ -172,6 +178,43 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
     for (const e of queue) if (e.recorded && at.has(e.id)) e.recorded.occurredAt = at.get(e.id)!;
   }
 
+  /**
+   * The transaction's events so far written by the caller's own statement rather than by one more statement before
+   * the commit (issue 34: the order placement writes them with the order, so the shop's counter, locked from that
+   * statement to the commit, waits for one round trip less). `write` is given the outbox's `WITH` parts (parameters
+   * from `$offset + 1`; each event's `fill` path set to `fillValue`, a SQL expression of that statement) or null when
+   * none are due (no event, or a savepoint: they stay for the outer commit), and returns its result and the rows
+   * `written` returned. `filled(result)` is the computed value in JavaScript, for the events left to the commit.
+   */
+  async writeWith<R>(
+    ctx: RequestContext,
+    at: { offset: number; fillValue: string },
+    write: (outbox: OutboxParts | null) => Promise<{ result: R; written: Array<{ id: string; occurred_at: Date | string }> }>,
+    filled: (result: R) => string,
+  ): Promise<R> {
+    const runner = ctx.manager?.queryRunner;
+    const queue = runner?.isTransactionActive ? this.unwritten.get(runner) : undefined;
+    const own = runner && queue && queue.length > 0 && depthOf(runner) === 1 ? queue : null;
+    if (own) this.unwritten.set(runner!, []);
+    const sinks = this.extensions.all(OutboxSink).map((sink) => sink.record('ev'));
+    let out;
+    try {
+      out = await write(own ? outboxParts(own, sinks, at) : null);
+    } catch (err) {
+      if (own) this.unwritten.set(runner!, [...own, ...(this.unwritten.get(runner!) ?? [])]);
+      throw err;
+    }
+    const at2 = new Map(out.written.map((r) => [r.id, new Date(r.occurred_at)]));
+    if (own) for (const e of own) if (e.recorded && at2.has(e.id)) e.recorded.occurredAt = at2.get(e.id)!;
+    // the events not written by it (emitted in a savepoint, or after): their paths filled here, written at the commit
+    for (const e of (runner && this.unwritten.get(runner)) ?? []) {
+      if (!e.fill?.length) continue;
+      e.payload = JSON.stringify(setPath(JSON.parse(e.payload) as Record<string, unknown>, e.fill, filled(out.result)));
+      e.fill = null;
+    }
+    return out.result;
+  }
+
   /** A rolled-back savepoint (or transaction) takes the events emitted inside it along. */
   private discard(runner: QueryRunner | undefined): void {
     const queue = runner && this.unwritten.get(runner);
@@ -198,4 +241,11 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
       }
     }
   }
+}
+
+function setPath(payload: Record<string, unknown>, path: string[], value: string): Record<string, unknown> {
+  let at = payload;
+  for (const key of path.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;
+  at[path[path.length - 1]] = value;
+  return payload;
 }
