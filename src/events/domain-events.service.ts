@@ -11,7 +11,7 @@ const traceCarrierJson = (requestId: string): string | null => {
   return carrier ? JSON.stringify(carrier) : null;
 };
 import type { DomainEvent, DomainEventHandler } from './domain-event.js';
-import { OutboxCommitListener, TransactionListener } from '../extensions/index.js';
+import { OutboxCommitListener, TransactionListener, type OutboxWork } from '../extensions/index.js';
 import { OutboxSink } from './outbox-sink.js';
 import { Extensions } from '../extensions/index.js';
 import type { DomainEventMap } from './event-map.js';
@@ -47,6 +47,8 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
   private readonly pending = new WeakSet<QueryRunner>();
   /** The events of open transactions (by query runner), not yet written: `write` does before the commit. */
   private readonly unwritten = new WeakMap<QueryRunner, Array<PendingEvent<DomainEvent>>>();
+  /** What the open transactions' written events left to do (by query runner), told to the listeners after the commit. */
+  private readonly work = new WeakMap<QueryRunner, OutboxWork>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -119,9 +121,7 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
     const open = ctx.manager?.queryRunner?.isTransactionActive ? ctx.manager : null;
     if (!open) {
       if (options.fill) throw new Error('an event with a fill path is emitted inside the transaction that computes it');
-      const event = await inTransaction(ctx, this.dataSource, (tx) => this.emit(tx, topic, payload));
-      this.notifyCommitted();
-      return event;
+      return inTransaction(ctx, this.dataSource, (tx) => this.emit(tx, topic, payload));
     }
     const runner = open.queryRunner!;
     // the event carries the trace of the request that caused it: its handlers and webhook deliveries continue it
@@ -169,11 +169,13 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
     }
     this.unwritten.delete(runner);
     if (queue.length === 0) return;
-    const { sql, parameters } = outboxStatement(
+    const { sql, parameters, jobs } = outboxStatement(
       queue,
       this.extensions.all(OutboxSink).map((sink) => sink.record('ev')),
     );
     const rows = await this.repo.writeOutbox(runner, sql, parameters);
+    // a count the statement did not give (a faked repository): as if rows were written
+    this.wrote(runner, { jobs, sinkRows: rows[0]?.sink_rows === undefined || Number(rows[0].sink_rows) > 0 });
     const at = new Map(rows.map((r) => [r.id, r.occurred_at]));
     for (const e of queue) if (e.recorded && at.has(e.id)) e.recorded.occurredAt = at.get(e.id)!;
   }
@@ -189,7 +191,7 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
   async writeWith<R>(
     ctx: RequestContext,
     at: { offset: number; fillValue: string },
-    write: (outbox: OutboxParts | null) => Promise<{ result: R; written: Array<{ id: string; occurred_at: Date | string }> }>,
+    write: (outbox: OutboxParts | null) => Promise<{ result: R; written: Array<{ id: string; occurred_at: Date | string }>; sinkRows: number }>,
     filled: (result: R) => string,
   ): Promise<R> {
     const runner = ctx.manager?.queryRunner;
@@ -204,6 +206,7 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
       if (own) this.unwritten.set(runner!, [...own, ...(this.unwritten.get(runner!) ?? [])]);
       throw err;
     }
+    if (own) this.wrote(runner!, { jobs: own.some((e) => e.handlers.length > 0), sinkRows: out.sinkRows > 0 });
     const at2 = new Map(out.written.map((r) => [r.id, new Date(r.occurred_at)]));
     if (own) for (const e of own) if (e.recorded && at2.has(e.id)) e.recorded.occurredAt = at2.get(e.id)!;
     // the events not written by it (emitted in a savepoint, or after): their paths filled here, written at the commit
@@ -225,17 +228,25 @@ export class DomainEvents extends TransactionListener implements OnModuleInit {
     else this.unwritten.set(runner, kept);
   }
 
+  private wrote(runner: QueryRunner, work: OutboxWork): void {
+    const was = this.work.get(runner);
+    this.work.set(runner, { jobs: work.jobs || !!was?.jobs, sinkRows: work.sinkRows || !!was?.sinkRows });
+  }
+
   private finished(queryRunner: QueryRunner | undefined, committed: boolean): void {
     // nested transactions (savepoints) broadcast too: only the outermost end counts
     if (!queryRunner || queryRunner.isTransactionActive || !this.pending.has(queryRunner)) return;
     this.pending.delete(queryRunner);
-    if (committed) this.notifyCommitted();
+    const work = this.work.get(queryRunner);
+    this.work.delete(queryRunner);
+    // only the workers with new rows are woken (issue 34: a shop without handlers or subscriptions wakes none)
+    if (committed && work && (work.jobs || work.sinkRows)) this.notifyCommitted(work);
   }
 
-  private notifyCommitted(): void {
+  private notifyCommitted(work: OutboxWork): void {
     for (const listener of this.extensions.all(OutboxCommitListener)) {
       try {
-        listener.outboxCommitted();
+        listener.outboxCommitted(work);
       } catch (err) {
         this.logger.error(`after-commit listener failed: ${(err as Error).message}`);
       }

@@ -98,6 +98,8 @@ export interface CheckoutCompletion {
 export interface PlacementOutbox {
   ctes: string;
   parameters: unknown[];
+  /** How many rows the outbox's sinks wrote (a SQL expression of the statement). */
+  sinkRows: string;
 }
 
 /** The placement's own parameters: the outbox's are numbered after them. */
@@ -120,7 +122,7 @@ export async function insertPlacedOrder(
   transactions: OrderTransactionInsert[],
   checkout: CheckoutCompletion,
   outbox: PlacementOutbox | null,
-): Promise<{ result: string; written: Array<{ id: string; occurred_at: string }> }> {
+): Promise<{ result: string; written: Array<{ id: string; occurred_at: string }>; sinkRows: number }> {
   const own: unknown[] = [
     o.id,
     o.tenantId,
@@ -190,7 +192,7 @@ export async function insertPlacedOrder(
     checkout.comments,
   ];
   if (own.length !== PLACED_ORDER_PARAMETERS) throw new Error(`the placement has ${own.length} parameters, not ${PLACED_ORDER_PARAMETERS}`);
-  const [row]: Array<{ number: string; written: Array<{ id: string; occurred_at: string }> }> = await m.query(
+  const [row]: Array<{ number: string; written: Array<{ id: string; occurred_at: string }>; sink_rows: number }> = await m.query(
     `WITH n AS (
        INSERT INTO order_counters (tenant_id, last_number) VALUES ($2, 1)
        ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number
@@ -225,8 +227,8 @@ export async function insertPlacedOrder(
      )${outbox ? `,\n     ${outbox.ctes}` : ''}
      SELECT last_number::text AS number, ${
        outbox ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'occurred_at', occurred_at)), '[]') FROM written)` : `'[]'::json`
-     } AS written FROM n`,
+     } AS written, ${outbox ? outbox.sinkRows : '0'}::int AS sink_rows FROM n`,
     [...own, ...(outbox?.parameters ?? [])],
   );
-  return { result: row.number, written: row.written };
+  return { result: row.number, written: row.written, sinkRows: Number(row.sink_rows) };
 }

@@ -65,6 +65,10 @@ export interface OutboxParts {
   /** `ev AS (…), written AS (…)[, jobs AS (…)][, sinkN AS (…)]`: the caller's `WITH` lists them after its own parts. */
   ctes: string;
   parameters: unknown[];
+  /** Handler jobs are written (an event has a handler). */
+  jobs: boolean;
+  /** A SQL expression of the statement: how many rows the sinks wrote (`0` without sinks). */
+  sinkRows: string;
 }
 
 /**
@@ -101,7 +105,7 @@ export function outboxParts(
              ON CONFLICT (tenant_id, event_id, handler) DO NOTHING)`,
         ]
       : []),
-    ...sinks.map((s, i) => `sink${i} AS (${s})`),
+    ...sinks.map((s, i) => `sink${i} AS (${s} RETURNING 1)`),
   ].join(',\n');
   const parameters: unknown[] = [
     events.map((e) => e.id),
@@ -116,7 +120,8 @@ export function outboxParts(
       jobs.map((j) => j.event),
       jobs.map((j) => j.handler),
     );
-  return { ctes, parameters };
+  const sinkRows = sinks.length ? `(${sinks.map((_, i) => `(SELECT count(*) FROM sink${i})`).join(' + ')})` : '0';
+  return { ctes, parameters, jobs: jobs.length > 0, sinkRows };
 }
 
 /**
@@ -124,7 +129,7 @@ export function outboxParts(
  * Data-modifying WITH parts run once and to completion whether or not the final SELECT reads them; foreign keys are
  * checked at its end.
  */
-export function outboxStatement(events: PendingEvent[], sinks: string[]): { sql: string; parameters: unknown[] } {
-  const { ctes, parameters } = outboxParts(events, sinks);
-  return { sql: `WITH ${ctes}\nSELECT id, occurred_at FROM written`, parameters };
+export function outboxStatement(events: PendingEvent[], sinks: string[]): { sql: string; parameters: unknown[]; jobs: boolean } {
+  const { ctes, parameters, jobs, sinkRows } = outboxParts(events, sinks);
+  return { sql: `WITH ${ctes}\nSELECT id, occurred_at, ${sinkRows}::int AS sink_rows FROM written`, parameters, jobs };
 }
