@@ -261,20 +261,6 @@ export function stockLevelsFullestFirst(m: EntityManager, tenantId: string, vari
   );
 }
 
-/** Appends stock movements in one statement (the caller holds the variants' locks). */
-export async function insertStockMovements(
-  m: EntityManager,
-  tenantId: string,
-  reason: string,
-  moves: ReadonlyArray<{ variantId: string; locationId: string; delta: number }>,
-): Promise<void> {
-  await m.query(
-    `INSERT INTO stock_movements (tenant_id, variant_id, location_id, delta, reason)
-     SELECT $1, x.variant_id, x.location_id, x.delta, $2 FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) AS x(variant_id, location_id, delta)`,
-    [tenantId, reason, moves.map((mv) => mv.variantId), moves.map((mv) => mv.locationId), moves.map((mv) => String(mv.delta))],
-  );
-}
-
 /** The shop's first stock location (by creation), or null when it has none. */
 export async function firstStockLocationId(m: EntityManager, tenantId: string): Promise<string | null> {
   const [first]: Array<{ id: string }> = await m.query(`SELECT id FROM stock_locations WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1`, [tenantId]);

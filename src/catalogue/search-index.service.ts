@@ -11,6 +11,7 @@ import {
   lockReprice,
   rebuildProductSearchRows,
   rebuildVariantSearchRows,
+  insertMovementsAndRefreshAvailability,
   refreshAvailabilityAndRecordChange,
 } from './repositories/search-rows.repository.js';
 import { inTransaction } from '../common/db/tenant-scope.js';
@@ -86,6 +87,17 @@ export class SearchIndexService {
     const m = managerOf(ctx, this.dataSource);
     // one statement: the rows' availability, the products' rollup and the delta (issue 34)
     this.index.changed(ctx, ctx.tenantId, await refreshAvailabilityAndRecordChange(m, ctx.tenantId, variantIds));
+  }
+
+  /** Appends movements of variants the transaction has locked and refreshes their availability, in one statement. */
+  async recordLockedMovements(
+    ctx: RequestContext,
+    reason: string,
+    moves: ReadonlyArray<{ variantId: string; locationId: string; delta: number }>,
+  ): Promise<void> {
+    if (moves.length === 0) return;
+    const m = managerOf(ctx, this.dataSource);
+    this.index.changed(ctx, ctx.tenantId, await insertMovementsAndRefreshAvailability(m, ctx.tenantId, reason, moves));
   }
 
   /**

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context.js';
 import { inTransaction, managerOf } from '../common/db/tenant-scope.js';
-import { insertStockMovements, onHandAt } from './catalogue.repository.js';
+import { onHandAt } from './catalogue.repository.js';
 import { insertStockMovement, lockVariantForMovement, onHandByVariant, stockLevels } from './repositories/stock.repository.js';
 import { SearchIndexService } from './search-index.service.js';
 
@@ -51,15 +51,15 @@ export class StockService {
 
   /**
    * Appends several movements of variants whose rows the caller's transaction has locked already and whose on-hand
-   * per (variant, location) it read under that lock (`onHandBefore`): one INSERT for all, one availability refresh
-   * for all, and each pair's resulting on-hand computed, not re-read (order placement: issue 34 removed the second
+   * per (variant, location) it read under that lock (`onHandBefore`): one statement for all (the insert, the
+   * availability refresh and the index delta), and each pair's resulting on-hand computed, not re-read (order placement: issue 34 removed the second
    * lock and the re-read per movement). Each movement emits its `inventory_level.updated`, as `recordMovement` does.
    */
   async recordLockedMovements(tx: RequestContext, moves: readonly LockedMovement[], reason: string): Promise<number[]> {
     const moving = moves.filter((mv) => mv.delta !== 0);
     if (moving.length === 0) return moves.map((mv) => mv.onHandBefore);
-    await insertStockMovements(managerOf(tx, this.dataSource), tx.tenantId, reason, moving);
-    await this.search.refreshAvailability(tx, [...new Set(moving.map((mv) => mv.variantId))]);
+    // the movements, the availability and the index delta in one statement (issue 34)
+    await this.search.recordLockedMovements(tx, reason, moving);
     const after: number[] = [];
     for (const mv of moves) {
       // thousandths, as the ledger's numeric(…,3) sums them: no binary drift in the reported level

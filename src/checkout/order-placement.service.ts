@@ -27,7 +27,7 @@ import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js'
 import { ShippingService } from './shipping.service.js';
 import { droppedPromotionIds } from './shown-promotions.js';
 import { OrderStock } from './order-stock.js';
-import { insertPlacedOrder, type OrderTransactionInsert } from './repositories/order-placement.repository.js';
+import { insertPlacedOrder, PLACED_ORDER_NUMBER, PLACED_ORDER_PARAMETERS, type OrderTransactionInsert } from './repositories/order-placement.repository.js';
 
 /**
  * POST /checkouts/{token}/complete (SPEC, CONTRACT 5): everything in ONE transaction, taking its locks in one order
@@ -203,80 +203,10 @@ export class OrderPlacementService {
       if (due > 0 && provider)
         transactions.push({ kind: 'authorization', amount: dec(due), status: 'pending', provider: provider.name, reference: payment.reference });
       const rows = state.lines;
-      // the counter row is locked from this statement to commit (every placement of this shop waits on it): the order,
-      // its lines and transactions and the checkout's completion are written in the same statement (issue 34)
-      const number = await insertPlacedOrder(
-        m,
-        {
-          id: orderId,
-          tenantId: tx.tenantId,
-          checkoutId: c.id,
-          customerId,
-          hash,
-          paymentTypeId: paymentType?.id ?? null,
-          paymentTypeName: paymentType ? translate(paymentType.name, tx) : null,
-          paymentKind: paymentType?.kind ?? null,
-          paymentProvider: due > 0 && provider ? provider.name : 'balance',
-          paymentReference: payment.reference,
-          returnUrl,
-          currencyCode: state.currency.code,
-          currencyPrecision: precision,
-          priceIncludesTax: t.priceIncludesTax,
-          subtotal: dec(t.subtotalBeforeDiscount),
-          discount: dec(t.discount),
-          discountCode: t.couponCode,
-          couponText: t.couponText,
-          shippingAmount: dec(t.shippingAmount),
-          shippingTaxRate: t.shippingTaxRate,
-          shippingMethodName: t.shippingMethodName,
-          taxAmount: dec(t.taxAmount),
-          taxLines: JSON.stringify(taxLines),
-          total: dec(t.total),
-          email,
-          comments: c.comments,
-          language: tx.language,
-          shippingAddress: JSON.stringify(withName(c.shippingAddress)),
-          billingAddress: JSON.stringify(withName(billing)),
-          // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
-          paymentTtlSeconds: due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
-          balancePaid: dec(fromBalances.paid),
-          paid: due === 0,
-          promotions: JSON.stringify(mapDiscounts(t.promotions?.discounts ?? [], precision)),
-          promotionDiscount: dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
-          taxZone: applied.taxZone,
-          grossPricePolicy: applied.grossPricePolicy,
-          shippingMethodId: applied.shippingMethodId,
-          shippingZone: applied.shippingZone,
-          shippingRate: applied.shippingRate === null ? null : JSON.stringify(applied.shippingRate),
-        },
-        t.lines.map((l, i) => ({
-          variantId: l.variantId,
-          productId: l.productId,
-          title: translate(rows[i].title, tx),
-          sku: rows[i].sku,
-          description: translate(rows[i].variant_title, tx),
-          imageUrl: rows[i].image_src,
-          quantity: l.quantity.toFixed(3),
-          taxRate: String(l.taxRate),
-          unitPrice: dec(l.unitNet),
-          unitPriceWithTax: dec(l.unitGross),
-          lineTotal: dec(l.lineNet),
-          lineTotalWithTax: dec(l.lineGross),
-          promotions: JSON.stringify(
-            (t.promotions?.lines[i].promotions ?? []).map((x) => ({ promotion_id: x.promotionId, name: x.name, amount: fromMinor(x.amount, precision) })),
-          ),
-          promotionDiscount: dec(t.lineDiscounts[i]),
-          taxCategory: lineTaxes ? lineTaxes[i].category : null,
-          taxZone: lineTaxes ? lineTaxes[i].zone : null,
-          excise: lineTaxes ? dec(lineTaxes[i].excise) : null,
-          exciseTax: lineTaxes ? dec(lineTaxes[i].exciseTax) : null,
-        })),
-        transactions,
-        { checkoutId: c.id, paymentTypeId: paymentType?.id ?? null, comments: c.comments },
-      );
+      // the order's events, written by the placement's statement with its number (`fill`)
       const orderPayload = {
         id: orderId,
-        number,
+        number: '', // set by the placement's statement (fill)
         customer_id: customerId,
         email,
         total: fromMinor(t.total, precision),
@@ -284,22 +214,111 @@ export class OrderPlacementService {
         payment_type: paymentType ? translate(paymentType.name, tx) : null,
         checkout_token: c.id,
       };
-      await this.events.emit(tx, 'order.placed', { order: orderPayload });
-      await this.events.emit(tx, 'checkout.completed', { checkout: { token: c.id, order_id: orderId, order_number: number } });
+      await this.events.emit(tx, 'order.placed', { order: orderPayload }, { fill: ['order', 'number'] });
+      await this.events.emit(
+        tx,
+        'checkout.completed',
+        { checkout: { token: c.id, order_id: orderId, order_number: '' } },
+        { fill: ['checkout', 'order_number'] },
+      );
       if (redeemed) await this.events.emit(tx, 'discount_code.redeemed', { discount_code: redeemed, order_id: orderId });
       if (due === 0) {
-        await this.events.emit(tx, 'order.paid', {
-          order: {
-            id: orderId,
-            number,
-            total: fromMinor(t.total, precision),
-            currency: state.currency.code,
-            financial_status: 'paid',
-            paid_amount: fromMinor(t.total, precision),
+        await this.events.emit(
+          tx,
+          'order.paid',
+          {
+            order: {
+              id: orderId,
+              number: '',
+              total: fromMinor(t.total, precision),
+              currency: state.currency.code,
+              financial_status: 'paid',
+              paid_amount: fromMinor(t.total, precision),
+            },
+            payment: { id: orderId, kind: 'capture', amount: fromMinor(fromBalances.paid, precision), reference: 'gift cards and store credit' },
           },
-          payment: { id: orderId, kind: 'capture', amount: fromMinor(fromBalances.paid, precision), reference: 'gift cards and store credit' },
-        });
+          { fill: ['order', 'number'] },
+        );
       }
+      // the counter row is locked from this statement to commit (every placement of this shop waits on it): the order,
+      // its lines and transactions, the checkout's completion and the transaction's events are written in the same
+      // statement, so that the next statement is the COMMIT (issue 34)
+      const number = await this.events.writeWith(
+        tx,
+        { offset: PLACED_ORDER_PARAMETERS, fillValue: PLACED_ORDER_NUMBER },
+        (outbox) =>
+          insertPlacedOrder(
+            m,
+            {
+              id: orderId,
+              tenantId: tx.tenantId,
+              checkoutId: c.id,
+              customerId,
+              hash,
+              paymentTypeId: paymentType?.id ?? null,
+              paymentTypeName: paymentType ? translate(paymentType.name, tx) : null,
+              paymentKind: paymentType?.kind ?? null,
+              paymentProvider: due > 0 && provider ? provider.name : 'balance',
+              paymentReference: payment.reference,
+              returnUrl,
+              currencyCode: state.currency.code,
+              currencyPrecision: precision,
+              priceIncludesTax: t.priceIncludesTax,
+              subtotal: dec(t.subtotalBeforeDiscount),
+              discount: dec(t.discount),
+              discountCode: t.couponCode,
+              couponText: t.couponText,
+              shippingAmount: dec(t.shippingAmount),
+              shippingTaxRate: t.shippingTaxRate,
+              shippingMethodName: t.shippingMethodName,
+              taxAmount: dec(t.taxAmount),
+              taxLines: JSON.stringify(taxLines),
+              total: dec(t.total),
+              email,
+              comments: c.comments,
+              language: tx.language,
+              shippingAddress: JSON.stringify(withName(c.shippingAddress)),
+              billingAddress: JSON.stringify(withName(billing)),
+              // a redirect payment not confirmed in time is voided by the payment-expiry job (null: never expires)
+              paymentTtlSeconds: due > 0 && provider?.redirects ? this.config.PAYMENT_PENDING_TTL_MINUTES * 60 : null,
+              balancePaid: dec(fromBalances.paid),
+              paid: due === 0,
+              promotions: JSON.stringify(mapDiscounts(t.promotions?.discounts ?? [], precision)),
+              promotionDiscount: dec(t.lineDiscounts.reduce((a, b) => a + b, 0)),
+              taxZone: applied.taxZone,
+              grossPricePolicy: applied.grossPricePolicy,
+              shippingMethodId: applied.shippingMethodId,
+              shippingZone: applied.shippingZone,
+              shippingRate: applied.shippingRate === null ? null : JSON.stringify(applied.shippingRate),
+            },
+            t.lines.map((l, i) => ({
+              variantId: l.variantId,
+              productId: l.productId,
+              title: translate(rows[i].title, tx),
+              sku: rows[i].sku,
+              description: translate(rows[i].variant_title, tx),
+              imageUrl: rows[i].image_src,
+              quantity: l.quantity.toFixed(3),
+              taxRate: String(l.taxRate),
+              unitPrice: dec(l.unitNet),
+              unitPriceWithTax: dec(l.unitGross),
+              lineTotal: dec(l.lineNet),
+              lineTotalWithTax: dec(l.lineGross),
+              promotions: JSON.stringify(
+                (t.promotions?.lines[i].promotions ?? []).map((x) => ({ promotion_id: x.promotionId, name: x.name, amount: fromMinor(x.amount, precision) })),
+              ),
+              promotionDiscount: dec(t.lineDiscounts[i]),
+              taxCategory: lineTaxes ? lineTaxes[i].category : null,
+              taxZone: lineTaxes ? lineTaxes[i].zone : null,
+              excise: lineTaxes ? dec(lineTaxes[i].excise) : null,
+              exciseTax: lineTaxes ? dec(lineTaxes[i].exciseTax) : null,
+            })),
+            transactions,
+            { checkoutId: c.id, paymentTypeId: paymentType?.id ?? null, comments: c.comments },
+            outbox,
+          ),
+        (n) => n,
+      );
       return { success: true, payment_url: payment.paymentUrl, order_id: orderId, order_number: number, hash };
     });
   }

@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { retryDelayMs } from './backoff.js';
 import type { DomainEvent } from './domain-event.js';
 import { DomainEvents } from './domain-events.service.js';
-import { OutboxCommitListener } from '../extensions/index.js';
+import { OutboxCommitListener, type OutboxWork } from '../extensions/index.js';
 import { EventsRepository } from './events.repository.js';
 import { PollingWorker } from './polling-worker.js';
 import { Metrics } from '../observability/index.js';
@@ -34,9 +34,9 @@ export class EventHandlerWorker extends OutboxCommitListener implements OnApplic
     this.worker = new PollingWorker('domain event handlers', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
   }
 
-  /** Events were committed: run now (an `OutboxCommitListener`). */
-  outboxCommitted(): void {
-    this.worker.kick();
+  /** Events were committed: run now if they wrote handler jobs (an `OutboxCommitListener`). */
+  outboxCommitted(work: OutboxWork): void {
+    if (work.jobs) this.worker.kick();
   }
 
   /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves the work to the server, or calls start(). */

@@ -80,8 +80,8 @@ export class EventsRepository {
    * Writes a transaction's events, their handler jobs and every sink's work with the one statement `outboxStatement`
    * built, on the transaction's runner just before it commits; each event's id and time.
    */
-  async writeOutbox(runner: QueryRunner, sql: string, parameters: unknown[]): Promise<Array<{ id: string; occurred_at: Date }>> {
-    return (await runner.query(sql, parameters)) as Array<{ id: string; occurred_at: Date }>;
+  async writeOutbox(runner: QueryRunner, sql: string, parameters: unknown[]): Promise<Array<{ id: string; occurred_at: Date; sink_rows?: number }>> {
+    return (await runner.query(sql, parameters)) as Array<{ id: string; occurred_at: Date; sink_rows?: number }>;
   }
 
   /** Locks the next due pending job of these handlers with its event (skipping jobs other instances hold), or undefined. */

@@ -206,13 +206,21 @@ export abstract class OrderAfterSales {
 
 // The outbox sink point (`OutboxSink`, several) is the events module's: src/events/outbox-sink.ts (its statement reads the events module's relation).
 
+/** What a committed transaction's events left to do (issue 34: a worker with nothing new is not woken). */
+export interface OutboxWork {
+  /** Handler jobs were written (an in-process handler listens to one of the events). */
+  jobs: boolean;
+  /** An outbox sink wrote rows (the webhooks module: deliveries to an active subscription). */
+  sinkRows: boolean;
+}
+
 /**
- * **Outbox commit listener** (several). Told after a transaction that recorded events has committed, so a worker
- * starts at once instead of at its next poll. Must not throw or block (a failure is logged). Built in: the event
- * handler and webhook delivery workers.
+ * **Outbox commit listener** (several). Told after a transaction that recorded events has committed, with what they
+ * left to do (`OutboxWork`), so a worker with work starts at once instead of at its next poll. Must not throw or
+ * block (a failure is logged). Built in: the event handler and webhook delivery workers.
  */
 export abstract class OutboxCommitListener {
-  abstract outboxCommitted(): void;
+  abstract outboxCommitted(work: OutboxWork): void;
 }
 
 /**

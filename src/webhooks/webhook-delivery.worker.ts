@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
 import { PollingWorker, retryDelayMs } from '../events/index.js';
 import type { DomainEvent, DomainEventMap, EventTopic } from '../events/index.js';
-import { OutboxCommitListener } from '../extensions/index.js';
+import { OutboxCommitListener, type OutboxWork } from '../extensions/index.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Metrics } from '../observability/index.js';
@@ -104,9 +104,9 @@ export class WebhookDeliveryWorker extends OutboxCommitListener implements OnApp
     this.worker = new PollingWorker('webhook delivery', config.WEBHOOK_POLL_MS, () => this.tick(), this.logger);
   }
 
-  /** Events were committed: deliver now (an `OutboxCommitListener`). */
-  outboxCommitted(): void {
-    this.worker.kick();
+  /** Events were committed: deliver now if they wrote deliveries (an `OutboxCommitListener`). */
+  outboxCommitted(work: OutboxWork): void {
+    if (work.sinkRows) this.worker.kick();
   }
 
   /** Starts with the HTTP service; a CLI context (no HTTP adapter) leaves delivery to the server, or calls start(). */

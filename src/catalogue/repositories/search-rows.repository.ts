@@ -82,6 +82,45 @@ export async function refreshAvailabilityAndRecordChange(m: EntityManager, tenan
   return Number(change.id);
 }
 
+/**
+ * Stock movements of variants the transaction has locked, their search rows' availability, their products' rollup
+ * and the `stock` delta, in ONE statement (issue 34: the order placement's insert and refresh were two round trips).
+ * The statement's snapshot does not see its own inserted movements: each variant's ledger sum is the stored one plus
+ * the deltas it inserts (no other transaction can move a locked variant in between). Returns the delta's id.
+ */
+export async function insertMovementsAndRefreshAvailability(
+  m: EntityManager,
+  tenantId: string,
+  reason: string,
+  moves: ReadonlyArray<{ variantId: string; locationId: string; delta: number }>,
+): Promise<number> {
+  const [change]: Array<{ id: string | number }> = await m.query(
+    `WITH mv AS (
+       INSERT INTO stock_movements (tenant_id, variant_id, location_id, delta, reason)
+       SELECT $1, x.variant_id, x.location_id, x.delta, $2 FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) AS x(variant_id, location_id, delta)
+       RETURNING variant_id, delta
+     ), d AS (
+       SELECT variant_id, sum(delta) AS delta FROM mv GROUP BY variant_id
+     ), n AS (
+       UPDATE variant_search vs SET available = NOT v.track_inventory OR v.allow_backorder
+           OR coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = v.tenant_id AND sm.variant_id = v.id), 0) + d.delta > 0
+         FROM variants v, d WHERE v.id = vs.variant_id AND d.variant_id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1
+       RETURNING vs.variant_id, vs.product_id, vs.available
+     ), x AS (
+       SELECT vs.product_id, bool_or(coalesce(n.available, vs.available)) AS available
+         FROM variant_search vs LEFT JOIN n ON n.variant_id = vs.variant_id
+        WHERE vs.tenant_id = $1 AND vs.product_id IN (SELECT n.product_id FROM n)
+        GROUP BY vs.product_id
+     ), ps AS (
+       UPDATE product_search ps SET available = x.available FROM x
+        WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available
+     )
+     INSERT INTO catalogue_changes (tenant_id, kind, ids) SELECT $1, 'stock', array_agg(DISTINCT variant_id) FROM mv RETURNING id`,
+    [tenantId, reason, moves.map((mv) => mv.variantId), moves.map((mv) => mv.locationId), moves.map((mv) => String(mv.delta))],
+  );
+  return Number(change.id);
+}
+
 /** Records a `products` or `rebuild` delta; its id. */
 export async function insertCatalogueChange(m: EntityManager, tenantId: string, kind: string, ids: string[]): Promise<number> {
   const [change]: Array<{ id: string | number }> = await m.query(

@@ -94,12 +94,26 @@ export interface CheckoutCompletion {
   comments: string | null;
 }
 
+/** The outbox's parts written by the placement's statement (`DomainEvents.writeWith`), its parameters after the placement's. */
+export interface PlacementOutbox {
+  ctes: string;
+  parameters: unknown[];
+  /** How many rows the outbox's sinks wrote (a SQL expression of the statement). */
+  sinkRows: string;
+}
+
+/** The placement's own parameters: the outbox's are numbered after them. */
+export const PLACED_ORDER_PARAMETERS = 66;
+/** The order number in the placement's statement: the events' `fill` paths are set to it. */
+export const PLACED_ORDER_NUMBER = '(SELECT last_number::text FROM n)';
+
 /**
  * The placement's writes that need the order number, in ONE statement (issue 34: one round trip under the shop's
  * counter lock instead of five): the per-shop counter incremented (its row stays locked to commit), the order
  * numbered from it, its lines (`unnest`, positions from 0) and transactions, and the checkout marked `Completed`
- * naming the order. The children reference the order inserted by the same statement: PostgreSQL checks foreign keys at
- * the statement's end. Returns the order number.
+ * naming the order, and the transaction's events with their order number (`outbox`: one round trip less while the
+ * counter is locked). The children reference the order inserted by the same statement: PostgreSQL checks foreign keys
+ * at the statement's end. Returns the order number and the events written.
  */
 export async function insertPlacedOrder(
   m: EntityManager,
@@ -107,8 +121,78 @@ export async function insertPlacedOrder(
   lines: OrderLineInsert[],
   transactions: OrderTransactionInsert[],
   checkout: CheckoutCompletion,
-): Promise<string> {
-  const [row]: Array<{ number: string }> = await m.query(
+  outbox: PlacementOutbox | null,
+): Promise<{ result: string; written: Array<{ id: string; occurred_at: string }>; sinkRows: number }> {
+  const own: unknown[] = [
+    o.id,
+    o.tenantId,
+    o.checkoutId,
+    o.customerId,
+    o.hash,
+    o.paymentTypeId,
+    o.paymentTypeName,
+    o.paymentKind,
+    o.paymentProvider,
+    o.paymentReference,
+    o.returnUrl,
+    o.currencyCode,
+    o.currencyPrecision,
+    o.priceIncludesTax,
+    o.subtotal,
+    o.discount,
+    o.discountCode,
+    o.couponText,
+    o.shippingAmount,
+    o.shippingTaxRate,
+    o.shippingMethodName,
+    o.taxAmount,
+    o.taxLines,
+    o.total,
+    o.email,
+    o.comments,
+    o.language,
+    o.shippingAddress,
+    o.billingAddress,
+    o.paymentTtlSeconds,
+    o.balancePaid,
+    o.paid,
+    o.promotions,
+    o.promotionDiscount,
+    o.taxZone,
+    o.grossPricePolicy,
+    o.shippingMethodId,
+    o.shippingZone,
+    o.shippingRate,
+    lines.map((_, i) => i),
+    lines.map((l) => l.variantId),
+    lines.map((l) => l.productId),
+    lines.map((l) => l.title),
+    lines.map((l) => l.sku),
+    lines.map((l) => l.description),
+    lines.map((l) => l.imageUrl),
+    lines.map((l) => l.quantity),
+    lines.map((l) => l.taxRate),
+    lines.map((l) => l.unitPrice),
+    lines.map((l) => l.unitPriceWithTax),
+    lines.map((l) => l.lineTotal),
+    lines.map((l) => l.lineTotalWithTax),
+    lines.map((l) => l.promotions),
+    lines.map((l) => l.promotionDiscount),
+    lines.map((l) => l.taxCategory),
+    lines.map((l) => l.taxZone),
+    lines.map((l) => l.excise),
+    lines.map((l) => l.exciseTax),
+    transactions.map((t) => t.kind),
+    transactions.map((t) => t.amount),
+    transactions.map((t) => t.status),
+    transactions.map((t) => t.provider),
+    transactions.map((t) => t.reference),
+    checkout.checkoutId,
+    checkout.paymentTypeId,
+    checkout.comments,
+  ];
+  if (own.length !== PLACED_ORDER_PARAMETERS) throw new Error(`the placement has ${own.length} parameters, not ${PLACED_ORDER_PARAMETERS}`);
+  const [row]: Array<{ number: string; written: Array<{ id: string; occurred_at: string }>; sink_rows: number }> = await m.query(
     `WITH n AS (
        INSERT INTO order_counters (tenant_id, last_number) VALUES ($2, 1)
        ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number
@@ -140,76 +224,11 @@ export async function insertPlacedOrder(
      ), ck AS (
        UPDATE checkouts SET status = 'Completed', order_id = $1, completed_at = now(), payment_type_id = $65, comments = $66, updated_at = now()
        WHERE id = $64 AND tenant_id = $2
-     )
-     SELECT last_number::text AS number FROM n`,
-    [
-      o.id,
-      o.tenantId,
-      o.checkoutId,
-      o.customerId,
-      o.hash,
-      o.paymentTypeId,
-      o.paymentTypeName,
-      o.paymentKind,
-      o.paymentProvider,
-      o.paymentReference,
-      o.returnUrl,
-      o.currencyCode,
-      o.currencyPrecision,
-      o.priceIncludesTax,
-      o.subtotal,
-      o.discount,
-      o.discountCode,
-      o.couponText,
-      o.shippingAmount,
-      o.shippingTaxRate,
-      o.shippingMethodName,
-      o.taxAmount,
-      o.taxLines,
-      o.total,
-      o.email,
-      o.comments,
-      o.language,
-      o.shippingAddress,
-      o.billingAddress,
-      o.paymentTtlSeconds,
-      o.balancePaid,
-      o.paid,
-      o.promotions,
-      o.promotionDiscount,
-      o.taxZone,
-      o.grossPricePolicy,
-      o.shippingMethodId,
-      o.shippingZone,
-      o.shippingRate,
-      lines.map((_, i) => i),
-      lines.map((l) => l.variantId),
-      lines.map((l) => l.productId),
-      lines.map((l) => l.title),
-      lines.map((l) => l.sku),
-      lines.map((l) => l.description),
-      lines.map((l) => l.imageUrl),
-      lines.map((l) => l.quantity),
-      lines.map((l) => l.taxRate),
-      lines.map((l) => l.unitPrice),
-      lines.map((l) => l.unitPriceWithTax),
-      lines.map((l) => l.lineTotal),
-      lines.map((l) => l.lineTotalWithTax),
-      lines.map((l) => l.promotions),
-      lines.map((l) => l.promotionDiscount),
-      lines.map((l) => l.taxCategory),
-      lines.map((l) => l.taxZone),
-      lines.map((l) => l.excise),
-      lines.map((l) => l.exciseTax),
-      transactions.map((t) => t.kind),
-      transactions.map((t) => t.amount),
-      transactions.map((t) => t.status),
-      transactions.map((t) => t.provider),
-      transactions.map((t) => t.reference),
-      checkout.checkoutId,
-      checkout.paymentTypeId,
-      checkout.comments,
-    ],
+     )${outbox ? `,\n     ${outbox.ctes}` : ''}
+     SELECT last_number::text AS number, ${
+       outbox ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'occurred_at', occurred_at)), '[]') FROM written)` : `'[]'::json`
+     } AS written, ${outbox ? outbox.sinkRows : '0'}::int AS sink_rows FROM n`,
+    [...own, ...(outbox?.parameters ?? [])],
   );
-  return row.number;
+  return { result: row.number, written: row.written, sinkRows: Number(row.sink_rows) };
 }

@@ -22,7 +22,8 @@ describe('outbox statement (issue 34)', () => {
   it('writes every event, its handlers’ jobs and each sink’s statement in one WITH statement', () => {
     const { sql, parameters } = outboxStatement([event('a', ['h1', 'h2']), event('b'), event('c', ['h1'])], ['INSERT INTO x SELECT id FROM ev']);
     expect(sql.match(/INSERT INTO/g)).toHaveLength(3);
-    expect(sql).toMatch(/sink0 AS \(INSERT INTO x SELECT id FROM ev\)/);
+    expect(sql).toMatch(/sink0 AS \(INSERT INTO x SELECT id FROM ev RETURNING 1\)/);
+    expect(sql).toMatch(/\(SELECT count\(\*\) FROM sink0\)\)::int AS sink_rows FROM written$/);
     expect(parameters[0]).toEqual(['a', 'b', 'c']);
     expect(parameters.slice(5)).toEqual([
       ['a', 'a', 'c'],

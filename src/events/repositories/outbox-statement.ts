@@ -12,6 +12,11 @@ export interface PendingEvent<R extends { occurredAt: Date } = { occurredAt: Dat
   trace: string | null;
   handlers: string[];
   depth: number;
+  /**
+   * A JSON path in the payload (`['order', 'number']`) that the statement writing the event sets to a value it computes
+   * (`OutboxParts`' `fillValue`: the order placement's number, written by the placement's own statement); null: none.
+   */
+  fill?: string[] | null;
   /** What `emit` returned: its `occurredAt` becomes the row's once written. */
   recorded?: R;
 }
@@ -55,17 +60,40 @@ export function timeOrderedUuid(now = Date.now()): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/** The outbox's `WITH` parts of a caller's statement (issue 34), and its parameters, numbered after the caller's. */
+export interface OutboxParts {
+  /** `ev AS (…), written AS (…)[, jobs AS (…)][, sinkN AS (…)]`: the caller's `WITH` lists them after its own parts. */
+  ctes: string;
+  parameters: unknown[];
+  /** Handler jobs are written (an event has a handler). */
+  jobs: boolean;
+  /** A SQL expression of the statement: how many rows the sinks wrote (`0` without sinks). */
+  sinkRows: string;
+}
+
 /**
- * ONE statement writing a transaction's events (in emit order), their handlers' jobs and every sink's work, each
- * sink's statement reading the events from the relation `ev` (id, tenant_id, topic). Data-modifying WITH parts run
- * once and to completion whether or not the final SELECT reads them; foreign keys are checked at its end.
+ * The parts writing a transaction's events (in emit order), their handlers' jobs and every sink's work, each sink's
+ * statement reading the events from the relation `ev` (id, tenant_id, topic); `written` returns each event's id and
+ * `occurred_at`. Parameters are numbered from `$offset + 1`. An event's `fill` path is set to `fillValue`, a SQL
+ * expression of the statement these parts run in (an event with a `fill` and no `fillValue` is refused).
  */
-export function outboxStatement(events: PendingEvent[], sinks: string[]): { sql: string; parameters: unknown[] } {
+export function outboxParts(
+  events: PendingEvent[],
+  sinks: string[],
+  { offset = 0, fillValue = null }: { offset?: number; fillValue?: string | null } = {},
+): OutboxParts {
+  const fills = events.map((e) => (e.fill?.length ? `{${e.fill.join(',')}}` : null));
+  if (fillValue === null && fills.some((f) => f !== null)) throw new Error('an event with a fill path needs the value of the statement writing it');
   const jobs = events.flatMap((e) => e.handlers.map((h) => ({ event: e.id, handler: h })));
-  const sql = [
-    `WITH ev AS (
-       SELECT x.id, x.tenant_id, x.topic, x.payload, x.trace_context, x.n
-         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS x(id, tenant_id, topic, payload, trace_context, n)),
+  const $ = (i: number) => `$${offset + i}`;
+  const payload =
+    fillValue === null
+      ? 'x.payload'
+      : `CASE WHEN x.fill IS NULL THEN x.payload ELSE jsonb_set(x.payload, x.fill::text[], to_jsonb(${fillValue})) END AS payload`;
+  const ctes = [
+    `ev AS (
+       SELECT x.id, x.tenant_id, x.topic, ${payload}, x.trace_context, x.n
+         FROM unnest(${$(1)}::uuid[], ${$(2)}::uuid[], ${$(3)}::text[], ${$(4)}::jsonb[], ${$(5)}::jsonb[]${fillValue === null ? '' : `, ${$(6)}::text[]`}) WITH ORDINALITY AS x(id, tenant_id, topic, payload, trace_context${fillValue === null ? '' : ', fill'}, n)),
      written AS (
        INSERT INTO outbox_events (id, tenant_id, topic, payload, trace_context)
        SELECT id, tenant_id, topic, payload, trace_context FROM ev ORDER BY n RETURNING id, occurred_at)`,
@@ -73,11 +101,11 @@ export function outboxStatement(events: PendingEvent[], sinks: string[]): { sql:
       ? [
           `jobs AS (
              INSERT INTO event_handler_jobs (tenant_id, event_id, handler, next_attempt_at)
-             SELECT ev.tenant_id, ev.id, j.handler, clock_timestamp() FROM unnest($6::uuid[], $7::text[]) AS j(event_id, handler) JOIN ev ON ev.id = j.event_id
+             SELECT ev.tenant_id, ev.id, j.handler, clock_timestamp() FROM unnest(${$(fillValue === null ? 6 : 7)}::uuid[], ${$(fillValue === null ? 7 : 8)}::text[]) AS j(event_id, handler) JOIN ev ON ev.id = j.event_id
              ON CONFLICT (tenant_id, event_id, handler) DO NOTHING)`,
         ]
       : []),
-    ...sinks.map((s, i) => `sink${i} AS (${s})`),
+    ...sinks.map((s, i) => `sink${i} AS (${s} RETURNING 1)`),
   ].join(',\n');
   const parameters: unknown[] = [
     events.map((e) => e.id),
@@ -86,10 +114,22 @@ export function outboxStatement(events: PendingEvent[], sinks: string[]): { sql:
     events.map((e) => e.payload),
     events.map((e) => e.trace),
   ];
+  if (fillValue !== null) parameters.push(fills);
   if (jobs.length > 0)
     parameters.push(
       jobs.map((j) => j.event),
       jobs.map((j) => j.handler),
     );
-  return { sql: `${sql}\nSELECT id, occurred_at FROM written`, parameters };
+  const sinkRows = sinks.length ? `(${sinks.map((_, i) => `(SELECT count(*) FROM sink${i})`).join(' + ')})` : '0';
+  return { ctes, parameters, jobs: jobs.length > 0, sinkRows };
+}
+
+/**
+ * ONE statement writing a transaction's events, their handlers' jobs and every sink's work (`outboxParts`).
+ * Data-modifying WITH parts run once and to completion whether or not the final SELECT reads them; foreign keys are
+ * checked at its end.
+ */
+export function outboxStatement(events: PendingEvent[], sinks: string[]): { sql: string; parameters: unknown[]; jobs: boolean } {
+  const { ctes, parameters, jobs, sinkRows } = outboxParts(events, sinks);
+  return { sql: `WITH ${ctes}\nSELECT id, occurred_at, ${sinkRows}::int AS sink_rows FROM written`, parameters, jobs };
 }
