@@ -17,13 +17,18 @@ const E2E_GROUPS = process.env.E2E_GROUPS === '1';
 const UNIT_GROUPS = process.env.UNIT_GROUPS === '1';
 /** Jest ignores these files: with groups, the files in them run inside them and not alone as well. */
 const ignoreGrouped = (files) => files.map((f) => `<rootDir>/${escape(f)}$`);
+// transpile-only (the types are `npm run typecheck`'s): SWC, and for the e2e project the files the @nestjs/swagger
+// plugin rewrites through ts-jest with the plugin (test/helpers/ts-transform.cjs)
 const transform = (plugins) => ({
   '^.+\\.ts$': [
-    'ts-jest',
+    '<rootDir>/test/helpers/ts-transform.cjs',
     {
-      useESM: true,
-      tsconfig: 'tsconfig.json',
-      ...(plugins ? { astTransformers: { before: [{ path: '<rootDir>/test/helpers/swagger-plugin.cjs' }] } } : {}),
+      swaggerPlugin: plugins,
+      tsJest: {
+        useESM: true,
+        tsconfig: 'tsconfig.json',
+        ...(plugins ? { astTransformers: { before: [{ path: '<rootDir>/test/helpers/swagger-plugin.cjs' }] } } : {}),
+      },
     },
   ],
 });
