@@ -9,25 +9,16 @@
 // Not grouped: the long files of test/helpers/sequencer.cjs (they start first, each alone). The browser files run in
 // groups of their own (browserGroups: test/e2e-groups/browser-<n>.e2e-group.ts), which share one Chromium as well
 // (test/e2e/storefront-browser.fixture.ts), each file in browser contexts of its own and on its own demo shop.
-const { readdirSync, statSync } = require('node:fs');
+const { statSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const { LONG_FIRST } = require('./sequencer.cjs');
+const { balance, walk } = require('./spec-files.cjs');
 
 /** How many group files exist in test/e2e-groups/ (group-1 … group-GROUPS). */
 const GROUPS = 8;
 /** How many browser group files exist in test/e2e-groups/ (browser-1 … browser-BROWSER_GROUPS). */
 const BROWSER_GROUPS = 2;
 const SPEC = /\.e2e-spec\.ts$/;
-
-function walk(dir, out) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, out);
-    else if (SPEC.test(entry.name)) out.push(path);
-  }
-  return out;
-}
 
 /** Whether a spec file (path from the repository root, `/`-separated) runs in a group. */
 function groupable(file) {
@@ -45,17 +36,10 @@ function browserGroupable(file) {
  */
 function split(root, keep, count) {
   const files = ['test', 'examples']
-    .flatMap((dir) => walk(join(root, dir), []))
+    .flatMap((dir) => walk(join(root, dir), SPEC))
     .map((path) => ({ file: relative(root, path).split('\\').join('/'), size: statSync(path).size }))
-    .filter(({ file }) => keep(file))
-    .sort((a, b) => b.size - a.size || (a.file < b.file ? -1 : 1));
-  const out = Array.from({ length: count }, () => ({ size: 0, files: [] }));
-  for (const f of files) {
-    const smallest = out.reduce((min, g) => (g.size < min.size ? g : min));
-    smallest.size += f.size;
-    smallest.files.push(f.file);
-  }
-  return out.map((g) => g.files.sort());
+    .filter(({ file }) => keep(file));
+  return balance(files, count);
 }
 
 /** The short e2e files in GROUPS groups (test/e2e-groups/group-<n>.e2e-group.ts). */

@@ -8,8 +8,9 @@
 // instead of their files) and for the group files (which import them): a new spec joins a group by itself.
 // Not grouped (each runs alone, as without groups): a spec with a hook or a test outside any describe block, which in
 // a group would apply to (or sit among) the other files' tests, such as an `afterEach(() => jest.restoreAllMocks())`.
-const { readdirSync, readFileSync, statSync } = require('node:fs');
+const { readFileSync, statSync } = require('node:fs');
 const { join, relative } = require('node:path');
+const { balance, walk } = require('./spec-files.cjs');
 
 /** How many group files exist in test/unit-groups/ (group-1 … group-GROUPS): one per Jest worker. */
 const GROUPS = 2;
@@ -18,16 +19,6 @@ const DIRS = ['src', 'examples', 'test/unit'];
 /** A hook or test at the top level of a file: a line starting with its call. */
 const TOP_LEVEL = /^(?:beforeAll|afterAll|beforeEach|afterEach|it|test)(?:\.\w+)*\(/m;
 
-function walk(dir, out) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, out);
-    else if (SPEC.test(entry.name)) out.push(path);
-  }
-  return out;
-}
-
 /** Whether a spec's source leaves it free to share a Jest test file: no hook or test outside a describe. */
 function groupable(source) {
   return !TOP_LEVEL.test(source);
@@ -35,7 +26,7 @@ function groupable(source) {
 
 /** Every unit spec file, paths from the repository root (`/`-separated), in name order. */
 function specs(root) {
-  return DIRS.flatMap((dir) => walk(join(root, dir), []))
+  return DIRS.flatMap((dir) => walk(join(root, dir), SPEC))
     .map((path) => relative(root, path).split('\\').join('/'))
     .sort();
 }
@@ -47,15 +38,8 @@ function specs(root) {
 function groups(root) {
   const files = specs(root)
     .map((file) => ({ file, source: readFileSync(join(root, file), 'utf8'), size: statSync(join(root, file)).size }))
-    .filter(({ source }) => groupable(source))
-    .sort((a, b) => b.size - a.size || (a.file < b.file ? -1 : 1));
-  const out = Array.from({ length: GROUPS }, () => ({ size: 0, files: [] }));
-  for (const f of files) {
-    const smallest = out.reduce((min, g) => (g.size < min.size ? g : min));
-    smallest.size += f.size;
-    smallest.files.push(f.file);
-  }
-  return out.map((g) => g.files.sort());
+    .filter(({ source }) => groupable(source));
+  return balance(files, GROUPS);
 }
 
 module.exports = { GROUPS, groups, groupable, specs };
