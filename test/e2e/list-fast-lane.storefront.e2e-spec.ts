@@ -254,6 +254,25 @@ describe('the list fast lane: GET /products in front of Express (issue 35)', () 
     }
   });
 
+  it('runs every middleware Express runs before the route, in its order (buyers first among them), the body parsers aside', () => {
+    type Layer = { name: string; handle: unknown; route?: unknown; match(path: string): boolean };
+    const express = t.app.getHttpAdapter().getInstance() as unknown as { router: { stack: Layer[] } };
+    const stack = express.router.stack;
+    const firstRoute = stack.findIndex((l) => l.route !== undefined);
+    // what Express runs for GET /products before the route; a bodiless GET needs no body parser, so the lane has none,
+    // and Nest's adapter puts its request and response hooks first, a layer that does nothing while none is set
+    const adapter = t.app.getHttpAdapter() as unknown as { onRequestHook?: unknown; onResponseHook?: unknown };
+    expect([adapter.onRequestHook, adapter.onResponseHook]).toEqual([undefined, undefined]);
+    const before = stack
+      .slice(0, firstRoute)
+      .filter((l) => l.match(`${API}/products`) && !['jsonParser', 'urlencodedParser'].includes(l.name))
+      .filter((l) => !String(l.handle).includes('this.onResponseHook'))
+      .map((l) => l.handle);
+    const chain = (lane as unknown as { deps: { chain: unknown[] } }).deps.chain;
+    expect(chain).toEqual(before);
+    expect(before.some((h) => (h as { name?: string }).name === 'buyersFirstGate')).toBe(true);
+  });
+
   it('answers after a product change as the Nest path does', async () => {
     await shop.admin.put(`/admin/products/${ids.products.p2}`, { title: 'Zebra Riesling' }).expect(200);
     const pair = await both('/products?q=zebra&include=facets');

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { releaseChromium, sameOriginPage, screenshot, startDemoStorefront, text } from './storefront-browser.fixture.js';
 import { formatCurrency } from '../../examples/storefront/src/money.js';
+import { BENCHMARK_INDEX, throttlingRate } from '../helpers/cpu-throttling.js';
 import type { TestApp, TestShop } from '../helpers/test-app.js';
 
 /**
@@ -188,8 +189,8 @@ describe('reference storefront: home page, search-engine data and the phone jour
     await page.context().close();
   }, 120_000);
 
-  it('budgets on a throttled machine (CPU 4× slower, 1.6 Mbps / 150 ms): the listing shows its first products within 2.0 s and blocks the main thread at most 300 ms in all (the best of 3 cold loads: the machine is shared)', async () => {
-    type Run = { fcp: number; products: number; app: number; tbt: number; tasks: number[][] };
+  it('budgets on a throttled machine (CPU 4× slower, at most, and never below a BenchmarkIndex of 600; 1.6 Mbps / 150 ms): the listing shows its first products within 2.0 s and blocks the main thread at most 300 ms in all (the best of 3 cold loads: the machine is shared)', async () => {
+    type Run = { index: number; rate: number; fcp: number; products: number; app: number; tbt: number; tasks: number[][] };
     const runs: Run[] = [];
     // another test's CPU (npm test runs two files at once) only ever adds time: the best of three loads is the figure
     for (let i = 0; i < 3; i += 1) {
@@ -197,7 +198,12 @@ describe('reference storefront: home page, search-engine data and the phone jour
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Network.enable');
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 });
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      // the slowdown is relative to the host: the device emulated is this Chromium's speed (measured right before the
+      // load, other work included) divided by the rate, so the rate is 4 unless that would emulate a device slower
+      // than BenchmarkIndex 600 (what 4× gave on the machine the budgets were set on)
+      const index = await page.evaluate<number>(BENCHMARK_INDEX);
+      const rate = throttlingRate(index);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
       // the long tasks, and the first frame showing a product card: the prerendered page's (in the HTML) or the app's
       // (its root shown), and the first frame showing the app's own cards (the page is the app's from then on)
       await page.addInitScript(`(() => {
@@ -223,10 +229,10 @@ describe('reference storefront: home page, search-engine data and the phone jour
       );
       // total blocking time as Lighthouse counts it: each long task's time over 50 ms, from the first contentful paint on
       const tbt = m.tasks.reduce((sum, [start, duration]) => sum + Math.max(0, start + duration - Math.max(start, m.fcp) - 50), 0);
-      runs.push({ fcp: Math.round(m.fcp), products: Math.round(m.products), app: Math.round(m.app), tbt: Math.round(tbt), tasks: m.tasks });
+      runs.push({ index, rate, fcp: Math.round(m.fcp), products: Math.round(m.products), app: Math.round(m.app), tbt: Math.round(tbt), tasks: m.tasks });
       await page.context().close();
     }
-    process.stderr.write(`[storefront] throttled listing (CPU 4x, 1.6 Mbps / 150 ms), ms: ${JSON.stringify(runs)}\n`);
+    process.stderr.write(`[storefront] throttled listing (CPU rate by BenchmarkIndex, 1.6 Mbps / 150 ms), ms: ${JSON.stringify(runs)}\n`);
     writeFileSync(join(OUT, 'throttled-listing.json'), JSON.stringify(runs, null, 2));
     expect(Math.min(...runs.map((r) => r.products))).toBeLessThanOrEqual(2000);
     expect(Math.min(...runs.map((r) => r.tbt))).toBeLessThanOrEqual(300);
