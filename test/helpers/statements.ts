@@ -38,7 +38,8 @@ function withoutBackground(seen: Sent[]): string[] {
   const close = (client: unknown) => {
     const tx = open.get(client)!;
     open.delete(client);
-    if (tx.length > 1) kept.push(...tx);
+    // kept when it held a statement besides its START and its COMMIT (the background polls were never added to it)
+    if (tx.some((sql) => !/^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK)\b/.test(sql))) kept.push(...tx);
   };
   for (const { client, sql } of seen) {
     if (/^(START TRANSACTION|BEGIN)\b/.test(sql)) open.set(client, [sql]);
