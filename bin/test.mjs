@@ -3,9 +3,10 @@
 //
 // - `storefront:prepare` and `test:e2e` start together: the e2e files serving the storefront's real build wait for it
 //   (a marker file written when the build is done, STOREFRONT_READY_FILE), the others do not;
-// - `typecheck`, `lint`, `lint:deps`, `format:check` and `test:unit` start at the same time, at a lower CPU priority
-//   (nice 10): they fill the CPU the e2e run leaves idle (its workers waiting on PostgreSQL, the server or timers)
-//   instead of adding their minutes before it, and take little from its timing-sensitive tests;
+// - `typecheck`, `lint`, `lint:deps` and `format:check` start at the same time, at a lower CPU priority (nice 10), and
+//   `test:unit` likewise once `storefront:prepare` is done (the storefront's specs import its own dependencies): they
+//   fill the CPU the e2e run leaves idle (its workers waiting on PostgreSQL, the server or timers) instead of adding
+//   their minutes before it, and take little from its timing-sensitive tests;
 // - the first phase that fails stops the others (their whole process groups) and the run exits 1 with its output;
 // - the e2e run runs its short files several to a Jest test file (E2E_GROUPS=1, test/helpers/e2e-groups.cjs), the unit
 //   run its specs in two (UNIT_GROUPS=1, test/helpers/unit-groups.cjs);
@@ -133,7 +134,7 @@ if (SERIAL) {
     if (!r.ok) break;
   }
 } else {
-  const checks = CHECKS.map((script) => run(script, { nice: NICE, env: ENV[script] ?? {} }));
+  const checks = CHECKS.filter((script) => script !== 'test:unit').map((script) => run(script, { nice: NICE, env: ENV[script] ?? {} }));
   // the storefront's build beside the e2e run: only the files serving the real build wait for it (createTestApp with
   // STOREFRONT_DEMO and no STOREFRONT_DEMO_DIR, test/helpers/storefront-ready.ts), until this file exists
   const ready = join(mkdtempSync(join(tmpdir(), 'shop-storefront-')), 'built');
@@ -141,8 +142,11 @@ if (SERIAL) {
     if (r.ok) writeFileSync(ready, '');
     return r;
   });
+  // the unit specs of examples/storefront import its own dependencies (react, …), which storefront:prepare installs on a
+  // fresh clone: the unit run starts once it is done (which group imports them when is a matter of the groups' sizes)
+  const unit = prepare.then((r) => (r.ok ? run('test:unit', { nice: NICE, env: ENV['test:unit'] }) : r));
   const e2e = run('test:e2e', { ...E2E, env: { ...E2E.env, STOREFRONT_READY_FILE: ready } });
-  await Promise.all([...checks, prepare, e2e]);
+  await Promise.all([...checks, prepare, unit, e2e]);
 }
 summary();
 process.exit(failed || results.some((r) => !r.ok) ? 1 : 0);
