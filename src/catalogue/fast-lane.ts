@@ -11,6 +11,17 @@ export type Middleware = (req: Request, res: Response, next: NextFunction) => vo
  * listener, adopting a request as Express's router would, and running the app's own middleware chain before answering.
  */
 
+/** A bearer token's `Authorization` header (the token in group 1). */
+export const BEARER = /^Bearer (\S+)$/i;
+
+/** A GET of exactly `path` (a query string allowed), without a body, with a bearer token: cheap checks on the raw request. */
+export function laneCandidate(req: IncomingMessage, path: string): boolean {
+  const url = req.url ?? '';
+  if (req.method !== 'GET' || !url.startsWith(path) || (url.length > path.length && url[path.length] !== '?')) return false;
+  if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0) return false;
+  return typeof req.headers.authorization === 'string' && BEARER.test(req.headers.authorization);
+}
+
 /** Puts `handle` in front of the server's request listeners (Express's app); `through` hands a request on unchanged. */
 export function installLane(server: Server, handle: (req: IncomingMessage, res: ServerResponse, through: () => void) => void): void {
   const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;

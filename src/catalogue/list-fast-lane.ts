@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from '@nestjs/common';
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Application, Request, Response } from 'express';
 import type { HttpLogger } from 'pino-http';
 import { activeLanguage, applyCurrency, applyVisitor, offeredCurrency, type AuthService } from '../auth/index.js';
@@ -12,7 +12,7 @@ import { CartCurrencyResolver, type Extensions } from '../extensions/index.js';
 import type { TenancyService, TenantConfig } from '../tenancy/index.js';
 import { parseFilters, type CatalogueFilters, type RawQuery } from './catalogue-filters.js';
 import { ProductListQuery } from './dto/catalogue-list-query.dto.js';
-import { adoptRequest, installLane, LaneChain, routeOf, type Middleware } from './fast-lane.js';
+import { adoptRequest, BEARER, installLane, laneCandidate, LaneChain, type Middleware, routeOf } from './fast-lane.js';
 import { spliceJson } from './preserialized-json.js';
 import type { StorefrontCatalogueService } from './storefront-catalogue.service.js';
 
@@ -44,7 +44,6 @@ interface Plan {
   filters: CatalogueFilters;
 }
 
-const BEARER = /^Bearer (\S+)$/i;
 const SCOPE = 'storefront/catalogue';
 /** The guard's own parameters, beside the list's (`ProductListQuery`, the DTO that documents them). */
 const GUARD_PARAMS = ['currency', 'locale'];
@@ -90,21 +89,12 @@ export class ListFastLane {
   /** Puts the lane in front of the server's request listeners (Express's app, or another lane). */
   install(server: Server): void {
     installLane(server, (req, res, through) => {
-      if (!this.enabled || !this.candidate(req)) return through();
+      if (!this.enabled || !laneCandidate(req, this.deps.path)) return through();
       this.decide(req as Request, res as Response).then(
         (plan) => (plan ? this.answer(req as Request, res as Response, plan) : through()),
         () => through(),
       );
     });
-  }
-
-  /** A GET of the route, without a body, with a bearer token (cheap checks on the raw request). */
-  private candidate(req: IncomingMessage): boolean {
-    const url = req.url ?? '';
-    const path = this.deps.path;
-    if (req.method !== 'GET' || !url.startsWith(path) || (url.length > path.length && url[path.length] !== '?')) return false;
-    if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0) return false;
-    return typeof req.headers.authorization === 'string' && BEARER.test(req.headers.authorization);
   }
 
   /** The plan to answer with, or null to leave the request to Express (nothing written, no middleware run). */

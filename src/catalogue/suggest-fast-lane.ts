@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Application, Request, Response } from 'express';
 import { activeLanguage, applyVisitor, offeredCurrency, type AuthService } from '../auth/index.js';
 import { contextOf } from '../common/context/request-context.js';
@@ -6,7 +6,7 @@ import { checkJsonShape } from '../common/http/json-shape.js';
 import type { HttpLogger } from 'pino-http';
 import type { TenancyService, TenantConfig } from '../tenancy/index.js';
 import type { SuggestionGroupDto } from './dto/search-suggest.dto.js';
-import { adoptRequest, installLane, LaneChain, routeOf, type Middleware } from './fast-lane.js';
+import { adoptRequest, BEARER, installLane, laneCandidate, LaneChain, type Middleware, routeOf } from './fast-lane.js';
 import { spliceJson } from './preserialized-json.js';
 import { suggestLimit } from './search-suggest.controller.js';
 import type { SearchSuggestService } from './search-suggest.service.js';
@@ -41,7 +41,6 @@ interface Plan {
   answer: SuggestionGroupDto[];
 }
 
-const BEARER = /^Bearer (\S+)$/i;
 const SCOPE = 'storefront/catalogue';
 
 /**
@@ -74,21 +73,12 @@ export class SuggestFastLane {
   /** Puts the lane in front of the server's request listeners (Express's app). */
   install(server: Server): void {
     installLane(server, (req, res, through) => {
-      if (!this.enabled || !this.candidate(req)) return through();
+      if (!this.enabled || !laneCandidate(req, this.deps.path)) return through();
       this.decide(req as Request, res as Response).then(
         (plan) => (plan ? this.answer(req as Request, res as Response, plan) : through()),
         () => through(),
       );
     });
-  }
-
-  /** A GET of the route, without a body, with a bearer token (cheap checks on the raw request). */
-  private candidate(req: IncomingMessage): boolean {
-    const url = req.url ?? '';
-    const path = this.deps.path;
-    if (req.method !== 'GET' || !url.startsWith(path) || (url.length > path.length && url[path.length] !== '?')) return false;
-    if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0) return false;
-    return typeof req.headers.authorization === 'string' && BEARER.test(req.headers.authorization);
   }
 
   /** The plan to answer with, or null to leave the request to Express (nothing written, no middleware run). */

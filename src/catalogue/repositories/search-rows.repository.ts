@@ -56,6 +56,21 @@ export async function rebuildProductSearchRows(m: EntityManager, tenantId: strin
 }
 
 /**
+ * The products' availability rollup after the variant search rows updated by a CTE `n` (RETURNING variant_id,
+ * product_id, available) of the same statement, tenant `$1`: the statement's snapshot does not see `n`'s update, so
+ * each product's rollup takes its updated variants' availability from `n` and its siblings' as stored.
+ */
+const PRODUCT_ROLLUP = `x AS (
+       SELECT vs.product_id, bool_or(coalesce(n.available, vs.available)) AS available
+         FROM variant_search vs LEFT JOIN n ON n.variant_id = vs.variant_id
+        WHERE vs.tenant_id = $1 AND vs.product_id IN (SELECT n.product_id FROM n)
+        GROUP BY vs.product_id
+     ), ps AS (
+       UPDATE product_search ps SET available = x.available FROM x
+        WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available
+     )`;
+
+/**
  * After stock movements of `variantIds` (written by an earlier statement of the transaction, so the ledger sums them):
  * their search rows' availability, their products' rollup, and the `stock` delta recorded, in ONE statement (issue
  * 34: three round trips were one per step). The rollup sees the statement's snapshot, so it takes the variants' new
@@ -67,15 +82,7 @@ export async function refreshAvailabilityAndRecordChange(m: EntityManager, tenan
        UPDATE variant_search vs SET available = ${availableSql('v')}
          FROM variants v WHERE v.id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1 AND vs.variant_id = ANY($2::uuid[])
        RETURNING vs.variant_id, vs.product_id, vs.available
-     ), x AS (
-       SELECT vs.product_id, bool_or(coalesce(n.available, vs.available)) AS available
-         FROM variant_search vs LEFT JOIN n ON n.variant_id = vs.variant_id
-        WHERE vs.tenant_id = $1 AND vs.product_id IN (SELECT n.product_id FROM n)
-        GROUP BY vs.product_id
-     ), ps AS (
-       UPDATE product_search ps SET available = x.available FROM x
-        WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available
-     )
+     ), ${PRODUCT_ROLLUP}
      INSERT INTO catalogue_changes (tenant_id, kind, ids) VALUES ($1, 'stock', $2::uuid[]) RETURNING id`,
     [tenantId, variantIds],
   );
@@ -106,15 +113,7 @@ export async function insertMovementsAndRefreshAvailability(
            OR coalesce((SELECT sum(sm.delta) FROM stock_movements sm WHERE sm.tenant_id = v.tenant_id AND sm.variant_id = v.id), 0) + d.delta > 0
          FROM variants v, d WHERE v.id = vs.variant_id AND d.variant_id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1
        RETURNING vs.variant_id, vs.product_id, vs.available
-     ), x AS (
-       SELECT vs.product_id, bool_or(coalesce(n.available, vs.available)) AS available
-         FROM variant_search vs LEFT JOIN n ON n.variant_id = vs.variant_id
-        WHERE vs.tenant_id = $1 AND vs.product_id IN (SELECT n.product_id FROM n)
-        GROUP BY vs.product_id
-     ), ps AS (
-       UPDATE product_search ps SET available = x.available FROM x
-        WHERE ps.product_id = x.product_id AND ps.tenant_id = $1 AND ps.available IS DISTINCT FROM x.available
-     )
+     ), ${PRODUCT_ROLLUP}
      INSERT INTO catalogue_changes (tenant_id, kind, ids) SELECT $1, 'stock', array_agg(DISTINCT variant_id) FROM mv RETURNING id`,
     [tenantId, reason, moves.map((mv) => mv.variantId), moves.map((mv) => mv.locationId), moves.map((mv) => String(mv.delta))],
   );
