@@ -165,10 +165,16 @@ describe('compression (COMPRESSION on, the default)', () => {
     const before = keptCompressions.count;
     const first = await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' });
     expect([first.headers['content-encoding'], first.text]).toEqual(['gzip', plain.text]);
-    const once = keptCompressions.count;
-    expect(once).toBe(before + 1);
-    for (let i = 0; i < 3; i++) expect((await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' })).text).toBe(plain.text);
-    expect(keptCompressions.count).toBe(once);
+    expect(keptCompressions.count).toBeGreaterThan(before);
+    // three more answers compress nothing more: in at most three windows, as for the facets above (a late cache-bus
+    // notice of another file's write of the group may drop the kept answer once; per request would grow every window)
+    let quiet = false;
+    for (let attempt = 0; attempt < 3 && !quiet; attempt++) {
+      const once = keptCompressions.count;
+      for (let i = 0; i < 3; i++) expect((await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip' })).text).toBe(plain.text);
+      quiet = keptCompressions.count === once;
+    }
+    expect(quiet).toBe(true);
     // the spliced answer keeps its ETag: a conditional request is 304 with either coding
     expect((await raw(t, path, { ...auth, 'If-None-Match': plain.headers.etag! })).status).toBe(304);
     expect((await raw(t, path, { ...auth, 'Accept-Encoding': 'gzip', 'If-None-Match': first.headers.etag! })).status).toBe(304);

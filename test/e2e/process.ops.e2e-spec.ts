@@ -130,6 +130,17 @@ describe('operations: the server process', () => {
           body: `${JSON.stringify({ products: [{ key: 'built', title: 'Built', variants: [{ key: 'built-v', price: 5, currency: 'CHF' }] }] })}\n`,
         });
         expect([imported.status, ((await imported.json()) as { import: { created: { products: number } } }).import.created.products]).toEqual([200, 1]);
+
+        // the OpenAPI document, generated on its first request rather than at start (src/app.ts), has the test app's
+        // operations and responses (its request schemas and summaries are richer: README "Development and tests")
+        const served = await fetch(`http://127.0.0.1:${port}/api/2026-04-01/openapi.json`);
+        expect(served.status).toBe(200);
+        const operations = (doc: { paths: Record<string, Record<string, { responses: object }>> }) =>
+          Object.entries(doc.paths).flatMap(([path, ops]) =>
+            Object.entries(ops).map(([method, op]) => `${method} ${path} ${Object.keys(op.responses).join(',')}`),
+          );
+        const inProcess = (await t.http().get('/api/2026-04-01/openapi.json').expect(200)).body;
+        expect(operations((await served.json()) as never).sort()).toEqual(operations(inProcess).sort());
       } finally {
         server.child.kill('SIGTERM');
         await server.exited;

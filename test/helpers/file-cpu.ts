@@ -17,7 +17,7 @@ function childrenCpu(): number {
   }
 }
 
-const started = { wall: performance.now(), cpu: process.cpuUsage(), children: childrenCpu() };
+const started = { at: Date.now(), wall: performance.now(), cpu: process.cpuUsage(), children: childrenCpu() };
 
 afterAll(async () => {
   // what the file ends with before its CPU is read (beforeFileCpu, test/helpers/e2e-group.ts)
@@ -31,6 +31,9 @@ afterAll(async () => {
     join(dir, 'file-cpu.ndjson'),
     `${JSON.stringify({
       file: relative(process.cwd(), path),
+      // when and on which Jest worker it ran: the run's timeline (how the files filled the workers)
+      worker: Number(process.env.JEST_WORKER_ID ?? 0),
+      start_s: +((started.at - Number(process.env.TEST_RUN_STARTED_AT ?? started.at)) / 1000).toFixed(1),
       wall_s: +((performance.now() - started.wall) / 1000).toFixed(2),
       cpu_s: +((cpu.user + cpu.system) / 1e6).toFixed(2),
       children_cpu_s: +(childrenCpu() - started.children).toFixed(2),

@@ -25,6 +25,8 @@ function freePort() {
 export default async function globalSetup() {
   // files shared by the run's test files (the OpenAPI document of the built-in modules, test-app.ts); removed at the end
   process.env.TEST_RUN_DIR = mkdtempSync(join(tmpdir(), 'shop-test-run-'));
+  // the run's start, for each file's start in file-cpu.ndjson (test/helpers/file-cpu.ts)
+  process.env.TEST_RUN_STARTED_AT = String(Date.now());
   // password hashes at scrypt cost 10 instead of 15 (about 8 ms of CPU instead of 100–400): the run signs shoppers
   // in and up hundreds of times; the servers and CLI runs the tests start inherit it (README "Configuration")
   process.env.PASSWORD_SCRYPT_COST ??= '10';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -28,6 +28,9 @@ function printFileCpu(dir) {
 export default async function globalTeardown() {
   if (process.env.TEST_RUN_DIR) {
     printFileCpu(process.env.TEST_RUN_DIR);
+    // TEST_FILE_CPU_OUT=<path> keeps the run's per-file lines (file, worker, start, wall and CPU) for a closer look
+    if (process.env.TEST_FILE_CPU_OUT && existsSync(join(process.env.TEST_RUN_DIR, 'file-cpu.ndjson')))
+      copyFileSync(join(process.env.TEST_RUN_DIR, 'file-cpu.ndjson'), process.env.TEST_FILE_CPU_OUT);
     rmSync(process.env.TEST_RUN_DIR, { recursive: true, force: true });
   }
   const embedded = globalThis.__EMBEDDED_PG__;
