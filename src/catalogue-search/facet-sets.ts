@@ -57,9 +57,14 @@ export function sameSlots(a: Int32Array, b: Int32Array): boolean {
   return true;
 }
 
-/** Estimated bytes of a kept facet set: its key, slots, and value lists with their JSON (written once per language). */
+/** Estimated bytes of a kept facet set: its key, slots, and its facets (`facetBytes`). */
 export function facetSetBytes(key: string, set: FacetSet): number {
-  let b = 256 + key.length * 2 + set.slots.byteLength;
-  for (const g of set.facets) b += 64 + g.values.length * 160;
+  return 256 + key.length * 2 + set.slots.byteLength + facetBytes(set.facets);
+}
+
+/** Estimated bytes of facet value lists with their JSON (written once per language, kept as long as they are). */
+export function facetBytes(facets: Groups): number {
+  let b = 0;
+  for (const g of facets) b += 64 + g.values.length * 160;
   return b;
 }

@@ -3,7 +3,7 @@ import { FACET_KEYS, type OrderSpec } from '../extensions/index.js';
 import type { SearchSynonymsReader } from '../search-synonyms/index.js';
 import type { CatalogueIndexSource } from './catalogue-index.source.js';
 import { expandQuery } from './synonym-expand.js';
-import { facetSetBytes, facetSetKey, sameSlots, type FacetSet } from './facet-sets.js';
+import { facetBytes, facetSetBytes, facetSetKey, sameSlots, type FacetSet } from './facet-sets.js';
 import type { CatalogueSearchRequest, CatalogueSearchResult } from './catalogue-search.js';
 import { DIM } from './dims.js';
 import type { IndexQuery, OrderColumn } from './index-types.js';
@@ -41,6 +41,8 @@ export class IndexQueries {
   misses = 0;
   /** Facet lists kept in `TenantIndex.memo` (a whole category's statistics row): counted there, not per answer. */
   private readonly sharedFacets = new WeakSet<object>();
+  /** A text search's facet lists (`facet-sets.ts`) with their estimated bytes: counted once by the answers holding them. */
+  private readonly textFacets = new WeakMap<object, number>();
 
   constructor(
     private readonly source: CatalogueIndexSource,
@@ -66,8 +68,12 @@ export class IndexQueries {
     const out = await this.compute(ctx, idx, req);
     // kept only if nothing it depends on changed while it was computed (the text match and scope may await), and from
     // the question's second ask (`AnswerMemo.admit`)
-    if (key !== null && idx.contentVersion === contentVersion && avail() === availVersion && idx.answers.admit(key))
-      idx.answers.set(key, contentVersion, availVersion, frozen(out), answerBytes(key, out, out.facets !== null && this.sharedFacets.has(out.facets)));
+    if (key !== null && idx.contentVersion === contentVersion && avail() === availVersion && idx.answers.admit(key)) {
+      // a text search's facets may be held by other answers too (every typing matching the same wines): counted once
+      const part = out.facets !== null ? this.textFacets.get(out.facets) : undefined;
+      const own = answerBytes(key, out, out.facets !== null && (part !== undefined || this.sharedFacets.has(out.facets)));
+      idx.answers.set(key, contentVersion, availVersion, frozen(out), own, part !== undefined ? { part: out.facets!, bytes: part } : undefined);
+    }
     return out;
   }
 
@@ -143,10 +149,10 @@ export class IndexQueries {
           this.remember(idx, key, groups, 64 + n * 48);
           this.sharedFacets.add(groups);
         }
-        if (setKey !== null && idx.facetSets.admit(setKey)) {
+        if (setKey !== null) {
+          this.textFacets.set(groups, facetBytes(groups));
           const set: FacetSet = { slots: text!.slots, facets: groups };
-          idx.facetSets.set(setKey, version, availVersion, set, facetSetBytes(setKey, set));
-          this.sharedFacets.add(groups);
+          if (idx.facetSets.admit(setKey)) idx.facetSets.set(setKey, version, availVersion, set, facetSetBytes(setKey, set));
         }
       }
     }
