@@ -12,6 +12,8 @@ interface Kept<T> {
   availVersion: number;
   value: T;
   bytes: number;
+  /** A part shared with other answers (`set`'s `shared`), counted once however many answers hold it. */
+  shared: object | null;
 }
 
 /**
@@ -34,6 +36,8 @@ interface Kept<T> {
 export class AnswerMemo<T> {
   private readonly kept = new Map<string, Kept<T>>();
   private held = 0;
+  /** Shared parts of kept answers: how many answers hold each, and its bytes (in `held` once). */
+  private readonly parts = new Map<object, { refs: number; bytes: number }>();
   private readonly seen = new Uint32Array(DOORKEEPER_BITS >>> 5);
   private seenCount = 0;
   hits = 0;
@@ -64,12 +68,25 @@ export class AnswerMemo<T> {
     return k.value;
   }
 
-  set(key: string, contentVersion: number, availVersion: number, value: T, bytes: number): void {
-    if (bytes > this.maxBytes / 4) return; // one answer never takes a quarter of the memo
+  /**
+   * Keeps `value` (`bytes` of its own). `shared`: a part of it other answers may hold too (a text search's facet
+   * counts, `facet-sets.ts`), of `shared.bytes`, counted once while any kept answer holds it.
+   */
+  set(key: string, contentVersion: number, availVersion: number, value: T, bytes: number, shared?: { part: object; bytes: number }): void {
+    const part = shared ? this.parts.get(shared.part) : undefined;
+    if (bytes + (shared && !part ? shared.bytes : 0) > this.maxBytes / 4) return; // one answer never takes a quarter of the memo
     const old = this.kept.get(key);
     if (old) this.forget(key, old);
-    this.kept.set(key, { contentVersion, availVersion, value, bytes });
+    this.kept.set(key, { contentVersion, availVersion, value, bytes, shared: shared?.part ?? null });
     this.held += bytes;
+    if (shared) {
+      const p = this.parts.get(shared.part);
+      if (p) p.refs += 1;
+      else {
+        this.parts.set(shared.part, { refs: 1, bytes: shared.bytes });
+        this.held += shared.bytes;
+      }
+    }
     while (this.kept.size > this.maxEntries || this.held > this.maxBytes) {
       const [oldest, k] = this.kept.entries().next().value!;
       this.forget(oldest, k);
@@ -89,6 +106,7 @@ export class AnswerMemo<T> {
   clear(): void {
     for (const key of this.kept.keys()) this.mark(key);
     this.kept.clear();
+    this.parts.clear();
     this.held = 0;
   }
 
@@ -120,5 +138,10 @@ export class AnswerMemo<T> {
   private forget(key: string, k: Kept<T>): void {
     this.kept.delete(key);
     this.held -= k.bytes;
+    const p = k.shared !== null ? this.parts.get(k.shared) : undefined;
+    if (p && --p.refs === 0) {
+      this.parts.delete(k.shared!);
+      this.held -= p.bytes;
+    }
   }
 }

@@ -14,7 +14,7 @@ import { IndexQueries } from './index-queries.js';
 import { SearchSynonymsService } from '../search-synonyms/index.js';
 import { changeLsnOf, variantStock, visibleProducts } from './index-reads.js';
 import { ProductJsonCache } from './product-json-cache.js';
-import { counted, type Entry, entryTotals, evictLeastRecent, markApplied, newEntry, waitForChange } from './tenant-entry.js';
+import { counted, type Entry, entryTotals, evictLeastRecent, keptBytes, markApplied, newEntry, waitForChange } from './tenant-entry.js';
 
 /** Cache-bus topic of catalogue deltas (sent by the `catalogue_changes` trigger at commit). */
 export const CATALOGUE_DELTA_TOPIC = 'catalogue.delta';
@@ -343,7 +343,7 @@ export class CatalogueIndexService extends CatalogueSearch {
 
   async search(ctx: RequestContext, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
     const idx = await this.get(ctx.tenantId);
-    const held = idx.answers.bytes();
+    const held = keptBytes(idx);
     const out = await this.queries.answer(ctx, idx, req);
     const e = this.tenants.get(ctx.tenantId);
     if (e?.index !== idx) return out;
@@ -355,7 +355,7 @@ export class CatalogueIndexService extends CatalogueSearch {
     e.engineSeen = engine;
     // kept answers or the engine grew the tenant's memory past another megabyte: the budget is enforced again (other
     // tenants, least recent first); not on every kept answer, so that a miss does not walk every loaded tenant
-    if (idx.answers.bytes() >>> 20 > held >>> 20 || engine >>> 20 > seen >>> 20) this.evict(ctx.tenantId);
+    if (keptBytes(idx) >>> 20 > held >>> 20 || engine >>> 20 > seen >>> 20) this.evict(ctx.tenantId);
     return out;
   }
 

@@ -3,6 +3,7 @@ import { FACET_KEYS, type OrderSpec } from '../extensions/index.js';
 import type { SearchSynonymsReader } from '../search-synonyms/index.js';
 import type { CatalogueIndexSource } from './catalogue-index.source.js';
 import { expandQuery } from './synonym-expand.js';
+import { facetBytes, facetSetBytes, facetSetKey, sameSlots, type FacetSet } from './facet-sets.js';
 import type { CatalogueSearchRequest, CatalogueSearchResult } from './catalogue-search.js';
 import { DIM } from './dims.js';
 import type { IndexQuery, OrderColumn } from './index-types.js';
@@ -40,6 +41,8 @@ export class IndexQueries {
   misses = 0;
   /** Facet lists kept in `TenantIndex.memo` (a whole category's statistics row): counted there, not per answer. */
   private readonly sharedFacets = new WeakSet<object>();
+  /** A text search's facet lists (`facet-sets.ts`) with their estimated bytes: counted once by the answers holding them. */
+  private readonly textFacets = new WeakMap<object, number>();
 
   constructor(
     private readonly source: CatalogueIndexSource,
@@ -65,14 +68,20 @@ export class IndexQueries {
     const out = await this.compute(ctx, idx, req);
     // kept only if nothing it depends on changed while it was computed (the text match and scope may await), and from
     // the question's second ask (`AnswerMemo.admit`)
-    if (key !== null && idx.contentVersion === contentVersion && avail() === availVersion && idx.answers.admit(key))
-      idx.answers.set(key, contentVersion, availVersion, frozen(out), answerBytes(key, out, out.facets !== null && this.sharedFacets.has(out.facets)));
+    if (key !== null && idx.contentVersion === contentVersion && avail() === availVersion && idx.answers.admit(key)) {
+      // a text search's facets may be held by other answers too (every typing matching the same wines): counted once
+      const part = out.facets !== null ? this.textFacets.get(out.facets) : undefined;
+      const own = answerBytes(key, out, out.facets !== null && (part !== undefined || this.sharedFacets.has(out.facets)));
+      idx.answers.set(key, contentVersion, availVersion, frozen(out), own, part !== undefined ? { part: out.facets!, bytes: part } : undefined);
+    }
     return out;
   }
 
   private async compute(ctx: RequestContext, idx: ReadonlyTenantIndex, req: CatalogueSearchRequest): Promise<CatalogueSearchResult> {
     const f = req.filters;
     const cur = ctx.activeCurrency;
+    // a facet set is kept only if no product changed while the question was computed (the text match and scope may await)
+    const version = idx.contentVersion;
     let allowed: Uint8Array | null = null;
     const restrict = (slots: Iterable<number>) => {
       const next = new Uint8Array(idx.pCount);
@@ -106,9 +115,15 @@ export class IndexQueries {
       text,
       prices: idx.prices(cur.rate, cur.precision),
     };
+    // a text search's facet counts depend on the variants it matched, not on how its words were typed: kept per
+    // matched set (`facet-sets.ts`); with them at hand the pass only finds the page and the price range
+    const setKey = req.facets && text !== null && idx.contentVersion === version ? facetSetKey(ctx, req, text.slots) : null;
+    const availVersion = f.available ? idx.availVersion : -1;
+    const kept = setKey !== null ? idx.facetSets.get(setKey, version, availVersion) : undefined;
+    const shared = kept !== undefined && sameSlots(kept.slots, text!.slots) ? kept.facets : null;
     const [column, dir] = ORDER_COLUMN[req.order];
-    const res = idx.search(q, { column, dir, after: req.after, n: req.rows, pos, facets: req.facets });
-    let facets: CatalogueSearchResult['facets'] = null;
+    const res = idx.search(q, { column, dir, after: req.after, n: req.rows, pos, facets: req.facets && shared === null });
+    let facets: CatalogueSearchResult['facets'] = shared;
     if (res.counts) {
       // a whole category's counts are a row of the index's category statistics: its ranked list is made once per
       // content version and rank version (the same object each time, so its JSON is written once per language)
@@ -133,6 +148,11 @@ export class IndexQueries {
         if (key !== null) {
           this.remember(idx, key, groups, 64 + n * 48);
           this.sharedFacets.add(groups);
+        }
+        if (setKey !== null) {
+          this.textFacets.set(groups, facetBytes(groups));
+          const set: FacetSet = { slots: text!.slots, facets: groups };
+          if (idx.facetSets.admit(setKey)) idx.facetSets.set(setKey, version, availVersion, set, facetSetBytes(setKey, set));
         }
       }
     }

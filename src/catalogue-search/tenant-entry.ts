@@ -1,5 +1,5 @@
 import type { BusMessage } from '../common/cluster/cache-bus.js';
-import type { TenantIndexWriter } from './tenant-index-view.js';
+import type { ReadonlyTenantIndex, TenantIndexWriter } from './tenant-index-view.js';
 
 /** How long a read waits for this instance to receive a committed change before it rebuilds instead. */
 const SYNC_WAIT_MS = 2_000;
@@ -41,9 +41,14 @@ export function newEntry(): Entry {
   };
 }
 
-/** The memory a tenant's entry counts in the budget: its index with its engine (`bytes`) and its kept answers. */
+/** The memory a tenant's entry counts in the budget: its index with its engine (`bytes`) and its kept answers and facet sets. */
 export function counted(e: Entry): number {
-  return e.bytes + (e.index?.answers.bytes() ?? 0);
+  return e.bytes + (e.index ? keptBytes(e.index) : 0);
+}
+
+/** Bytes of an index's kept answers and facet sets (`AnswerMemo`s, counted live). */
+export function keptBytes(idx: Pick<ReadonlyTenantIndex, 'answers' | 'facetSets'>): number {
+  return idx.answers.bytes() + idx.facetSets.bytes();
 }
 
 /** A change `id` is in the index (applied, or already in the build's snapshot). */

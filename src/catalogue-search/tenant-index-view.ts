@@ -1,5 +1,6 @@
 import type { FacetKey } from '../extensions/index.js';
 import type { AnswerMemo } from './answer-memo.js';
+import type { FacetSet } from './facet-sets.js';
 import type { CatalogueSearchResult } from './catalogue-search.js';
 import type { LayoutJob } from './index-layout.js';
 import type { IndexRow } from './index-row.js';
@@ -84,6 +85,8 @@ export interface ReadonlyTenantIndex {
   readonly memo: Map<string, { version: number; value: unknown; bytes: number }>;
   /** The engine's answers to repeated questions, while provably current (`AnswerMemo`): a cache readers fill. */
   readonly answers: AnswerMemo<CatalogueSearchResult>;
+  /** A text search's facet counts per matched variant set (`facet-sets.ts`): a cache readers fill. */
+  readonly facetSets: AnswerMemo<FacetSet>;
   /** The token dictionary and posting lists of the text search (synced lazily by readers). */
   readonly text: TextIndex;
   /** Primary WAL position of the build's snapshot, and of each product's last re-read. */

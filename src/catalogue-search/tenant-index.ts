@@ -1,6 +1,7 @@
 import { convertMinor, toMinor } from '../pricing/index.js';
 import { FACET_KEYS, type FacetKey } from '../extensions/index.js';
 import { AnswerMemo } from './answer-memo.js';
+import { FACET_SETS_MAX_BYTES, FACET_SETS_MAX_ENTRIES, type FacetSet } from './facet-sets.js';
 import type { CatalogueSearchResult } from './catalogue-search.js';
 import { DIM, VARIANT_DIM_COLUMNS } from './dims.js';
 import { growF64, growI32, growU8 } from './grow.js';
@@ -23,9 +24,8 @@ export type { ReadonlyTenantIndex, TenantIndexWriter } from './tenant-index-view
  * rule); failing at most the price bounds feeds `price_range`. Counts are distinct products per value (a stamp per
  * code). The page is a top-k selection after the cursor. Nothing here allocates per product or per variant.
  *
- * Deltas: a stock change sets one variant's availability and on-hand in place; a product change marks the
- * product's old variant slots dead and appends its new rows (pools are append-only, so nothing moves); too much
- * garbage asks for a rebuild.
+ * Deltas: a stock change sets one variant's availability and on-hand in place; a product change marks the product's
+ * old variant slots dead and appends its new rows (pools are append-only, nothing moves); garbage asks for a rebuild.
  */
 
 /** The writer; its fields are documented on `ReadonlyTenantIndex`. Only this file and `index-layout.ts` write them. */
@@ -86,8 +86,9 @@ export class TenantIndex implements TenantIndexWriter {
   /** Variant prices per currency (`rate/precision`), extended as variants are appended (a slot never changes). */
   private readonly priceCache = new Map<string, { values: Float64Array<ArrayBuffer>; upTo: number }>();
   readonly memo = new Map<string, { version: number; value: unknown; bytes: number }>();
-  /** Not in `bytes()`: the budget counts it live. */
+  /** Not in `bytes()`: the budget counts them live (`facetSets`: a text search's facet counts per matched set). */
   readonly answers = new AnswerMemo<CatalogueSearchResult>();
+  readonly facetSets = new AnswerMemo<FacetSet>(FACET_SETS_MAX_ENTRIES, FACET_SETS_MAX_BYTES);
 
   /** The query engine over these columns (scratch memory, per-value product sets), made on first use. */
   private engine: IndexSearch | null = null;
@@ -279,6 +280,7 @@ export class TenantIndex implements TenantIndexWriter {
     this.contentVersion += 1;
     this.memo.clear();
     this.answers.clear();
+    this.facetSets.clear();
   }
 
   /** A stock delta: one variant's availability and on-hand. */

@@ -63,6 +63,8 @@ function write(ctx: RequestContext, snap: Snapshot, groups: Groups): FacetDto[] 
   const lang = `${ctx.language}/${ctx.defaultLanguage}`;
   let names = byLang.get(lang);
   if (!names) byLang.set(lang, (names = new Map<string, Named>()));
+  // each value's name entry, looked up once (by its id) and kept in value order for the write below
+  const found: Named[] = [];
   let size = 2;
   for (const { key, values } of groups) {
     size += key.length + 24;
@@ -79,16 +81,18 @@ function write(ctx: RequestContext, snap: Snapshot, groups: Groups): FacetDto[] 
         };
         names.set(id, n);
       }
+      found.push(n);
       size += n.prefix.length + 13;
     }
   }
   const out = Buffer.allocUnsafe(size);
   let pos = out.write('[', 0, 'latin1');
+  let at = 0;
   groups.forEach(({ key, values }, g) => {
     pos += out.write(`${g > 0 ? ',' : ''}{"key":${JSON.stringify(key)},"values":[`, pos, 'latin1');
     for (let i = 0; i < values.length; i++) {
       if (i > 0) out[pos++] = 0x2c; // ,
-      const prefix = names.get(values[i].id)!.prefix;
+      const prefix = found[at++].prefix;
       out.set(prefix, pos);
       pos += prefix.length;
       pos = digits(out, pos, values[i].count);
