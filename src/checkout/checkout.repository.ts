@@ -5,6 +5,7 @@ import type { Pager, PageRequest } from '../common/paging/pager.service.js';
 import { sellableVariantsSql, type SellableVariantRow } from '../catalogue/index.js';
 import { OrderHistory } from '../extensions/index.js';
 import { AddressData, Checkout, type CheckoutStatus } from './entities/checkout.entities.js';
+import { prepared } from '../database/prepared-statements.js';
 
 /**
  * The checkout module owns `checkouts`, `checkout_lines`, `orders`, `order_lines`, `order_refunds`,
@@ -248,7 +249,7 @@ export async function insertCheckoutWithLines(
   lines: Array<{ variantId: string; productId: string; quantity: string }>,
 ): Promise<{ checkout: Checkout; lines: CheckoutLineWritten[] }> {
   const [row]: Array<CheckoutSqlRow & { lines: CheckoutLineWritten[] }> = await m.query(
-    `WITH c AS (
+    prepared(`WITH c AS (
        INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
        VALUES ($1, $2, $3, $4, $5, 'Checkout', $6, $7) RETURNING *
      ), l AS (
@@ -257,7 +258,7 @@ export async function insertCheckoutWithLines(
          FROM c, unnest($8::uuid[], $9::uuid[], $10::numeric[], $11::int[]) AS l(variant_id, product_id, quantity, position)
        RETURNING id, quantity, position
      )
-     SELECT c.*, (SELECT coalesce(json_agg(json_build_object('id', l.id, 'quantity', l.quantity::text, 'position', l.position)), '[]'::json) FROM l) AS lines FROM c`,
+     SELECT c.*, (SELECT coalesce(json_agg(json_build_object('id', l.id, 'quantity', l.quantity::text, 'position', l.position)), '[]'::json) FROM l) AS lines FROM c`),
     [
       v.tenantId,
       v.visitorId,
@@ -305,7 +306,7 @@ export async function checkoutWithVersion(
   id: string,
 ): Promise<{ checkout: Checkout; version: string; lines: OwnLineRow[]; sold: SellableVariantRow[] } | null> {
   const [row]: Array<CheckoutSqlRow & { row_version: string; own_lines: OwnLineRow[]; sold: SellableVariantRow[] }> = await m.query(
-    `SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`,
+    prepared(`SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`),
     [tenantId, id],
   );
   return row ? { checkout: checkoutOf(row), version: row.row_version, lines: row.own_lines, sold: row.sold } : null;
@@ -322,7 +323,7 @@ export async function lockCheckoutWithLines(
   id: string,
 ): Promise<{ checkout: Checkout; lines: OwnLineRow[]; sold: SellableVariantRow[] } | null> {
   const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[]; sold: SellableVariantRow[] }> = await m.query(
-    `SELECT c.*, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`,
+    prepared(`SELECT c.*, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`),
     [tenantId, id],
   );
   return row ? { checkout: checkoutOf(row), lines: row.own_lines, sold: row.sold } : null;
@@ -346,9 +347,9 @@ export function saveCheckoutChoicesAt(m: EntityManager, c: Checkout, version: st
 
 async function writeCheckoutChoices(m: EntityManager, c: Checkout, version: string | null): Promise<Checkout | null> {
   const [rows]: [Array<{ updated_at: Date }>, number] = await m.query(
-    `UPDATE checkouts SET email = $3, note = $4, comments = $5, shipping_address = $6::jsonb, billing_address = $7::jsonb, billing_same_as_shipping = $8,
+    prepared(`UPDATE checkouts SET email = $3, note = $4, comments = $5, shipping_address = $6::jsonb, billing_address = $7::jsonb, billing_same_as_shipping = $8,
        shipping_method_id = $9, payment_type_id = $10, updated_at = now()
-     WHERE tenant_id = $1 AND id = $2 AND ($11::text IS NULL OR xmin = $11::text::xid) RETURNING updated_at`,
+     WHERE tenant_id = $1 AND id = $2 AND ($11::text IS NULL OR xmin = $11::text::xid) RETURNING updated_at`),
     [
       c.tenantId,
       c.id,

@@ -3,6 +3,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { BalanceAccount } from './entities/balance-account.entity.js';
 import { returning } from '../common/db/returning.js';
 import type { LedgerKind } from './ledger.js';
+import { prepared } from '../database/prepared-statements.js';
 
 /** An account with its balance (decimal string: the sum of its ledger rows). */
 export interface AccountRow {
@@ -236,8 +237,8 @@ export class GiftCardsRepository {
   /** The accounts applied to a checkout, in the order they were applied. */
   async applied(m: EntityManager, tenantId: string, checkoutId: string): Promise<AccountRow[]> {
     return m.query(
-      `SELECT ${ACCOUNT} FROM checkout_balance_accounts c JOIN balance_accounts a ON a.tenant_id = c.tenant_id AND a.id = c.account_id
-       WHERE c.tenant_id = $1 AND c.checkout_id = $2 ORDER BY c.created_at, a.id`,
+      prepared(`SELECT ${ACCOUNT} FROM checkout_balance_accounts c JOIN balance_accounts a ON a.tenant_id = c.tenant_id AND a.id = c.account_id
+       WHERE c.tenant_id = $1 AND c.checkout_id = $2 ORDER BY c.created_at, a.id`),
       [tenantId, checkoutId],
     );
   }

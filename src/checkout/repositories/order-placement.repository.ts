@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { prepared } from '../../database/prepared-statements.js';
 
 /**
  * The statements of order placement (`OrderPlacementService.complete`), each in the placement's transaction through
@@ -193,7 +194,7 @@ export async function insertPlacedOrder(
   ];
   if (own.length !== PLACED_ORDER_PARAMETERS) throw new Error(`the placement has ${own.length} parameters, not ${PLACED_ORDER_PARAMETERS}`);
   const [row]: Array<{ number: string; written: Array<{ id: string; occurred_at: string }>; sink_rows: number }> = await m.query(
-    `WITH n AS (
+    prepared(`WITH n AS (
        INSERT INTO order_counters (tenant_id, last_number) VALUES ($2, 1)
        ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number
      ), o AS (
@@ -227,7 +228,7 @@ export async function insertPlacedOrder(
      )${outbox ? `,\n     ${outbox.ctes}` : ''}
      SELECT last_number::text AS number, ${
        outbox ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'occurred_at', occurred_at)), '[]') FROM written)` : `'[]'::json`
-     } AS written, ${outbox ? outbox.sinkRows : '0'}::int AS sink_rows FROM n`,
+     } AS written, ${outbox ? outbox.sinkRows : '0'}::int AS sink_rows FROM n`),
     [...own, ...(outbox?.parameters ?? [])],
   );
   return { result: row.number, written: row.written, sinkRows: Number(row.sink_rows) };
