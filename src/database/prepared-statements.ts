@@ -14,11 +14,13 @@ import pg from 'pg';
 export const MAX_PREPARED = 200;
 
 const names = new Map<string, string>();
+/** Names are never reused for another text, not even after `setPreparedStatements(false)`: a connection keeps its statements. */
+let lastName = 0;
 let enabled = true;
 
 /** Marks `sql` as a statement to keep prepared on every connection; returns it unchanged. */
 export function prepared(sql: string): string {
-  if (enabled && names.size < MAX_PREPARED && !names.has(sql)) names.set(sql, `vs${names.size + 1}`);
+  if (enabled && names.size < MAX_PREPARED && !names.has(sql)) names.set(sql, `vs${++lastName}`);
   return sql;
 }
 
