@@ -7,7 +7,6 @@ import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
-import { CartService } from '../cart/index.js';
 import { mapDiscounts, PromotionEvaluation } from '../promotions/index.js';
 import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
 import { saveAddressUnlessKnown } from '../customers/index.js';
@@ -56,7 +55,6 @@ export class OrderPlacementService {
     private readonly states: CheckoutStateService,
     private readonly shipping: ShippingService,
     private readonly orderStock: OrderStock,
-    private readonly cart: CartService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
     private readonly config: AppConfig,
@@ -168,8 +166,7 @@ export class OrderPlacementService {
       const dec = (minor: number) => minorToDecimalString(minor, precision);
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
-      // the cart and the saved address need no order number: written before the counter's lock is taken
-      await this.emptyOwnersCart(tx, c);
+      // the saved address needs no order number: written before the counter's lock is taken
       if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
 
       // what priced shipping and taxes (admin order `shipping` and `taxes`), written with the order (issue 34)
@@ -314,7 +311,8 @@ export class OrderPlacementService {
               exciseTax: lineTaxes ? dec(lineTaxes[i].exciseTax) : null,
             })),
             transactions,
-            { checkoutId: c.id, paymentTypeId: paymentType?.id ?? null, comments: c.comments },
+            // the owner's cart is emptied by the same statement (issue 34; was a statement of its own)
+            { checkoutId: c.id, paymentTypeId: paymentType?.id ?? null, comments: c.comments, cartCustomerId: c.customerId, cartVisitorId: c.visitorId },
             outbox,
           ),
         (n) => n,
@@ -328,15 +326,6 @@ export class OrderPlacementService {
     const hit = await redeemDiscountCode(managerOf(tx, this.dataSource), tx.tenantId, code);
     if (!hit) throw AppError.unprocessable(`discount code ${code} has already been used`, 'discount_code_already_used');
     return hit;
-  }
-
-  /** The cart the checkout was made from belongs to its owner (the visitor or shopper who created it). */
-  private async emptyOwnersCart(tx: RequestContext, c: Checkout): Promise<void> {
-    if (!c.customerId && !c.visitorId) return;
-    const owner = Object.assign(Object.create(RequestContext.prototype) as RequestContext, tx);
-    owner.actor = c.customerId ? { type: 'customer', customerId: c.customerId, tokenId: 'checkout' } : { type: 'anonymous' };
-    owner.visitorId = c.visitorId;
-    await this.cart.empty(owner);
   }
 
   /** CONTRACT 7: the checkout owner's delivery address is saved unless an identical one exists or the saved-address cap is reached. */

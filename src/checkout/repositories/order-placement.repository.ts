@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { emptyCartCtes } from '../../cart/index.js';
 import { prepared } from '../../database/prepared-statements.js';
 
 /**
@@ -93,6 +94,9 @@ export interface CheckoutCompletion {
   checkoutId: string;
   paymentTypeId: string | null;
   comments: string | null;
+  /** The checkout's owner, whose cart the statement empties (the cart module's `emptyCartCtes`); both null: none. */
+  cartCustomerId: string | null;
+  cartVisitorId: string | null;
 }
 
 /** The outbox's parts written by the placement's statement (`DomainEvents.writeWith`), its parameters after the placement's. */
@@ -104,7 +108,7 @@ export interface PlacementOutbox {
 }
 
 /** The placement's own parameters: the outbox's are numbered after them. */
-export const PLACED_ORDER_PARAMETERS = 66;
+export const PLACED_ORDER_PARAMETERS = 68;
 /** The order number in the placement's statement: the events' `fill` paths are set to it. */
 export const PLACED_ORDER_NUMBER = '(SELECT last_number::text FROM n)';
 
@@ -112,8 +116,8 @@ export const PLACED_ORDER_NUMBER = '(SELECT last_number::text FROM n)';
  * The placement's writes that need the order number, in ONE statement (issue 34: one round trip under the shop's
  * counter lock instead of five): the per-shop counter incremented (its row stays locked to commit), the order
  * numbered from it, its lines (`unnest`, positions from 0) and transactions, and the checkout marked `Completed`
- * naming the order, and the transaction's events with their order number (`outbox`: one round trip less while the
- * counter is locked). The children reference the order inserted by the same statement: PostgreSQL checks foreign keys
+ * naming the order, the owner's cart emptied (the cart module's CTEs: one round trip less), and the transaction's
+ * events with their order number (`outbox`: one round trip less while the counter is locked). The children reference the order inserted by the same statement: PostgreSQL checks foreign keys
  * at the statement's end. Returns the order number and the events written.
  */
 export async function insertPlacedOrder(
@@ -191,6 +195,8 @@ export async function insertPlacedOrder(
     checkout.checkoutId,
     checkout.paymentTypeId,
     checkout.comments,
+    checkout.cartCustomerId,
+    checkout.cartVisitorId,
   ];
   if (own.length !== PLACED_ORDER_PARAMETERS) throw new Error(`the placement has ${own.length} parameters, not ${PLACED_ORDER_PARAMETERS}`);
   const [row]: Array<{ number: string; written: Array<{ id: string; occurred_at: string }>; sink_rows: number }> = await m.query(
@@ -225,7 +231,7 @@ export async function insertPlacedOrder(
      ), ck AS (
        UPDATE checkouts SET status = 'Completed', order_id = $1, completed_at = now(), payment_type_id = $65, comments = $66, updated_at = now()
        WHERE id = $64 AND tenant_id = $2
-     )${outbox ? `,\n     ${outbox.ctes}` : ''}
+     ), ${emptyCartCtes('$2', '$67', '$68')}${outbox ? `,\n     ${outbox.ctes}` : ''}
      SELECT last_number::text AS number, ${
        outbox ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'occurred_at', occurred_at)), '[]') FROM written)` : `'[]'::json`
      } AS written, ${outbox ? outbox.sinkRows : '0'}::int AS sink_rows FROM n`),
