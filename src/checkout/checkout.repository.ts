@@ -181,7 +181,7 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
 }
 
 /** A `checkouts` row as PostgreSQL returns it. */
-interface CheckoutSqlRow {
+export interface CheckoutSqlRow {
   id: string;
   tenant_id: string;
   created_at: Date;
@@ -205,7 +205,7 @@ interface CheckoutSqlRow {
   shown_promotion_ids: string[] | null;
 }
 
-function checkoutOf(r: CheckoutSqlRow): Checkout {
+export function checkoutOf(r: CheckoutSqlRow): Checkout {
   return Object.assign(new Checkout(), {
     id: r.id,
     tenantId: r.tenant_id,
@@ -277,14 +277,14 @@ export async function insertCheckoutWithLines(
 }
 
 /** The checkout's own lines as one JSON array (by position), beside its row: its lines never change once written. */
-const OWN_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'variant_id', l.variant_id, 'quantity', l.quantity::text) ORDER BY l.position, l.id), '[]'::json)
+export const OWN_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'variant_id', l.variant_id, 'quantity', l.quantity::text) ORDER BY l.position, l.id), '[]'::json)
     FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id) AS own_lines`;
 
 /**
  * The catalogue's rows of the variants the storefront still sells among the checkout's own lines, as one JSON array
  * beside its row (issue 34: the pricing's read of them is no statement of its own; the catalogue names the SELECT).
  */
-const SOLD_SQL = `(SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql(
+export const SOLD_SQL = `(SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql(
   'c.tenant_id',
   'ARRAY(SELECT l.variant_id FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id)',
 )}) s) AS sold`;
@@ -310,23 +310,6 @@ export async function checkoutWithVersion(
     [tenantId, id],
   );
   return row ? { checkout: checkoutOf(row), version: row.row_version, lines: row.own_lines, sold: row.sold } : null;
-}
-
-/**
- * The checkout locked for the caller's transaction (FOR UPDATE: a second placement waits, then reads the row as the
- * first left it), with its own lines and the catalogue rows of them still sold, in one statement (issue 34). The lines come from the statement's snapshot,
- * which is safe because a checkout's lines are written once, with it.
- */
-export async function lockCheckoutWithLines(
-  m: EntityManager,
-  tenantId: string,
-  id: string,
-): Promise<{ checkout: Checkout; lines: OwnLineRow[]; sold: SellableVariantRow[] } | null> {
-  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[]; sold: SellableVariantRow[] }> = await m.query(
-    prepared(`SELECT c.*, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`),
-    [tenantId, id],
-  );
-  return row ? { checkout: checkoutOf(row), lines: row.own_lines, sold: row.sold } : null;
 }
 
 /**

@@ -20,13 +20,19 @@ import { CheckoutStateService, linesSold } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
-import { lockCheckoutWithLines, type OrderApplied } from './checkout.repository.js';
+import { type OrderApplied } from './checkout.repository.js';
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
 import { droppedPromotionIds } from './shown-promotions.js';
 import { OrderStock } from './order-stock.js';
-import { insertPlacedOrder, PLACED_ORDER_NUMBER, PLACED_ORDER_PARAMETERS, type OrderTransactionInsert } from './repositories/order-placement.repository.js';
+import {
+  insertPlacedOrder,
+  lockCheckoutWithLines,
+  PLACED_ORDER_NUMBER,
+  PLACED_ORDER_PARAMETERS,
+  type OrderTransactionInsert,
+} from './repositories/order-placement.repository.js';
 
 /**
  * POST /checkouts/{token}/complete (SPEC, CONTRACT 5): everything in ONE transaction, taking its locks in one order
@@ -81,7 +87,7 @@ export class OrderPlacementService {
   private place(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string, config: TenantConfig): Promise<CompleteResultDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
-      // the row locked and its lines, in one statement (issue 34)
+      // the row locked, its lines and the gift cards applied to it, in one statement (issue 34)
       const locked = isUuid(token) ? await lockCheckoutWithLines(m, tx.tenantId, token) : null;
       if (!locked) throw AppError.notFound('checkout');
       const c = locked.checkout;
@@ -93,7 +99,7 @@ export class OrderPlacementService {
       const sold = new Map(locked.sold.map((r) => [r.variant_id, r]));
       const state = await this.states.state(tx, c, config, linesSold(locked.lines, sold));
       // gift cards and store credit pay first: a checkout they cover needs no payment type (re-checked after redeeming)
-      const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total);
+      const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total, locked.applied);
       const paymentType = dto.payment_type_id ? await this.shipping.paymentType(tx, dto.payment_type_id) : null;
       if (!paymentType && (dto.payment_type_id || preview.covered < state.totals.total)) {
         throw AppError.unprocessable(

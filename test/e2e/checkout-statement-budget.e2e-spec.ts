@@ -8,7 +8,7 @@ import { CH_ADDRESS, Ids, importShop } from './checkout.fixture.js';
  * as the app's pool sends them. Each bound is the count this change reached; a change that adds a statement to the
  * flow fails here and has to say why (and raise the bound in the same commit).
  */
-const BUDGET = { add: 1, create: 3, address: 2, payment: 2, complete: 8 } as const;
+const BUDGET = { add: 1, create: 3, address: 2, payment: 2, complete: 7 } as const;
 type Step = keyof typeof BUDGET;
 
 describe('checkout: the statement budget of one order (issue 34)', () => {
@@ -48,7 +48,7 @@ describe('checkout: the statement budget of one order (issue 34)', () => {
     process.stdout.write(`statements per order: ${total} ${JSON.stringify(counts)}\n`);
     expect(counts.add).toBeGreaterThan(0); // the counter saw the requests
     for (const step of Object.keys(BUDGET) as Step[]) expect([step, counts[step]]).toEqual([step, Math.min(counts[step], BUDGET[step])]);
-    expect(total).toBeLessThanOrEqual(Object.values(BUDGET).reduce((a, b) => a + b, 0)); // 16 (17 before the cart was emptied by the placement's statement, 19 before the events and the stock movements were written with the placement's other statements); 28 before the one-statement add and the lines read with their catalogue rows, 48 before this change
+    expect(total).toBeLessThanOrEqual(Object.values(BUDGET).reduce((a, b) => a + b, 0)); // 15 (16 before the applied gift cards were read by the checkout's lock, 17 before the cart was emptied by the placement's statement, 19 before the events and the stock movements were written with the placement's other statements); 28 before the one-statement add and the lines read with their catalogue rows, 48 before this change
   });
 
   it('adding to the cart is one statement: the rule, the write, the lines and their catalogue rows; no transaction, no read after it', async () => {

@@ -1,11 +1,35 @@
 import type { EntityManager } from 'typeorm';
 import { emptyCartCtes } from '../../cart/index.js';
+import type { SellableVariantRow } from '../../catalogue/index.js';
+import { appliedAccountsJsonSql, type AppliedAccountJson } from '../../gift-cards/index.js';
+import { checkoutOf, OWN_LINES_SQL, SOLD_SQL, type CheckoutSqlRow, type OwnLineRow } from '../checkout.repository.js';
+import type { Checkout } from '../entities/checkout.entities.js';
 import { prepared } from '../../database/prepared-statements.js';
 
 /**
  * The statements of order placement (`OrderPlacementService.complete`), each in the placement's transaction through
  * its `EntityManager`. Money is decimal text in the order's currency; JSON members are already serialised.
  */
+
+const APPLIED_SQL = appliedAccountsJsonSql('c.tenant_id', 'c.id');
+
+/**
+ * The checkout locked for the caller's transaction (FOR UPDATE: a second placement waits, then reads the row as the
+ * first left it) with, in the same statement (issue 34), from its snapshot: its lines (written once, with it), their
+ * catalogue rows still sold, and the accounts applied (applying one locks no checkout; their balances are re-read
+ * under their own locks).
+ */
+export async function lockCheckoutWithLines(
+  m: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<{ checkout: Checkout; lines: OwnLineRow[]; sold: SellableVariantRow[]; applied: AppliedAccountJson[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[]; sold: SellableVariantRow[]; applied: AppliedAccountJson[] }> = await m.query(
+    prepared(`SELECT c.*, ${OWN_LINES_SQL}, ${SOLD_SQL}, ${APPLIED_SQL} AS applied FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`),
+    [tenantId, id],
+  );
+  return row ? { checkout: checkoutOf(row), lines: row.own_lines, sold: row.sold, applied: row.applied } : null;
+}
 
 /** A new order's row, in the order of the insert's parameters. */
 export interface OrderInsert {
