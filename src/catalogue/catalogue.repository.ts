@@ -219,10 +219,10 @@ export interface LockedVariantRow {
 
 /** Locks the variants (sorted by id, so concurrent lockers never deadlock) and returns their stock flags. */
 export function lockVariants(m: EntityManager, tenantId: string, variantIds: string[]): Promise<LockedVariantRow[]> {
-  return m.query(prepared(`SELECT id, sku, allow_backorder, track_inventory FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`), [
-    tenantId,
-    [...variantIds].sort(),
-  ]);
+  return m.query(
+    prepared(`SELECT id, sku, allow_backorder, track_inventory FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`),
+    [tenantId, [...variantIds].sort()],
+  );
 }
 
 /** Locks one variant row of the shop for the caller's transaction (every stock movement of it waits); false when there is none. */
