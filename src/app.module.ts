@@ -18,6 +18,7 @@ import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { dataSourceOptions, DataSourceExtras } from './database/data-source.js';
 import { TransactionListenersModule } from './database/transaction-listeners.js';
+import { setPreparedStatements } from './database/prepared-statements.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { CollectionsModule } from './collections/collections.module.js';
@@ -77,6 +78,7 @@ export interface AppModuleOptions extends DataSourceExtras {
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
+    setPreparedStatements(options.config.DATABASE_PREPARED_STATEMENTS);
     return {
       module: AppModule,
       imports: [

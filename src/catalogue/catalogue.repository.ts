@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Translations } from '../common/db/base.entity.js';
 import type { CatalogueLine } from '../pricing/index.js';
 import { smartCollectionsByProduct } from './smart-collections.repository.js';
+import { prepared } from '../database/prepared-statements.js';
 
 /**
  * The catalogue owns `products`, `variants`, `product_images`, `facet_values`, `manufacturers`, `stock_locations`,
@@ -218,10 +219,10 @@ export interface LockedVariantRow {
 
 /** Locks the variants (sorted by id, so concurrent lockers never deadlock) and returns their stock flags. */
 export function lockVariants(m: EntityManager, tenantId: string, variantIds: string[]): Promise<LockedVariantRow[]> {
-  return m.query(`SELECT id, sku, allow_backorder, track_inventory FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [
-    tenantId,
-    [...variantIds].sort(),
-  ]);
+  return m.query(
+    prepared(`SELECT id, sku, allow_backorder, track_inventory FROM variants WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`),
+    [tenantId, [...variantIds].sort()],
+  );
 }
 
 /** Locks one variant row of the shop for the caller's transaction (every stock movement of it waits); false when there is none. */
@@ -255,8 +256,8 @@ export interface StockLevelRow {
 /** On-hand per stocked (variant, location) of `variantIds`, fullest first (then by location id). */
 export function stockLevelsFullestFirst(m: EntityManager, tenantId: string, variantIds: string[]): Promise<StockLevelRow[]> {
   return m.query(
-    `SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[])
-     GROUP BY variant_id, location_id ORDER BY sum(delta) DESC, location_id`,
+    prepared(`SELECT variant_id, location_id, sum(delta) AS on_hand FROM stock_movements WHERE tenant_id = $1 AND variant_id = ANY($2::uuid[])
+     GROUP BY variant_id, location_id ORDER BY sum(delta) DESC, location_id`),
     [tenantId, variantIds],
   );
 }

@@ -5,6 +5,7 @@ import type { Pager, PageRequest } from '../common/paging/pager.service.js';
 import { sellableVariantsSql, type SellableVariantRow } from '../catalogue/index.js';
 import { OrderHistory } from '../extensions/index.js';
 import { AddressData, Checkout, type CheckoutStatus } from './entities/checkout.entities.js';
+import { prepared } from '../database/prepared-statements.js';
 
 /**
  * The checkout module owns `checkouts`, `checkout_lines`, `orders`, `order_lines`, `order_refunds`,
@@ -180,7 +181,7 @@ export function taxReportSums(m: EntityManager, tenantId: string, period: { from
 }
 
 /** A `checkouts` row as PostgreSQL returns it. */
-interface CheckoutSqlRow {
+export interface CheckoutSqlRow {
   id: string;
   tenant_id: string;
   created_at: Date;
@@ -204,7 +205,7 @@ interface CheckoutSqlRow {
   shown_promotion_ids: string[] | null;
 }
 
-function checkoutOf(r: CheckoutSqlRow): Checkout {
+export function checkoutOf(r: CheckoutSqlRow): Checkout {
   return Object.assign(new Checkout(), {
     id: r.id,
     tenantId: r.tenant_id,
@@ -248,7 +249,7 @@ export async function insertCheckoutWithLines(
   lines: Array<{ variantId: string; productId: string; quantity: string }>,
 ): Promise<{ checkout: Checkout; lines: CheckoutLineWritten[] }> {
   const [row]: Array<CheckoutSqlRow & { lines: CheckoutLineWritten[] }> = await m.query(
-    `WITH c AS (
+    prepared(`WITH c AS (
        INSERT INTO checkouts (tenant_id, visitor_id, customer_id, currency_id, language, status, email, discount_code)
        VALUES ($1, $2, $3, $4, $5, 'Checkout', $6, $7) RETURNING *
      ), l AS (
@@ -257,7 +258,7 @@ export async function insertCheckoutWithLines(
          FROM c, unnest($8::uuid[], $9::uuid[], $10::numeric[], $11::int[]) AS l(variant_id, product_id, quantity, position)
        RETURNING id, quantity, position
      )
-     SELECT c.*, (SELECT coalesce(json_agg(json_build_object('id', l.id, 'quantity', l.quantity::text, 'position', l.position)), '[]'::json) FROM l) AS lines FROM c`,
+     SELECT c.*, (SELECT coalesce(json_agg(json_build_object('id', l.id, 'quantity', l.quantity::text, 'position', l.position)), '[]'::json) FROM l) AS lines FROM c`),
     [
       v.tenantId,
       v.visitorId,
@@ -276,14 +277,14 @@ export async function insertCheckoutWithLines(
 }
 
 /** The checkout's own lines as one JSON array (by position), beside its row: its lines never change once written. */
-const OWN_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'variant_id', l.variant_id, 'quantity', l.quantity::text) ORDER BY l.position, l.id), '[]'::json)
+export const OWN_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'variant_id', l.variant_id, 'quantity', l.quantity::text) ORDER BY l.position, l.id), '[]'::json)
     FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id) AS own_lines`;
 
 /**
  * The catalogue's rows of the variants the storefront still sells among the checkout's own lines, as one JSON array
  * beside its row (issue 34: the pricing's read of them is no statement of its own; the catalogue names the SELECT).
  */
-const SOLD_SQL = `(SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql(
+export const SOLD_SQL = `(SELECT coalesce(json_agg(s), '[]'::json) FROM (${sellableVariantsSql(
   'c.tenant_id',
   'ARRAY(SELECT l.variant_id FROM checkout_lines l WHERE l.tenant_id = c.tenant_id AND l.checkout_id = c.id)',
 )}) s) AS sold`;
@@ -305,27 +306,10 @@ export async function checkoutWithVersion(
   id: string,
 ): Promise<{ checkout: Checkout; version: string; lines: OwnLineRow[]; sold: SellableVariantRow[] } | null> {
   const [row]: Array<CheckoutSqlRow & { row_version: string; own_lines: OwnLineRow[]; sold: SellableVariantRow[] }> = await m.query(
-    `SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`,
+    prepared(`SELECT c.*, c.xmin::text AS row_version, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2`),
     [tenantId, id],
   );
   return row ? { checkout: checkoutOf(row), version: row.row_version, lines: row.own_lines, sold: row.sold } : null;
-}
-
-/**
- * The checkout locked for the caller's transaction (FOR UPDATE: a second placement waits, then reads the row as the
- * first left it), with its own lines and the catalogue rows of them still sold, in one statement (issue 34). The lines come from the statement's snapshot,
- * which is safe because a checkout's lines are written once, with it.
- */
-export async function lockCheckoutWithLines(
-  m: EntityManager,
-  tenantId: string,
-  id: string,
-): Promise<{ checkout: Checkout; lines: OwnLineRow[]; sold: SellableVariantRow[] } | null> {
-  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[]; sold: SellableVariantRow[] }> = await m.query(
-    `SELECT c.*, ${OWN_LINES_SQL}, ${SOLD_SQL} FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`,
-    [tenantId, id],
-  );
-  return row ? { checkout: checkoutOf(row), lines: row.own_lines, sold: row.sold } : null;
 }
 
 /**
@@ -346,9 +330,9 @@ export function saveCheckoutChoicesAt(m: EntityManager, c: Checkout, version: st
 
 async function writeCheckoutChoices(m: EntityManager, c: Checkout, version: string | null): Promise<Checkout | null> {
   const [rows]: [Array<{ updated_at: Date }>, number] = await m.query(
-    `UPDATE checkouts SET email = $3, note = $4, comments = $5, shipping_address = $6::jsonb, billing_address = $7::jsonb, billing_same_as_shipping = $8,
+    prepared(`UPDATE checkouts SET email = $3, note = $4, comments = $5, shipping_address = $6::jsonb, billing_address = $7::jsonb, billing_same_as_shipping = $8,
        shipping_method_id = $9, payment_type_id = $10, updated_at = now()
-     WHERE tenant_id = $1 AND id = $2 AND ($11::text IS NULL OR xmin = $11::text::xid) RETURNING updated_at`,
+     WHERE tenant_id = $1 AND id = $2 AND ($11::text IS NULL OR xmin = $11::text::xid) RETURNING updated_at`),
     [
       c.tenantId,
       c.id,

@@ -7,7 +7,6 @@ import { AppError } from '../common/http/app-error.js';
 import { isHttpUrl } from '../common/http/url.js';
 import { translate } from '../common/i18n.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
-import { CartService } from '../cart/index.js';
 import { mapDiscounts, PromotionEvaluation } from '../promotions/index.js';
 import { redeemDiscountCode, type RedeemedCodeRow } from '../discounts/index.js';
 import { saveAddressUnlessKnown } from '../customers/index.js';
@@ -21,13 +20,19 @@ import { CheckoutStateService, linesSold } from './checkout-state.service.js';
 import { guestCheckoutDisabled } from './checkout.service.js';
 import { CompleteCheckoutDto, CompleteResultDto } from './dto/checkout.dto.js';
 import { AddressData, Checkout } from './entities/checkout.entities.js';
-import { lockCheckoutWithLines, type OrderApplied } from './checkout.repository.js';
+import { type OrderApplied } from './checkout.repository.js';
 import type { TaxedTotals } from '../tax/index.js';
 import { OFFLINE_KINDS, PaymentProviders } from './payments/payment-provider.js';
 import { ShippingService } from './shipping.service.js';
 import { droppedPromotionIds } from './shown-promotions.js';
 import { OrderStock } from './order-stock.js';
-import { insertPlacedOrder, PLACED_ORDER_NUMBER, PLACED_ORDER_PARAMETERS, type OrderTransactionInsert } from './repositories/order-placement.repository.js';
+import {
+  insertPlacedOrder,
+  lockCheckoutWithLines,
+  PLACED_ORDER_NUMBER,
+  PLACED_ORDER_PARAMETERS,
+  type OrderTransactionInsert,
+} from './repositories/order-placement.repository.js';
 
 /**
  * POST /checkouts/{token}/complete (SPEC, CONTRACT 5): everything in ONE transaction, taking its locks in one order
@@ -56,7 +61,6 @@ export class OrderPlacementService {
     private readonly states: CheckoutStateService,
     private readonly shipping: ShippingService,
     private readonly orderStock: OrderStock,
-    private readonly cart: CartService,
     private readonly providers: PaymentProviders,
     private readonly events: DomainEvents,
     private readonly config: AppConfig,
@@ -83,7 +87,7 @@ export class OrderPlacementService {
   private place(ctx: RequestContext, token: string, dto: CompleteCheckoutDto, baseUrl: string, config: TenantConfig): Promise<CompleteResultDto> {
     return inTransaction(ctx, this.dataSource, async (tx) => {
       const m = managerOf(tx, this.dataSource);
-      // the row locked and its lines, in one statement (issue 34)
+      // the row locked, its lines and the gift cards applied to it, in one statement (issue 34)
       const locked = isUuid(token) ? await lockCheckoutWithLines(m, tx.tenantId, token) : null;
       if (!locked) throw AppError.notFound('checkout');
       const c = locked.checkout;
@@ -95,7 +99,7 @@ export class OrderPlacementService {
       const sold = new Map(locked.sold.map((r) => [r.variant_id, r]));
       const state = await this.states.state(tx, c, config, linesSold(locked.lines, sold));
       // gift cards and store credit pay first: a checkout they cover needs no payment type (re-checked after redeeming)
-      const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total);
+      const preview = await this.balances.coverage(tx, c.id, state.currency.code, state.currency.precision, state.totals.total, locked.applied);
       const paymentType = dto.payment_type_id ? await this.shipping.paymentType(tx, dto.payment_type_id) : null;
       if (!paymentType && (dto.payment_type_id || preview.covered < state.totals.total)) {
         throw AppError.unprocessable(
@@ -168,8 +172,7 @@ export class OrderPlacementService {
       const dec = (minor: number) => minorToDecimalString(minor, precision);
       const names = new Map((await this.shipping.countries(tx)).map((x) => [x.code, translate(x.name, tx)]));
       const withName = (a: AddressData | null) => (a ? { ...a, country_name: a.country_code ? (names.get(a.country_code) ?? null) : null } : null);
-      // the cart and the saved address need no order number: written before the counter's lock is taken
-      await this.emptyOwnersCart(tx, c);
+      // the saved address needs no order number: written before the counter's lock is taken
       if (customerId && c.shippingAddress) await this.saveAddress(tx, customerId, c.shippingAddress);
 
       // what priced shipping and taxes (admin order `shipping` and `taxes`), written with the order (issue 34)
@@ -314,7 +317,8 @@ export class OrderPlacementService {
               exciseTax: lineTaxes ? dec(lineTaxes[i].exciseTax) : null,
             })),
             transactions,
-            { checkoutId: c.id, paymentTypeId: paymentType?.id ?? null, comments: c.comments },
+            // the owner's cart is emptied by the same statement (issue 34; was a statement of its own)
+            { checkoutId: c.id, paymentTypeId: paymentType?.id ?? null, comments: c.comments, cartCustomerId: c.customerId, cartVisitorId: c.visitorId },
             outbox,
           ),
         (n) => n,
@@ -328,15 +332,6 @@ export class OrderPlacementService {
     const hit = await redeemDiscountCode(managerOf(tx, this.dataSource), tx.tenantId, code);
     if (!hit) throw AppError.unprocessable(`discount code ${code} has already been used`, 'discount_code_already_used');
     return hit;
-  }
-
-  /** The cart the checkout was made from belongs to its owner (the visitor or shopper who created it). */
-  private async emptyOwnersCart(tx: RequestContext, c: Checkout): Promise<void> {
-    if (!c.customerId && !c.visitorId) return;
-    const owner = Object.assign(Object.create(RequestContext.prototype) as RequestContext, tx);
-    owner.actor = c.customerId ? { type: 'customer', customerId: c.customerId, tokenId: 'checkout' } : { type: 'anonymous' };
-    owner.visitorId = c.visitorId;
-    await this.cart.empty(owner);
   }
 
   /** CONTRACT 7: the checkout owner's delivery address is saved unless an identical one exists or the saved-address cap is reached. */

@@ -45,8 +45,7 @@ export class AppConfig {
 
   /**
    * Server processes on PORT (`node:cluster`): an integer, or `auto` for the number of cores. With more than one, the
-   * primary starts the embedded PostgreSQL and runs the migrations once, then forks that many workers (README,
-   * "Workers").
+   * primary starts the embedded PostgreSQL and runs the migrations once, then forks that many workers ("Workers").
    */
   @Transform(({ value }: { value: unknown }) =>
     value === undefined || value === '' ? undefined : String(value).toLowerCase() === 'auto' ? 'auto' : Number(value),
@@ -85,8 +84,7 @@ export class AppConfig {
 
   /**
    * Which proxies in front may set X-Forwarded-* (client IP, scheme, host): empty = none; a hop count (`1`) or a
-   * comma-separated list of proxy addresses / CIDRs (`10.0.0.0/8,127.0.0.1`), none wider than /8 (IPv4) or /32 (IPv6).
-   * Never "trust every hop".
+   * comma-separated list of proxy addresses / CIDRs (`10.0.0.0/8,127.0.0.1`), none wider than /8 (IPv4) or /32 (IPv6), never every hop.
    */
   @Transform(({ value }: { value: unknown }) => (value === undefined ? undefined : String(value).trim()))
   @IsString()
@@ -283,6 +281,9 @@ export class AppConfig {
   @IsInt()
   @Min(1_000)
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
+  /** `on`: the order flow's statements kept prepared per connection (src/database/prepared-statements.ts); `off`: none. */
+  @Transform(toBool) @IsBoolean() DATABASE_PREPARED_STATEMENTS = true;
 
   /** The longest line of an NDJSON import (bytes); a longer one is 413 naming its line number. */
   @Transform(toInt)

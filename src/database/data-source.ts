@@ -3,6 +3,7 @@ import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 import { SnakeNamingStrategy } from './naming-strategy.js';
 import { SlowQueryLogger } from '../observability/index.js';
+import { PreparingClient } from './prepared-statements.js';
 
 export interface DataSourceExtras {
   /** Entities and migrations contributed by extension modules. */
@@ -36,6 +37,8 @@ export function dataSourceOptions(url: string, extras: DataSourceExtras = {}, se
     logger: new SlowQueryLogger(),
     maxQueryExecutionTime: slowQueryMs || undefined,
     extra: {
+      // marked statements sent as named prepared statements (src/database/prepared-statements.ts)
+      Client: PreparingClient,
       max: poolSize,
       application_name: 'vinoshop',
       ...(acquireTimeoutMs > 0 ? { connectionTimeoutMillis: acquireTimeoutMs } : {}),

@@ -7,7 +7,7 @@ import { managerOf } from '../common/db/tenant-scope.js';
 import { AppError } from '../common/http/app-error.js';
 import { fromMinor, minorToDecimalString, toMinor } from '../pricing/index.js';
 import { GiftCardCodes } from './gift-card-codes.js';
-import { AccountRow, GiftCardsRepository } from './gift-cards.repository.js';
+import { AccountRow, appliedAccountsOf, GiftCardsRepository, type AppliedAccountJson } from './gift-cards.repository.js';
 import { AccountState, allocate, returnsFor, unusableReason } from './ledger.js';
 
 /** An account applied to a checkout (or that paid an order), as the shopper sees it. */
@@ -73,11 +73,21 @@ export class BalancePayments {
    */
   private readonly anyApplied: PrincipalCache<boolean>;
 
-  /** What the accounts applied to a checkout pay of `due` (minor units), in the order they were applied. */
-  async coverage(ctx: RequestContext, checkoutId: string, currency: string, precision: number, due: number): Promise<BalanceCoverage> {
+  /**
+   * What the accounts applied to a checkout pay of `due` (minor units), in the order they were applied. `read`: the
+   * applied accounts as the caller's statement already read them (`appliedAccountsJsonSql`), then not read again.
+   */
+  async coverage(
+    ctx: RequestContext,
+    checkoutId: string,
+    currency: string,
+    precision: number,
+    due: number,
+    read?: AppliedAccountJson[],
+  ): Promise<BalanceCoverage> {
     // without a listening bus nothing is reused, and asking first would only add a statement
-    if (!ctx.manager && this.bus?.listening === true && !(await this.shopHasApplied(ctx.tenantId))) return { accounts: [], covered: 0 };
-    const applied = await this.repo.applied(managerOf(ctx, this.dataSource), ctx.tenantId, checkoutId);
+    if (!read && !ctx.manager && this.bus?.listening === true && !(await this.shopHasApplied(ctx.tenantId))) return { accounts: [], covered: 0 };
+    const applied = read ? appliedAccountsOf(read) : await this.repo.applied(managerOf(ctx, this.dataSource), ctx.tenantId, checkoutId);
     if (applied.length === 0) return { accounts: [], covered: 0 };
     const now = new Date();
     const usable = applied.map((a) => stateOf(a, precision)).map((s) => (unusableReason(s, currency, now) ? { ...s, balance: 0 } : s));

@@ -2,6 +2,7 @@
 export { GiftCardsModule } from './gift-cards.module.js';
 export { BalancePayments } from './balance-payments.service.js';
 export type { AppliedBalance, BalanceCoverage, Redemption } from './balance-payments.service.js';
+export { appliedAccountsJsonSql, type AppliedAccountJson } from './gift-cards.repository.js';
 export { GiftCardsService } from './gift-cards.service.js';
 export { GiftCardSales } from './gift-card-sales.service.js';
 export type { GiftCardSaleOrder, GiftCardSaleUnit } from './gift-card-sales.service.js';

@@ -131,4 +131,20 @@ describe('customer orders', () => {
     const summary = (await ana.get('/customers/me/orders?limit=1').expect(200)).body.orders[0];
     expect(summary).toMatchObject({ id: q.order_id, status: 'Cancelled' });
   });
+  it("placing an order empties its owner's cart and no one else's (issue 34: the placement's statement empties it)", async () => {
+    const guest = t.client(shop.storefront_token);
+    await register(shop.storefront, 'cleo@example.test');
+    const cleo = (await signIn(t, shop.storefront, 'cleo@example.test')).me;
+    await guest.post('/cart/items', { article_id: ids.variants['v-wine'], quantity: 1 }).expect(200);
+    await cleo.post('/cart/items', { article_id: ids.variants['v-wine'], quantity: 2 }).expect(200);
+    await place(ana, [[ids.variants['v-juice'], 1]]);
+    const items = async (c: ShopClient) => (await c.get('/cart').expect(200)).body.cart.items as unknown[];
+    expect(await items(ana)).toEqual([]);
+    expect(await items(cleo)).toHaveLength(1);
+    expect(await items(guest)).toHaveLength(1);
+    // the guest's order empties the guest's cart; the signed-in shopper's stays
+    await place(guest, []);
+    expect(await items(guest)).toEqual([]);
+    expect(await items(cleo)).toEqual([expect.objectContaining({ quantity: 2 })]);
+  });
 });

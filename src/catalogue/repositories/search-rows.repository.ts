@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { availableSql, ROLLUP_INSERT_SQL, visibleVariantSql } from '../catalogue.repository.js';
 import { chargedGrossSql, saleJoinSql } from '../sale-prices.repository.js';
+import { prepared } from '../../database/prepared-statements.js';
 
 /**
  * The statements of `SearchIndexService` (issue 36: moved here as they were): the `variant_search` rows and their
@@ -102,7 +103,7 @@ export async function insertMovementsAndRefreshAvailability(
   moves: ReadonlyArray<{ variantId: string; locationId: string; delta: number }>,
 ): Promise<number> {
   const [change]: Array<{ id: string | number }> = await m.query(
-    `WITH mv AS (
+    prepared(`WITH mv AS (
        INSERT INTO stock_movements (tenant_id, variant_id, location_id, delta, reason)
        SELECT $1, x.variant_id, x.location_id, x.delta, $2 FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) AS x(variant_id, location_id, delta)
        RETURNING variant_id, delta
@@ -114,7 +115,7 @@ export async function insertMovementsAndRefreshAvailability(
          FROM variants v, d WHERE v.id = vs.variant_id AND d.variant_id = vs.variant_id AND vs.tenant_id = $1 AND v.tenant_id = $1
        RETURNING vs.variant_id, vs.product_id, vs.available
      ), ${PRODUCT_ROLLUP}
-     INSERT INTO catalogue_changes (tenant_id, kind, ids) SELECT $1, 'stock', array_agg(DISTINCT variant_id) FROM mv RETURNING id`,
+     INSERT INTO catalogue_changes (tenant_id, kind, ids) SELECT $1, 'stock', array_agg(DISTINCT variant_id) FROM mv RETURNING id`),
     [tenantId, reason, moves.map((mv) => mv.variantId), moves.map((mv) => mv.locationId), moves.map((mv) => String(mv.delta))],
   );
   return Number(change.id);

@@ -1,9 +1,35 @@
 import type { EntityManager } from 'typeorm';
+import { emptyCartCtes } from '../../cart/index.js';
+import type { SellableVariantRow } from '../../catalogue/index.js';
+import { appliedAccountsJsonSql, type AppliedAccountJson } from '../../gift-cards/index.js';
+import { checkoutOf, OWN_LINES_SQL, SOLD_SQL, type CheckoutSqlRow, type OwnLineRow } from '../checkout.repository.js';
+import type { Checkout } from '../entities/checkout.entities.js';
+import { prepared } from '../../database/prepared-statements.js';
 
 /**
  * The statements of order placement (`OrderPlacementService.complete`), each in the placement's transaction through
  * its `EntityManager`. Money is decimal text in the order's currency; JSON members are already serialised.
  */
+
+const APPLIED_SQL = appliedAccountsJsonSql('c.tenant_id', 'c.id');
+
+/**
+ * The checkout locked for the caller's transaction (FOR UPDATE: a second placement waits, then reads the row as the
+ * first left it) with, in the same statement (issue 34), from its snapshot: its lines (written once, with it), their
+ * catalogue rows still sold, and the accounts applied (applying one locks no checkout; their balances are re-read
+ * under their own locks).
+ */
+export async function lockCheckoutWithLines(
+  m: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<{ checkout: Checkout; lines: OwnLineRow[]; sold: SellableVariantRow[]; applied: AppliedAccountJson[] } | null> {
+  const [row]: Array<CheckoutSqlRow & { own_lines: OwnLineRow[]; sold: SellableVariantRow[]; applied: AppliedAccountJson[] }> = await m.query(
+    prepared(`SELECT c.*, ${OWN_LINES_SQL}, ${SOLD_SQL}, ${APPLIED_SQL} AS applied FROM checkouts c WHERE c.tenant_id = $1 AND c.id = $2 FOR UPDATE OF c`),
+    [tenantId, id],
+  );
+  return row ? { checkout: checkoutOf(row), lines: row.own_lines, sold: row.sold, applied: row.applied } : null;
+}
 
 /** A new order's row, in the order of the insert's parameters. */
 export interface OrderInsert {
@@ -92,6 +118,9 @@ export interface CheckoutCompletion {
   checkoutId: string;
   paymentTypeId: string | null;
   comments: string | null;
+  /** The checkout's owner, whose cart the statement empties (the cart module's `emptyCartCtes`); both null: none. */
+  cartCustomerId: string | null;
+  cartVisitorId: string | null;
 }
 
 /** The outbox's parts written by the placement's statement (`DomainEvents.writeWith`), its parameters after the placement's. */
@@ -103,7 +132,7 @@ export interface PlacementOutbox {
 }
 
 /** The placement's own parameters: the outbox's are numbered after them. */
-export const PLACED_ORDER_PARAMETERS = 66;
+export const PLACED_ORDER_PARAMETERS = 68;
 /** The order number in the placement's statement: the events' `fill` paths are set to it. */
 export const PLACED_ORDER_NUMBER = '(SELECT last_number::text FROM n)';
 
@@ -111,8 +140,8 @@ export const PLACED_ORDER_NUMBER = '(SELECT last_number::text FROM n)';
  * The placement's writes that need the order number, in ONE statement (issue 34: one round trip under the shop's
  * counter lock instead of five): the per-shop counter incremented (its row stays locked to commit), the order
  * numbered from it, its lines (`unnest`, positions from 0) and transactions, and the checkout marked `Completed`
- * naming the order, and the transaction's events with their order number (`outbox`: one round trip less while the
- * counter is locked). The children reference the order inserted by the same statement: PostgreSQL checks foreign keys
+ * naming the order, the owner's cart emptied (the cart module's CTEs: one round trip less), and the transaction's
+ * events with their order number (`outbox`: one round trip less while the counter is locked). The children reference the order inserted by the same statement: PostgreSQL checks foreign keys
  * at the statement's end. Returns the order number and the events written.
  */
 export async function insertPlacedOrder(
@@ -190,10 +219,12 @@ export async function insertPlacedOrder(
     checkout.checkoutId,
     checkout.paymentTypeId,
     checkout.comments,
+    checkout.cartCustomerId,
+    checkout.cartVisitorId,
   ];
   if (own.length !== PLACED_ORDER_PARAMETERS) throw new Error(`the placement has ${own.length} parameters, not ${PLACED_ORDER_PARAMETERS}`);
   const [row]: Array<{ number: string; written: Array<{ id: string; occurred_at: string }>; sink_rows: number }> = await m.query(
-    `WITH n AS (
+    prepared(`WITH n AS (
        INSERT INTO order_counters (tenant_id, last_number) VALUES ($2, 1)
        ON CONFLICT (tenant_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number
      ), o AS (
@@ -224,10 +255,10 @@ export async function insertPlacedOrder(
      ), ck AS (
        UPDATE checkouts SET status = 'Completed', order_id = $1, completed_at = now(), payment_type_id = $65, comments = $66, updated_at = now()
        WHERE id = $64 AND tenant_id = $2
-     )${outbox ? `,\n     ${outbox.ctes}` : ''}
+     ), ${emptyCartCtes('$2', '$67', '$68')}${outbox ? `,\n     ${outbox.ctes}` : ''}
      SELECT last_number::text AS number, ${
        outbox ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'occurred_at', occurred_at)), '[]') FROM written)` : `'[]'::json`
-     } AS written, ${outbox ? outbox.sinkRows : '0'}::int AS sink_rows FROM n`,
+     } AS written, ${outbox ? outbox.sinkRows : '0'}::int AS sink_rows FROM n`),
     [...own, ...(outbox?.parameters ?? [])],
   );
   return { result: row.number, written: row.written, sinkRows: Number(row.sink_rows) };

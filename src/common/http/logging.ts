@@ -34,9 +34,9 @@ export function requestLogger(logger: Pino): HttpLogger {
   return pinoHttp({
     logger,
     genReqId: requestIdOf,
-    // called at the start (nothing known yet: no fields) and at the end of the request
+    // called at the start (nothing known yet: no fields, and no child logger made for none) and at the end
     customProps: (req: IncomingMessage, res: ServerResponse) => {
-      if (!res.headersSent) return {};
+      if (!res.headersSent) return undefined as unknown as object;
       const ctx = (req as IncomingMessage & { ctx?: { hasTenant: boolean; tenantId: string } }).ctx;
       const route = routeTemplate(req as Request);
       return { route, tier: tierOf(req as Request, route), tenant_id: ctx?.hasTenant ? ctx.tenantId : null };
@@ -46,7 +46,12 @@ export function requestLogger(logger: Pino): HttpLogger {
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customAttributeKeys: { responseTime: 'duration_ms', reqId: 'request_id' },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // a line the logger's level would drop is not made at all (issue 34: its fields, child logger and message cost
+    // about 2 % of the server's CPU per order at LOG_LEVEL=warn)
+    customLogLevel: (_req, res, err) => {
+      const level = err || res.statusCode >= 500 ? 'error' : 'info';
+      return logger.isLevelEnabled(level) ? level : 'silent';
+    },
     quietReqLogger: true,
   });
 }
