@@ -1,4 +1,5 @@
 import { DIM } from './dims.js';
+import { PostingPool } from './posting-pool.js';
 import { boundedDistance, isNumber, textTokens, typoBudget } from './text-fold.js';
 import type { ReadonlyTenantIndex } from './tenant-index-view.js';
 
@@ -34,18 +35,24 @@ const MAX_CANDIDATE_MEMO = 4096;
 export class TextIndex {
   private vText: string[] = [];
   private vHandle: Array<string | null> = [];
-  /** Lower-cased handle → variant slots of the product (dead ones skipped when read). */
-  readonly handles = new Map<string, number[]>();
+  /** Lower-cased handle → its list in `handleSlots`: variant slots of the product (dead ones skipped when read). */
+  readonly handles = new Map<string, number>();
+  /** The handles' slot lists. */
+  handleSlots = new PostingPool();
   private readonly termOf = new Map<string, number>();
   readonly terms: string[] = [];
   /** Term → whether it is a number (numbers are never typo or prefix candidates), decided once per term. */
   private readonly numeric: boolean[] = [];
-  /** Term → variant slots whose own text has it. */
-  readonly post: number[][] = [];
+  /**
+   * Term → variant slots whose own text has it (list `term` of the pool). The lists of this class are pooled typed
+   * arrays (`PostingPool`), not an array per list: at 100,000 products they are millions of entries in a few hundred
+   * thousand lists, which as JavaScript arrays made most of what a full GC marks.
+   */
+  post = new PostingPool();
   /** Term → codes whose name has it. */
-  codePost: number[][] = [];
+  codePost = new PostingPool();
   /** Code → variant slots carrying it. */
-  readonly codeVars: number[][] = [];
+  codeVars = new PostingPool();
   private readonly byLength: number[][] = [];
   private sorted: number[] | null = null;
   private upTo = 0;
@@ -56,7 +63,6 @@ export class TextIndex {
   /** Bumped whenever the dictionary or the names change (keys of word memos). */
   state = 0;
   private readonly candidateMemo = new Map<string, TermHit[]>();
-  private entries = 0;
 
   /** The own text of variant slot `v` (called by `TenantIndex` as the slot is appended). */
   put(v: number, text: string, handle: string | null): void {
@@ -83,12 +89,12 @@ export class TextIndex {
         if (p < 0) continue;
         const handle = this.vHandle[v];
         const own = new Set(textTokens(`${this.vText[v] ?? ''} ${handle ?? ''}`));
-        for (const t of own) this.post[this.termId(t)].push(v);
+        for (const t of own) this.post.push(this.termId(t), v);
         if (handle) {
           const key = handle.toLowerCase();
-          const list = this.handles.get(key);
-          if (list) list.push(v);
-          else this.handles.set(key, [v]);
+          let list = this.handles.get(key);
+          if (list === undefined) this.handles.set(key, (list = this.handleSlots.add()));
+          this.handleSlots.push(list, v);
         }
         this.addCode(idx.pMaker[p], v);
         for (let i = idx.pCatStart[p], e = i + idx.pCatLen[p]; i < e; i++) this.addCode(idx.catPool[i], v);
@@ -98,7 +104,6 @@ export class TextIndex {
         this.addCode(idx.vDim[DIM.countries][v], v);
         this.addCode(idx.vDim[DIM.regions][v], v);
         for (let i = idx.vOptStart[v], e = i + idx.vOptLen[v]; i < e; i++) this.addCode(idx.optPool[i], v);
-        this.entries += own.size + 8;
       }
       this.upTo = n;
       this.state += 1;
@@ -120,32 +125,22 @@ export class TextIndex {
     if (src.upTo !== srcCount || this.upTo !== 0 || this.terms.length !== 0) return false;
     const newOf = new Int32Array(srcCount).fill(-1);
     for (let v = 0; v < oldOf.length; v++) newOf[oldOf[v]] = v;
-    const remap = (list: readonly number[]) => {
-      const out: number[] = [];
-      for (const o of list) {
-        const v = o < srcCount ? newOf[o] : -1;
-        if (v >= 0) out.push(v);
-      }
-      return out;
-    };
+    const remap = (o: number) => (o < srcCount ? newOf[o] : -1);
     for (const [t, id] of src.termOf) this.termOf.set(t, id);
     for (let t = 0; t < src.terms.length; t++) {
       this.terms.push(src.terms[t]);
       this.numeric.push(src.numeric[t]);
-      this.post.push(remap(src.post[t]));
     }
-    this.codePost = src.codePost.map((l) => l.slice());
-    for (const l of src.codeVars) this.codeVars.push(remap(l));
+    this.post = src.post.mapped(remap);
+    this.codePost = src.codePost.mapped((c) => c);
+    this.codeVars = src.codeVars.mapped(remap);
     for (const l of src.byLength) this.byLength.push(l.slice());
     this.sorted = src.sorted ? src.sorted.slice() : null;
-    for (const [h, l] of src.handles) {
-      const slots = remap(l);
-      if (slots.length > 0) this.handles.set(h, slots);
-    }
+    this.handleSlots = src.handleSlots.mapped(remap);
+    for (const [h, l] of src.handles) if (this.handleSlots.size(l) > 0) this.handles.set(h, l);
     this.names = src.names;
     this.namesVersion = src.namesVersion;
     this.codesSeen = src.codesSeen;
-    this.entries = src.entries;
     this.upTo = oldOf.length;
     this.state = src.state + 1;
     return true;
@@ -156,7 +151,7 @@ export class TextIndex {
     if (version === this.namesVersion) return;
     this.namesVersion = version;
     this.names = names();
-    this.codePost = this.terms.map(() => []);
+    this.codePost = new PostingPool(this.terms.length);
     for (let c = 0; c < idx.codeIds.length; c++) this.nameCode(c, idx.codeIds[c]);
     this.codesSeen = idx.codeIds.length;
     this.state += 1;
@@ -167,13 +162,13 @@ export class TextIndex {
     if (!texts) return;
     const words = new Set<string>();
     for (const t of texts) for (const w of textTokens(t)) words.add(w);
-    for (const w of words) this.codePost[this.termId(w)].push(c);
+    for (const w of words) this.codePost.push(this.termId(w), c);
   }
 
   private addCode(c: number, v: number): void {
     if (c < 0) return;
-    while (this.codeVars.length <= c) this.codeVars.push([]);
-    this.codeVars[c].push(v);
+    this.codeVars.ensure(c + 1);
+    this.codeVars.push(c, v);
   }
 
   private termId(t: string): number {
@@ -183,8 +178,8 @@ export class TextIndex {
       this.termOf.set(t, id);
       this.terms.push(t);
       this.numeric.push(isNumber(t));
-      this.post.push([]);
-      this.codePost.push([]);
+      this.post.ensure(id + 1);
+      this.codePost.ensure(id + 1);
       while (this.byLength.length <= t.length) this.byLength.push([]);
       this.byLength[t.length].push(id);
       this.sorted = null;
@@ -249,7 +244,7 @@ export class TextIndex {
         const term = this.terms[t];
         if (term === word || this.numeric[t]) continue;
         const d = boundedDistance(word, term, max);
-        if (d <= max) found.push({ t, d, n: this.post[t].length + this.codePost[t].length * 10 });
+        if (d <= max) found.push({ t, d, n: this.post.size(t) + this.codePost.size(t) * 10 });
       }
     }
     found.sort((a, b) => a.d - b.d || b.n - a.n || (this.terms[a.t] < this.terms[b.t] ? -1 : 1));
@@ -281,7 +276,9 @@ export class TextIndex {
 
   /** Approximate memory held. */
   bytes(): number {
-    let b = this.entries * 8 + this.terms.length * 64;
+    // the pools' arrays, and per term its text and map entry
+    let b = this.post.bytes() + this.codePost.bytes() + this.codeVars.bytes() + this.handleSlots.bytes();
+    b += this.terms.length * 64 + this.handles.size * 48;
     for (const t of this.vText) if (t) b += 16 + t.length;
     return b;
   }

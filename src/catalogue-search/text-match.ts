@@ -50,11 +50,12 @@ export class TextMatcher {
     const groups = query.map((alts) => this.group(alts));
     let out = this.and(groups, 'sum');
     const boosted = this.text.handles.get(handle);
-    if (boosted && out.slots.length > 0) {
+    if (boosted !== undefined && out.slots.length > 0) {
       // the list may be a word's kept one: its scores are copied before the bonus is added
       out = { slots: out.slots, rel: out.rel.slice() };
-      for (const v of boosted) {
-        const i = indexOf(out.slots, v);
+      const { data, start, len } = this.text.handleSlots;
+      for (let k = start[boosted], end = k + len[boosted]; k < end; k++) {
+        const i = indexOf(out.slots, data[k]);
         if (i >= 0) out.rel[i] += HANDLE_BONUS;
       }
     }
@@ -122,15 +123,17 @@ export class TextMatcher {
         touched.push(v);
       } else if (s > score[v]) score[v] = s;
     };
+    const post = text.post;
+    const codePost = text.codePost;
+    const codeVars = text.codeVars;
     for (const { term, kind } of text.candidates(w)) {
       const own = kind === 3 ? SCORE.exactOwn : kind === 2 ? SCORE.prefixOwn : SCORE.typoOwn;
-      for (const v of text.post[term]) put(v, own);
-      const codes = text.codePost[term];
-      if (codes.length === 0) continue;
+      for (let i = post.start[term], e = i + post.len[term]; i < e; i++) put(post.data[i], own);
       const named = own - 1;
-      for (const c of codes) {
-        const vars = text.codeVars[c];
-        if (vars) for (const v of vars) put(v, named);
+      for (let j = codePost.start[term], ej = j + codePost.len[term]; j < ej; j++) {
+        const c = codePost.data[j];
+        if (c >= codeVars.count) continue;
+        for (let i = codeVars.start[c], e = i + codeVars.len[c]; i < e; i++) put(codeVars.data[i], named);
       }
     }
     const slots = Int32Array.from(touched).sort();

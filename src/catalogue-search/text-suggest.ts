@@ -117,8 +117,10 @@ export function productCandidates(idx: ReadonlyTenantIndex, words: readonly stri
   let alive: number[] = [];
   words.forEach((w, i) => {
     const next: number[] = [];
+    const { data, start, len } = text.post;
     for (const term of prefixTerms(text, w)) {
-      for (const v of text.post[term]) {
+      for (let k = start[term], e = k + len[term]; k < e; k++) {
+        const v = data[k];
         const p = idx.vProduct[v];
         if (p < 0 || !idx.pAlive[p] || seen[p] !== i) continue;
         seen[p] = i + 1;
@@ -140,8 +142,11 @@ export function codeCandidates(idx: ReadonlyTenantIndex, words: readonly string[
   let out: number[] = [];
   words.forEach((w, i) => {
     const next: number[] = [];
+    const { data, start, len, count } = text.codePost;
     for (const term of prefixTerms(text, w)) {
-      for (const c of text.codePost[term] ?? []) {
+      if (term >= count) continue;
+      for (let k = start[term], e = k + len[term]; k < e; k++) {
+        const c = data[k];
         if (c >= seen.length || seen[c] !== i) continue;
         seen[c] = i + 1;
         next.push(c);
@@ -171,7 +176,9 @@ export function codeProductCount(idx: ReadonlyTenantIndex, c: number): number {
   const kept = counts.get(c);
   if (kept !== undefined) return kept;
   const products = new Set<number>();
-  for (const v of idx.text.codeVars[c] ?? []) {
+  const { data, start, len, count } = idx.text.codeVars;
+  for (let k = c < count ? start[c] : 0, e = c < count ? k + len[c] : 0; k < e; k++) {
+    const v = data[k];
     const p = idx.vProduct[v];
     if (p >= 0 && idx.pAlive[p]) products.add(p);
   }
