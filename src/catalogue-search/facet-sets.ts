@@ -24,23 +24,14 @@ export const FACET_SETS_MAX_BYTES = 8 * 1024 * 1024;
  */
 export function facetSetKey(ctx: Pick<RequestContext, 'activeCurrency'>, req: CatalogueSearchRequest, slots: Int32Array): string | null {
   if (req.scope?.type === 'manual') return null;
-  const f = req.filters;
   const cur = ctx.activeCurrency;
-  return JSON.stringify([
-    'facets',
-    f.ids,
-    f.dims,
-    f.priceMin,
-    f.priceMax,
-    f.available,
-    f.onSale,
-    req.scope ? [req.scope.id, req.scope.rulesJson] : null,
-    req.rank.version,
-    cur.rate,
-    cur.precision,
-    slots.length,
-    slotsDigest(slots),
-  ]);
+  return JSON.stringify(['facets', ...filtersButWords(req), req.rank.version, cur.rate, cur.precision, slots.length, slotsDigest(slots)]);
+}
+
+/** What a request's answer depends on among its filters, the words left out (shared by this key and `answerKey`). */
+export function filtersButWords(req: CatalogueSearchRequest): unknown[] {
+  const f = req.filters;
+  return [f.ids, f.dims, f.priceMin, f.priceMax, f.available, f.onSale, req.scope ? [req.scope.id, req.scope.rulesJson] : null];
 }
 
 /** FNV-1a over the slots (32 bits): files a facet set, never proves it (`sameSlots` does). */

@@ -3,7 +3,7 @@ import { FACET_KEYS, type OrderSpec } from '../extensions/index.js';
 import type { SearchSynonymsReader } from '../search-synonyms/index.js';
 import type { CatalogueIndexSource } from './catalogue-index.source.js';
 import { expandQuery } from './synonym-expand.js';
-import { facetBytes, facetSetBytes, facetSetKey, sameSlots, type FacetSet } from './facet-sets.js';
+import { facetBytes, facetSetBytes, facetSetKey, filtersButWords, sameSlots, type FacetSet } from './facet-sets.js';
 import type { CatalogueSearchRequest, CatalogueSearchResult } from './catalogue-search.js';
 import { DIM } from './dims.js';
 import type { IndexQuery, OrderColumn } from './index-types.js';
@@ -281,15 +281,9 @@ export function answerKey(ctx: Pick<RequestContext, 'activeCurrency'>, req: Cata
   const f = req.filters;
   const cur = ctx.activeCurrency;
   return JSON.stringify([
-    f.ids,
+    ...filtersButWords(req),
     f.words,
     (f.q ?? '').trim().toLowerCase(),
-    f.dims,
-    f.priceMin,
-    f.priceMax,
-    f.available,
-    f.onSale,
-    req.scope ? [req.scope.id, req.scope.rulesJson] : null,
     req.order,
     req.after,
     req.rows,

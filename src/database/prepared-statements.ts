@@ -37,7 +37,7 @@ export function preparedNameOf(sql: string): string | undefined {
 
 /**
  * A prepared statement's result columns are fixed when it is prepared: after a migration adds a column to a table
- * that a marked `SELECT c.*` reads (a newer instance migrating while this one runs), PostgreSQL refuses the next
+ * that a marked statement reads with a star (a newer instance migrating while this one runs), PostgreSQL refuses the next
  * execution with this error. That statement then runs unnamed on that connection from then on; outside a
  * transaction the failed call is repeated at once, inside one the transaction fails as on any error.
  */
