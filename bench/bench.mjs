@@ -29,7 +29,7 @@
  * build (`--pairs N` alternating windows, `--read-products N`); it needs no 100k catalogue.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -445,6 +445,8 @@ async function caseP(url, base, meta) {
 async function startServer(url, { logLevel = 'warn', onLine, env = {}, tree = root, port = Number(process.env.BENCH_PORT ?? 3999) } = {}) {
   // BENCH_NODE_ARGS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a case)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_SERVER_STDOUT: a file the server's standard output is appended to (e.g. with `--trace-gc` in BENCH_NODE_ARGS)
+  const serverStdout = process.env.BENCH_SERVER_STDOUT;
   const child = spawn(process.execPath, [...nodeArgs, resolve(tree, 'dist/src/main.js')], {
     cwd: tree,
     env: {
@@ -470,6 +472,7 @@ async function startServer(url, { logLevel = 'warn', onLine, env = {}, tree = ro
     pending = lines.pop();
     for (const line of lines) {
       if (line.startsWith('commerce service listening')) listening += 1;
+      if (serverStdout) appendFileSync(serverStdout, `${line}\n`);
       onLine?.(line);
     }
   });

@@ -15,6 +15,7 @@ import { compressionMiddleware } from './common/http/compression.js';
 import { answerClientErrors, trustProxySetting } from './common/http/client-errors.js';
 import { buyersFirst } from './common/http/buyers-first.js';
 import { parseQueryOncePerRequest } from './common/http/query-once.js';
+import { ShopExpressAdapter } from './common/http/express-adapter.js';
 import { AppConfig } from './config/app-config.js';
 import { finalizeOpenApi } from './common/openapi/finalize-openapi.js';
 import { IMPORT_SCHEMAS } from './catalogue/import/import-schema.js';
@@ -54,7 +55,8 @@ export interface CreateAppOptions extends DataSourceExtras {
 export async function createShopApp(options: CreateAppOptions): Promise<NestExpressApplication> {
   if (options.migrate !== false) await runMigrations(options.databaseUrl, options);
   const logger = createRootLogger(options.config.LOG_LEVEL, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+  // requests and responses born with Express's prototypes (src/common/http/express-adapter.ts)
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), new ShopExpressAdapter(), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
     // a failing call on the app rejects (main.ts prints its message and stops what it started) instead of exiting here

@@ -37,8 +37,10 @@ export function installLane(server: Server, handle: (req: IncomingMessage, res: 
 export function adoptRequest(express: Application, req: Request, res: Response): void {
   req.res = res;
   res.req = req;
-  Object.setPrototypeOf(req, (express as unknown as { request: object }).request);
-  Object.setPrototypeOf(res, (express as unknown as { response: object }).response);
+  // the server makes them with these prototypes already (src/common/http/express-adapter.ts): no switch, which V8 pays for
+  const { request, response } = express as unknown as { request: object; response: object };
+  if (Object.getPrototypeOf(req) !== request) Object.setPrototypeOf(req, request);
+  if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response);
   if (!res.locals) res.locals = Object.create(null) as Record<string, unknown>;
   req.originalUrl = req.originalUrl || req.url;
   req.baseUrl = '';

@@ -90,6 +90,25 @@ describe('HTTP conventions', () => {
     expect(page.text).toContain('swagger');
   });
 
+  it("makes requests and responses with Express's prototypes, so no request changes an object's prototype", async () => {
+    // src/common/http/express-adapter.ts: V8 kept a switched object's allocations past the young generation
+    const express = t.app.getHttpAdapter().getInstance() as { request: object; response: object };
+    const seen: Array<[object | null, object | null]> = [];
+    const watch = (req: object, res: object) => seen.push([Object.getPrototypeOf(req) as object, Object.getPrototypeOf(res) as object]);
+    t.server.prependListener('request', watch);
+    try {
+      await t.http().get('/health').expect(200);
+      await t.http().get(`${API}/products`).set('Authorization', `Bearer ${shop.storefront_token}`).expect(200);
+    } finally {
+      t.server.off('request', watch);
+    }
+    expect(seen).toHaveLength(2);
+    for (const [req, res] of seen) {
+      expect(req).toBe(express.request);
+      expect(res).toBe(express.response);
+    }
+  });
+
   it('wraps success in a one-member envelope', async () => {
     const res = await shop.admin.get('/admin/access_tokens').expect(200);
     expect(Object.keys(res.body)).toEqual(['access_tokens']);
