@@ -1,6 +1,7 @@
 import type { ProductListDto, VariantDto } from './dto/catalogue.dto.js';
 import type { VariantStock } from '../extensions/index.js';
-import { parseListJson, toListJson, writeListArray } from './list-json.js';
+import { createHash } from 'node:crypto';
+import { filledListJson, fixedListJson, listArrayParts, parseListJson, toListJson, writeListArray } from './list-json.js';
 
 const variant = (id: string, over: Partial<VariantDto> = {}): VariantDto =>
   ({
@@ -87,5 +88,35 @@ describe('list JSON with stock holes', () => {
   it('a value that looks like a hole marker stays text', () => {
     const tricky = product([variant('a', { title: '\u0000abc:1' })]);
     expect(writeListArray([toListJson(tricky)], new Map()).toString('utf8')).toBe(JSON.stringify([tricky]));
+  });
+
+  it('keeps the bytes of the last fill while the stock values are the same, and fills anew (a new buffer) when they change', () => {
+    const j = toListJson(p);
+    const before = new Map<string, VariantStock>([['a', { available: true, onHand: 5 }]]);
+    const first = filledListJson(j, before);
+    const text = first.buf.toString('utf8');
+    expect(filledListJson(j, new Map(before)).buf).toBe(first.buf);
+    expect(first.digest).toEqual(createHash('sha1').update(first.buf).digest());
+    const after = filledListJson(j, new Map<string, VariantStock>([['a', { available: true, onHand: 4 }]]));
+    expect(after.buf).not.toBe(first.buf);
+    expect(JSON.parse(after.buf.toString('utf8')).variants[0].inventory_quantity).toBe(4);
+    // a response still writing the first bytes is not changed under it
+    expect(first.buf.toString('utf8')).toBe(text);
+    // a product without holes is its own text
+    const fixed = fixedListJson(p);
+    expect(filledListJson(fixed, before).buf).toBe(fixed.text);
+  });
+
+  it("writes a page as the products' buffers in order, with a digest that follows every product's bytes", () => {
+    const j = toListJson(p);
+    const k = toListJson(product([variant('c')]));
+    const stock = new Map<string, VariantStock>([['a', { available: true, onHand: 5 }]]);
+    const page = listArrayParts([j, k], stock);
+    expect(Buffer.concat(page.parts).toString('utf8')).toBe(writeListArray([j, k], stock).toString('utf8'));
+    expect(page.parts[1]).toBe(filledListJson(j, stock).buf);
+    expect(listArrayParts([j, k], new Map(stock)).digest).toBe(page.digest);
+    expect(listArrayParts([k, j], stock).digest).not.toBe(page.digest);
+    expect(listArrayParts([j, k], new Map<string, VariantStock>([['a', { available: true, onHand: 6 }]])).digest).not.toBe(page.digest);
+    expect(listArrayParts([], stock).parts.map(String).join('')).toBe('[]');
   });
 });

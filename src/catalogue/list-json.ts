@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { VariantStock } from '../extensions/index.js';
 import type { ProductListDto } from './dto/catalogue.dto.js';
 
@@ -18,6 +18,21 @@ export interface ListJson {
   /** The values as loaded (used when the index does not know a variant). */
   defaults: string[];
   variantIds: string[];
+  /**
+   * The bytes of the last fill and the hole values they were filled with: a product's stock rarely changes between
+   * two reads, so a page reuses them instead of writing the product again (`filledListJson`). Replaced, never
+   * changed: a response still writing the previous bytes keeps them.
+   */
+  filled?: FilledJson;
+}
+
+/** A product's list JSON filled with one set of stock values. */
+export interface FilledJson {
+  /** The hole values, joined. */
+  key: string;
+  buf: Buffer;
+  /** sha1 of `buf` (for the page's ETag without hashing the product's bytes per response). */
+  digest: Buffer;
 }
 
 const NONCE = randomBytes(6).toString('hex');
@@ -65,43 +80,69 @@ export function fixedListJson(p: ProductListDto): ListJson {
   return { text: Buffer.from(JSON.stringify(p), 'utf8'), cuts: none, kinds: none, defaults: [], variantIds: p.variants.map((v) => v.id) };
 }
 
-/** Bytes a `ListJson` holds (for the cache budget). */
+/** Bytes a `ListJson` holds (for the cache budget): its text twice, once with holes and once filled. */
 export function listJsonBytes(j: ListJson): number {
-  return j.text.length + j.cuts.byteLength * 2 + 64 * j.variantIds.length + 128;
+  return 2 * j.text.length + j.cuts.byteLength * 2 + 64 * j.variantIds.length + 192;
 }
 
 /**
- * Writes products' list JSON as one JSON array, each filled with the live stock (`stock` by variant id; a variant
- * the index does not know keeps its loaded values).
+ * `j` filled with the live stock (`stock` by variant id; a variant the index does not know keeps its loaded values):
+ * the kept fill when the values are the same, else a new one, kept in its place.
+ *
+ * Why kept (session 21, issue 35): a page written anew per response was a 68 KB buffer per search answer, memory
+ * outside V8's heap that the collector only counts; at 1,800 answers a second it started a full collection every
+ * half second ("external memory pressure", a 5–12 ms pause each), which was most of the searches' p99.
  */
-export function writeListArray(items: ListJson[], stock: Map<string, VariantStock>): Buffer {
-  const values: string[][] = items.map((j) => holeValues(j, stock));
-  let size = 2 + Math.max(0, items.length - 1);
-  items.forEach((j, i) => {
-    size += j.text.length;
-    for (const v of values[i]) size += v.length; // ASCII
-  });
+export function filledListJson(j: ListJson, stock: Map<string, VariantStock>): FilledJson {
+  if (j.cuts.length === 0) return (j.filled ??= { key: '', buf: j.text, digest: createHash('sha1').update(j.text).digest() });
+  const values = holeValues(j, stock);
+  const key = values.join(' ');
+  if (j.filled?.key === key) return j.filled;
+  let size = j.text.length;
+  for (const v of values) size += v.length; // ASCII
   const out = Buffer.allocUnsafe(size);
   let pos = 0;
-  out[pos++] = 0x5b; // [
+  let prev = 0;
+  for (let h = 0; h < j.cuts.length; h++) {
+    pos += j.text.copy(out, pos, prev, j.cuts[h]);
+    pos += out.write(values[h], pos, 'latin1');
+    prev = j.cuts[h];
+  }
+  pos += j.text.copy(out, pos, prev);
+  const buf = out.subarray(0, pos);
+  j.filled = { key, buf, digest: createHash('sha1').update(buf).digest() };
+  return j.filled;
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/**
+ * Products' list JSON as one JSON array, each filled with the live stock (`filledListJson`), as the buffers to write
+ * one after the other (nothing copied), with a digest of the whole: the sha1 of the products' own digests in order.
+ */
+export function listArrayParts(items: ListJson[], stock: Map<string, VariantStock>): { parts: Buffer[]; digest: string } {
+  const parts: Buffer[] = [OPEN];
+  const hash = createHash('sha1');
   items.forEach((j, i) => {
-    if (i > 0) out[pos++] = 0x2c; // ,
-    let prev = 0;
-    const vals = values[i];
-    for (let h = 0; h < j.cuts.length; h++) {
-      pos += j.text.copy(out, pos, prev, j.cuts[h]);
-      pos += out.write(vals[h], pos, 'latin1');
-      prev = j.cuts[h];
-    }
-    pos += j.text.copy(out, pos, prev);
+    const filled = filledListJson(j, stock);
+    if (i > 0) parts.push(COMMA);
+    parts.push(filled.buf);
+    hash.update(filled.digest);
   });
-  out[pos++] = 0x5d; // ]
-  return out.subarray(0, pos);
+  parts.push(CLOSE);
+  return { parts, digest: hash.digest('base64') };
+}
+
+/** `listArrayParts` as one buffer (tests, and the lists that parse a product). */
+export function writeListArray(items: ListJson[], stock: Map<string, VariantStock>): Buffer {
+  return Buffer.concat(listArrayParts(items, stock).parts);
 }
 
 /** One product's list JSON filled with the live stock, parsed (for the lists that change it further). */
 export function parseListJson(j: ListJson, stock: Map<string, VariantStock>): ProductListDto {
-  return (JSON.parse(writeListArray([j], stock).toString('utf8')) as ProductListDto[])[0];
+  return JSON.parse(filledListJson(j, stock).buf.toString('utf8')) as ProductListDto;
 }
 
 function holeValues(j: ListJson, stock: Map<string, VariantStock>): string[] {

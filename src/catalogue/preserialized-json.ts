@@ -4,6 +4,8 @@ import { DeflatedPiece, deflatePiece, encodingFor, gzipPieces, compressBody, sen
 
 interface Fragment {
   buf: Buffer;
+  /** A request's fragment written from several buffers in order (`serializedArray`); `buf` is then empty. */
+  parts?: readonly Buffer[];
   /** sha1 of the fragment, for the response's ETag without hashing the fragment again. */
   digest: string;
   /** A kept answer's bytes (not one request's): compressed once, on the first compressed response that carries them. */
@@ -49,11 +51,15 @@ export function withBuffer<T extends object>(value: T, buf: Buffer, kept = true)
  * in JavaScript whose `toJSON` parses the bytes, so that `spliceJson` writes them as they are and any other
  * serializer still gets the same JSON. Only for values that nothing reads before the response.
  */
-export function serializedArray<T>(buf: Buffer): T[] {
+export function serializedArray<T>(parts: readonly Buffer[], digest: string): T[] {
   const list: T[] = [];
-  Object.defineProperty(list, 'toJSON', { value: () => JSON.parse(buf.toString('utf8')) as unknown });
-  return withBuffer(list, buf, false);
+  Object.defineProperty(list, 'toJSON', { value: () => JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown });
+  // the parts are written as they are: no copy into one buffer per response (list-json.ts, `filledListJson`)
+  fragments.set(list, { buf: EMPTY, parts, digest, kept: false });
+  return list;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Registers `json` (which must be exactly `JSON.stringify(value)`) as the serialized form of `value` (see `preserialize`). */
 export function withJson<T extends object>(value: T, json: string): T {
@@ -87,8 +93,13 @@ export function spliceJson(res: Response): void {
       if (frag) {
         text += `${first ? '' : ','}${JSON.stringify(k)}:`;
         const head = Buffer.from(text, 'utf8');
-        parts.push(head, frag.buf);
-        pieces.push(head, frag.kept ? frag : frag.buf);
+        if (frag.parts) {
+          parts.push(head, ...frag.parts);
+          pieces.push(head, ...frag.parts);
+        } else {
+          parts.push(head, frag.buf);
+          pieces.push(head, frag.kept ? frag : frag.buf);
+        }
         hash.update(text).update(frag.digest);
         text = '';
         first = false;

@@ -22,7 +22,7 @@ import {
   type ProductJsonRow as ProductRow,
   type ProductJsonVariantRow as VariantRow,
 } from './repositories/product-json.repository.js';
-import { fixedListJson, ListJson, listJsonBytes, parseListJson, toListJson, writeListArray } from './list-json.js';
+import { fixedListJson, ListJson, listArrayParts, listJsonBytes, parseListJson, toListJson } from './list-json.js';
 import { serializedArray } from './preserialized-json.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,7 +99,8 @@ export class ProductJsonService {
       if (!r.variantIds || j.variantIds.every((id) => r.variantIds!.includes(id))) items.push(j);
       else items.push(fixedListJson(onlyVariants(parseListJson(j, stock), r.variantIds)));
     }
-    return serializedArray<ProductListDto>(writeListArray(items, stock));
+    const { parts, digest } = listArrayParts(items, stock);
+    return serializedArray<ProductListDto>(parts, digest);
   }
 
   /**
