@@ -22,7 +22,7 @@ export class ProductJsonCache {
   readonly budget: number;
 
   constructor(@Optional() config?: AppConfig) {
-    this.budget = (config?.CATALOGUE_PRODUCT_CACHE_MB ?? 64) * 1024 * 1024;
+    this.budget = (config?.CATALOGUE_PRODUCT_CACHE_MB ?? 128) * 1024 * 1024;
   }
 
   get<T>(key: string): T | undefined {

@@ -244,7 +244,7 @@ export class AppConfig {
   @Transform(toInt)
   @IsNumber()
   @Min(1)
-  CATALOGUE_PRODUCT_CACHE_MB = 64;
+  CATALOGUE_PRODUCT_CACHE_MB = 128;
 
   /** Products one shop may hold (archived ones included); the import and `POST /admin/products` refuse more with 422. */
   @Transform(toInt)
