@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { DeflatedPiece, deflatePiece, encodingFor, gzipPieces, compressBody, sendCompressed } from '../common/http/compression.js';
+import { crc32 } from 'node:zlib';
+import { DeflatedPiece, deflatePiece, encodingFor, gzipPieces, compressBody, KeptBytes, sendCompressed } from '../common/http/compression.js';
 
 interface Fragment {
   buf: Buffer;
-  /** A request's fragment written from several buffers in order (`serializedArray`); `buf` is then empty. */
-  parts?: readonly Buffer[];
+  /** A request's fragment written from several kept buffers in order (`serializedArray`); `buf` is then empty. */
+  parts?: readonly KeptBytes[];
+  /** CRC-32 of a kept fragment's `buf`, made with its deflate (`keptPiece`). */
+  crc?: number;
   /** sha1 of the fragment, for the response's ETag without hashing the fragment again. */
   digest: string;
   /** A kept answer's bytes (not one request's): compressed once, on the first compressed response that carries them. */
@@ -51,9 +54,9 @@ export function withBuffer<T extends object>(value: T, buf: Buffer, kept = true)
  * in JavaScript whose `toJSON` parses the bytes, so that `spliceJson` writes them as they are and any other
  * serializer still gets the same JSON. Only for values that nothing reads before the response.
  */
-export function serializedArray<T>(parts: readonly Buffer[], digest: string): T[] {
+export function serializedArray<T>(parts: readonly KeptBytes[], digest: string): T[] {
   const list: T[] = [];
-  Object.defineProperty(list, 'toJSON', { value: () => JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown });
+  Object.defineProperty(list, 'toJSON', { value: () => JSON.parse(Buffer.concat(parts.map((p) => p.buf)).toString('utf8')) as unknown });
   // the parts are written as they are: no copy into one buffer per response (list-json.ts, `filledListJson`)
   fragments.set(list, { buf: EMPTY, parts, digest, kept: false });
   return list;
@@ -84,7 +87,7 @@ export function spliceJson(res: Response): void {
     if (only?.kept && only.buf.length <= WHOLE_MAX_BYTES) return sendWhole(this, wholeAnswer(only, members[0][0]), only);
     const parts: Buffer[] = [];
     // the gzip pieces are made only when gzip is chosen: a kept fragment's deflate is never paid for an identity answer
-    const pieces: Array<Buffer | Fragment> = [];
+    const pieces: Array<Buffer | Fragment | KeptBytes> = [];
     const hash = createHash('sha1');
     let text = '{';
     let first = true;
@@ -94,7 +97,8 @@ export function spliceJson(res: Response): void {
         text += `${first ? '' : ','}${JSON.stringify(k)}:`;
         const head = Buffer.from(text, 'utf8');
         if (frag.parts) {
-          parts.push(head, ...frag.parts);
+          parts.push(head);
+          for (const p of frag.parts) parts.push(p.buf);
           pieces.push(head, ...frag.parts);
         } else {
           parts.push(head, frag.buf);
@@ -125,7 +129,7 @@ export function spliceJson(res: Response): void {
     if (coding) {
       const out =
         coding === 'gzip'
-          ? gzipPieces(pieces.map((p): Buffer | DeflatedPiece => (Buffer.isBuffer(p) ? p : keptPiece(p))))
+          ? gzipPieces(pieces.map((p): Buffer | DeflatedPiece => (Buffer.isBuffer(p) || p instanceof KeptBytes ? p : keptPiece(p))))
           : compressBody(coding, Buffer.concat(parts));
       out.then(
         (body) => sendCompressed(this, coding, body, (b) => this.end(b)),
@@ -181,6 +185,7 @@ function keptPiece(frag: Fragment): DeflatedPiece {
   if (!frag.deflated) {
     keptCompressions.count += 1;
     frag.deflated = deflatePiece(frag.buf);
+    frag.crc = crc32(frag.buf);
   }
-  return { buf: frag.buf, deflated: frag.deflated };
+  return { buf: frag.buf, deflated: frag.deflated, crc: frag.crc };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { compressBody, compressNow, COMPRESS_NOW_MAX_BYTES, deflatePiece, gzipPieces, negotiateEncoding } from './compression.js';
+import { compressBody, compressNow, COMPRESS_NOW_MAX_BYTES, deflatePiece, gzipPieces, KeptBytes, negotiateEncoding } from './compression.js';
 
 describe('negotiateEncoding', () => {
   it.each([
@@ -47,6 +47,18 @@ describe('gzipPieces', () => {
     const whole = Buffer.concat(pieces.map((p) => (Buffer.isBuffer(p) ? p : p.buf)));
     expect(gunzipSync(out).equals(whole)).toBe(true);
     expect(out.length).toBeLessThan(whole.length / 2);
+  });
+
+  it('splices kept bytes (their deflate and CRC kept), large ones with their CRC combined, small ones summed', async () => {
+    const large = new KeptBytes(Buffer.from('{"facet":"Spätburgunder","count":3},'.repeat(4000))); // over 64 KB
+    const small = new KeptBytes(Buffer.from('{"id":"p1","title":"Riesling"}'));
+    const comma = new KeptBytes(Buffer.from(','));
+    const pieces = [Buffer.from('{"a":'), large, Buffer.from(',"b":['), small, comma, small, Buffer.from(']}')];
+    const whole = Buffer.concat(pieces.map((p) => (Buffer.isBuffer(p) ? p : p.buf)));
+    expect(gunzipSync(await gzipPieces(pieces)).equals(whole)).toBe(true);
+    // the kept ones again: the same member (their kept deflates and CRCs reused)
+    expect(gunzipSync(await gzipPieces(pieces)).equals(whole)).toBe(true);
+    expect(large.deflated).toBe(large.deflated);
   });
 
   it('handles empty pieces and a lone kept piece', async () => {

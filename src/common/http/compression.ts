@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { promisify } from 'node:util';
+import { crc32Combine } from './crc32-combine.js';
 import type { Transform } from 'node:stream';
 import { brotliCompress, brotliCompressSync, constants, crc32, createBrotliCompress, createGzip, deflateRaw, deflateRawSync, gzip, gzipSync } from 'node:zlib';
 
@@ -110,7 +111,28 @@ export function compressStream(coding: ContentCoding, size: number): Transform {
 export interface DeflatedPiece {
   buf: Buffer;
   deflated: Promise<Buffer>;
+  /** The kept CRC-32 of `buf`, when known: a large piece's CRC is then combined, not computed per answer. */
+  crc?: number;
 }
+
+/** Kept bytes, deflated (`deflatePiece`) and their CRC-32 computed on first use, then reused by every gzip answer. */
+export class KeptBytes implements DeflatedPiece {
+  private deflating?: Promise<Buffer>;
+  private sum?: number;
+
+  constructor(readonly buf: Buffer) {}
+
+  get deflated(): Promise<Buffer> {
+    return (this.deflating ??= deflatePiece(this.buf));
+  }
+
+  get crc(): number {
+    return (this.sum ??= crc32(this.buf));
+  }
+}
+
+/** From this size a piece's kept CRC is combined (about 20 µs) rather than its bytes summed (about 0.5 µs per KB). */
+const COMBINE_MIN_BYTES = 64 * 1024;
 
 /** Raw deflate of `buf` that later pieces can follow (no final block); compress a kept answer once with this. */
 export function deflatePiece(buf: Buffer): Promise<Buffer> {
@@ -146,7 +168,7 @@ export async function gzipPieces(pieces: ReadonlyArray<Buffer | DeflatedPiece>):
   let size = 0;
   for (const p of pieces) {
     const buf = Buffer.isBuffer(p) ? p : p.buf;
-    crc = crc32(buf, crc);
+    crc = !Buffer.isBuffer(p) && buf.length >= COMBINE_MIN_BYTES && p.crc !== undefined ? crc32Combine(crc, p.crc, buf.length) : crc32(buf, crc);
     size += buf.length;
   }
   const trailer = Buffer.alloc(8);
