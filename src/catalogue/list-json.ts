@@ -142,7 +142,7 @@ export function listArrayParts(items: ListJson[], stock: Map<string, VariantStoc
   return { parts, digest: hash.digest('base64') };
 }
 
-/** `listArrayParts` as one buffer (tests, and the lists that parse a product). */
+/** `listArrayParts` as one buffer (the specs compare it with `JSON.stringify`). */
 export function writeListArray(items: ListJson[], stock: Map<string, VariantStock>): Buffer {
   return Buffer.concat(listArrayParts(items, stock).parts.map((p) => p.buf));
 }

@@ -1,20 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { crc32 } from 'node:zlib';
-import { DeflatedPiece, deflatePiece, encodingFor, gzipPieces, compressBody, KeptBytes, sendCompressed } from '../common/http/compression.js';
+import { DeflatedPiece, encodingFor, gzipPieces, compressBody, KeptBytes, sendCompressed } from '../common/http/compression.js';
 
 interface Fragment {
   buf: Buffer;
   /** A request's fragment written from several kept buffers in order (`serializedArray`); `buf` is then empty. */
   parts?: readonly KeptBytes[];
-  /** CRC-32 of a kept fragment's `buf`, made with its deflate (`keptPiece`). */
-  crc?: number;
   /** sha1 of the fragment, for the response's ETag without hashing the fragment again. */
   digest: string;
   /** A kept answer's bytes (not one request's): compressed once, on the first compressed response that carries them. */
   kept: boolean;
-  /** Raw deflate of `buf` (`deflatePiece`), made once per kept fragment and spliced into every gzip answer. */
-  deflated?: Promise<Buffer>;
+  /** A kept fragment's bytes for gzip answers: deflated and summed (CRC-32) once, on the first (`keptPiece`). */
+  piece?: KeptBytes;
   /** A small kept fragment's whole answer as its only member (`{"<key>":<buf>}`), made once (`wholeAnswer`). */
   whole?: Whole;
 }
@@ -182,10 +179,9 @@ function sendWhole(res: Response, whole: Whole, frag: Fragment): Response {
 export const keptCompressions = { count: 0 };
 
 function keptPiece(frag: Fragment): DeflatedPiece {
-  if (!frag.deflated) {
+  if (!frag.piece) {
     keptCompressions.count += 1;
-    frag.deflated = deflatePiece(frag.buf);
-    frag.crc = crc32(frag.buf);
+    frag.piece = new KeptBytes(frag.buf);
   }
-  return { buf: frag.buf, deflated: frag.deflated, crc: frag.crc };
+  return frag.piece;
 }
